@@ -1,0 +1,104 @@
+"""numpy, scipy and host copies (``.asnumpy()``) applied to tensors in graph code.
+
+Measured on MindSpore 2.10 (FACTS.md): under the default LAX level, numpy on a
+runtime tensor compiles through JIT fallback and the gradient through it is
+silently zero; under STRICT it fails to compile. numpy on constants is folded at
+compile time and is harmless.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from astroid import nodes
+from pylint.checkers import BaseChecker
+from pylint.checkers.utils import only_required_for_messages
+
+from mslint import apis, resolve, scope
+from mslint.messages import host_code_consequence, spelled
+
+if TYPE_CHECKING:
+    from pylint.lint import PyLinter
+
+
+def replacement_for(qname: str) -> str:
+    """The MindSpore op to write instead of a host-library call."""
+    known = apis.NUMPY_TO_MINDSPORE.get(qname) or apis.SCIPY_TO_MINDSPORE.get(qname)
+    if known is not None:
+        return known
+    return "the equivalent mindspore.ops function"
+
+
+class GraphHostCodeChecker(BaseChecker):
+    name = "mindspore-graph-host-code"
+    msgs = {
+        "E7101": (
+            "%s() on a runtime tensor in %s code: %s; use %s instead",
+            "ms-numpy-on-tensor",
+            "A numpy/scipy/other host-library call whose arguments depend on a runtime "
+            "tensor, in graph (construct, @jit) or differentiated code. Under MindSpore's "
+            "default LAX level it compiles through JIT fallback and its gradient is silently "
+            "zero; under STRICT it fails to compile.",
+        ),
+        "C7102": (
+            "%s() on constants in graph code is folded at compile time; compute it once in __init__ and keep the result",
+            "ms-numpy-in-graph",
+            "numpy/scipy called only on constants inside graph code: harmless (folded at "
+            "compile time) but it belongs in __init__.",
+            {"default_enabled": False},
+        ),
+        "E7103": (
+            "%s() copies a tensor to the host in %s code: %s; keep it a tensor and use mindspore.ops instead",
+            "ms-asnumpy-in-graph",
+            "`.asnumpy()`, `.numpy()`, `.item()` or `.tolist()` on a tensor in graph or "
+            "differentiated code: under LAX the value leaves the graph and the gradient is "
+            "cut; under STRICT it fails to compile.",
+        ),
+    }
+
+    @only_required_for_messages("ms-numpy-on-tensor", "ms-numpy-in-graph", "ms-asnumpy-in-graph")
+    def visit_call(self, node: nodes.Call) -> None:
+        func = node.func
+        if not isinstance(func, (nodes.Name, nodes.Attribute)):
+            return
+        analysis = scope.analysis(node.root())
+        found = analysis.enclosing(node)
+        if found is None:
+            return
+        _, kind = found
+        if isinstance(func, nodes.Attribute) and func.attrname in apis.HOST_COPY_METHODS:
+            if self._check_host_copy(node, func, analysis, kind):
+                return
+        qname = resolve.qualified_name(func)
+        if qname is None or resolve.root_package(qname) not in apis.HOST_ARRAY_PACKAGES:
+            return
+        if qname.startswith(apis.HOST_RANDOM_PREFIXES):
+            return  # a frozen random value: ms-frozen-random-in-graph
+        if qname in apis.HOST_CONSTANT_CALLS and qname not in apis.HOST_TYPE_CONVERSIONS:
+            return  # np.zeros((B, H, W)), np.finfo(...): compile-time constants
+        arguments = list(node.args) + [keyword.value for keyword in node.keywords or ()]
+        if any(analysis.depends_on_tensor(argument) for argument in arguments):
+            self.add_message(
+                "ms-numpy-on-tensor",
+                node=node,
+                args=(spelled(func), kind, host_code_consequence(self, kind), replacement_for(qname)),
+            )
+        elif kind == scope.GRAPH:
+            self.add_message("ms-numpy-in-graph", node=node, args=(spelled(func),))
+
+    def _check_host_copy(self, node: nodes.Call, func: nodes.Attribute, analysis, kind: str) -> bool:
+        always = apis.HOST_COPY_METHODS[func.attrname]
+        if isinstance(func.expr, nodes.Name) and resolve.qualified_name(func.expr) is not None:
+            return False  # np.item(...)? a module attribute, not a tensor method
+        if not always and not analysis.depends_on_tensor(func.expr):
+            return False
+        self.add_message(
+            "ms-asnumpy-in-graph",
+            node=node,
+            args=(spelled(func), kind, host_code_consequence(self, kind)),
+        )
+        return True
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(GraphHostCodeChecker(linter))

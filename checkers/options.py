@@ -1,0 +1,35 @@
+"""Options shared by all mslint checkers (no messages of its own)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pylint.checkers import BaseChecker
+
+if TYPE_CHECKING:
+    from pylint.lint import PyLinter
+
+
+class MindSporeOptionsChecker(BaseChecker):
+    """Holds mslint's settings so every checker reads them from ``linter.config``."""
+
+    name = "mslint"
+    msgs: dict = {}
+    options = (
+        (
+            "jit-syntax-level",
+            {
+                "default": "lax",
+                "type": "choice",
+                "choices": ["lax", "strict"],
+                "metavar": "<lax|strict>",
+                "help": "The jit_syntax_level the project compiles with. Under lax (MindSpore's "
+                "default) host code on tensors compiles through JIT fallback and cuts the "
+                "gradient; under strict it fails to compile. Graph messages say which.",
+            },
+        ),
+    )
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(MindSporeOptionsChecker(linter))

@@ -1,0 +1,276 @@
+"""Qualified names of calls and base classes, without importing user code.
+
+Names are resolved from the module's own import statements (``from mindspore
+import nn`` makes ``nn.Conv2d`` mean ``mindspore.nn.Conv2d``). astroid inference
+is used only for user classes imported from the user's own project, and never
+walks into the packages listed in :data:`mslint.apis.EXTERNAL_PACKAGES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import astroid
+from astroid import nodes
+
+from mslint import apis
+
+_SORTED_ALIASES = sorted(apis.MODULE_ALIASES.items(), key=lambda item: -len(item[0]))
+
+
+def canonical(qname: str) -> str:
+    """Map an internal MindSpore path to its public spelling."""
+    if not qname.startswith("mindspore."):
+        return qname
+    for prefix, replacement in _SORTED_ALIASES:
+        if qname == prefix or qname.startswith(prefix + "."):
+            qname = replacement + qname[len(prefix):]
+            break
+    for package in apis.FLATTENED_PACKAGES:
+        if qname.startswith(package + "."):
+            rest = qname[len(package) + 1:].split(".")
+            # mindspore.nn.conv.Conv2d -> mindspore.nn.Conv2d (keep one public name)
+            if len(rest) > 1 and rest[-1][:1].isupper() and all(p.islower() for p in rest[:-1]):
+                return package + "." + rest[-1]
+    return qname
+
+
+def root_package(qname: str) -> str:
+    return qname.split(".", 1)[0]
+
+
+def is_external(qname: str) -> bool:
+    return root_package(qname) in apis.EXTERNAL_PACKAGES
+
+
+def _import_target(import_node: nodes.NodeNG, name: str) -> str | None:
+    """The qualified name that ``name`` is bound to by an import statement."""
+    if isinstance(import_node, nodes.Import):
+        for modname, alias in import_node.names:
+            if alias == name:
+                return modname
+            if alias is None and modname.split(".", 1)[0] == name:
+                return name
+        return None
+    if isinstance(import_node, nodes.ImportFrom):
+        modname = import_node.modname
+        if import_node.level:
+            try:
+                modname = import_node.root().relative_to_absolute_name(modname, import_node.level)
+            except Exception:  # noqa: BLE001 - a relative import above the top package
+                return None
+        for imported, alias in import_node.names:
+            if imported == "*":
+                # The names a star import binds depend on what is installed:
+                # stay unresolved so findings do not change with the environment.
+                continue
+            if (alias or imported) == name:
+                return f"{modname}.{imported}" if modname else imported
+    return None
+
+
+def _binding_scopes(node: nodes.NodeNG) -> Iterator[nodes.LocalsDictNodeNG]:
+    """Scopes whose names are visible from ``node``, innermost first (Python's rules:
+    a class body does not enclose its methods)."""
+    scope = node.scope()
+    first = True
+    while scope is not None:
+        if first or not isinstance(scope, nodes.ClassDef):
+            yield scope
+        first = False
+        if scope.parent is None:
+            return
+        scope = scope.parent.scope()
+
+
+def binding(name_node: nodes.Name) -> nodes.NodeNG | None:
+    """The statement that binds a bare name, looked up without inference.
+
+    Returns an Import/ImportFrom, ClassDef, FunctionDef or AssignName node, or
+    None when the name is unbound here (a builtin, or a star import).
+    """
+    name = name_node.name
+    for scope in _binding_scopes(name_node):
+        bound = scope.locals.get(name)
+        if not bound:
+            continue
+        # Prefer the last plain binding; an import wins over a fallback such as
+        # ``try: import numpy as np`` / ``except ImportError: np = None``.
+        for candidate in bound:
+            if isinstance(candidate, (nodes.Import, nodes.ImportFrom)):
+                return candidate
+        return bound[-1]
+    return None
+
+
+def qualified_name(node: nodes.NodeNG) -> str | None:
+    """Canonical qualified name of a Name/Attribute expression, or None.
+
+    ``nn.Conv2d`` -> ``mindspore.nn.Conv2d`` given ``from mindspore import nn``;
+    a class or function defined in this module -> ``<module>.<name>``; builtins
+    -> their bare name (``len``); anything else (locals, attributes of values) -> None.
+    """
+    parts: list[str] = []
+    while isinstance(node, nodes.Attribute):
+        parts.append(node.attrname)
+        node = node.expr
+    if not isinstance(node, nodes.Name):
+        return None
+    bound = binding(node)
+    if bound is None:
+        base = node.name if node.name in _BUILTIN_NAMES else None
+    elif isinstance(bound, (nodes.Import, nodes.ImportFrom)):
+        base = _import_target(bound, node.name)
+    elif isinstance(bound, (nodes.ClassDef, nodes.FunctionDef)) and isinstance(bound.parent, nodes.Module):
+        base = f"{bound.root().name}.{bound.name}"
+    else:
+        base = None
+    if base is None:
+        return None
+    if parts:
+        base = base + "." + ".".join(reversed(parts))
+    return canonical(base)
+
+
+_BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
+
+
+def call_name(call: nodes.Call) -> str | None:
+    return qualified_name(call.func)
+
+
+# ---------------------------------------------------------------------------
+# User classes
+# ---------------------------------------------------------------------------
+
+# Stands for a base class expression that could not be resolved.
+UNRESOLVED_BASE = "?"
+
+_BASES_CACHE: dict[nodes.ClassDef, tuple[list[nodes.ClassDef], frozenset[str]]] = {}
+_CACHE_LIMIT = 20000
+
+
+def clear_caches() -> None:
+    _BASES_CACHE.clear()
+
+
+def _resolve_base(base: nodes.NodeNG) -> tuple[nodes.ClassDef | None, str | None]:
+    """A base-class expression as (user ClassDef, None) or (None, external qname)."""
+    if isinstance(base, nodes.Subscript):  # Generic[T], SomeCell[...]
+        base = base.value
+    if isinstance(base, nodes.Name):
+        bound = binding(base)
+        if isinstance(bound, nodes.ClassDef):
+            return bound, None
+    qname = qualified_name(base)
+    if qname is None:
+        return None, None
+    if is_external(qname) or root_package(qname) in _BUILTIN_NAMES or "." not in qname:
+        return None, qname
+    # A class from the user's own project: let astroid find it (it parses that
+    # module; external packages were excluded above).
+    try:
+        inferred = next(base.infer(), None)
+    except (astroid.InferenceError, StopIteration, RecursionError, Exception):  # noqa: BLE001
+        return None, qname
+    if isinstance(inferred, nodes.ClassDef) and not is_external(inferred.root().name):
+        return inferred, None
+    return None, qname
+
+
+def _direct_bases(cls: nodes.ClassDef) -> tuple[list[nodes.ClassDef], list[str]]:
+    user: list[nodes.ClassDef] = []
+    external: list[str] = []
+    for base in cls.bases:
+        classdef, qname = _resolve_base(base)
+        if classdef is not None:
+            user.append(classdef)
+        else:
+            external.append(qname if qname is not None else UNRESOLVED_BASE)
+    return user, external
+
+
+def class_hierarchy(cls: nodes.ClassDef) -> tuple[list[nodes.ClassDef], frozenset[str]]:
+    """The user classes in ``cls``'s ancestry (``cls`` first, in MRO-like order)
+    and the qualified names of the external classes it derives from."""
+    cached = _BASES_CACHE.get(cls)
+    if cached is not None:
+        return cached
+    if len(_BASES_CACHE) > _CACHE_LIMIT:
+        _BASES_CACHE.clear()
+    user: list[nodes.ClassDef] = []
+    external: set[str] = set()
+    seen: set[int] = set()
+    stack = [cls]
+    while stack:  # iterative: recursive class hierarchies (A(B), B(A)) terminate
+        current = stack.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        user.append(current)
+        direct_user, direct_external = _direct_bases(current)
+        external.update(direct_external)
+        stack.extend(direct_user)
+    result = (user, frozenset(external))
+    _BASES_CACHE[cls] = result
+    return result
+
+
+def is_cell_qname(qname: str) -> bool:
+    if qname in apis.NON_CELL_CLASSES:
+        return False
+    for package in apis.CELL_PACKAGES:
+        if qname.startswith(package + "."):
+            last = qname.rsplit(".", 1)[-1]
+            return last[:1].isupper()
+    return False
+
+
+def is_cell_class(cls: nodes.ClassDef) -> bool:
+    _, external = class_hierarchy(cls)
+    return any(is_cell_qname(q) for q in external)
+
+
+def derives_from(cls: nodes.ClassDef, qnames: frozenset[str] | set[str]) -> bool:
+    _, external = class_hierarchy(cls)
+    return bool(external & qnames)
+
+
+def find_method(cls: nodes.ClassDef, name: str) -> nodes.FunctionDef | None:
+    """The method ``name`` as Python would find it among user classes."""
+    user, _ = class_hierarchy(cls)
+    for klass in user:
+        for member in klass.locals.get(name, ()):
+            if isinstance(member, nodes.FunctionDef):
+                return member
+    return None
+
+
+def has_decorator(func: nodes.FunctionDef | nodes.ClassDef, qnames: frozenset[str]) -> bool:
+    if not func.decorators:
+        return False
+    for decorator in func.decorators.nodes:
+        target = decorator.func if isinstance(decorator, nodes.Call) else decorator
+        qname = qualified_name(target)
+        if qname in qnames:
+            return True
+    return False
+
+
+def user_class_of_call(call: nodes.Call) -> nodes.ClassDef | None:
+    """The user-defined class a call constructs, when the callee is a bare name
+    bound to a class in this module or imported from the user's project."""
+    func = call.func
+    if isinstance(func, nodes.Name):
+        bound = binding(func)
+        if isinstance(bound, nodes.ClassDef):
+            return bound
+        if isinstance(bound, nodes.ImportFrom):
+            classdef, _ = _resolve_base(func)
+            return classdef
+    elif isinstance(func, nodes.Attribute):
+        qname = qualified_name(func)
+        if qname is not None and not is_external(qname) and "." in qname:
+            classdef, _ = _resolve_base(func)
+            return classdef
+    return None

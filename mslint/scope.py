@@ -1,0 +1,296 @@
+"""What is graph code and what is differentiated, per module.
+
+Graph code: ``construct`` of every nn.Cell subclass (direct, aliased, or through
+user base classes), functions decorated with mindspore's ``jit`` (any spelling,
+with or without arguments, legacy ``ms_function``), functions passed to
+``ms.jit(fn)``, and the methods and module functions they call, transitively
+within the module. Differentiated code: functions and Cells passed to
+``ms.grad``, ``ms.value_and_grad``, ``ops.GradOperation()(...)``,
+``nn.TrainOneStepCell``, ``nn.WithLossCell``, and what they call.
+
+The analysis is computed once per module and shared by every checker.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from astroid import nodes
+
+from mslint import apis, dataflow, resolve
+
+GRAPH = "graph"
+DIFFERENTIATED = "differentiated"
+
+
+class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
+    """Graph and differentiated functions of one module, with their tensor taint."""
+
+    def __init__(self, module: nodes.Module) -> None:
+        self.module = module
+        # function -> kind (GRAPH wins over DIFFERENTIATED)
+        self.kinds: dict[nodes.NodeNG, str] = {}
+        # entry points: their parameters are tensors by declaration
+        self.entries: set[nodes.NodeNG] = set()
+        # callee -> list of (call node, caller) edges found from graph/diff code
+        self.call_sites: dict[nodes.FunctionDef, list[tuple[nodes.Call, nodes.NodeNG, bool]]] = {}
+        self._taints: dict[nodes.NodeNG, dataflow.TensorTaint] | None = None
+        self._cell_classes: dict[nodes.ClassDef, bool] = {}
+        self._self_attrs: dict[nodes.ClassDef, frozenset[str]] = {}
+        self._find_roots()
+        self._close_over_calls()
+
+    # -- classification ------------------------------------------------------
+    def is_cell_class(self, cls: nodes.ClassDef) -> bool:
+        known = self._cell_classes.get(cls)
+        if known is None:
+            known = resolve.is_cell_class(cls)
+            self._cell_classes[cls] = known
+        return known
+
+    def _add(self, func: nodes.NodeNG, kind: str, entry: bool) -> bool:
+        previous = self.kinds.get(func)
+        if entry:
+            self.entries.add(func)
+        if previous == GRAPH or previous == kind:
+            return False
+        self.kinds[func] = kind
+        return True
+
+    def _find_roots(self) -> None:
+        for cls in self.module.nodes_of_class(nodes.ClassDef):
+            if not self.is_cell_class(cls):
+                continue
+            for name in apis.CELL_METHODS_COMPILED:
+                for method in cls.locals.get(name, ()):
+                    if isinstance(method, nodes.FunctionDef):
+                        self._add(method, GRAPH, entry=True)
+        for func in self.module.nodes_of_class(nodes.FunctionDef):
+            if resolve.has_decorator(func, apis.JIT_DECORATORS):
+                self._add(func, GRAPH, entry=True)
+        for call in self.module.nodes_of_class(nodes.Call):
+            self._root_from_call(call)
+
+    def _root_from_call(self, call: nodes.Call) -> None:
+        func = call.func
+        if isinstance(func, nodes.Call):
+            # ops.GradOperation(...)(fn)
+            if resolve.call_name(func) in apis.GRAD_OPERATION_FACTORIES and call.args:
+                self._mark_callable(call.args[0], DIFFERENTIATED)
+            return
+        if not isinstance(func, (nodes.Name, nodes.Attribute)):
+            return
+        qname = resolve.call_name(call)
+        if qname is None or not call.args:
+            return
+        if qname in apis.JIT_DECORATORS:
+            self._mark_callable(call.args[0], GRAPH)
+        elif qname in apis.GRAD_FUNCTIONS or qname in apis.GRAD_WRAPPER_CELLS:
+            self._mark_callable(call.args[0], DIFFERENTIATED)
+
+    def _mark_callable(self, target: nodes.NodeNG, kind: str) -> None:
+        for func in self.callable_targets(target):
+            self._add(func, kind, entry=True)
+
+    def callable_targets(self, target: nodes.NodeNG) -> list[nodes.FunctionDef]:
+        """Functions that run when ``target`` (a function or Cell expression) is
+        called: a module/local function, ``self.method``, or a Cell instance's
+        construct (``net = MyNet(); ms.grad(net)``)."""
+        if isinstance(target, nodes.Lambda):
+            return [target]
+        if isinstance(target, nodes.Attribute) and isinstance(target.expr, nodes.Name) and target.expr.name == "self":
+            cls = target.frame().parent if isinstance(target.frame(), nodes.FunctionDef) else None
+            if isinstance(cls, nodes.ClassDef):
+                method = resolve.find_method(cls, target.attrname)
+                return [method] if method is not None else []
+            return []
+        if isinstance(target, nodes.Call):
+            cls = resolve.user_class_of_call(target)
+            return self._cell_entry(cls)
+        if not isinstance(target, nodes.Name):
+            return []
+        bound = resolve.binding(target)
+        if isinstance(bound, nodes.FunctionDef):
+            return [bound]
+        if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Assign):
+            value = bound.parent.value
+            if isinstance(value, nodes.Call):
+                return self._cell_entry(resolve.user_class_of_call(value))
+        return []
+
+    def _cell_entry(self, cls: nodes.ClassDef | None) -> list[nodes.FunctionDef]:
+        if cls is None or cls.root() is not self.module or not self.is_cell_class(cls):
+            return []
+        method = resolve.find_method(cls, "construct")
+        return [method] if method is not None else []
+
+    # -- transitive closure over calls within the module -------------------
+    def _close_over_calls(self) -> None:
+        queue = deque(self.kinds)
+        while queue:
+            caller = queue.popleft()
+            kind = self.kinds[caller]
+            for call in caller.nodes_of_class(nodes.Call):
+                for callee, skips_self in self._callees(call, caller):
+                    self.call_sites.setdefault(callee, []).append((call, caller, skips_self))
+                    if self._add(callee, kind, entry=False):
+                        queue.append(callee)
+            # functions nested in graph code are graph code (lambdas, closures)
+            for nested in caller.nodes_of_class((nodes.FunctionDef, nodes.Lambda)):
+                if nested is not caller and self._add(nested, kind, entry=False):
+                    queue.append(nested)
+
+    def _callees(self, call: nodes.Call, caller: nodes.NodeNG) -> list[tuple[nodes.FunctionDef, bool]]:
+        func = call.func
+        if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and func.expr.name == "self":
+            frame = caller
+            while frame is not None and not (isinstance(frame, nodes.FunctionDef) and isinstance(frame.parent, nodes.ClassDef)):
+                frame = frame.parent.frame() if frame.parent is not None else None
+            if frame is None:
+                return []
+            method = resolve.find_method(frame.parent, func.attrname)
+            if method is None or method.root() is not self.module:
+                return []
+            return [(method, dataflow.is_bound_method(method))]
+        if isinstance(func, nodes.Name):
+            bound = resolve.binding(func)
+            if isinstance(bound, nodes.FunctionDef) and bound.root() is self.module:
+                return [(bound, False)]
+        return []
+
+    # -- queries -------------------------------------------------------------
+    def enclosing(self, node: nodes.NodeNG) -> tuple[nodes.NodeNG, str] | None:
+        """The innermost graph/differentiated function containing ``node`` and its kind."""
+        frame = node.frame()
+        while frame is not None and not isinstance(frame, (nodes.Module, nodes.ClassDef)):
+            kind = self.kinds.get(frame)
+            if kind is not None:
+                return frame, kind
+            parent = frame.parent
+            frame = parent.frame() if parent is not None else None
+        return None
+
+    def in_graph(self, node: nodes.NodeNG) -> bool:
+        found = self.enclosing(node)
+        return found is not None and found[1] == GRAPH
+
+    def in_graph_or_differentiated(self, node: nodes.NodeNG) -> bool:
+        return self.enclosing(node) is not None
+
+    def taint_of(self, node: nodes.NodeNG) -> dataflow.TensorTaint | None:
+        """Tensor taint of the graph/differentiated function enclosing ``node``."""
+        found = self.enclosing(node)
+        if found is None:
+            return None
+        return self.taints().get(self._taint_owner(found[0]))
+
+    def depends_on_tensor(self, node: nodes.NodeNG) -> bool:
+        taint = self.taint_of(node)
+        return taint is not None and taint.depends(node)
+
+    def _taint_owner(self, func: nodes.NodeNG) -> nodes.NodeNG:
+        # nested functions and lambdas share the names of the outermost scope
+        owner = func
+        parent = func.parent.frame() if func.parent is not None else None
+        while parent is not None and parent in self.kinds:
+            owner = parent
+            parent = parent.parent.frame() if parent.parent is not None else None
+        return owner
+
+    def self_tensor_attrs(self, func: nodes.NodeNG) -> frozenset[str]:
+        cls = func.parent if isinstance(func, nodes.FunctionDef) else None
+        if not isinstance(cls, nodes.ClassDef):
+            return frozenset()
+        attrs = self._self_attrs.get(cls)
+        if attrs is None:
+            user, _ = resolve.class_hierarchy(cls)
+            attrs = dataflow.tensor_self_attributes(cls, user)
+            self._self_attrs[cls] = attrs
+        return attrs
+
+    def taints(self) -> dict[nodes.NodeNG, dataflow.TensorTaint]:
+        """Taint per owner function, propagated from entries through call sites."""
+        if self._taints is not None:
+            return self._taints
+        owners = {self._taint_owner(func) for func in self.kinds}
+        params: dict[nodes.NodeNG, set[str]] = {}
+        for owner in owners:
+            if owner in self.entries and isinstance(owner, nodes.FunctionDef):
+                params[owner] = dataflow.entry_tensor_params(owner)
+            elif isinstance(owner, nodes.Lambda):
+                params[owner] = {arg.name for arg in dataflow.all_params(owner)}
+            else:
+                params[owner] = set()
+        taints: dict[nodes.NodeNG, dataflow.TensorTaint] = {}
+        queue = deque(owners)
+        queued = set(owners)
+        rounds = 0
+        while queue and rounds < 10 * (len(owners) + 1):
+            rounds += 1
+            owner = queue.popleft()
+            queued.discard(owner)
+            taint = dataflow.TensorTaint(owner, params[owner], self.self_tensor_attrs(owner))
+            taints[owner] = taint
+            # push argument taint into callees' parameters
+            for callee, sites in self.call_sites.items():
+                if callee not in params:
+                    continue
+                grown = False
+                for call, caller, skips_self in sites:
+                    if self._taint_owner(caller) is not owner:
+                        continue
+                    for name in _tainted_params(callee, call, skips_self, taint):
+                        if name not in params[callee]:
+                            params[callee].add(name)
+                            grown = True
+                if grown and callee not in queued:
+                    queue.append(callee)
+                    queued.add(callee)
+        self._taints = taints
+        return taints
+
+
+def _tainted_params(
+    callee: nodes.FunctionDef, call: nodes.Call, skips_self: bool, taint: dataflow.TensorTaint
+) -> set[str]:
+    positional = dataflow.positional_params(callee)
+    if skips_self and positional:
+        positional = positional[1:]
+    names: set[str] = set()
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, nodes.Starred):
+            if taint.depends(arg.value):
+                names.update(p.name for p in positional[index:])
+                if callee.args.vararg:
+                    names.add(callee.args.vararg)
+            continue
+        if not taint.depends(arg):
+            continue
+        if index < len(positional):
+            names.add(positional[index].name)
+        elif callee.args.vararg:
+            names.add(callee.args.vararg)
+    for keyword in call.keywords or ():
+        if not taint.depends(keyword.value):
+            continue
+        if keyword.arg is None:  # **kwargs
+            names.update(p.name for p in dataflow.all_params(callee))
+        elif callee.args.kwarg and keyword.arg not in {p.name for p in dataflow.all_params(callee)}:
+            names.add(callee.args.kwarg)
+        else:
+            names.add(keyword.arg)
+    return names
+
+
+_CACHE: list[tuple[nodes.Module, ModuleAnalysis]] = []
+
+
+def analysis(module: nodes.Module) -> ModuleAnalysis:
+    """The (cached) analysis of a module; checkers of one module share it."""
+    for cached_module, result in _CACHE:
+        if cached_module is module:
+            return result
+    result = ModuleAnalysis(module)
+    _CACHE.insert(0, (module, result))
+    del _CACHE[4:]  # pylint checks one module at a time: keep memory flat
+    return result

@@ -1,0 +1,46 @@
+"""Functional tests: lint every fixture that has a ``.rc`` beside it and compare every
+message (symbol, line, column, text) with its ``# [symbol]`` annotations and its
+expected-output ``.txt`` file, as pylint's own functional tests do.
+
+Regenerate the ``.txt`` files after an intended message change with
+``MSLINT_UPDATE_FIXTURES=1 pytest tests/test_functional.py`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from pylint.testutils import LintModuleTest
+from pylint.testutils.functional import FunctionalTestFile, LintModuleOutputUpdate
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _functional_files() -> list[FunctionalTestFile]:
+    found = []
+    for rc_file in sorted(FIXTURES.rglob("*.rc")):
+        source = rc_file.with_suffix(".py")
+        if source.exists():
+            found.append(FunctionalTestFile(str(source.parent), source.name))
+    return found
+
+
+FUNCTIONAL_FILES = _functional_files()
+
+
+def test_fixtures_exist() -> None:
+    assert len(FUNCTIONAL_FILES) >= 5
+
+
+@pytest.mark.parametrize(
+    "test_file", FUNCTIONAL_FILES, ids=[str(Path(f.source).relative_to(FIXTURES)) for f in FUNCTIONAL_FILES]
+)
+def test_functional(test_file: FunctionalTestFile, pytestconfig: pytest.Config) -> None:
+    if os.environ.get("MSLINT_UPDATE_FIXTURES"):
+        lint_test: LintModuleTest = LintModuleOutputUpdate(test_file, pytestconfig)
+    else:
+        lint_test = LintModuleTest(test_file, pytestconfig)
+    lint_test.setUp()
+    lint_test.runTest()
