@@ -1,0 +1,166 @@
+"""Premises of the graph host-code rules (ms-numpy-on-tensor, ms-numpy-in-graph,
+ms-asnumpy-in-graph, ms-custom-type-on-tensor, ms-import-in-graph,
+ms-cell-in-construct), proven with the real MindSpore.
+
+Each network computes exp(x) on a 2x2 tensor of ones: the true gradient sum is
+4e = 10.873, so a sum of 0 means the gradient was silently cut.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+TRUE_GRADIENT = 4 * math.e
+
+GRADIENT_HARNESS = '''
+x = Tensor(np.ones((2, 2)), ms.float32)
+
+class Holder:
+    def __init__(self, v):
+        self.v = v
+
+def outcome(make, level):
+    graph_mode(level)
+    net = make()
+    forward = attempt(lambda: float(net(x).asnumpy().sum()))
+
+    @ms.jit
+    def grad_step(a):
+        return ms.grad(net)(a)
+
+    jit_grad = attempt(lambda: float(grad_step(x).asnumpy().sum()))
+    pynative_mode()
+    eager_grad = attempt(lambda: float(ms.grad(make())(x).asnumpy().sum()))
+    return {"forward": forward, "jit_grad": jit_grad, "eager_grad": eager_grad}
+'''
+
+
+def _cell(expression: str, level: str) -> str:
+    return GRADIENT_HARNESS + f'''
+class Net(nn.Cell):
+    def construct(self, x):
+        return {expression}
+
+report(**outcome(Net, "{level}"))
+'''
+
+
+def test_numpy_on_tensor_compiles_under_lax_with_zero_gradient(run_snippet):
+    result = run_snippet(_cell("Tensor(np.exp(x), ms.float32)", "lax"))
+    assert result["forward"][0] == "ok"
+    assert result["jit_grad"] == ["ok", 0.0]
+    assert result["eager_grad"] == ["ok", 0.0]
+
+
+def test_numpy_on_tensor_fails_to_compile_under_strict(run_snippet):
+    result = run_snippet(_cell("Tensor(np.exp(x), ms.float32)", "strict"))
+    assert result["forward"][0] == "error"
+
+
+def test_suggested_ops_exp_keeps_the_true_gradient(run_snippet):
+    for level in ("lax", "strict"):
+        result = run_snippet(_cell("ops.exp(x)", level))
+        assert result["forward"][0] == "ok"
+        assert result["jit_grad"][1] == pytest.approx(TRUE_GRADIENT, rel=1e-4)
+        assert result["eager_grad"][1] == pytest.approx(TRUE_GRADIENT, rel=1e-4)
+
+
+def test_numpy_on_constants_is_folded_with_the_true_gradient(run_snippet):
+    for level in ("lax", "strict"):
+        result = run_snippet(_cell("ops.exp(x) * Tensor(np.ones((2, 2)), ms.float32)", level))
+        assert result["forward"][0] == "ok"
+        assert result["jit_grad"][1] == pytest.approx(TRUE_GRADIENT, rel=1e-4)
+
+
+def test_asnumpy_in_construct_cuts_the_gradient_under_lax_and_fails_under_strict(run_snippet):
+    lax = run_snippet(_cell("Tensor(np.exp(x.asnumpy()), ms.float32)", "lax"))
+    assert lax["forward"][0] == "ok"
+    assert lax["jit_grad"] == ["ok", 0.0]
+    strict = run_snippet(_cell("Tensor(np.exp(x.asnumpy()), ms.float32)", "strict"))
+    assert strict["forward"][0] == "error"
+
+
+def test_custom_class_holding_a_tensor(run_snippet):
+    lax = run_snippet(_cell("ops.exp(Holder(x).v)", "lax"))
+    assert lax["forward"][0] == "ok"
+    assert lax["jit_grad"] == ["ok", 0.0]
+    strict = run_snippet(_cell("ops.exp(Holder(x).v)", "strict"))
+    assert strict["forward"][0] == "error"
+    constant = run_snippet(_cell("ops.exp(x) * Holder(1.0).v", "strict"))
+    assert constant["jit_grad"][1] == pytest.approx(TRUE_GRADIENT, rel=1e-4)
+
+
+def test_jit_class_built_from_a_tensor_in_construct_fails_at_every_level(run_snippet):
+    for level in ("lax", "strict"):
+        result = run_snippet(f'''
+graph_mode("{level}")
+
+@ms.jit_class
+class Pair:
+    def __init__(self, a, b):
+        self.a = a
+        self.b = b
+
+class FromTensor(nn.Cell):
+    def construct(self, x):
+        return Pair(x, x).a * 2
+
+class FromInit(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.pair = Pair(1.0, 2.0)
+
+    def construct(self, x):
+        return x * self.pair.a
+
+x = Tensor(np.ones((2, 2)), ms.float32)
+report(from_tensor=attempt(lambda: float(FromTensor()(x).asnumpy().sum())),
+       from_init=attempt(lambda: float(FromInit()(x).asnumpy().sum())))
+''')
+        assert result["from_tensor"][0] == "error", result
+        assert "constant" in result["from_tensor"][1]
+        assert result["from_init"] == ["ok", 4.0]
+
+
+def test_import_in_construct_fails_to_compile(run_snippet):
+    for level in ("lax", "strict"):
+        result = run_snippet(f'''
+graph_mode("{level}")
+
+class Net(nn.Cell):
+    def construct(self, x):
+        import math
+        return x * 2
+
+x = Tensor(np.ones((2, 2)), ms.float32)
+report(forward=attempt(lambda: float(Net()(x).asnumpy().sum())))
+''')
+        assert result["forward"][0] == "error"
+
+
+def test_cell_created_in_construct_is_never_trained(run_snippet):
+    result = run_snippet('''
+graph_mode("lax")
+
+class Inline(nn.Cell):
+    def construct(self, x):
+        return nn.Dense(2, 2)(x)
+
+class Fixed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(2, 2)
+
+    def construct(self, x):
+        return self.dense(x)
+
+x = Tensor(np.ones((2, 2)), ms.float32)
+inline, fixed = Inline(), Fixed()
+inline(x)
+fixed(x)
+report(inline_trainable=len(inline.trainable_params()), fixed_trainable=len(fixed.trainable_params()))
+''')
+    assert result["inline_trainable"] == 0
+    assert result["fixed_trainable"] == 2
