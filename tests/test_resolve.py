@@ -1,0 +1,150 @@
+"""Name resolution from the module's own imports, without importing anything."""
+
+from __future__ import annotations
+
+import astroid
+import pytest
+from astroid import nodes
+
+from mslint import resolve
+
+
+def _call_name(source: str) -> str | None:
+    node = astroid.extract_node(source)
+    assert isinstance(node, nodes.Call)
+    return resolve.call_name(node)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("import mindspore as ms\nms.nn.Conv2d(1, 2, 3) #@", "mindspore.nn.Conv2d"),
+        ("from mindspore import nn, ops\nnn.Conv2d(1, 2, 3) #@", "mindspore.nn.Conv2d"),
+        ("from mindspore import nn, ops\nops.exp(1) #@", "mindspore.ops.exp"),
+        ("import mindspore.nn as msnn\nmsnn.Dense(1, 2) #@", "mindspore.nn.Dense"),
+        ("from mindspore.nn import Conv2d as C\nC(1, 2, 3) #@", "mindspore.nn.Conv2d"),
+        ("import mindspore.numpy as np\nnp.exp(1) #@", "mindspore.numpy.exp"),
+        ("import numpy as np\nnp.exp(1) #@", "numpy.exp"),
+        ("import numpy\nnumpy.linalg.norm(1) #@", "numpy.linalg.norm"),
+        ("import torch\ntorch.nn.Conv2d(1, 2, 3) #@", "torch.nn.Conv2d"),
+        ("from torch import nn\nnn.Conv2d(1, 2, 3) #@", "torch.nn.Conv2d"),
+        ("import mindspore.ops.operations as P\nP.ReduceSum() #@", "mindspore.ops.ReduceSum"),
+        ("from mindspore.ops import functional as F\nF.exp(1) #@", "mindspore.ops.exp"),
+        ("from mindspore.nn.layer.conv import Conv2d\nConv2d(1, 2, 3) #@", "mindspore.nn.Conv2d"),
+        ("from mindspore.common.tensor import Tensor\nTensor(1) #@", "mindspore.Tensor"),
+        ("from mindspore.common.initializer import initializer\ninitializer('zeros', (1,)) #@",
+         "mindspore.common.initializer.initializer"),
+        ("from mindspore import mint\nmint.nn.Dropout(0.1) #@", "mindspore.mint.nn.Dropout"),
+        ("len([]) #@", "len"),
+    ],
+)
+def test_imports_resolve_to_canonical_names(source: str, expected: str) -> None:
+    assert _call_name(source) == expected
+
+
+def test_local_names_do_not_resolve() -> None:
+    assert _call_name("def f(np):\n    np.exp(1) #@") is None
+    assert _call_name("x = object()\nx.exp(1) #@") is None
+
+
+def test_a_local_rebinding_shadows_the_import() -> None:
+    source = """
+import numpy as np
+def f():
+    np = make()
+    np.exp(1) #@
+"""
+    assert _call_name(source) is None
+
+
+def test_star_imports_stay_unresolved() -> None:
+    # What a star import binds depends on what is installed: never guess.
+    assert _call_name("from mindspore.nn import *\nConv2d(1, 2, 3) #@") is None
+
+
+def test_function_level_imports_resolve() -> None:
+    source = """
+def f():
+    import numpy as np
+    np.exp(1) #@
+"""
+    assert _call_name(source) == "numpy.exp"
+
+
+def test_class_scope_does_not_leak_into_methods() -> None:
+    source = """
+import numpy as np
+class A:
+    np = None
+    def f(self):
+        np.exp(1) #@
+"""
+    assert _call_name(source) == "numpy.exp"
+
+
+def _classes(source: str) -> dict[str, nodes.ClassDef]:
+    module = astroid.parse(source)
+    return {cls.name: cls for cls in module.nodes_of_class(nodes.ClassDef)}
+
+
+def test_cell_classes_direct_aliased_and_through_user_bases() -> None:
+    classes = _classes(
+        """
+import mindspore.nn as msnn
+from mindspore import nn
+from mindspore.nn import Cell as Base, TrainOneStepCell
+import torch
+
+class A(nn.Cell): pass
+class B(msnn.Cell): pass
+class C(Base): pass
+class D(A): pass
+class E(TrainOneStepCell): pass
+class F(torch.nn.Module): pass
+class G: pass
+class H(nn.Metric): pass
+"""
+    )
+    cells = {name for name, cls in classes.items() if resolve.is_cell_class(cls)}
+    assert cells == {"A", "B", "C", "D", "E"}
+
+
+def test_recursive_class_hierarchy_terminates() -> None:
+    classes = _classes("class A(B): pass\nclass B(A): pass\n")
+    assert not resolve.is_cell_class(classes["A"])
+    user, external = resolve.class_hierarchy(classes["A"])
+    assert {cls.name for cls in user} == {"A", "B"}
+    assert external == frozenset()
+
+
+def test_unresolvable_base_is_marked() -> None:
+    classes = _classes("def make():\n    return object\nclass A(make()): pass\n")
+    _, external = resolve.class_hierarchy(classes["A"])
+    assert external == {resolve.UNRESOLVED_BASE}
+
+
+def test_jit_decorator_in_every_spelling() -> None:
+    module = astroid.parse(
+        """
+import mindspore
+import mindspore as ms
+from mindspore import jit, ms_function
+@jit
+def a(x): pass
+@jit(jit_level="O1")
+def b(x): pass
+@mindspore.jit
+def c(x): pass
+@ms.jit()
+def d(x): pass
+@ms_function
+def e(x): pass
+def f(x): pass
+"""
+    )
+    from mslint import apis
+
+    decorated = {
+        func.name for func in module.nodes_of_class(nodes.FunctionDef) if resolve.has_decorator(func, apis.JIT_DECORATORS)
+    }
+    assert decorated == {"a", "b", "c", "d", "e"}
