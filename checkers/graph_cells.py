@@ -2,7 +2,9 @@
 
 Measured on MindSpore 2.10 (FACTS.md): ``nn.Dense(2, 2)(x)`` inside construct
 compiles, but its weights are fixed at compile time and never trained (the
-network reports 0 trainable parameters).
+network reports 0 trainable parameters). ``Parameter.set_data`` and
+``initializer(...)`` inside construct fail to compile at every syntax level
+(tests/oracle/test_graph_host_code.py); ``ops.assign`` is the graph-mode way.
 """
 
 from __future__ import annotations
@@ -31,10 +33,11 @@ class GraphCellsChecker(BaseChecker):
             "constants of the compiled graph, so the network has nothing to train there.",
         ),
         "E7302": (
-            "%s(...) inside graph code does not change the weight at each step; %s",
+            "%s(...) inside graph code fails to compile at every jit_syntax_level; %s",
             "ms-parameter-init-in-construct",
             "`Parameter.set_data`, `init_data` or `initializer(...)` inside graph code: host "
-            "operations that are not part of the compiled graph.",
+            "operations the graph compiler refuses (RuntimeError under LAX, AttributeError "
+            "or RuntimeError under STRICT).",
         ),
     }
 

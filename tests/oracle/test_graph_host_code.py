@@ -164,3 +164,68 @@ report(inline_trainable=len(inline.trainable_params()), fixed_trainable=len(fixe
 ''')
     assert result["inline_trainable"] == 0
     assert result["fixed_trainable"] == 2
+
+
+def test_parameter_init_in_construct_fails_and_ops_assign_works(run_snippet):
+    for level in ("lax", "strict"):
+        result = run_snippet(f'''
+from mindspore.common.initializer import initializer
+graph_mode("{level}")
+
+class SetData(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.zeros((2,)), ms.float32), name="w")
+
+    def construct(self, x):
+        self.w.set_data(x)
+        return self.w * 1
+
+class Initializer(nn.Cell):
+    def construct(self, x):
+        return x + initializer("ones", (2,), ms.float32)
+
+class Assign(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.zeros((2,)), ms.float32), name="w")
+
+    def construct(self, x):
+        ops.assign(self.w, x)
+        return self.w * 1
+
+x = Tensor(np.array([3.0, 4.0]), ms.float32)
+assign = Assign()
+report(set_data=attempt(lambda: SetData()(x).asnumpy().tolist()),
+       initializer=attempt(lambda: Initializer()(x).asnumpy().tolist()),
+       assign=attempt(lambda: assign(x).asnumpy().tolist()),
+       assigned_weight=assign.w.asnumpy().tolist())
+''')
+        assert result["set_data"][0] == "error"
+        assert result["initializer"][0] == "error"
+        assert result["assign"] == ["ok", [3.0, 4.0]]
+        assert result["assigned_weight"] == [3.0, 4.0]
+
+
+def test_thread_started_in_construct_runs_once_at_compile_time(run_snippet):
+    result = run_snippet('''
+import threading
+graph_mode("lax")
+started = []
+
+def record():
+    started.append(1)
+
+class Net(nn.Cell):
+    def construct(self, x):
+        worker = threading.Thread(target=record)
+        worker.start()
+        return x * 2
+
+net = Net()
+x = Tensor(np.ones((2, 2)), ms.float32)
+outcomes = [attempt(lambda: float(net(x).asnumpy().sum())) for _ in range(3)]
+report(outcomes=outcomes, started=len(started))
+''')
+    assert all(outcome == ["ok", 8.0] for outcome in result["outcomes"])
+    assert result["started"] == 1  # three steps, one thread: it ran while compiling
