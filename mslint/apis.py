@@ -216,3 +216,692 @@ CONCURRENCY_PACKAGES: frozenset[str] = frozenset(
 # Calls that (re)initialise parameter data: host-side, not graph ops.
 PARAMETER_INIT_METHODS: frozenset[str] = frozenset({"set_data", "init_data"})
 PARAMETER_INIT_CALLS: frozenset[str] = frozenset({"mindspore.common.initializer.initializer"})
+
+# --------------------------------------------------------------------------
+# Layer migration (checkers/layers.py, ids 75xx): per layer API, its MindSpore
+# 2.10 signature and defaults and its PyTorch counterpart's, as read with
+# ``inspect.signature`` on the installed packages (tests/oracle/test_layers.py
+# checks every entry against them). ``mindspore.mint.nn`` layers follow
+# PyTorch's argument meanings: they are marked ``follows_torch`` and no rule
+# flags PyTorch-style arguments on them.
+# --------------------------------------------------------------------------
+from dataclasses import dataclass, field  # noqa: E402 - section-local import
+
+
+@dataclass(frozen=True)
+class PositionalTrap:
+    """A positional slot whose MindSpore parameter is not PyTorch's.
+
+    ``looks_like`` says which PyTorch-style values are recognised there:
+    "number" (an int, a tuple of ints, integer arithmetic such as ``k // 2``),
+    "bool" (``True``/``False``, or a name containing ``bias`` but not ``init``), "float" (a
+    float literal), "int" (an int literal, not a bool). ``consequence`` is what
+    MindSpore does with such a value (measured), keyed by the literal's repr
+    or "*" for any.
+    """
+
+    index: int
+    ms_param: str
+    torch_param: str
+    looks_like: str
+    consequence: dict[str, str]
+
+
+@dataclass(frozen=True)
+class DefaultDiff:
+    """A default that silently differs from PyTorch's (ms-layer-default-differs)."""
+
+    ms_param: str
+    ms_default: str  # as written in Python
+    torch_param: str
+    torch_default: str
+    torch_equivalent: str  # the MindSpore argument that gives PyTorch's behaviour
+    effect: str
+
+
+@dataclass(frozen=True)
+class LayerApi:
+    # "conv", "conv_transpose", "pool", "dropout", "batchnorm", "dense",
+    # "layernorm", "leakyrelu", "instancenorm", "embedding", "gelu"
+    family: str
+    params: tuple[str, ...]  # positional order (MindSpore 2.10)
+    defaults: dict[str, object]  # literal defaults (MindSpore 2.10)
+    torch: str  # the PyTorch counterpart
+    torch_params: tuple[str, ...]  # its positional order (PyTorch 2.13)
+    torch_defaults: dict[str, object]
+    # PyTorch keyword -> MindSpore keyword with the same meaning (None: no counterpart)
+    torch_to_ms: dict[str, str | None] = field(default_factory=dict)
+    follows_torch: bool = False  # mindspore.mint.nn: PyTorch's meanings
+    spatial_dims: int = 0  # conv and pool: 1, 2 or 3
+    # "running": MindSpore's momentum, the weight of the running average;
+    # "batch": PyTorch's, the weight of the new batch (= 1 - MindSpore's).
+    momentum_meaning: str | None = None
+    positional_traps: tuple[PositionalTrap, ...] = ()
+    default_differs: tuple[DefaultDiff, ...] = ()
+
+
+# PyTorch's padding written positionally where MindSpore expects pad_mode.
+_PAD_MODE_CONSEQUENCE = {"*": "construction fails (pad_mode must be a string)"}
+
+_CONV_TORCH_TO_MS = {
+    "in_channels": "in_channels", "out_channels": "out_channels", "kernel_size": "kernel_size",
+    "stride": "stride", "padding": "padding", "output_padding": "output_padding",
+    "dilation": "dilation", "groups": "group", "bias": "has_bias", "padding_mode": None,
+    "device": None, "dtype": None,
+}
+_CONV_BIAS = DefaultDiff(
+    "has_bias", "False", "bias", "True", "has_bias=True",
+    "no bias parameter, where PyTorch's layer has one",
+)
+
+
+def _conv(dims: int, transpose: bool) -> LayerApi:
+    if transpose:
+        tail = {
+            1: ("padding", "dilation", "group", "has_bias", "weight_init", "bias_init", "dtype"),
+            2: ("padding", "output_padding", "dilation", "group", "has_bias", "weight_init", "bias_init", "dtype"),
+            3: ("padding", "dilation", "group", "output_padding", "has_bias", "weight_init", "bias_init",
+                "data_format", "dtype"),
+        }[dims]
+        torch_params = ("in_channels", "out_channels", "kernel_size", "stride", "padding", "output_padding",
+                        "groups", "bias", "dilation", "padding_mode", "device", "dtype")
+        torch_name = f"torch.nn.ConvTranspose{dims}d"
+    else:
+        tail = ("padding", "dilation", "group", "has_bias", "weight_init", "bias_init") + (
+            ("data_format", "dtype") if dims > 1 else ("dtype",)
+        )
+        torch_params = ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation",
+                        "groups", "bias", "padding_mode", "device", "dtype")
+        torch_name = f"torch.nn.Conv{dims}d"
+    torch_to_ms = {name: ms_name for name, ms_name in _CONV_TORCH_TO_MS.items() if name in torch_params}
+    if transpose and dims == 1:
+        torch_to_ms["output_padding"] = None
+    return LayerApi(
+        family="conv_transpose" if transpose else "conv",
+        params=("in_channels", "out_channels", "kernel_size", "stride", "pad_mode") + tail,
+        defaults={"stride": 1, "pad_mode": "same", "padding": 0, "dilation": 1, "group": 1, "has_bias": False},
+        torch=torch_name,
+        torch_params=torch_params,
+        torch_defaults={"stride": 1, "padding": 0, "dilation": 1, "groups": 1, "bias": True, "padding_mode": "zeros"},
+        torch_to_ms=torch_to_ms,
+        spatial_dims=dims,
+        positional_traps=(PositionalTrap(4, "pad_mode", "padding", "number", _PAD_MODE_CONSEQUENCE),),
+        default_differs=(_CONV_BIAS,),
+    )
+
+
+def _pool(kind: str, dims: int) -> LayerApi:
+    if kind == "Max":
+        params = ("kernel_size", "stride", "pad_mode", "padding", "dilation", "return_indices", "ceil_mode")
+        torch_params = ("kernel_size", "stride", "padding", "dilation", "return_indices", "ceil_mode")
+    else:
+        params = ("kernel_size", "stride", "pad_mode", "padding", "ceil_mode", "count_include_pad")
+        torch_params = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad")
+        if dims > 1:
+            params += ("divisor_override",)
+            torch_params += ("divisor_override",)
+    if dims == 2:
+        params += ("data_format",)
+    return LayerApi(
+        family="pool",
+        params=params,
+        defaults={"kernel_size": 1, "stride": 1, "pad_mode": "valid", "padding": 0},
+        torch=f"torch.nn.{kind}Pool{dims}d",
+        torch_params=torch_params,
+        torch_defaults={"stride": None, "padding": 0},  # stride None means kernel_size
+        torch_to_ms={name: name for name in torch_params},
+        spatial_dims=dims,
+        positional_traps=(PositionalTrap(2, "pad_mode", "padding", "number", _PAD_MODE_CONSEQUENCE),),
+    )
+
+
+def _batchnorm(name: str, mint: bool) -> LayerApi:
+    sync = name == "SyncBatchNorm"
+    if mint:
+        params = ("num_features", "eps", "momentum", "affine", "track_running_stats") + (
+            ("process_group", "dtype") if sync else ("dtype",)
+        )
+    else:
+        params = ("num_features", "eps", "momentum", "affine", "gamma_init", "beta_init", "moving_mean_init",
+                  "moving_var_init", "use_batch_statistics") + (
+            ("process_groups", "dtype") if sync else ("dtype",) if name == "BatchNorm3d" else ("data_format", "dtype")
+        )
+    return LayerApi(
+        family="batchnorm",
+        params=params,
+        defaults={"eps": 1e-5, "momentum": 0.1 if mint else 0.9, "affine": True},
+        torch=f"torch.nn.{name}",
+        torch_params=("num_features", "eps", "momentum", "affine", "track_running_stats")
+        + (("process_group",) if sync else ()) + ("device", "dtype"),
+        torch_defaults={"eps": 1e-5, "momentum": 0.1, "affine": True},
+        follows_torch=mint,
+        momentum_meaning="batch" if mint else "running",
+    )
+
+
+LAYER_APIS: dict[str, LayerApi] = {}
+for _dims in (1, 2, 3):
+    LAYER_APIS[f"mindspore.nn.Conv{_dims}d"] = _conv(_dims, transpose=False)
+    LAYER_APIS[f"mindspore.nn.Conv{_dims}dTranspose"] = _conv(_dims, transpose=True)
+    for _kind in ("Max", "Avg"):
+        LAYER_APIS[f"mindspore.nn.{_kind}Pool{_dims}d"] = _pool(_kind, _dims)
+for _name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"):
+    LAYER_APIS[f"mindspore.nn.{_name}"] = _batchnorm(_name, mint=False)
+    LAYER_APIS[f"mindspore.mint.nn.{_name}"] = _batchnorm(_name, mint=True)
+
+LAYER_APIS["mindspore.nn.Dropout"] = LayerApi(
+    family="dropout",
+    params=("keep_prob", "p", "dtype"),
+    defaults={"keep_prob": 0.5, "p": None},  # p, when given, overrides keep_prob
+    torch="torch.nn.Dropout",
+    torch_params=("p", "inplace"),
+    torch_defaults={"p": 0.5},
+    torch_to_ms={"p": "p", "inplace": None},
+)
+for _name in ("Dropout1d", "Dropout2d", "Dropout3d"):
+    LAYER_APIS[f"mindspore.nn.{_name}"] = LayerApi(
+        family="dropout", params=("p",), defaults={"p": 0.5}, torch=f"torch.nn.{_name}",
+        torch_params=("p", "inplace"), torch_defaults={"p": 0.5}, follows_torch=True,
+    )
+LAYER_APIS["mindspore.mint.nn.Dropout"] = LayerApi(
+    family="dropout", params=("p", "inplace"), defaults={"p": 0.5, "inplace": False}, torch="torch.nn.Dropout",
+    torch_params=("p", "inplace"), torch_defaults={"p": 0.5}, follows_torch=True,
+)
+LAYER_APIS["mindspore.nn.Dense"] = LayerApi(
+    family="dense",
+    params=("in_channels", "out_channels", "weight_init", "bias_init", "has_bias", "activation", "dtype"),
+    defaults={"weight_init": None, "bias_init": None, "has_bias": True, "activation": None},
+    torch="torch.nn.Linear",
+    torch_params=("in_features", "out_features", "bias", "device", "dtype"),
+    torch_defaults={"bias": True},
+    torch_to_ms={"in_features": "in_channels", "out_features": "out_channels", "bias": "has_bias",
+                 "device": None, "dtype": None},
+    positional_traps=(
+        PositionalTrap(2, "weight_init", "bias", "bool", {
+            "False": "every weight starts at 0 and the bias stays",
+            "True": "every weight starts at 1 and the bias stays",
+            "*": "the weights are initialised from that bool (all 0 or all 1) and the bias stays",
+        }),
+    ),
+)
+LAYER_APIS["mindspore.nn.LayerNorm"] = LayerApi(
+    family="layernorm",
+    params=("normalized_shape", "begin_norm_axis", "begin_params_axis", "gamma_init", "beta_init", "epsilon",
+            "dtype"),
+    defaults={"begin_norm_axis": -1, "begin_params_axis": -1, "epsilon": 1e-7},
+    torch="torch.nn.LayerNorm",
+    torch_params=("normalized_shape", "eps", "elementwise_affine", "bias", "device", "dtype"),
+    torch_defaults={"eps": 1e-5, "elementwise_affine": True},
+    torch_to_ms={"normalized_shape": "normalized_shape", "eps": "epsilon", "elementwise_affine": None,
+                 "bias": None, "device": None, "dtype": None},
+    positional_traps=(
+        PositionalTrap(1, "begin_norm_axis", "eps", "float",
+                       {"*": "the first forward call fails with TypeError (begin_norm_axis must be an int)"}),
+    ),
+    default_differs=(
+        DefaultDiff("epsilon", "1e-7", "eps", "1e-5", "epsilon=1e-5",
+                    "a different result wherever the variance is small"),
+    ),
+)
+LAYER_APIS["mindspore.nn.LeakyReLU"] = LayerApi(
+    family="leakyrelu",
+    params=("alpha",),
+    defaults={"alpha": 0.2},
+    torch="torch.nn.LeakyReLU",
+    torch_params=("negative_slope", "inplace"),
+    torch_defaults={"negative_slope": 0.01},
+    torch_to_ms={"negative_slope": "alpha", "inplace": None},
+    default_differs=(
+        DefaultDiff("alpha", "0.2", "negative_slope", "0.01", "alpha=0.01",
+                    "negative inputs scaled by 0.2 instead of 0.01"),
+    ),
+)
+for _dims in (1, 2, 3):
+    LAYER_APIS[f"mindspore.nn.InstanceNorm{_dims}d"] = LayerApi(
+        family="instancenorm",
+        params=("num_features", "eps", "momentum", "affine", "gamma_init", "beta_init", "dtype"),
+        defaults={"eps": 1e-5, "momentum": 0.1, "affine": True},
+        torch=f"torch.nn.InstanceNorm{_dims}d",
+        torch_params=("num_features", "eps", "momentum", "affine", "track_running_stats", "device", "dtype"),
+        torch_defaults={"eps": 1e-5, "momentum": 0.1, "affine": False},
+        default_differs=(
+            DefaultDiff("affine", "True", "affine", "False", "affine=False",
+                        "trainable gamma and beta, where PyTorch's layer has no parameters"),
+        ),
+    )
+LAYER_APIS["mindspore.nn.Embedding"] = LayerApi(
+    family="embedding",
+    params=("vocab_size", "embedding_size", "use_one_hot", "embedding_table", "dtype", "padding_idx"),
+    defaults={"use_one_hot": False, "embedding_table": "normal", "padding_idx": None},
+    torch="torch.nn.Embedding",
+    torch_params=("num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type",
+                  "scale_grad_by_freq", "sparse", "_weight", "_freeze", "device", "dtype"),
+    torch_defaults={"padding_idx": None},
+    torch_to_ms={"num_embeddings": "vocab_size", "embedding_dim": "embedding_size", "padding_idx": "padding_idx"},
+    positional_traps=(
+        PositionalTrap(2, "use_one_hot", "padding_idx", "int",
+                       {"*": "construction fails with TypeError (use_one_hot must be a bool)"}),
+    ),
+    default_differs=(
+        DefaultDiff("embedding_table", '"normal"', "weight", "normal(0, 1)", "embedding_table=Normal(1.0)",
+                    "a table drawn with standard deviation 0.01, where PyTorch draws with 1.0"),
+    ),
+)
+LAYER_APIS["mindspore.nn.GELU"] = LayerApi(
+    family="gelu",
+    params=("approximate",),
+    defaults={"approximate": True},
+    torch="torch.nn.GELU",
+    torch_params=("approximate",),
+    torch_defaults={"approximate": "none"},
+    default_differs=(
+        DefaultDiff("approximate", "True", "approximate", '"none"', "approximate=False",
+                    "the tanh approximation, where PyTorch computes the exact erf form"),
+    ),
+)
+
+
+# --------------------------------------------------------------------------
+# Training setup (checkers/training.py: ms-amp-overrides-to-float,
+# ms-bprop-without-set-grad, ms-auto-prefix, ms-forward-not-construct) and
+# PyTorch idioms (checkers/torch_idioms.py: ms-torch-in-cell).
+# Measured on MindSpore 2.10 (tests/oracle/test_training.py, test_torch_idioms.py).
+# --------------------------------------------------------------------------
+class AmpApi:
+    """Where an automatic-mixed-precision entry point takes its network and level.
+
+    ``level_default`` is the signature's default (inspect, MindSpore 2.10): every
+    entry point defaults to "O0", which leaves ``to_float`` alone.
+    """
+
+    __slots__ = ("name", "network", "level", "level_default", "dtype", "dtype_default")
+
+    def __init__(self, name, network, level, level_default, dtype=None, dtype_default="float16"):
+        self.name = name  # as the message spells it
+        self.network = network  # (position, keyword)
+        self.level = level  # (position, keyword)
+        self.level_default = level_default
+        self.dtype = dtype  # (position, keyword) of the low-precision dtype, when it is an argument
+        self.dtype_default = dtype_default  # Model and build_train_network always use float16
+
+
+_MODEL_API = AmpApi("Model", (0, "network"), (6, "amp_level"), "O0")
+_BUILD_TRAIN_NETWORK_API = AmpApi("build_train_network", (0, "network"), (3, "level"), "O0")
+_AUTO_MIXED_PRECISION_API = AmpApi("auto_mixed_precision", (0, "network"), (1, "amp_level"), "O0", (2, "dtype"))
+AMP_APIS: dict[str, AmpApi] = {
+    "mindspore.Model": _MODEL_API,
+    "mindspore.train.Model": _MODEL_API,
+    "mindspore.build_train_network": _BUILD_TRAIN_NETWORK_API,
+    "mindspore.train.build_train_network": _BUILD_TRAIN_NETWORK_API,
+    "mindspore.amp.build_train_network": _BUILD_TRAIN_NETWORK_API,
+    "mindspore.train.amp.build_train_network": _BUILD_TRAIN_NETWORK_API,
+    "mindspore.amp.auto_mixed_precision": _AUTO_MIXED_PRECISION_API,
+    "mindspore.train.amp.auto_mixed_precision": _AUTO_MIXED_PRECISION_API,
+}
+# Levels that call network.to_float(low precision) on the whole network and so
+# overwrite a custom to_float (measured: "O2", "O3"). "O0" does nothing; "O1" and
+# "auto" insert casts per operator and keep a Cell's to_float (measured too).
+AMP_LEVELS_OVERRIDING_TO_FLOAT: frozenset[str] = frozenset({"O2", "O3"})
+AMP_LEVELS_KEEPING_TO_FLOAT: tuple[str, ...] = ("O0", "O1", "auto")
+# Cells that level "O2" puts back to float32 after casting (amp.AMP_BLACK_LIST):
+# their own to_float(float32) survives "O2", not "O3".
+AMP_O2_FLOAT32_CELLS: frozenset[str] = frozenset(
+    {"mindspore.nn.BatchNorm1d", "mindspore.nn.BatchNorm2d", "mindspore.nn.BatchNorm3d", "mindspore.nn.LayerNorm"}
+)
+TO_FLOAT_METHOD = "to_float"
+# MindSpore float dtypes as written (``ms.float32``, ``mstype.float16``): the last
+# part of a qualified name under one of these modules.
+MINDSPORE_DTYPE_MODULES: tuple[str, ...] = ("mindspore", "mindspore.dtype", "mindspore.common.dtype", "mindspore.common.mstype")
+MINDSPORE_FLOAT_DTYPES: dict[str, str] = {
+    "float16": "float16", "half": "float16", "float32": "float32", "single": "float32",
+    "float64": "float64", "double": "float64", "bfloat16": "bfloat16",
+}
+
+# A Cell with a custom bprop, called and then differentiated on the same inputs in
+# PyNative: the forward runs twice unless set_grad() was called before the call.
+BPROP_METHOD = "bprop"
+SET_GRAD_METHOD = "set_grad"
+# Calls that differentiate their first argument as ``f(net)(inputs)`` (the forward
+# is re-run on ``inputs``).
+BPROP_DIFFERENTIATORS: frozenset[str] = frozenset(
+    {"mindspore.grad", "mindspore.value_and_grad", "mindspore.ops.grad", "mindspore.ops.value_and_grad"}
+)
+# Wrappers that call set_grad() on the network they are given.
+SET_GRAD_WRAPPERS: frozenset[str] = frozenset(
+    {
+        "mindspore.nn.TrainOneStepCell", "mindspore.nn.TrainOneStepWithLossScaleCell",
+        "mindspore.nn.WithLossCell", "mindspore.nn.WithGradCell", "mindspore.nn.ForwardValueAndGrad",
+        "mindspore.Model", "mindspore.train.Model",
+    }
+)
+SET_CONTEXT_CALLS: frozenset[str] = frozenset({"mindspore.set_context"})
+PYNATIVE_MODE_NAMES: frozenset[str] = frozenset({"mindspore.PYNATIVE_MODE"})
+PYNATIVE_MODE_VALUE = 1  # ms.PYNATIVE_MODE == 1, ms.GRAPH_MODE == 0
+
+# auto_prefix: Cell.__init__(self, auto_prefix=True, flags=None).
+CELL_INIT_AUTO_PREFIX = (0, "auto_prefix")
+# The Cell base whose __init__ a wrapper reaches with super().__init__(); classes
+# that derive from anything else (TrainOneStepCell, WithLossCell, an optimizer...)
+# are left alone: MindSpore's wrappers already pass auto_prefix=False.
+CELL_ROOT_CLASSES: frozenset[str] = frozenset({"mindspore.nn.Cell"})
+# Optimizers: a wrapper that stores one renames the parameters it holds.
+OPTIMIZER_CLASSES: frozenset[str] = frozenset(
+    {"mindspore.nn." + name for name in (
+        "Optimizer", "ASGD", "AdaFactor", "AdaMax", "Adadelta", "Adagrad", "Adam", "AdamOffload",
+        "AdamWeightDecay", "FTRL", "LARS", "Lamb", "LazyAdam", "Momentum", "ProximalAdagrad",
+        "RMSProp", "Rprop", "SGD",
+    )}
+    | {"mindspore.experimental.optim." + name for name in (
+        "Optimizer", "ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam", "RAdam",
+        "RMSprop", "Rprop", "SGD",
+    )}
+    | {"mindspore.mint.optim." + name for name in ("Adam", "AdamW", "FusedAdamW", "SGD")}
+)
+# __init__ parameter names that are an optimizer whatever the class does with them,
+# and short names (``opt`` is often argparse options in ported code) that count only
+# when the class uses them as an optimizer (calls it, or reads ``.parameters``).
+OPTIMIZER_PARAM_PATTERN = r"optimi[sz]er"
+OPTIMIZER_SHORT_PARAM_PATTERN = r"^(opt|optim)(_\w+)?$|_(opt|optim)\d*$"
+OPTIMIZER_USE_ATTRIBUTES: frozenset[str] = frozenset({"parameters"})
+# Parameter names of common layers (measured; used to tell that two sub-cells of
+# an auto_prefix=False Cell collide, e.g. Dense and Conv2d both own "weight").
+LAYER_PARAMETER_NAMES: dict[str, frozenset[str]] = {
+    "mindspore.nn.Dense": frozenset({"weight", "bias"}),
+    "mindspore.nn.Conv1d": frozenset({"weight"}),
+    "mindspore.nn.Conv2d": frozenset({"weight"}),
+    "mindspore.nn.Conv3d": frozenset({"weight"}),
+    "mindspore.nn.Conv1dTranspose": frozenset({"weight"}),
+    "mindspore.nn.Conv2dTranspose": frozenset({"weight"}),
+    "mindspore.nn.Conv3dTranspose": frozenset({"weight"}),
+    "mindspore.nn.Embedding": frozenset({"embedding_table"}),
+    "mindspore.nn.BatchNorm1d": frozenset({"mean", "variance", "gamma", "beta"}),
+    "mindspore.nn.BatchNorm2d": frozenset({"mean", "variance", "gamma", "beta"}),
+    "mindspore.nn.LayerNorm": frozenset({"gamma", "beta"}),
+    "mindspore.nn.GroupNorm": frozenset({"gamma", "beta"}),
+    "mindspore.nn.InstanceNorm2d": frozenset({"mean", "variance", "gamma", "beta"}),
+    "mindspore.nn.LSTM": frozenset({"weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"}),
+    "mindspore.nn.GRU": frozenset({"weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"}),
+    "mindspore.mint.nn.Linear": frozenset({"weight", "bias"}),
+    "mindspore.mint.nn.Conv2d": frozenset({"weight", "bias"}),
+    "mindspore.mint.nn.LayerNorm": frozenset({"weight", "bias"}),
+    "mindspore.mint.nn.Embedding": frozenset({"weight"}),
+    "mindspore.mint.nn.GroupNorm": frozenset({"weight", "bias"}),
+}
+
+# ms-forward-not-construct: the method PyTorch calls and the one MindSpore calls.
+TORCH_FORWARD_METHOD = "forward"
+CELL_FORWARD_METHOD = "construct"
+# Non-Cell bases that cannot provide a construct (mixins of a Cell subclass).
+NON_CELL_MIXIN_BASES: frozenset[str] = frozenset({"object", "abc.ABC", "typing.Generic"})
+
+# ms-torch-in-cell.
+TORCH_PACKAGES: frozenset[str] = frozenset({"torch", "torchvision", "torchaudio", "pytorch_lightning", "lightning"})
+MINDSPORE_PACKAGE = "mindspore"
+# ``torch.no_grad()`` and friends: no effect on MindSpore's differentiation.
+TORCH_NO_GRAD_CONTEXTS: frozenset[str] = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad"})
+# torch calls that, inside a MindSpore Cell's methods (outside graph code), build
+# torch layers or tensors that the Cell neither registers nor can compute with.
+# (torch.load & co. stay silent: converting weights in a Cell method is legitimate.)
+TORCH_TENSOR_FACTORIES: frozenset[str] = frozenset(
+    "torch." + name
+    for name in (
+        "tensor", "as_tensor", "zeros", "ones", "empty", "full", "rand", "randn", "randint",
+        "arange", "linspace", "eye", "zeros_like", "ones_like", "full_like", "randn_like",
+    )
+)
+TORCH_LAYER_PACKAGES: tuple[str, ...] = ("torch.nn",)
+TORCH_PARAMETER_CLASSES: frozenset[str] = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+
+class TorchMethodIdiom:
+    """A PyTorch-only method and when a call to it is judged to be one.
+
+    receiver: "any" (no MindSpore object has the method), "loss" (a name containing
+    "loss"), "optimizer" (an optimizer-like name or an optimizer constructed here),
+    "tensor" (a value that depends on a runtime tensor, in graph/differentiated code).
+    no_args: only a call without arguments (``optimizer.step()``, not ``opt.step(closure)``
+    and not a MindSpore profiler's or scheduler's step).
+    """
+
+    __slots__ = ("receiver", "no_args", "harm", "instead")
+
+    def __init__(self, receiver, harm, instead, no_args=False):
+        self.receiver = receiver
+        self.harm = harm
+        self.instead = instead
+        self.no_args = no_args
+
+
+TORCH_METHOD_IDIOMS: dict[str, TorchMethodIdiom] = {
+    "cuda": TorchMethodIdiom(
+        "any",
+        "MindSpore tensors and Cells have no .cuda() (AttributeError)",
+        'choose the device once with ms.set_device("GPU") and delete the call',
+    ),
+    "backward": TorchMethodIdiom(
+        "loss",
+        "MindSpore tensors have no .backward() (AttributeError)",
+        "get the gradients with ms.value_and_grad(forward_fn, None, optimizer.parameters) and apply them with optimizer(grads)",
+    ),
+    "zero_grad": TorchMethodIdiom(
+        "optimizer",
+        "MindSpore optimizers have no .zero_grad() (AttributeError)",
+        "delete it: ms.grad/ms.value_and_grad return fresh gradients, nothing accumulates",
+    ),
+    "step": TorchMethodIdiom(
+        "optimizer",
+        "MindSpore optimizers have no .step() (AttributeError)",
+        "apply the gradients with optimizer(grads)",
+        no_args=True,
+    ),
+    "size": TorchMethodIdiom(
+        "tensor",
+        "Tensor.size is an int attribute in MindSpore (the element count), so calling it raises TypeError",
+        "use x.shape[dim] (or x.shape for the whole shape)",
+    ),
+}
+# Tensor.to / Cell.to: MindSpore 2.10 accepts a dtype, a tensor, or one of its own
+# device names ("CPU", "cpu", "Ascend", "npu", "meta"); PyTorch device names raise
+# ValueError. Strings with these prefixes (lower-cased) are PyTorch devices.
+TORCH_DEVICE_PREFIXES: tuple[str, ...] = ("cuda", "mps", "xpu", "hip")
+TORCH_DEVICE_CONSTRUCTORS: frozenset[str] = frozenset({"torch.device"})
+DEVICE_METHOD = "to"
+# PyTorch-compatible layers over MindSpore: where they are imported, backward(),
+# step() and zero_grad() are legal, so the module is not judged as plain MindSpore.
+TORCH_COMPAT_MODULES: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp.core")
+
+# --------------------------------------------------------------------------
+# Cells that hold trainable parameters (ms-cell-in-construct, issue 7): only
+# these lose their training when built inside graph code. Measured on MindSpore
+# 2.10 (``trainable_params()`` of a default instance is not empty); Softmax,
+# ReLU, pooling, padding, losses, Dropout, Flatten have none and are harmless
+# there. A keyword below set to anything but a literal True leaves it unsure.
+# --------------------------------------------------------------------------
+PARAMETERIZED_CELLS: frozenset[str] = frozenset(
+    [
+        "mindspore.nn." + name
+        for name in (
+            "Dense", "BiDense", "DenseBnAct", "Conv1d", "Conv2d", "Conv3d",
+            "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose", "Conv2dBnAct",
+            "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "LayerNorm",
+            "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+            "Embedding", "EmbeddingLookup", "MultiFieldEmbeddingLookup",
+            "LSTM", "GRU", "RNN", "LSTMCell", "GRUCell", "RNNCell", "PReLU",
+            "MultiheadAttention", "Transformer", "TransformerEncoder",
+            "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer",
+        )
+    ]
+    + [
+        "mindspore.mint.nn." + name
+        for name in (
+            "Linear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose2d", "BatchNorm1d",
+            "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "LayerNorm", "GroupNorm",
+            "Embedding", "PReLU",
+        )
+    ]
+)
+PARAMETER_AFFINE_KEYWORDS: frozenset[str] = frozenset({"affine", "elementwise_affine"})
+# Calls that create a trainable parameter (a user Cell whose __init__ makes one holds weights).
+PARAMETER_CONSTRUCTORS: frozenset[str] = frozenset({"mindspore.Parameter", "mindspore.ParameterTuple"})
+
+# Tensor methods whose result is static (from the shape), like .shape itself:
+# ``np.sqrt(x.numel())`` is numpy on a constant.
+STATIC_TENSOR_METHODS: frozenset[str] = frozenset(
+    {"numel", "nelement", "dim", "ndimension", "element_size", "is_floating_point", "is_complex", "is_contiguous"}
+)
+# Generic containers in annotations: ``List[int]``, ``Tuple[int, ...]``,
+# ``Optional[int]`` of CONSTANT_ANNOTATIONS are compile-time constants too.
+CONSTANT_ANNOTATION_CONTAINERS: frozenset[str] = frozenset(
+    {"List", "Tuple", "Sequence", "Optional", "list", "tuple", "Union"}
+)
+
+# --------------------------------------------------------------------------
+# Graph syntax and semantics (issue 6): ms-unsupported-syntax-in-graph,
+# ms-forbidden-api-in-graph, ms-loop-variable-after-loop (checkers/graph_syntax.py),
+# ms-frozen-random-in-graph, ms-lost-mutation-in-graph, ms-tensor-as-python-value
+# (checkers/graph_semantics.py). Every entry measured on MindSpore 2.10, GRAPH_MODE,
+# under jit_syntax_level STRICT and LAX (tests/oracle/test_graph_syntax.py).
+# --------------------------------------------------------------------------
+# Syntax the graph parser rejects at every level: key -> (construct, rewrite).
+# Not here because they compile: ``global``, ``assert``, ``raise``, ``with`` on a
+# @jit_class object, lambdas, one-``for`` list/dict comprehensions and generator
+# expressions (nested ones too), starred assignment, annotated local assignment.
+UNSUPPORTED_GRAPH_SYNTAX: dict[str, tuple[str, str]] = {
+    "try": ("try/except", "handle the error outside construct/@jit, or test the condition with if and raise"),
+    "try-finally": ("try/finally", "run the cleanup after the call, outside construct/@jit"),
+    "del": ("del", "rebind the name instead, or build a new list/dict without the item"),
+    "yield": ("yield", "return a tuple or list of the values"),
+    "yield-from": ("yield from", "return a tuple or list of the values"),
+    "set": ("a set literal", "use a tuple or list"),
+    "set-comprehension": ("a set comprehension", "use a list comprehension"),
+    "walrus": ("the walrus operator :=", "assign the value on a line of its own first"),
+    "nonlocal": ("nonlocal", "pass the value in and return the new value"),
+    "match": ("a match statement", "use if/elif"),
+    "async": ("async def", "use a plain def"),
+    "class": ("a class definition", "define the class at module level"),
+    "for-else": ("for ... else", "set a flag before the loop and test it after the loop"),
+    "while-else": ("while ... else", "set a flag before the loop and test it after the loop"),
+    "comprehension": (
+        "a comprehension with %d for clauses",
+        "nest comprehensions with one for each, or write the loops out",
+    ),
+    "complex": ("a complex literal", "build complex tensors with ops.Complex()(real, imag)"),
+}
+
+# Calls graph mode refuses at every level (MindSpore's jit_forbidden registry and
+# measured failures): qualified name -> what to do instead.
+_CONTEXT_FIX = "set or read the context before building the network, outside construct/@jit"
+GRAPH_FORBIDDEN_CALLS: dict[str, str] = {
+    "mindspore.Parameter": "create the Parameter in __init__ and update it with ops.assign",
+    "mindspore.ParameterTuple": "build it in __init__ and keep it on self",
+    "mindspore.set_context": _CONTEXT_FIX,
+    "mindspore.get_context": _CONTEXT_FIX,
+    "mindspore.set_auto_parallel_context": _CONTEXT_FIX,
+    "mindspore.get_auto_parallel_context": _CONTEXT_FIX,
+    "mindspore.reset_auto_parallel_context": _CONTEXT_FIX,
+    "mindspore.set_ps_context": _CONTEXT_FIX,
+    "mindspore.get_ps_context": _CONTEXT_FIX,
+    "mindspore.reset_ps_context": _CONTEXT_FIX,
+    "mindspore.set_seed": "set the seed before building the network, or pass seed= to the ops random function",
+    "mindspore.manual_seed": "set the seed before building the network, or pass seed= to the ops random function",
+}
+# Modules every callable of which is refused (jit_forbidden modules).
+GRAPH_FORBIDDEN_MODULES: dict[str, str] = {
+    "mindspore.common.initializer": "initialize Parameters in __init__",
+    "mindspore.log": "log outside construct/@jit (print works in graph code)",
+}
+# Reported by ms-parameter-init-in-construct (checkers/graph_cells.py) instead.
+GRAPH_FORBIDDEN_EXEMPT: frozenset[str] = PARAMETER_INIT_CALLS
+# Cell methods refused in graph code whatever the receiver: names no other
+# common class has (``self.trainable_params()``, ``self.backbone.get_parameters()``).
+GRAPH_FORBIDDEN_CELL_METHODS: frozenset[str] = frozenset(
+    {
+        "trainable_params", "untrainable_params", "get_parameters", "parameters_dict",
+        "parameters_and_names", "cells_and_names", "get_sub_cell",
+    }
+)
+# Cell methods refused in graph code, flagged only on ``self`` of a Cell class:
+# the names are common elsewhere (dicts, PyTorch-like objects).
+GRAPH_FORBIDDEN_SELF_METHODS: frozenset[str] = frozenset(
+    {
+        "state_dict", "load_state_dict", "buffers", "named_buffers", "get_buffer",
+        "register_buffer", "register_forward_hook", "register_forward_pre_hook",
+        "register_backward_hook", "register_backward_pre_hook",
+    }
+)
+GRAPH_FORBIDDEN_METHOD_FIX = "call it outside construct/@jit (e.g. in __init__) and keep the result on self"
+
+# Host calls that, with no tensor input, run once while the graph compiles: the
+# value is a constant of the graph (measured: two calls return the same value at
+# both levels). With a tensor argument they are not frozen (LAX runs them per call).
+FROZEN_HOST_MODULES: tuple[str, ...] = ("random", "numpy.random", "secrets")
+FROZEN_HOST_CALLS: frozenset[str] = frozenset(
+    {
+        "time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns",
+        "time.monotonic", "time.monotonic_ns", "time.process_time", "time.process_time_ns",
+        "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today",
+        "datetime.date.today",
+    }
+)
+# Seeding and state functions return nothing to freeze.
+FROZEN_HOST_EXEMPT: frozenset[str] = frozenset(
+    {
+        "random.seed", "random.getstate", "random.setstate", "numpy.random.seed",
+        "numpy.random.get_state", "numpy.random.set_state",
+    }
+)
+# MindSpore random ops that draw a new value at every call in graph mode (measured
+# with seed=1; ops.randperm and ops.bernoulli repeated their value, so they are not offered).
+RANDOM_TO_MINDSPORE: dict[str, str] = {
+    "random.random": "ops.rand", "random.uniform": "ops.uniform", "random.randint": "ops.randint",
+    "random.randrange": "ops.randint", "random.gauss": "ops.normal", "random.normalvariate": "ops.normal",
+    "random.shuffle": "ops.shuffle", "random.sample": "ops.shuffle", "random.choice": "ops.multinomial",
+    "random.choices": "ops.multinomial",
+    "numpy.random.rand": "ops.rand", "numpy.random.random": "ops.rand", "numpy.random.random_sample": "ops.rand",
+    "numpy.random.randn": "ops.randn", "numpy.random.standard_normal": "ops.standard_normal",
+    "numpy.random.normal": "ops.normal", "numpy.random.uniform": "ops.uniform",
+    "numpy.random.randint": "ops.randint", "numpy.random.permutation": "ops.shuffle",
+    "numpy.random.shuffle": "ops.shuffle", "numpy.random.choice": "ops.multinomial",
+}
+RANDOM_DEFAULT_REPLACEMENT = "an ops random function (ops.rand, ops.randn, ops.randint, ops.uniform)"
+TIME_REPLACEMENT = "measure time outside construct/@jit, or pass the value in as an argument"
+
+# ``self.<list>.<method>(...)`` in graph code, per level: what happens, or None
+# where it behaves as in Python (LAX runs extend/insert on the host each call).
+_LIST_LOST = "is lost: the Cell's list does not change and later reads in the graph do not see it"
+_LIST_LOST_STRICT = (
+    "is lost under jit_syntax_level STRICT: the Cell's list does not change and later reads in the graph "
+    "do not see it (LAX runs it on the host)"
+)
+_LIST_STALE = "returns the same element on every call (the list as it was when the graph was compiled)"
+LIST_MUTATIONS: dict[str, dict[str, str | None]] = {
+    "append": {"lax": _LIST_LOST, "strict": _LIST_LOST},
+    "clear": {"lax": _LIST_LOST, "strict": _LIST_LOST},
+    "pop": {"lax": _LIST_STALE, "strict": _LIST_STALE},
+    "remove": {"lax": _LIST_LOST, "strict": "fails to compile under jit_syntax_level STRICT"},
+    "extend": {"lax": None, "strict": _LIST_LOST_STRICT},
+    "insert": {"lax": None, "strict": _LIST_LOST_STRICT},
+}
+# Values that make a ``self`` attribute a Python list or dict (``self.x = []``).
+LIST_FACTORIES: frozenset[str] = frozenset({"list"})
+DICT_FACTORIES: frozenset[str] = frozenset({"dict", "collections.OrderedDict", "collections.defaultdict"})
+# Assigning them in graph code keeps them Parameters (ops.Assign): fine at both levels.
+PARAMETER_CLASSES: frozenset[str] = frozenset({"mindspore.Parameter"})
+# Calls in a class that create attributes mslint cannot see: an attribute it does not
+# find assigned may be a Parameter made by one of these.
+DYNAMIC_ATTRIBUTE_CALLS: frozenset[str] = frozenset({"setattr", "insert_param_to_cell", "__setattr__"})
+MUTATION_FIX = "keep per-step state in a Parameter updated with ops.assign, or return the value"
+
+# ms-tensor-as-python-value: Python builtins that need an int, and conversions that
+# make a Python number of a tensor (the gradient through them is zero at both levels).
+INT_ONLY_BUILTINS: frozenset[str] = frozenset({"range"})
+SCALAR_CONVERSIONS: frozenset[str] = frozenset({"float", "int"})
+# Builtins whose result is a Python scalar whatever the argument.
+PYTHON_SCALAR_BUILTINS: frozenset[str] = frozenset({"int", "float", "bool", "len", "round", "str", "isinstance"})
+# Calls whose tensor result carries no gradient back to its input.
+GRADIENT_STOPPING_CALLS: frozenset[str] = frozenset({"mindspore.ops.stop_gradient"})
+# Methods only tensors have (no Python number, list, tuple or str has them): ``n.sum()``
+# on a construct parameter proves the parameter is a tensor.
+TENSOR_VALUE_METHODS: frozenset[str] = frozenset(
+    {"sum", "max", "min", "mean", "prod", "argmax", "argmin", "amax", "amin", "norm", "astype", "squeeze", "reshape"}
+)

@@ -1,0 +1,691 @@
+"""Layers ported from PyTorch whose arguments mean something else in mindspore.nn.
+
+Every fact is measured on MindSpore 2.10 and PyTorch 2.13 (FACTS.md, and
+tests/oracle/test_layers.py proves each premise): ``nn.Conv2d`` pads "same" by
+default and rejects ``padding`` without ``pad_mode="pad"``; pooling strides by 1;
+``nn.Dropout``'s first argument is keep_prob; BatchNorm's momentum is the weight
+of the running average; ``nn.Dense``'s third positional argument is weight_init.
+
+The signatures, defaults and PyTorch counterparts are data in
+:data:`mslint.apis.LAYER_APIS`. A call is judged only when it resolves to a
+mindspore.nn layer listed there (``torch.nn.Conv2d``, ``mindspore.mint.nn.*`` and
+user classes named like MindSpore's are other names), and never when ``*args``
+or ``**kwargs`` hide arguments. Only literal values are judged: ``momentum=1 - m``
+or ``nn.Dropout(1 - rate)`` are conversions already done.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import TYPE_CHECKING
+
+from astroid import nodes
+from pylint.checkers import BaseChecker
+from pylint.checkers.utils import only_required_for_messages
+
+from mslint import apis, resolve
+from mslint.messages import spelled
+
+if TYPE_CHECKING:
+    from pylint.lint import PyLinter
+
+_UNKNOWN = object()
+
+_BINARY_OPERATORS = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+}
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+# The last component of every layer in the table: calls named otherwise are
+# skipped before any name resolution.
+_LAYER_SHORT_NAMES = frozenset(qname.rsplit(".", 1)[1] for qname in apis.LAYER_APIS)
+
+# Positional names that say "this is a drop rate" (ms-dropout-keep-prob).
+_RATE_WORDS = ("drop", "rate")
+_RATE_NAMES = frozenset({"p"})
+
+
+# ---------------------------------------------------------------------------
+# Values
+# ---------------------------------------------------------------------------
+
+
+def _literal(node: nodes.NodeNG | None) -> object:
+    """The value of a literal expression (numbers, strings, tuples of them and
+    arithmetic on numbers), or _UNKNOWN."""
+    if isinstance(node, nodes.Const):
+        return node.value
+    if isinstance(node, nodes.UnaryOp) and node.op in ("-", "+"):
+        value = _literal(node.operand)
+        if _is_number(value):
+            return -value if node.op == "-" else value
+        return _UNKNOWN
+    if isinstance(node, nodes.BinOp) and node.op in _BINARY_OPERATORS:
+        left, right = _literal(node.left), _literal(node.right)
+        if _is_number(left) and _is_number(right):
+            try:
+                return _BINARY_OPERATORS[node.op](left, right)
+            except ArithmeticError:
+                return _UNKNOWN
+        return _UNKNOWN
+    if isinstance(node, (nodes.Tuple, nodes.List)):
+        values = tuple(_literal(element) for element in node.elts)
+        return _UNKNOWN if any(value is _UNKNOWN for value in values) else values
+    return _UNKNOWN
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _ints(value: object) -> tuple[int, ...] | None:
+    """An int or a tuple of ints as a tuple, else None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value,)
+    if isinstance(value, tuple) and value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return value
+    return None
+
+
+def _is_numeric_expression(node: nodes.NodeNG) -> bool:
+    """A number, a tuple of numbers, or arithmetic with a number in it (``k // 2``)."""
+    value = _literal(node)
+    if _is_number(value) or (isinstance(value, tuple) and value and all(_is_number(v) for v in value)):
+        return True
+    if isinstance(node, nodes.BinOp) and node.op in _BINARY_OPERATORS:
+        return _is_numeric_expression(node.left) or _is_numeric_expression(node.right)
+    return False
+
+
+def _identifier(node: nodes.NodeNG) -> str | None:
+    if isinstance(node, nodes.Name):
+        return node.name
+    if isinstance(node, nodes.Attribute):
+        return node.attrname
+    return None
+
+
+def _looks_like(node: nodes.NodeNG, kind: str) -> bool:
+    """Whether a positional value is what PyTorch expects in that slot (PositionalTrap.looks_like)."""
+    value = _literal(node)
+    if kind == "number":
+        return _is_numeric_expression(node)
+    if kind == "bool":
+        if isinstance(value, bool):
+            return True
+        name = _identifier(node)
+        return name is not None and "bias" in name.lower() and "init" not in name.lower()
+    if kind == "float":
+        return isinstance(value, float)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    return False
+
+
+def _percent(fraction: float) -> str:
+    return f"{fraction * 100:g}%"
+
+
+def _number_text(value: float) -> str:
+    return repr(round(value, 10))
+
+
+_SOURCE_CACHE: dict[str, list[str]] = {}
+
+
+def _source_lines(module: nodes.Module) -> list[str] | None:
+    key = f"{module.file}:{module.name}"
+    lines = _SOURCE_CACHE.get(key)
+    if lines is None:
+        try:
+            with module.stream() as stream:
+                lines = stream.read().decode("utf-8", "replace").splitlines()
+        except Exception:  # noqa: BLE001 - a module built from a string, an unreadable file
+            return None
+        if len(_SOURCE_CACHE) > 64:
+            _SOURCE_CACHE.clear()
+        _SOURCE_CACHE[key] = lines
+    return lines
+
+
+def _segment(node: nodes.NodeNG) -> str | None:
+    """The argument exactly as written, when it sits on one line."""
+    if node.lineno is None or node.end_lineno != node.lineno or node.end_col_offset is None:
+        return None
+    lines = _source_lines(node.root())
+    if lines is None or node.lineno > len(lines):
+        return None
+    line = lines[node.lineno - 1]
+    segment = line[node.col_offset:node.end_col_offset]
+    return segment if segment.strip() == segment and segment else None
+
+
+def _text(node: nodes.NodeNG) -> str:
+    """An argument as the user wrote it (else its normalised text, string literals
+    in double quotes)."""
+    segment = _segment(node)
+    if segment is not None:
+        return segment
+    if isinstance(node, nodes.Const) and isinstance(node.value, str):
+        if '"' not in node.value and "\\" not in node.value and "\n" not in node.value:
+            return f'"{node.value}"'
+    if isinstance(node, nodes.Tuple):
+        inner = ", ".join(_text(element) for element in node.elts)
+        return f"({inner},)" if len(node.elts) == 1 else f"({inner})"
+    return spelled(node)
+
+
+def _quoted(value: str) -> str:
+    return f'"{value}"'
+
+
+# ---------------------------------------------------------------------------
+# Calls
+# ---------------------------------------------------------------------------
+
+
+class _Bound:
+    """A call's arguments by MindSpore parameter name."""
+
+    def __init__(self, call: nodes.Call, api: apis.LayerApi) -> None:
+        self.call = call
+        self.api = api
+        self.args: dict[str, nodes.NodeNG] = {}
+        self.positional: dict[str, int] = {}
+        for index, arg in enumerate(call.args):
+            self.args[api.params[index]] = arg
+            self.positional[api.params[index]] = index
+        for keyword in call.keywords or ():
+            self.args[keyword.arg] = keyword.value
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.args
+
+    def get(self, name: str) -> nodes.NodeNG | None:
+        return self.args.get(name)
+
+    def value(self, name: str) -> object:
+        """The literal value of an argument; the MindSpore default when absent."""
+        if name in self.args:
+            return _literal(self.args[name])
+        return self.api.defaults.get(name, _UNKNOWN)
+
+
+def _bind(call: nodes.Call, api: apis.LayerApi) -> _Bound | None:
+    """None for calls whose arguments cannot all be seen (``*args``, ``**kwargs``)
+    or that are not valid calls of this signature."""
+    if any(isinstance(arg, nodes.Starred) for arg in call.args):
+        return None
+    if any(keyword.arg is None for keyword in call.keywords or ()):
+        return None
+    if len(call.args) > len(api.params):
+        return None
+    return _Bound(call, api)
+
+
+class _CallText:
+    """The call as the user wrote it, edited into the fixed call."""
+
+    def __init__(self, call: nodes.Call) -> None:
+        self.func = spelled(call.func)
+        self.items: list[tuple[str | None, str]] = [(None, _text(arg)) for arg in call.args]
+        self.items += [(keyword.arg, _text(keyword.value)) for keyword in call.keywords or ()]
+
+    def _index(self, name: str) -> int | None:
+        for index, (item_name, _) in enumerate(self.items):
+            if item_name == name:
+                return index
+        return None
+
+    def set(self, bound: _Bound, name: str, text: str, before: str | None = None, after: str | None = None) -> None:
+        """Give ``name`` the value ``text``: in place when present (positional or
+        keyword), else as a keyword before/after another argument, or at the end."""
+        if name in bound.positional:
+            self.items[bound.positional[name]] = (None, text)
+            return
+        index = self._index(name)
+        if index is not None:
+            self.items[index] = (name, text)
+            return
+        if after is not None:
+            anchor = bound.positional.get(after, self._index(after))
+            if anchor is not None:
+                self.items.insert(anchor + 1, (name, text))
+                return
+        if before is not None:
+            anchor = self._index(before)
+            if anchor is not None:
+                self.items.insert(anchor, (name, text))
+                return
+        self.items.append((name, text))
+
+    def remove(self, name: str) -> None:
+        index = self._index(name)
+        if index is not None:
+            del self.items[index]
+
+    def keywords_from(self, index: int, names: list[tuple[str, str]]) -> None:
+        """Replace the positional arguments from ``index`` on by keywords."""
+        positional_end = sum(1 for name, _ in self.items if name is None)
+        self.items[index:positional_end] = names
+
+    def __str__(self) -> str:
+        parts = [text if name is None else f"{name}={text}" for name, text in self.items]
+        return f"{self.func}({', '.join(parts)})"
+
+
+def _short(qname: str) -> str:
+    """``torch.nn.Conv2d`` -> ``Conv2d``."""
+    return qname.rsplit(".", 1)[-1]
+
+
+def _padding_for_mindspore(node: nodes.NodeNG, dims: int) -> str:
+    """PyTorch's padding as MindSpore's padding argument: per-side tuples for 2-D/3-D
+    layers (``(1, 2)`` -> ``(1, 1, 2, 2)``), a plain int for 1-D ones."""
+    value = _ints(_literal(node))
+    if value is not None and isinstance(_literal(node), tuple):
+        if dims == 1 and len(value) == 1:
+            return str(value[0])
+        if dims > 1 and len(value) == dims:
+            return "(" + ", ".join(str(v) for v in value for _ in range(2)) + ")"
+    return _text(node)
+
+
+def _same_size(first: nodes.NodeNG, second: nodes.NodeNG, dims: int) -> bool:
+    """Whether two size arguments are visibly equal: equal literals (``2`` and
+    ``(2, 2)``), or the same expression (``patch_size`` and ``patch_size``)."""
+    left, right = _ints(_literal(first)), _ints(_literal(second))
+    if left is not None and right is not None:
+        return (left * dims if len(left) == 1 else left) == (right * dims if len(right) == 1 else right)
+    if left is not None or right is not None:
+        return False
+    return first.as_string() == second.as_string()
+
+
+def _mentions_shape(node: nodes.NodeNG) -> bool:
+    """Whether an expression reads a shape (``x.shape[2]``, ``shape[2:]``, ``ops.shape(x)``)."""
+    for child in node.nodes_of_class((nodes.Name, nodes.Attribute)):
+        name = child.name if isinstance(child, nodes.Name) else child.attrname
+        if name.lower().endswith("shape"):
+            return True
+    return False
+
+
+def _all_zero(node: nodes.NodeNG) -> bool:
+    value = _ints(_literal(node))
+    return value is not None and all(v == 0 for v in value)
+
+
+# ---------------------------------------------------------------------------
+# The checker
+# ---------------------------------------------------------------------------
+
+
+class LayersChecker(BaseChecker):
+    name = "mindspore-layers"
+    msgs = {
+        "E7501": (
+            "%s raises %s at construction: %s; write %s",
+            "ms-conv-padding-ignored",
+            "A mindspore.nn Conv*/Conv*Transpose given `padding` other than 0 without "
+            'pad_mode="pad" (the default pad_mode is "same"), or PyTorch\'s string padding: '
+            "MindSpore refuses the layer at construction.",
+        ),
+        "W7502": (
+            "%s %s; write %s",
+            "ms-conv-implicit-pad-mode",
+            'A mindspore.nn Conv*/Conv*Transpose without `pad_mode`: the default "same" pads, '
+            "PyTorch's default does not, so output sizes differ (8x8 vs 6x6 for a 3x3 kernel).",
+        ),
+        "W7503": (
+            "%s moves with stride 1 (the default) and barely downsamples, where PyTorch's %s strides by "
+            "kernel_size; write %s",
+            "ms-pool-implicit-stride",
+            "A mindspore.nn MaxPool*/AvgPool* with a kernel_size other than 1 and no `stride`: "
+            "MindSpore's stride defaults to 1, PyTorch's to kernel_size (7x7 vs 4x4 for MaxPool2d(2) on 8x8).",
+        ),
+        "W7504": (
+            "%s %s; write %s",
+            "ms-dropout-keep-prob",
+            "mindspore.nn.Dropout given a drop rate where it expects keep_prob (its first "
+            "argument): nn.Dropout(0.1) drops 90% of the activations, PyTorch's drops 10%.",
+        ),
+        "W7505": (
+            "%s %s; write %s",
+            "ms-batchnorm-momentum",
+            "BatchNorm momentum in the other framework's meaning: mindspore.nn BatchNorm*/SyncBatchNorm "
+            "weight the running average by momentum (default 0.9), PyTorch and mindspore.mint.nn "
+            "weight the new batch (default 0.1).",
+        ),
+        "E7506": (
+            "%s: the %s positional argument of %s is %s, not PyTorch's %s: %s; write %s",
+            "ms-torch-positional-args",
+            "A PyTorch positional signature that means something else in mindspore.nn: "
+            "nn.Dense(a, b, False) (the third positional is weight_init: the weights start at 0 "
+            "and the bias stays), nn.Conv2d(a, b, k, s, p) (the fifth positional is pad_mode).",
+        ),
+        "C7507": (
+            "%s uses %s=%s where PyTorch's %s uses %s=%s (%s); to match PyTorch write %s",
+            "ms-layer-default-differs",
+            "Migration hint, disabled by default: a mindspore.nn default that silently differs "
+            "from PyTorch's (LayerNorm epsilon, LeakyReLU alpha, InstanceNorm affine, Embedding "
+            "init, Conv has_bias, GELU approximate).",
+            {"default_enabled": False},
+        ),
+    }
+
+    @only_required_for_messages(
+        "ms-conv-padding-ignored",
+        "ms-conv-implicit-pad-mode",
+        "ms-pool-implicit-stride",
+        "ms-dropout-keep-prob",
+        "ms-batchnorm-momentum",
+        "ms-torch-positional-args",
+        "ms-layer-default-differs",
+    )
+    def visit_call(self, node: nodes.Call) -> None:
+        func = node.func
+        short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
+        if short not in _LAYER_SHORT_NAMES:
+            return
+        qname = resolve.qualified_name(func)
+        api = apis.LAYER_APIS.get(qname) if qname else None
+        if api is None:
+            return
+        bound = _bind(node, api)
+        if bound is None:
+            return
+        if api.momentum_meaning is not None:
+            self._check_momentum(bound)
+        if api.follows_torch:
+            return  # mindspore.mint.nn: PyTorch's meanings
+        if api.family in ("conv", "conv_transpose"):
+            padding_flagged = self._check_conv_padding(bound)
+            if not padding_flagged:
+                self._check_conv_pad_mode(bound)
+        elif api.family == "pool":
+            self._check_pool_stride(bound)
+        elif api.family == "dropout":
+            self._check_dropout(bound)
+        self._check_positional(bound)
+        self._check_defaults(bound)
+
+    # -- ms-conv-padding-ignored -------------------------------------------
+
+    def _check_conv_padding(self, bound: _Bound) -> bool:
+        """Flag padding without pad_mode="pad"; True when the call cannot construct
+        because of it (flagged or not), so ms-conv-implicit-pad-mode stays quiet."""
+        padding_node = bound.get("padding")
+        if padding_node is None:
+            return False
+        pad_mode = bound.value("pad_mode")
+        if not isinstance(pad_mode, str):
+            return False  # a variable, or PyTorch's padding given positionally (ms-torch-positional-args)
+        padding = _literal(padding_node)
+        fixed = _CallText(bound.call)
+        if isinstance(padding, str):
+            # PyTorch's padding="same"/"valid": MindSpore wants pad_mode for that.
+            if padding not in ("same", "valid") or "pad_mode" in bound:
+                return False
+            fixed.remove("padding")
+            fixed.set(bound, "pad_mode", _quoted(padding))
+            reason = f'padding must be a number; PyTorch\'s padding="{padding}" is pad_mode="{padding}" in MindSpore'
+            self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), "TypeError", reason, fixed))
+            return True
+        values = _ints(padding)
+        if values is None or all(v == 0 for v in values):
+            return False
+        dims = bound.api.spatial_dims
+        # PyTorch's tuples give one value per dimension; MindSpore's one per side
+        # (Conv1d: an int only). Measured: Conv2d(padding=(1, 2)) raises ValueError,
+        # Conv1d(padding=(2,)) TypeError.
+        torch_shaped = isinstance(padding, tuple) and len(padding) == dims
+        if pad_mode == "pad" and not torch_shaped:
+            return False
+        reasons = []
+        if pad_mode != "pad":
+            if "pad_mode" in bound:
+                reasons.append(f'padding is only allowed with pad_mode="pad", not "{pad_mode}"')
+            else:
+                reasons.append('padding is only allowed with pad_mode="pad" (the default pad_mode is "same")')
+        if torch_shaped:
+            reasons.append(
+                "a 1-D layer's padding is an int"
+                if dims == 1
+                else f"a padding tuple has {2 * dims} values, one per side"
+            )
+        error = "TypeError" if torch_shaped and dims == 1 else "ValueError"
+        fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
+        fixed.set(bound, "padding", _padding_for_mindspore(padding_node, dims))
+        self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), error, "; ".join(reasons), fixed))
+        return True
+
+    # -- ms-conv-implicit-pad-mode -----------------------------------------
+
+    def _check_conv_pad_mode(self, bound: _Bound) -> None:
+        if "pad_mode" in bound or "kernel_size" not in bound:
+            return
+        api = bound.api
+        kernel = _ints(bound.value("kernel_size"))
+        if kernel is not None and all(k == 1 for k in kernel):
+            if api.family == "conv":
+                return  # a 1x1 kernel: "same" adds no padding, at any stride
+            stride = _ints(bound.value("stride"))
+            if stride is not None and all(s == 1 for s in stride):
+                return
+        stride_node = bound.get("stride")
+        if stride_node is not None and _same_size(bound.args["kernel_size"], stride_node, api.spatial_dims):
+            # kernel_size == stride (patch embeddings, stride-k downsampling, k x k
+            # upsampling): "same" adds no padding when the input is a multiple of
+            # the stride, and transposed, never (measured).
+            return
+        torch_name = _short(api.torch)
+        if api.family == "conv":
+            effect = (
+                f'pads its input (pad_mode defaults to "same": output size = ceil(input / stride)), '
+                f"where PyTorch's {torch_name} does not pad"
+            )
+        else:
+            effect = (
+                f'gives an output of input size x stride (pad_mode defaults to "same"), where PyTorch\'s {torch_name} '
+                "gives (input - 1) x stride + kernel_size"
+            )
+        fixed = _CallText(bound.call)
+        padding_node = bound.get("padding")
+        if padding_node is not None and not _all_zero(padding_node):
+            # padding that is not visibly 0: "same" refuses it unless it is 0.
+            fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
+            effect = (
+                f'has no pad_mode: the default "same" raises ValueError for any padding but 0, and with 0 '
+                f"still pads, where PyTorch's {torch_name} would not"
+            )
+            suggestion = str(fixed)
+        else:
+            fixed.set(bound, "pad_mode", _quoted("valid"), before="padding")
+            suggestion = f'{fixed} to match PyTorch, or pad_mode="same" to keep this'
+        self._emit("ms-conv-implicit-pad-mode", bound, (_CallText(bound.call), effect, suggestion))
+
+    # -- ms-pool-implicit-stride -------------------------------------------
+
+    def _check_pool_stride(self, bound: _Bound) -> None:
+        if "stride" in bound or "kernel_size" not in bound:
+            return
+        kernel = _ints(bound.value("kernel_size"))
+        if kernel is not None and all(k == 1 for k in kernel):
+            return  # stride 1 is kernel_size: both frameworks agree
+        if _mentions_shape(bound.args["kernel_size"]):
+            return  # global pooling sized from the input (kernel_size=x.shape[2:]): one output either way
+        pad_mode = bound.value("pad_mode")
+        if isinstance(pad_mode, str) and pad_mode.lower() == "same":
+            return  # written for MindSpore: "same" with stride 1 keeps the size (SPP blocks)
+        fixed = _CallText(bound.call)
+        fixed.set(bound, "stride", _text(bound.args["kernel_size"]), after="kernel_size")
+        suggestion = f"{fixed} for PyTorch's default, or stride=1 to keep this"
+        self._emit("ms-pool-implicit-stride", bound, (_CallText(bound.call), _short(bound.api.torch), suggestion))
+
+    # -- ms-dropout-keep-prob ----------------------------------------------
+
+    def _check_dropout(self, bound: _Bound) -> None:
+        if "p" in bound or "keep_prob" not in bound:
+            return  # p overrides keep_prob; the default 0.5 is the same either way
+        node = bound.args["keep_prob"]
+        value = _literal(node)
+        positional = "keep_prob" in bound.positional
+        fixed = _CallText(bound.call)
+        if positional:
+            fixed.items[0] = ("p", _text(node))
+        if _is_number(value):
+            if value >= 0.5:
+                return  # a keep probability (keep_prob=0.9, nn.Dropout(1 - 0.1))
+            if value <= 0:
+                effect = "fails at construction: keep_prob must be a float in (0, 1]"
+            else:
+                effect = f"keeps only {_percent(value)} of the activations and drops {_percent(1 - value)}"
+            if positional:
+                self._emit(
+                    "ms-dropout-keep-prob",
+                    bound,
+                    (
+                        _CallText(bound.call),
+                        f"{effect} (the first argument is keep_prob, not PyTorch's p)",
+                        f"{fixed} for PyTorch's p={_text(node)}",
+                    ),
+                )
+            else:
+                fixed.remove("keep_prob")
+                fixed.set(bound, "p", _text(node))
+                self._emit(
+                    "ms-dropout-keep-prob",
+                    bound,
+                    (_CallText(bound.call), f"{effect}, and {_text(node)} looks like a drop rate", f"{fixed} if it is one"),
+                )
+            return
+        if not positional or value is not _UNKNOWN:
+            return
+        name = _identifier(node)
+        if name is None:
+            return
+        lowered = name.lower()
+        if "keep" in lowered:
+            return
+        if lowered in _RATE_NAMES or any(word in lowered for word in _RATE_WORDS):
+            effect = (
+                f"passes {spelled(node)} as keep_prob (the first argument), and {name} reads like a drop rate: "
+                "a rate of 0.1 would keep only 10% of the activations"
+            )
+            self._emit("ms-dropout-keep-prob", bound, (_CallText(bound.call), effect, str(fixed)))
+
+    # -- ms-batchnorm-momentum ---------------------------------------------
+
+    def _check_momentum(self, bound: _Bound) -> None:
+        node = bound.get("momentum")
+        if node is None:
+            return
+        value = _literal(node)
+        if not _is_number(value) or not 0 <= value <= 1:
+            return
+        converted = _number_text(1 - value)
+        fixed = _CallText(bound.call)
+        fixed.set(bound, "momentum", converted)
+        if bound.api.momentum_meaning == "running" and value < 0.5:
+            effect = (
+                f"keeps only {_percent(value)} of the running statistics at each step (MindSpore's momentum "
+                f"weights the running average: PyTorch's momentum={_text(node)} is MindSpore's {converted})"
+            )
+        elif bound.api.momentum_meaning == "batch" and value > 0.5:
+            effect = (
+                f"weights each new batch by {_percent(value)} (mint follows PyTorch, where momentum weights "
+                f"the new batch: MindSpore's nn.{_short(bound.api.torch)} momentum={_text(node)} is {converted} here)"
+            )
+        else:
+            return
+        self._emit("ms-batchnorm-momentum", bound, (_CallText(bound.call), effect, fixed))
+
+    # -- ms-torch-positional-args ------------------------------------------
+
+    def _check_positional(self, bound: _Bound) -> None:
+        api = bound.api
+        call = bound.call
+        for trap in api.positional_traps:
+            if len(call.args) <= trap.index:
+                continue
+            node = call.args[trap.index]
+            if not _looks_like(node, trap.looks_like):
+                continue
+            value = _literal(node)
+            consequence = trap.consequence.get(repr(value), trap.consequence.get("*", ""))
+            self._emit(
+                "ms-torch-positional-args",
+                bound,
+                (
+                    _CallText(call),
+                    _ORDINALS[trap.index] if trap.index < len(_ORDINALS) else f"#{trap.index + 1}",
+                    spelled(call.func),
+                    trap.ms_param,
+                    trap.torch_param,
+                    consequence,
+                    _torch_positionals_fixed(bound, trap.index),
+                ),
+            )
+            return
+
+    # -- ms-layer-default-differs ------------------------------------------
+
+    def _check_defaults(self, bound: _Bound) -> None:
+        for diff in bound.api.default_differs:
+            if diff.ms_param in bound:
+                continue
+            name, _, value = diff.torch_equivalent.partition("=")
+            fixed = _CallText(bound.call)
+            fixed.set(bound, name, value)
+            self._emit(
+                "ms-layer-default-differs",
+                bound,
+                (
+                    _CallText(bound.call),
+                    diff.ms_param,
+                    diff.ms_default,
+                    _short(bound.api.torch),
+                    diff.torch_param,
+                    diff.torch_default,
+                    diff.effect,
+                    fixed,
+                ),
+            )
+
+    def _emit(self, symbol: str, bound: _Bound, args: tuple) -> None:
+        self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))
+
+
+def _torch_positionals_fixed(bound: _Bound, index: int) -> str:
+    """The call with the PyTorch positional arguments from ``index`` on written as
+    MindSpore keywords, or a hint when one of them has no MindSpore counterpart."""
+    api = bound.api
+    call = bound.call
+    keywords: list[tuple[str, str]] = []
+    for position in range(index, len(call.args)):
+        node = call.args[position]
+        torch_param = api.torch_params[position] if position < len(api.torch_params) else None
+        ms_param = api.torch_to_ms.get(torch_param) if torch_param else None
+        if ms_param is None and torch_param is not None and _literal(node) == api.torch_defaults.get(torch_param, _UNKNOWN):
+            continue  # PyTorch's default (padding_mode="zeros"): nothing to write
+        if ms_param is None:
+            return f"keyword arguments (MindSpore's order is {', '.join(api.params[:len(call.args)])})"
+        if torch_param == "padding" and ms_param == "padding":
+            if _all_zero(node):
+                keywords.append(("pad_mode", _quoted("valid")))
+            else:
+                keywords += [("pad_mode", _quoted("pad")), ("padding", _padding_for_mindspore(node, api.spatial_dims))]
+            continue
+        keywords.append((ms_param, _text(node)))
+    fixed = _CallText(call)
+    fixed.keywords_from(index, keywords)
+    return str(fixed)
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(LayersChecker(linter))

@@ -1,0 +1,543 @@
+"""Premises of the layer-migration rules (checkers/layers.py), proven with the real
+MindSpore and PyTorch: each test builds the code a rule flags, asserts the harm
+(a different shape or statistic than PyTorch's, an exception, a silently kept
+bias) and that the call the message suggests removes it. The first test keeps
+the knowledge table (mslint.apis.LAYER_APIS) equal to the installed signatures.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mslint import apis
+
+# Imported by the snippets below, after the PRELUDE of conftest.py.
+TORCH = '''
+import torch
+
+def shape(cell, *dims):
+    return list(cell(Tensor(np.random.randn(*dims).astype(np.float32))).shape)
+
+def torch_shape(module, *dims):
+    return list(module(torch.randn(*dims)).shape)
+'''
+
+
+def test_table_matches_the_installed_signatures(run_snippet):
+    names = sorted(set(apis.LAYER_APIS) | {api.torch for api in apis.LAYER_APIS.values()})
+    result = run_snippet(
+        TORCH
+        + f'''
+import importlib, inspect
+
+def describe(qname):
+    module, _, name = qname.rpartition(".")
+    obj = getattr(importlib.import_module(module), name)
+    params = [p for p in inspect.signature(obj).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "self"]
+    defaults = {{}}
+    for p in params:
+        if p.default is not p.empty:
+            try:
+                json.dumps(p.default)
+                defaults[p.name] = p.default
+            except TypeError:
+                defaults[p.name] = repr(p.default)
+    return {{"params": [p.name for p in params], "defaults": defaults}}
+
+names = {names!r}
+report(**{{name: describe(name) for name in names}})
+'''
+    )
+    for qname, api in apis.LAYER_APIS.items():
+        installed = result[qname]
+        assert tuple(installed["params"]) == api.params, qname
+        for param, default in api.defaults.items():
+            assert installed["defaults"][param] == default, (qname, param)
+        counterpart = result[api.torch]
+        assert tuple(counterpart["params"]) == api.torch_params, api.torch
+        for param, default in api.torch_defaults.items():
+            assert counterpart["defaults"][param] == default, (api.torch, param)
+        for torch_param, ms_param in api.torch_to_ms.items():
+            assert torch_param in api.torch_params, (qname, torch_param)
+            assert ms_param is None or ms_param in api.params, (qname, ms_param)
+        for trap in api.positional_traps:
+            assert api.params[trap.index] == trap.ms_param, qname
+            assert api.torch_params[trap.index] == trap.torch_param, qname
+        for diff in api.default_differs:
+            assert diff.ms_param in api.params, qname
+
+
+# -- ms-conv-implicit-pad-mode -----------------------------------------------
+
+
+def test_conv_default_pad_mode_same_differs_from_torch_and_valid_matches(run_snippet):
+    result = run_snippet(
+        TORCH
+        + '''
+report(
+    naive=shape(nn.Conv2d(3, 4, 3), 1, 3, 8, 8),
+    torch=torch_shape(torch.nn.Conv2d(3, 4, 3), 1, 3, 8, 8),
+    fixed_valid=shape(nn.Conv2d(3, 4, 3, pad_mode="valid"), 1, 3, 8, 8),
+    naive_1d=shape(nn.Conv1d(3, 4, 5), 1, 3, 8),
+    torch_1d=torch_shape(torch.nn.Conv1d(3, 4, 5), 1, 3, 8),
+    fixed_1d=shape(nn.Conv1d(3, 4, 5, pad_mode="valid", padding=0), 1, 3, 8),
+    naive_t=shape(nn.Conv2dTranspose(3, 4, 4, stride=2), 1, 3, 8, 8),
+    torch_t=torch_shape(torch.nn.ConvTranspose2d(3, 4, 4, stride=2), 1, 3, 8, 8),
+    fixed_t=shape(nn.Conv2dTranspose(3, 4, 4, stride=2, pad_mode="valid"), 1, 3, 8, 8),
+)
+'''
+    )
+    assert result["naive"] == [1, 4, 8, 8]
+    assert result["torch"] == [1, 4, 6, 6]
+    assert result["fixed_valid"] == result["torch"]
+    assert result["naive_1d"] == [1, 4, 8] and result["torch_1d"] == [1, 4, 4]
+    assert result["fixed_1d"] == result["torch_1d"]
+    assert result["naive_t"] == [1, 4, 16, 16] and result["torch_t"] == [1, 4, 18, 18]
+    assert result["fixed_t"] == result["torch_t"]
+
+
+def test_conv_kernel_equal_to_stride_agrees_with_torch_on_multiples(run_snippet):
+    """Why the rule is silent when kernel_size == stride (patch embeddings, k x k
+    upsampling): no padding on inputs that are multiples of the stride, and never
+    for transposed convolutions; on other sizes a plain convolution differs."""
+    result = run_snippet(
+        TORCH
+        + '''
+rows = []
+for k in (2, 4):
+    for size in (8, 16):
+        rows.append([
+            shape(nn.Conv2d(3, 4, k, stride=k), 1, 3, size, size),
+            torch_shape(torch.nn.Conv2d(3, 4, k, stride=k), 1, 3, size, size),
+        ])
+    for size in (7, 8):
+        rows.append([
+            shape(nn.Conv2dTranspose(3, 4, k, stride=k), 1, 3, size, size),
+            torch_shape(torch.nn.ConvTranspose2d(3, 4, k, stride=k), 1, 3, size, size),
+        ])
+report(
+    rows=rows,
+    odd=shape(nn.Conv2d(3, 4, 2, stride=2), 1, 3, 7, 7),
+    odd_torch=torch_shape(torch.nn.Conv2d(3, 4, 2, stride=2), 1, 3, 7, 7),
+)
+'''
+    )
+    for ms_shape, torch_shape in result["rows"]:
+        assert ms_shape == torch_shape
+    assert result["odd"] == [1, 4, 4, 4] and result["odd_torch"] == [1, 4, 3, 3]
+
+
+def test_conv_1x1_agrees_with_torch_at_any_stride_but_not_transposed(run_snippet):
+    """Why the rule is silent for 1x1 convolutions (and 1x1, stride 1 transposed ones)."""
+    result = run_snippet(
+        TORCH
+        + '''
+rows = []
+for stride in (1, 2, 3):
+    for size in (7, 8):
+        rows.append([
+            stride,
+            shape(nn.Conv2d(3, 4, 1, stride=stride), 1, 3, size, size),
+            torch_shape(torch.nn.Conv2d(3, 4, 1, stride=stride), 1, 3, size, size),
+            shape(nn.Conv2dTranspose(3, 4, 1, stride=stride), 1, 3, size, size),
+            torch_shape(torch.nn.ConvTranspose2d(3, 4, 1, stride=stride), 1, 3, size, size),
+        ])
+report(rows=rows)
+'''
+    )
+    for stride, ms_conv, torch_conv, ms_transposed, torch_transposed in result["rows"]:
+        assert ms_conv == torch_conv
+        assert (ms_transposed == torch_transposed) == (stride == 1)
+
+
+# -- ms-conv-padding-ignored -------------------------------------------------
+
+
+def test_conv_padding_without_pad_mode_pad_raises_and_the_fix_matches_torch(run_snippet):
+    result = run_snippet(
+        TORCH
+        + '''
+def build(make):
+    return attempt(lambda: make() and "built")
+
+report(
+    naive=build(lambda: nn.Conv2d(3, 8, 3, padding=1)),
+    same=build(lambda: nn.Conv2d(3, 8, 3, stride=2, pad_mode="same", padding=1)),
+    valid=build(lambda: nn.Conv2d(3, 8, 3, 1, "valid", 1)),
+    transposed=build(lambda: nn.Conv2dTranspose(8, 3, 4, stride=2, padding=1)),
+    conv3d=build(lambda: nn.Conv3d(3, 8, 3, padding=1)),
+    string=build(lambda: nn.Conv2d(3, 8, 3, padding="same")),
+    tuple2d=build(lambda: nn.Conv2d(3, 8, 3, pad_mode="pad", padding=(1, 2))),
+    tuple1d=build(lambda: nn.Conv1d(3, 8, 3, padding=(2,))),
+    tuple3d=build(lambda: nn.Conv3d(3, 8, 3, padding=(1, 1, 1))),
+    zero=build(lambda: nn.Conv2d(3, 8, 3, padding=0)),
+    fixed=shape(nn.Conv2d(3, 8, 3, pad_mode="pad", padding=1), 1, 3, 8, 8),
+    torch=torch_shape(torch.nn.Conv2d(3, 8, 3, padding=1), 1, 3, 8, 8),
+    fixed_t=shape(nn.Conv2dTranspose(8, 3, 4, stride=2, pad_mode="pad", padding=1), 1, 8, 8, 8),
+    torch_t=torch_shape(torch.nn.ConvTranspose2d(8, 3, 4, stride=2, padding=1), 1, 8, 8, 8),
+    fixed_string=shape(nn.Conv2d(3, 8, 3, pad_mode="same"), 1, 3, 8, 8),
+    torch_string=torch_shape(torch.nn.Conv2d(3, 8, 3, padding="same"), 1, 3, 8, 8),
+    fixed_2d=shape(nn.Conv2d(3, 8, 3, pad_mode="pad", padding=(1, 1, 2, 2)), 1, 3, 8, 8),
+    torch_2d=torch_shape(torch.nn.Conv2d(3, 8, 3, padding=(1, 2)), 1, 3, 8, 8),
+    fixed_1d=shape(nn.Conv1d(3, 8, 3, pad_mode="pad", padding=2), 1, 3, 8),
+    torch_1d=torch_shape(torch.nn.Conv1d(3, 8, 3, padding=2), 1, 3, 8),
+    fixed_3d=shape(nn.Conv3d(3, 8, 3, pad_mode="pad", padding=(1, 1, 1, 1, 1, 1)), 1, 3, 6, 6, 6),
+    torch_3d=torch_shape(torch.nn.Conv3d(3, 8, 3, padding=(1, 1, 1)), 1, 3, 6, 6, 6),
+)
+'''
+    )
+    for case in ("naive", "same", "valid", "transposed", "conv3d", "tuple2d", "tuple3d"):
+        assert result[case][0] == "error" and result[case][1].startswith("ValueError"), case
+    for case in ("string", "tuple1d"):
+        assert result[case][0] == "error" and result[case][1].startswith("TypeError"), case
+    assert result["zero"] == ["ok", "built"]
+    for fixed, reference in (("fixed", "torch"), ("fixed_t", "torch_t"), ("fixed_string", "torch_string"),
+                             ("fixed_2d", "torch_2d"), ("fixed_1d", "torch_1d"), ("fixed_3d", "torch_3d")):
+        assert result[fixed] == result[reference], fixed
+
+
+# -- ms-pool-implicit-stride -------------------------------------------------
+
+
+def test_pool_default_stride_is_one_and_stride_kernel_size_matches_torch(run_snippet):
+    result = run_snippet(
+        TORCH
+        + '''
+import inspect
+from mindspore import mint
+report(
+    max_naive=shape(nn.MaxPool2d(2), 1, 3, 8, 8),
+    max_torch=torch_shape(torch.nn.MaxPool2d(2), 1, 3, 8, 8),
+    max_fixed=shape(nn.MaxPool2d(2, stride=2), 1, 3, 8, 8),
+    avg_naive=shape(nn.AvgPool2d(kernel_size=3), 1, 3, 9, 9),
+    avg_torch=torch_shape(torch.nn.AvgPool2d(kernel_size=3), 1, 3, 9, 9),
+    avg_fixed=shape(nn.AvgPool2d(kernel_size=3, stride=3), 1, 3, 9, 9),
+    max1d_naive=shape(nn.MaxPool1d(2), 1, 3, 8),
+    max1d_torch=torch_shape(torch.nn.MaxPool1d(2), 1, 3, 8),
+    max1d_fixed=shape(nn.MaxPool1d(2, stride=2), 1, 3, 8),
+    max3d_naive=shape(nn.MaxPool3d(2), 1, 3, 4, 4, 4),
+    max3d_torch=torch_shape(torch.nn.MaxPool3d(2), 1, 3, 4, 4, 4),
+    max3d_fixed=shape(nn.MaxPool3d(2, stride=2), 1, 3, 4, 4, 4),
+    kernel1=shape(nn.MaxPool2d(kernel_size=1), 1, 3, 8, 8),
+    kernel1_torch=torch_shape(torch.nn.MaxPool2d(kernel_size=1), 1, 3, 8, 8),
+    same=shape(nn.MaxPool2d(5, pad_mode="same"), 1, 3, 8, 8),
+    global_pool=shape(nn.AvgPool2d(kernel_size=(8, 8)), 1, 3, 8, 8),
+    global_pool_torch=torch_shape(torch.nn.AvgPool2d(kernel_size=(8, 8)), 1, 3, 8, 8),
+    mint_stride_defaults=[inspect.signature(cls).parameters["stride"].default
+                          for cls in (mint.nn.MaxPool2d, mint.nn.AvgPool2d)],
+)
+'''
+    )
+    assert result["max_naive"] == [1, 3, 7, 7] and result["max_torch"] == [1, 3, 4, 4]
+    assert result["avg_naive"] == [1, 3, 7, 7] and result["avg_torch"] == [1, 3, 3, 3]
+    assert result["max1d_naive"] == [1, 3, 7] and result["max1d_torch"] == [1, 3, 4]
+    assert result["max3d_naive"] == [1, 3, 3, 3, 3] and result["max3d_torch"] == [1, 3, 2, 2, 2]
+    for name in ("max", "avg", "max1d", "max3d"):
+        assert result[f"{name}_fixed"] == result[f"{name}_torch"], name
+    # Silent cases: kernel_size 1 agrees; pad_mode="same" with stride 1 keeps the size (SPP);
+    # a kernel sized from the input pools to one value either way.
+    assert result["kernel1"] == result["kernel1_torch"] == [1, 3, 8, 8]
+    assert result["same"] == [1, 3, 8, 8]
+    assert result["global_pool"] == result["global_pool_torch"] == [1, 3, 1, 1]
+    # mint's pooling takes PyTorch's stride=None (= kernel_size): never flagged.
+    assert result["mint_stride_defaults"] == [None, None]
+
+
+# -- ms-dropout-keep-prob ----------------------------------------------------
+
+
+def test_dropout_first_argument_is_keep_prob_and_p_matches_torch(run_snippet):
+    result = run_snippet(
+        TORCH
+        + '''
+from mindspore import mint
+ones = Tensor(np.ones((1000, 1000), np.float32))
+
+def kept(cell):
+    cell.set_train(True)
+    return float((cell(ones).asnumpy() != 0).mean())
+
+torch_dropout = torch.nn.Dropout(0.1)
+torch_dropout.train()
+channels = Tensor(np.ones((100, 1000, 2, 2), np.float32))
+dropout2d = nn.Dropout2d(0.1)
+dropout2d.set_train(True)
+report(
+    naive=kept(nn.Dropout(0.1)),
+    keyword_naive=kept(nn.Dropout(keep_prob=0.2)),
+    torch=float((torch_dropout(torch.ones(1000, 1000)) != 0).float().mean()),
+    fixed=kept(nn.Dropout(p=0.1)),
+    keep_prob=kept(nn.Dropout(keep_prob=0.9)),
+    converted=kept(nn.Dropout(1 - 0.1)),
+    p_overrides=kept(nn.Dropout(0.1, p=0.1)),
+    zero=attempt(lambda: nn.Dropout(0.0) and "built"),
+    zero_fixed=kept(nn.Dropout(p=0.0)),
+    dropout2d=float((dropout2d(channels).asnumpy() != 0).mean()),
+    mint_p=mint.nn.Dropout(0.1).p,
+)
+'''
+    )
+    assert result["naive"] == pytest.approx(0.1, abs=0.01)  # drops 90%
+    assert result["keyword_naive"] == pytest.approx(0.2, abs=0.01)
+    assert result["torch"] == pytest.approx(0.9, abs=0.01)
+    assert result["fixed"] == pytest.approx(result["torch"], abs=0.01)
+    # Silent cases: keep probabilities, conversions, p given, Dropout2d and mint take p.
+    assert result["keep_prob"] == pytest.approx(0.9, abs=0.01)
+    assert result["converted"] == pytest.approx(0.9, abs=0.01)
+    assert result["p_overrides"] == pytest.approx(0.9, abs=0.01)
+    assert result["dropout2d"] == pytest.approx(0.9, abs=0.03)
+    assert result["mint_p"] == pytest.approx(0.1)
+    assert result["zero"][0] == "error" and result["zero"][1].startswith("ValueError")
+    assert result["zero_fixed"] == 1.0
+
+
+# -- ms-batchnorm-momentum ---------------------------------------------------
+
+BATCHNORM = '''
+# Two channels, batch means 2 and 3; running means start at 0.
+data = np.arange(4, dtype=np.float32).reshape(2, 2, 1, 1) + 1.0
+
+def ms_running_mean(cell, x=data):
+    cell.set_train(True)
+    cell(Tensor(x))
+    return [round(float(v), 5) for v in cell.moving_mean.asnumpy()]
+
+def torch_running_mean(momentum):
+    bn = torch.nn.BatchNorm2d(2, momentum=momentum)
+    bn.train()
+    bn(torch.tensor(data))
+    return [round(float(v), 5) for v in bn.running_mean]
+'''
+
+
+def test_batchnorm_momentum_weights_the_running_average(run_snippet):
+    result = run_snippet(
+        TORCH
+        + BATCHNORM
+        + '''
+report(
+    naive=ms_running_mean(nn.BatchNorm2d(2, momentum=0.1)),
+    positional=ms_running_mean(nn.BatchNorm2d(2, 1e-5, 0.1)),
+    naive_1d=ms_running_mean(nn.BatchNorm1d(2, momentum=0.1), data.reshape(2, 2)),
+    naive_sync=ms_running_mean(nn.SyncBatchNorm(2, momentum=0.1)),
+    torch=torch_running_mean(0.1),
+    fixed=ms_running_mean(nn.BatchNorm2d(2, momentum=1 - 0.1)),
+    fixed_sync=ms_running_mean(nn.SyncBatchNorm(2, momentum=0.9)),
+    default=ms_running_mean(nn.BatchNorm2d(2)),
+)
+'''
+    )
+    assert result["torch"] == [0.2, 0.3]  # PyTorch: 0.1 of the new batch
+    for naive in ("naive", "positional", "naive_1d", "naive_sync"):
+        assert result[naive] == [1.8, 2.7], naive  # MindSpore: 0.1 of the running average
+    assert result["fixed"] == result["fixed_sync"] == result["torch"]
+    assert result["default"] == result["torch"]  # MindSpore's default 0.9 is PyTorch's 0.1
+
+
+def test_mint_batchnorm_momentum_has_the_pytorch_meaning(run_snippet):
+    """mint.nn.BatchNorm2d passes momentum to mint.functional.batch_norm as the weight
+    of the new batch. Its kernel (BatchNormExt) is not built for CPU, so the call is
+    routed to ops.batch_norm, whose PyTorch meaning this test checks first."""
+    result = run_snippet(
+        TORCH
+        + BATCHNORM
+        + '''
+from mindspore import mint
+running = Parameter(Tensor(np.zeros(2, np.float32)), name="running_mean")
+variance = Parameter(Tensor(np.ones(2, np.float32)), name="running_var")
+ops.batch_norm(Tensor(data), running, variance, Tensor(np.ones(2, np.float32)),
+               Tensor(np.zeros(2, np.float32)), training=True, momentum=0.1)
+direct = [round(float(v), 5) for v in running.asnumpy()]
+calls = []
+def batch_norm(*args, **kwargs):
+    calls.append(args[6])
+    return ops.batch_norm(*args, **kwargs)
+mint.functional.batch_norm = batch_norm
+
+def mint_running_mean(cell):
+    cell.set_train(True)
+    cell(Tensor(data))
+    return [round(float(v), 5) for v in cell.running_mean.asnumpy()]
+
+report(
+    ops_batch_norm=direct,
+    torch=torch_running_mean(0.1),
+    mint_naive=mint_running_mean(mint.nn.BatchNorm2d(2, momentum=0.9)),
+    mint_fixed=mint_running_mean(mint.nn.BatchNorm2d(2, momentum=0.1)),
+    mint_default=mint_running_mean(mint.nn.BatchNorm2d(2)),
+    ms_0_9=ms_running_mean(nn.BatchNorm2d(2, momentum=0.9)),
+    factors=calls,
+)
+'''
+    )
+    assert result["ops_batch_norm"] == result["torch"] == [0.2, 0.3]
+    assert result["factors"] == [0.9, 0.1, 0.1]  # momentum passed through unchanged
+    assert result["mint_naive"] == [1.8, 2.7] != result["ms_0_9"]  # MindSpore's 0.9 means 0.1 here
+    assert result["mint_fixed"] == result["mint_default"] == result["torch"] == result["ms_0_9"]
+
+
+# -- ms-torch-positional-args ------------------------------------------------
+
+
+def test_dense_third_positional_is_weight_init_and_the_bias_stays(run_snippet):
+    result = run_snippet(
+        TORCH
+        + '''
+def describe(cell):
+    weight = cell.weight.asnumpy()
+    return {
+        "params": sorted(p.name for p in cell.trainable_params()),
+        "weight_min": float(weight.min()),
+        "weight_max": float(weight.max()),
+    }
+
+report(
+    false=describe(nn.Dense(4, 3, False)),
+    true=describe(nn.Dense(4, 3, True)),
+    fixed=describe(nn.Dense(4, 3, has_bias=False)),
+    default=describe(nn.Dense(4, 3)),
+    torch=sorted(name for name, _ in torch.nn.Linear(4, 3, False).named_parameters()),
+    torch_default=sorted(name for name, _ in torch.nn.Linear(4, 3).named_parameters()),
+    init_std=[float(nn.Dense(256, 256).weight.asnumpy().std()), float(nn.Dense(256, 256).bias.asnumpy().std())],
+    torch_init_std=[float(torch.nn.Linear(256, 256).weight.detach().std()),
+                    float(torch.nn.Linear(256, 256).bias.detach().std())],
+)
+'''
+    )
+    assert result["torch"] == ["weight"]
+    assert result["false"]["params"] == ["bias", "weight"]  # the bias stays
+    assert result["false"]["weight_min"] == result["false"]["weight_max"] == 0.0  # all zeros
+    assert result["true"]["params"] == ["bias", "weight"]
+    assert result["true"]["weight_min"] == result["true"]["weight_max"] == 1.0  # all ones
+    assert result["fixed"]["params"] == ["weight"]
+    assert result["fixed"]["weight_min"] < result["fixed"]["weight_max"]
+    # nn.Dense's has_bias default matches PyTorch's bias default: no default-differs hint.
+    assert result["default"]["params"] == ["bias", "weight"] and result["torch_default"] == ["bias", "weight"]
+    assert result["init_std"] == pytest.approx(result["torch_init_std"], rel=0.1)
+
+
+def test_pytorch_positional_padding_is_pad_mode_and_fails(run_snippet):
+    result = run_snippet(
+        TORCH
+        + '''
+def build(make):
+    return attempt(lambda: make() and "built")
+
+report(
+    conv=build(lambda: nn.Conv2d(3, 8, 3, 1, 1)),
+    conv_zero=build(lambda: nn.Conv2d(3, 8, 3, 1, 0)),
+    conv_tuple=build(lambda: nn.Conv2d(3, 8, 3, 1, (1, 2))),
+    conv1d=build(lambda: nn.Conv1d(3, 8, 3, 1, 1)),
+    conv3d=build(lambda: nn.Conv3d(3, 8, 3, 1, 1)),
+    transposed=build(lambda: nn.Conv2dTranspose(3, 8, 4, 2, 1)),
+    maxpool=build(lambda: nn.MaxPool2d(3, 2, 1)),
+    avgpool=build(lambda: nn.AvgPool2d(3, 2, 1)),
+    maxpool1d=build(lambda: nn.MaxPool1d(3, 2, 1)),
+    conv_fixed=shape(nn.Conv2d(3, 8, 3, 1, pad_mode="pad", padding=1), 1, 3, 8, 8),
+    conv_torch=torch_shape(torch.nn.Conv2d(3, 8, 3, 1, 1), 1, 3, 8, 8),
+    conv_zero_fixed=shape(nn.Conv2d(3, 8, 3, 1, pad_mode="valid"), 1, 3, 8, 8),
+    conv_zero_torch=torch_shape(torch.nn.Conv2d(3, 8, 3, 1, 0), 1, 3, 8, 8),
+    conv_many_fixed=shape(nn.Conv2d(4, 8, 3, 2, pad_mode="pad", padding=1, dilation=1, group=2, has_bias=False),
+                          1, 4, 9, 9),
+    conv_many_torch=torch_shape(torch.nn.Conv2d(4, 8, 3, 2, 1, 1, 2, False), 1, 4, 9, 9),
+    transposed_fixed=shape(nn.Conv2dTranspose(3, 8, 4, 2, pad_mode="pad", padding=1), 1, 3, 8, 8),
+    transposed_torch=torch_shape(torch.nn.ConvTranspose2d(3, 8, 4, 2, 1), 1, 3, 8, 8),
+    maxpool_fixed=shape(nn.MaxPool2d(3, 2, pad_mode="pad", padding=1), 1, 3, 8, 8),
+    maxpool_torch=torch_shape(torch.nn.MaxPool2d(3, 2, 1), 1, 3, 8, 8),
+    avgpool_fixed=shape(nn.AvgPool2d(3, 2, pad_mode="pad", padding=1), 1, 3, 8, 8),
+    avgpool_torch=torch_shape(torch.nn.AvgPool2d(3, 2, 1), 1, 3, 8, 8),
+    mindspore_order=shape(nn.Conv2d(3, 8, 3, 1, "pad", 1), 1, 3, 8, 8),
+)
+'''
+    )
+    for case in ("conv", "conv_zero", "conv_tuple", "conv1d", "conv3d", "transposed", "maxpool", "avgpool",
+                 "maxpool1d"):
+        assert result[case][0] == "error" and "pad_mode" in result[case][1], case
+    for name in ("conv", "conv_zero", "conv_many", "transposed", "maxpool", "avgpool"):
+        assert result[f"{name}_fixed"] == result[f"{name}_torch"], name
+    assert result["mindspore_order"] == result["conv_torch"]
+
+
+def test_layernorm_and_embedding_pytorch_positionals(run_snippet):
+    result = run_snippet(
+        TORCH
+        + '''
+x = Tensor(np.random.randn(2, 4).astype(np.float32))
+layernorm = attempt(lambda: nn.LayerNorm((4,), 1e-5).begin_norm_axis)
+forward = attempt(lambda: nn.LayerNorm((4,), 1e-5)(x).shape)
+fixed = nn.LayerNorm((4,), epsilon=1e-5)
+torch_norm = torch.nn.LayerNorm(4, 1e-5)
+values = np.random.randn(2, 4).astype(np.float32)
+difference = float(np.abs(fixed(Tensor(values)).asnumpy() - torch_norm(torch.tensor(values)).detach().numpy()).max())
+embedding = attempt(lambda: nn.Embedding(100, 4, 0) and "built")
+fixed_embedding = nn.Embedding(100, 4, padding_idx=0)
+report(
+    layernorm=layernorm,
+    forward=forward,
+    difference=difference,
+    embedding=embedding,
+    padding_row=fixed_embedding.embedding_table.asnumpy()[0].tolist(),
+    torch_padding_row=torch.nn.Embedding(100, 4, 0).weight[0].tolist(),
+    use_one_hot=attempt(lambda: nn.Embedding(100, 4, False) and "built"),
+)
+'''
+    )
+    assert result["layernorm"] == ["ok", 1e-5]  # eps landed in begin_norm_axis
+    assert result["forward"][0] == "error" and result["forward"][1].startswith("TypeError")
+    assert result["difference"] < 1e-5
+    assert result["embedding"][0] == "error" and result["embedding"][1].startswith("TypeError")
+    assert result["padding_row"] == result["torch_padding_row"] == [0.0, 0.0, 0.0, 0.0]
+    assert result["use_one_hot"] == ["ok", "built"]
+
+
+# -- ms-layer-default-differs ------------------------------------------------
+
+
+def test_defaults_that_differ_from_pytorch_and_the_matching_arguments(run_snippet):
+    result = run_snippet(
+        TORCH
+        + '''
+from mindspore.common.initializer import Normal
+small = np.array([[0.0, 1e-3, 0.0, 1e-3]], np.float32)
+negative = np.array([-1.0], np.float32)
+g = np.array([-1.0, 0.5, 2.0], np.float32)
+
+def gap(a, b):
+    return float(np.abs(np.asarray(a) - np.asarray(b)).max())
+
+def param_names(cell):
+    return sorted(p.name for p in cell.trainable_params())
+
+torch_layernorm = torch.nn.LayerNorm(4)(torch.tensor(small)).detach().numpy()
+torch_gelu = torch.nn.GELU()(torch.tensor(g)).numpy()
+report(
+    layernorm=gap(nn.LayerNorm((4,))(Tensor(small)).asnumpy(), torch_layernorm),
+    layernorm_fixed=gap(nn.LayerNorm((4,), epsilon=1e-5)(Tensor(small)).asnumpy(), torch_layernorm),
+    leaky=float(nn.LeakyReLU()(Tensor(negative)).asnumpy()[0]),
+    leaky_torch=float(torch.nn.LeakyReLU()(torch.tensor(negative))[0]),
+    leaky_fixed=float(nn.LeakyReLU(alpha=0.01)(Tensor(negative)).asnumpy()[0]),
+    instancenorm=param_names(nn.InstanceNorm2d(3)),
+    instancenorm_torch=sorted(name for name, _ in torch.nn.InstanceNorm2d(3).named_parameters()),
+    instancenorm_fixed=param_names(nn.InstanceNorm2d(3, affine=False)),
+    embedding_std=float(nn.Embedding(1000, 64).embedding_table.asnumpy().std()),
+    embedding_torch_std=float(torch.nn.Embedding(1000, 64).weight.detach().std()),
+    embedding_fixed_std=float(nn.Embedding(1000, 64, embedding_table=Normal(1.0)).embedding_table.asnumpy().std()),
+    conv_bias=nn.Conv2d(3, 4, 3).bias is not None,
+    conv_bias_torch=torch.nn.Conv2d(3, 4, 3).bias is not None,
+    conv_bias_fixed=nn.Conv2d(3, 4, 3, has_bias=True).bias is not None,
+    gelu=gap(nn.GELU()(Tensor(g)).asnumpy(), torch_gelu),
+    gelu_fixed=gap(nn.GELU(approximate=False)(Tensor(g)).asnumpy(), torch_gelu),
+)
+'''
+    )
+    assert result["layernorm"] > 0.5 and result["layernorm_fixed"] < 1e-5
+    assert result["leaky"] == pytest.approx(-0.2) and result["leaky_torch"] == pytest.approx(-0.01)
+    assert result["leaky_fixed"] == pytest.approx(result["leaky_torch"])
+    assert result["instancenorm"] == ["beta", "gamma"] and result["instancenorm_torch"] == []
+    assert result["instancenorm_fixed"] == []
+    assert result["embedding_std"] == pytest.approx(0.01, rel=0.1)
+    assert result["embedding_torch_std"] == pytest.approx(1.0, rel=0.1)
+    assert result["embedding_fixed_std"] == pytest.approx(1.0, rel=0.1)
+    assert result["conv_bias"] is False and result["conv_bias_torch"] is True and result["conv_bias_fixed"] is True
+    assert result["gelu"] > 1e-4 and result["gelu_fixed"] < 1e-5
