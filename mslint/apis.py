@@ -708,7 +708,8 @@ TORCH_DEVICE_CONSTRUCTORS: frozenset[str] = frozenset({"torch.device"})
 DEVICE_METHOD = "to"
 # PyTorch-compatible layers over MindSpore: where they are imported, backward(),
 # step() and zero_grad() are legal, so the module is not judged as plain MindSpore.
-TORCH_COMPAT_MODULES: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp.core")
+# hyper_parallel's autograd_compat adds Tensor.backward to MindSpore (mindformers' PyNative trainer).
+TORCH_COMPAT_MODULES: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp.core", "hyper_parallel")
 
 # --------------------------------------------------------------------------
 # Cells that hold trainable parameters (ms-cell-in-construct, issue 7): only
@@ -873,7 +874,10 @@ _LIST_LOST_STRICT = (
     "is lost under jit_syntax_level STRICT: the Cell's list does not change and later reads in the graph "
     "do not see it (LAX runs it on the host)"
 )
-_LIST_STALE = "returns the same element on every call (the list as it was when the graph was compiled)"
+_LIST_STALE = (
+    "returns the same element on every call and later reads do not see the removal (the list as it was when "
+    "the graph was compiled)"
+)
 LIST_MUTATIONS: dict[str, dict[str, str | None]] = {
     "append": {"lax": _LIST_LOST, "strict": _LIST_LOST},
     "clear": {"lax": _LIST_LOST, "strict": _LIST_LOST},
@@ -882,6 +886,11 @@ LIST_MUTATIONS: dict[str, dict[str, str | None]] = {
     "extend": {"lax": None, "strict": _LIST_LOST_STRICT},
     "insert": {"lax": None, "strict": _LIST_LOST_STRICT},
 }
+# ``x * self.lst.pop()``: pop used inside an expression (not assigned, not a statement).
+LIST_POP_IN_EXPRESSION = (
+    "gives a (remaining list, element) tuple inside an expression, not the element (arithmetic on it fails "
+    "to compile at every jit_syntax_level)"
+)
 # Values that make a ``self`` attribute a Python list or dict (``self.x = []``).
 LIST_FACTORIES: frozenset[str] = frozenset({"list"})
 DICT_FACTORIES: frozenset[str] = frozenset({"dict", "collections.OrderedDict", "collections.defaultdict"})

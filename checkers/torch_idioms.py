@@ -1,0 +1,312 @@
+"""PyTorch APIs and idioms left in MindSpore code.
+
+Measured on MindSpore 2.10 (tests/oracle/test_torch_idioms.py): ``Tensor.size`` is an
+int attribute (``x.size(0)`` raises TypeError); tensors and Cells have no ``cuda``,
+tensors no ``backward``, optimizers no ``zero_grad``/``step`` (AttributeError);
+``Tensor.to("cuda")`` raises ValueError; torch functions reject MindSpore tensors
+(TypeError); ``torch.no_grad()`` leaves MindSpore's gradients untouched.
+
+Only MindSpore code is judged: a MindSpore Cell's methods, graph and differentiated
+code, and, for the method idioms, modules that import mindspore and no torch. A
+weight-conversion script that uses torch beside MindSpore models stays silent.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from astroid import nodes
+from pylint.checkers import BaseChecker
+from pylint.checkers.utils import only_required_for_messages
+
+from mslint import apis, resolve, scope
+from mslint.messages import spelled
+
+if TYPE_CHECKING:
+    from pylint.lint import PyLinter
+
+
+def _root(modname: str) -> str:
+    return modname.split(".", 1)[0]
+
+
+class _ModuleFacts:
+    __slots__ = ("mindspore_only", "user_methods")
+
+    def __init__(self, module: nodes.Module) -> None:
+        imports_mindspore = imports_torch = False
+        for node in module.nodes_of_class((nodes.Import, nodes.ImportFrom)):
+            if isinstance(node, nodes.Import):
+                names = [name for name, _ in node.names]
+            elif node.level:
+                continue  # a relative import: the user's own package
+            else:
+                names = [node.modname or ""]
+                names += [f"{node.modname}.{name}" for name, _ in node.names]
+            roots = {_root(name) for name in names}
+            imports_mindspore = imports_mindspore or apis.MINDSPORE_PACKAGE in roots
+            imports_torch = (
+                imports_torch
+                or bool(roots & apis.TORCH_PACKAGES)
+                or any(name == m or name.startswith(m + ".") for name in names for m in apis.TORCH_COMPAT_MODULES)
+            )
+        self.mindspore_only = imports_mindspore and not imports_torch
+        # Methods the module's own classes define: a call to one of these names may
+        # reach the user's class, whatever its receiver is called.
+        self.user_methods = {
+            func.name for func in module.nodes_of_class(nodes.FunctionDef) if isinstance(func.parent, nodes.ClassDef)
+        }
+
+
+def _short(node: nodes.Call) -> str:
+    text = spelled(node)
+    return text if len(text) <= 40 else spelled(node.func) + "(...)"
+
+
+def _terminal_name(expr: nodes.NodeNG) -> str | None:
+    if isinstance(expr, nodes.Name):
+        return expr.name
+    if isinstance(expr, nodes.Attribute):
+        return expr.attrname
+    return None
+
+
+def _assigned(expr: nodes.NodeNG) -> nodes.NodeNG | None:
+    """The value bound to a bare name by its (only) assignment, else None."""
+    if not isinstance(expr, nodes.Name):
+        return None
+    bound = resolve.binding(expr)
+    if not (isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Assign)):
+        return None
+    if len(bound.scope().locals.get(expr.name, ())) != 1:
+        return None
+    return bound.parent.value
+
+
+def _is_torch_qname(qname: str | None) -> bool:
+    return qname is not None and _root(qname) in apis.TORCH_PACKAGES
+
+
+class TorchIdiomsChecker(BaseChecker):
+    name = "mindspore-torch-idioms"
+    msgs = {
+        "E7701": (
+            "%s; %s",
+            "ms-torch-in-cell",
+            "PyTorch APIs and idioms in MindSpore code: torch calls inside a Cell or graph code, "
+            "`.cuda()`, `.to(device)` with a PyTorch device, `loss.backward()`, "
+            "`optimizer.zero_grad()`, `optimizer.step()`, `with torch.no_grad()`, and `x.size(0)` "
+            "on a tensor (in MindSpore `size` is an int attribute).",
+        ),
+    }
+
+    def __init__(self, linter: PyLinter) -> None:
+        super().__init__(linter)
+        self._facts: dict[nodes.Module, _ModuleFacts] = {}
+
+    def open(self) -> None:
+        self._facts = {}
+
+    def _module_facts(self, module: nodes.Module) -> _ModuleFacts:
+        facts = self._facts.get(module)
+        if facts is None:
+            if len(self._facts) > 64:
+                self._facts.clear()
+            facts = self._facts[module] = _ModuleFacts(module)
+        return facts
+
+    # -- where MindSpore code is -----------------------------------------------
+    @staticmethod
+    def _in_cell(node: nodes.NodeNG, analysis: scope.ModuleAnalysis) -> bool:
+        """Inside a method (or the body) of a MindSpore Cell class."""
+        frame = node.frame()
+        while frame is not None:
+            if isinstance(frame, nodes.ClassDef):
+                return analysis.is_cell_class(frame)
+            if isinstance(frame, nodes.Module):
+                return False
+            if isinstance(frame.parent, nodes.ClassDef):
+                return analysis.is_cell_class(frame.parent)
+            frame = frame.parent.frame() if frame.parent is not None else None
+        return False
+
+    def _mindspore_code(self, node: nodes.NodeNG, analysis: scope.ModuleAnalysis) -> bool:
+        if self._module_facts(node.root()).mindspore_only:
+            return True
+        return analysis.in_graph_or_differentiated(node) or self._in_cell(node, analysis)
+
+    # -- calls ------------------------------------------------------------------
+    @only_required_for_messages("ms-torch-in-cell")
+    def visit_call(self, node: nodes.Call) -> None:
+        func = node.func
+        if not isinstance(func, (nodes.Name, nodes.Attribute)):
+            return
+        qname = resolve.qualified_name(func)
+        if qname is None:
+            if isinstance(func, nodes.Attribute):
+                idiom = apis.TORCH_METHOD_IDIOMS.get(func.attrname)
+                if idiom is not None:
+                    self._check_method(node, func, idiom)
+                elif func.attrname == apis.DEVICE_METHOD:
+                    self._check_device(node, func)
+            return
+        if _is_torch_qname(qname) and qname not in apis.TORCH_NO_GRAD_CONTEXTS:
+            self._check_torch_call(node, qname)
+
+    def _check_method(self, node: nodes.Call, func: nodes.Attribute, idiom: apis.TorchMethodIdiom) -> None:
+        facts = self._module_facts(node.root())
+        if func.attrname in facts.user_methods:
+            return
+        if idiom.no_args and (node.args or node.keywords):
+            return
+        receiver = func.expr
+        analysis = scope.analysis(node.root())
+        if idiom.receiver == "tensor":
+            if not (analysis.in_graph_or_differentiated(node) and analysis.depends_on_tensor(receiver)):
+                return
+        else:
+            if not self._mindspore_code(node, analysis):
+                return
+            if not self._receiver_matches(receiver, idiom.receiver):
+                return
+            value = _assigned(receiver)
+            if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):
+                return  # a torch object kept beside MindSpore code
+        self.add_message(
+            "ms-torch-in-cell", node=node, args=(f"{_short(node)}: {idiom.harm}", idiom.instead)
+        )
+
+    @staticmethod
+    def _receiver_matches(receiver: nodes.NodeNG, kind: str) -> bool:
+        if kind == "any":
+            return True
+        name = _terminal_name(receiver)
+        if kind == "loss":
+            return name is not None and "loss" in name.lower()
+        if kind == "optimizer":
+            if name is not None and (
+                re.search(apis.OPTIMIZER_PARAM_PATTERN, name, re.IGNORECASE)
+                or re.search(apis.OPTIMIZER_SHORT_PARAM_PATTERN, name)
+            ):
+                return True
+            value = _assigned(receiver)
+            return isinstance(value, nodes.Call) and resolve.call_name(value) in apis.OPTIMIZER_CLASSES
+        return False
+
+    def _check_device(self, node: nodes.Call, func: nodes.Attribute) -> None:
+        device = node.args[0] if node.args else None
+        for keyword in node.keywords or ():
+            if keyword.arg == "device":
+                device = keyword.value
+        spelled_device = self._torch_device(device, depth=0)
+        if spelled_device is None:
+            return
+        analysis = scope.analysis(node.root())
+        if not self._mindspore_code(node, analysis):
+            return
+        value = _assigned(func.expr)
+        if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):
+            return
+        self.add_message(
+            "ms-torch-in-cell",
+            node=node,
+            args=(
+                f"{_short(node)}: MindSpore's Tensor.to and Cell.to take a dtype or a MindSpore device "
+                f'("CPU", "Ascend"); the PyTorch device {spelled_device} raises an error',
+                'choose the device once with ms.set_device("GPU") and drop the device argument',
+            ),
+        )
+
+    def _torch_device(self, expr: nodes.NodeNG | None, depth: int) -> str | None:
+        """How a PyTorch device argument is spelled, or None when it is not one."""
+        if expr is None or depth > 3:
+            return None
+        if isinstance(expr, nodes.Const) and isinstance(expr.value, str):
+            if expr.value.lower().startswith(apis.TORCH_DEVICE_PREFIXES):
+                return repr(expr.value).replace("'", '"')
+            return None
+        if isinstance(expr, nodes.Call):
+            if resolve.call_name(expr) in apis.TORCH_DEVICE_CONSTRUCTORS:
+                return _short(expr)
+            return None
+        if isinstance(expr, nodes.IfExp):
+            return self._torch_device(expr.body, depth + 1) or self._torch_device(expr.orelse, depth + 1)
+        if isinstance(expr, nodes.Name):
+            return self._torch_device(_assigned(expr), depth + 1)
+        return None
+
+    def _check_torch_call(self, node: nodes.Call, qname: str) -> None:
+        analysis = scope.analysis(node.root())
+        if analysis.in_graph_or_differentiated(node):
+            self.add_message(
+                "ms-torch-in-cell",
+                node=node,
+                args=(
+                    f"{spelled(node.func)}() is a PyTorch function: it rejects MindSpore tensors "
+                    "(TypeError) and graph mode cannot compile it",
+                    "use the mindspore.ops or mindspore.mint equivalent",
+                ),
+            )
+            return
+        last = qname.rsplit(".", 1)[-1]
+        builds_torch_object = (
+            qname in apis.TORCH_TENSOR_FACTORIES
+            or qname in apis.TORCH_PARAMETER_CLASSES
+            or (qname.startswith(tuple(p + "." for p in apis.TORCH_LAYER_PACKAGES)) and last[:1].isupper())
+        )
+        if builds_torch_object and self._in_cell(node, analysis):
+            self.add_message(
+                "ms-torch-in-cell",
+                node=node,
+                args=(
+                    f"{spelled(node.func)}(...) inside a MindSpore Cell builds a PyTorch object: the Cell "
+                    "neither registers nor trains it, and MindSpore tensors cannot be mixed with it",
+                    "use the mindspore.nn/mint layer, or a mindspore Tensor or Parameter",
+                ),
+            )
+
+    # -- torch.no_grad() --------------------------------------------------------
+    def _no_grad_message(self, node: nodes.NodeNG, context: nodes.NodeNG) -> None:
+        self.add_message(
+            "ms-torch-in-cell",
+            node=node,
+            args=(
+                f"{spelled(context)} does not stop MindSpore's gradients: ms.grad still "
+                "differentiates through it",
+                "wrap the values in ops.stop_gradient(...)",
+            ),
+        )
+
+    @staticmethod
+    def _no_grad_context(expr: nodes.NodeNG) -> bool:
+        target = expr.func if isinstance(expr, nodes.Call) else expr
+        if not isinstance(target, (nodes.Name, nodes.Attribute)):
+            return False
+        return resolve.qualified_name(target) in apis.TORCH_NO_GRAD_CONTEXTS
+
+    @only_required_for_messages("ms-torch-in-cell")
+    def visit_with(self, node: nodes.With) -> None:
+        for expr, _ in node.items:
+            if not self._no_grad_context(expr):
+                continue
+            analysis = scope.analysis(node.root())
+            if analysis.in_graph_or_differentiated(node) or self._in_cell(node, analysis):
+                self._no_grad_message(expr, expr)
+
+    @only_required_for_messages("ms-torch-in-cell")
+    def visit_functiondef(self, node: nodes.FunctionDef) -> None:
+        if not node.decorators:
+            return
+        for decorator in node.decorators.nodes:
+            if not self._no_grad_context(decorator):
+                continue
+            analysis = scope.analysis(node.root())
+            if node in analysis.kinds or self._in_cell(node, analysis):
+                self._no_grad_message(decorator, decorator)
+
+    visit_asyncfunctiondef = visit_functiondef
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(TorchIdiomsChecker(linter))

@@ -1,0 +1,787 @@
+"""Training-setup mistakes: precision, gradients, parameter names, the forward method.
+
+Measured on MindSpore 2.10 (FACTS.md, tests/oracle/test_training.py):
+- ``Model(..., amp_level="O2"/"O3")``, ``build_train_network(..., level=...)`` and
+  ``auto_mixed_precision(...)`` at those levels cast the whole network to float16
+  and overwrite a custom ``to_float``; "O0", "O1" and "auto" keep it.
+- A Cell called and then differentiated on the same inputs in PyNative runs its
+  forward twice unless ``set_grad()`` was called before the call.
+- A wrapper holding an optimizer with the default ``auto_prefix=True`` renames the
+  network's parameters (``weight`` becomes ``optimizer.weight``); a backbone with
+  ``auto_prefix=False`` gives its sub-cells colliding parameter names.
+- A Cell with ``forward`` and no ``construct`` raises AttributeError when called.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from astroid import nodes
+from pylint.checkers import BaseChecker
+from pylint.checkers.utils import only_required_for_messages
+
+from mslint import apis, resolve, scope
+from mslint.messages import spelled
+
+if TYPE_CHECKING:
+    from pylint.lint import PyLinter
+
+# An argument hidden behind *args/**kwargs: its value cannot be judged.
+UNKNOWN = object()
+_SKIP_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
+
+
+# ---------------------------------------------------------------------------
+# Small AST helpers
+# ---------------------------------------------------------------------------
+def path_of(node: nodes.NodeNG | None) -> str | None:
+    """``net``, ``self.net``, ``net.head``: a name or an attribute chain on a name."""
+    parts: list[str] = []
+    while isinstance(node, nodes.Attribute):
+        parts.append(node.attrname)
+        node = node.expr
+    if not isinstance(node, nodes.Name):
+        return None
+    parts.append(node.name)
+    return ".".join(reversed(parts))
+
+
+def argument(call: nodes.Call, index: int | None, keyword: str | None):
+    """The argument node at position ``index`` or ``keyword``; None when not given;
+    UNKNOWN when ``*args``/``**kwargs`` may carry it."""
+    for kw in call.keywords or ():
+        if keyword is not None and kw.arg == keyword:
+            return kw.value
+    if index is not None:
+        for current, arg in enumerate(call.args):
+            if isinstance(arg, nodes.Starred):
+                return UNKNOWN
+            if current == index:
+                return arg
+    if any(kw.arg is None for kw in call.keywords or ()):
+        return UNKNOWN
+    return None
+
+
+def scope_calls(scope_node: nodes.NodeNG) -> list[nodes.Call]:
+    """Calls in a function or module body, not in nested functions or classes."""
+    return list(scope_node.nodes_of_class(nodes.Call, skip_klass=_SKIP_NESTED))
+
+
+def position(node: nodes.NodeNG) -> tuple[int, int]:
+    return (node.lineno or 0, node.col_offset or 0)
+
+
+def literal_bool(node) -> bool | None:
+    if isinstance(node, nodes.Const) and isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def float_dtype(node) -> str | None:
+    """``ms.float32``/``mstype.float16``/``mindspore.common.dtype.float32`` -> "float32"."""
+    if not isinstance(node, (nodes.Name, nodes.Attribute)):
+        return None
+    qname = resolve.qualified_name(node)
+    if qname is None or "." not in qname:
+        return None
+    module, name = qname.rsplit(".", 1)
+    if module not in apis.MINDSPORE_DTYPE_MODULES:
+        return None
+    return apis.MINDSPORE_FLOAT_DTYPES.get(name)
+
+
+def assigned_value(name_node: nodes.Name) -> nodes.NodeNG | None:
+    """The value last assigned to a bare name (``net = Net()``), or None."""
+    bound = resolve.binding(name_node)
+    if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Assign):
+        return bound.parent.value
+    return None
+
+
+def self_attribute_values(cls: nodes.ClassDef, attr: str) -> list[nodes.NodeNG]:
+    """Values assigned to ``self.<attr>`` in the methods of ``cls`` and its user bases."""
+    user, _ = resolve.class_hierarchy(cls)
+    values = []
+    for klass in user:
+        for method in klass.mymethods():
+            for assign in method.nodes_of_class(nodes.Assign, skip_klass=_SKIP_NESTED):
+                for target in assign.targets:
+                    if (
+                        isinstance(target, nodes.AssignAttr)
+                        and target.attrname == attr
+                        and isinstance(target.expr, nodes.Name)
+                        and target.expr.name == "self"
+                    ):
+                        values.append(assign.value)
+    return values
+
+
+def enclosing_class(node: nodes.NodeNG) -> nodes.ClassDef | None:
+    frame = node.frame()
+    if isinstance(frame, nodes.FunctionDef) and isinstance(frame.parent, nodes.ClassDef):
+        return frame.parent
+    return None
+
+
+def unwrap_chain(value: nodes.NodeNG) -> tuple[nodes.NodeNG, list[nodes.Call]]:
+    """``Net().set_grad().set_train()`` -> (``Net()``, [the chained method calls])."""
+    chained: list[nodes.Call] = []
+    while (
+        isinstance(value, nodes.Call)
+        and isinstance(value.func, nodes.Attribute)
+        and isinstance(value.func.expr, nodes.Call)
+    ):
+        chained.append(value)
+        value = value.func.expr
+    return value, chained
+
+
+def is_cell_constructor(call: nodes.Call, analysis: scope.ModuleAnalysis) -> bool:
+    qname = resolve.call_name(call)
+    if qname is not None and resolve.is_cell_qname(qname):
+        return True
+    cls = resolve.user_class_of_call(call)
+    return cls is not None and analysis.is_cell_class(cls)
+
+
+def init_of(cls: nodes.ClassDef) -> nodes.FunctionDef | None:
+    for member in cls.locals.get("__init__", ()):
+        if isinstance(member, nodes.FunctionDef):
+            return member
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The checker
+# ---------------------------------------------------------------------------
+class TrainingChecker(BaseChecker):
+    name = "mindspore-training"
+    msgs = {
+        "W7601": (
+            '%s casts the whole network to %s and silently overrides %s (%s); '
+            'call to_float after it, or use level "O1" or "auto", which keep to_float',
+            "ms-amp-overrides-to-float",
+            "A Cell (or one of its sub-cells) given a custom to_float(...) and then passed to "
+            'Model(amp_level=...), build_train_network(level=...) or auto_mixed_precision(...) at '
+            'level "O2" or "O3": the level casts every cell to float16 and the custom precision '
+            "is lost without a warning.",
+        ),
+        "W7602": (
+            "%s runs the forward of %s and %s on line %d runs it again on the same inputs: side "
+            "effects and BatchNorm statistic updates happen twice (PyNative reuses the first run only "
+            "after set_grad()); call %s.set_grad() before %s",
+            "ms-bprop-without-set-grad",
+            "An instance of a Cell that defines bprop is called and then differentiated "
+            "(ms.grad, ms.value_and_grad, GradOperation) on the same inputs in the same scope, "
+            "without set_grad() before the call: in PyNative the forward runs twice.",
+        ),
+        "W7603": (
+            "%s; %s",
+            "ms-auto-prefix",
+            "A Cell wrapping a network and its optimizer without auto_prefix=False renames the "
+            "network's parameters (weight becomes optimizer.weight), so checkpoints stop matching; "
+            "a backbone with auto_prefix=False gives its sub-cells colliding parameter names.",
+        ),
+        "E7604": (
+            "%s defines forward() but no construct(): MindSpore calls construct, so calling the "
+            "Cell raises AttributeError (\"the method 'construct' is not defined\"); rename forward to construct",
+            "ms-forward-not-construct",
+            "An nn.Cell subclass that defines the PyTorch forward method and neither defines "
+            "nor inherits construct.",
+        ),
+    }
+
+    def __init__(self, linter: PyLinter) -> None:
+        super().__init__(linter)
+        self._reported_forwards: set[nodes.Call] = set()
+        self._graph_mode_modules: dict[nodes.Module, bool] = {}
+
+    def open(self) -> None:
+        self._reported_forwards = set()
+        self._graph_mode_modules = {}
+
+    # -- ms-amp-overrides-to-float -------------------------------------------
+    @only_required_for_messages("ms-amp-overrides-to-float", "ms-bprop-without-set-grad")
+    def visit_call(self, node: nodes.Call) -> None:
+        if self.linter.is_message_enabled("ms-amp-overrides-to-float"):
+            self._check_amp(node)
+        if self.linter.is_message_enabled("ms-bprop-without-set-grad"):
+            self._check_bprop(node)
+
+    def _check_amp(self, node: nodes.Call) -> None:
+        if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
+            return
+        api = apis.AMP_APIS.get(resolve.call_name(node))
+        if api is None:
+            return
+        level_node = argument(node, *api.level)
+        if level_node is None or level_node is UNKNOWN:
+            return  # the default "O0" keeps to_float; a hidden level cannot be judged
+        if not (isinstance(level_node, nodes.Const) and isinstance(level_node.value, str)):
+            return
+        level = level_node.value
+        if level not in apis.AMP_LEVELS_OVERRIDING_TO_FLOAT:
+            return
+        amp_dtype: str | None = api.dtype_default
+        if api.dtype is not None:
+            dtype_node = argument(node, *api.dtype)
+            if dtype_node is UNKNOWN:
+                amp_dtype = None
+            elif dtype_node is not None:
+                amp_dtype = float_dtype(dtype_node)
+        network = argument(node, *api.network)
+        if network is None or network is UNKNOWN:
+            return
+        analysis = scope.analysis(node.root())
+        targets, classes = self._network_parts(network, analysis)
+        if not targets and not classes:
+            return
+        calls = scope_calls(node.scope())
+        here = position(node)
+        to_floats = [call for call in calls if self._to_float_receiver(call) is not None]
+
+        def covered(call: nodes.Call) -> bool:
+            receiver = self._to_float_receiver(call)
+            return any(receiver == t or receiver.startswith(t + ".") for t in targets)
+
+        if any(covered(call) and position(call) > here for call in to_floats):
+            return  # to_float is applied again after the amp call
+        found = None
+        for call in to_floats:
+            if position(call) < here and covered(call) and self._overridden(call, level, amp_dtype, None):
+                found = (call, f"line {call.lineno}")
+                break
+        if found is None:
+            for cls in classes:
+                call = self._class_to_float(cls, level, amp_dtype, analysis)
+                if call is not None:
+                    found = (call, f"in {call.frame().parent.name}.{call.frame().name}, line {call.lineno}")
+                    break
+        if found is None:
+            return
+        call, where = found
+        spelled_level = f'{api.name}({api.level[1]}="{level}")'
+        self.add_message(
+            "ms-amp-overrides-to-float",
+            node=node,
+            args=(
+                spelled_level,
+                (amp_dtype or "low precision") + (" (all but BatchNorm and LayerNorm)" if level == "O2" else ""),
+                spelled(call),
+                where,
+            ),
+        )
+
+    @staticmethod
+    def _to_float_receiver(call: nodes.Call) -> str | None:
+        func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname == apis.TO_FLOAT_METHOD:
+            return path_of(func.expr)
+        return None
+
+    def _network_parts(self, network: nodes.NodeNG, analysis) -> tuple[set[str], list[nodes.ClassDef]]:
+        """Paths that name the network or Cells it wraps (``WithLossCell(net, loss)``),
+        and the user Cell classes they are built from."""
+        targets: set[str] = set()
+        classes: list[nodes.ClassDef] = []
+        pending = [network]
+        for _ in range(8):
+            if not pending:
+                break
+            current, pending = pending, []
+            for expr in current:
+                if isinstance(expr, nodes.Call):
+                    if not is_cell_constructor(expr, analysis):
+                        continue
+                    cls = resolve.user_class_of_call(expr)
+                    if cls is not None and cls not in classes:
+                        classes.append(cls)
+                    pending.extend(expr.args)
+                    pending.extend(kw.value for kw in expr.keywords or ())
+                    continue
+                path = path_of(expr)
+                if path is None or path in targets:
+                    continue
+                targets.add(path)
+                if isinstance(expr, nodes.Name):
+                    value = assigned_value(expr)
+                    if value is not None:
+                        value, _ = unwrap_chain(value)
+                        if isinstance(value, nodes.Call):
+                            pending.append(value)
+        return targets, classes
+
+    def _overridden(self, call: nodes.Call, level: str, amp_dtype: str | None, cls) -> bool:
+        """Whether the level overwrites this to_float call's precision."""
+        if not call.args:
+            return False
+        dtype = float_dtype(call.args[0])
+        if dtype is None or dtype == amp_dtype:
+            return False  # unknown precision, or the one the level sets anyway
+        if level == "O2" and self._receiver_type(call, cls) in apis.AMP_O2_FLOAT32_CELLS:
+            return False  # O2 puts BatchNorm/LayerNorm back to float32
+        return True
+
+    @staticmethod
+    def _receiver_type(call: nodes.Call, cls: nodes.ClassDef | None) -> str | None:
+        """Qualified name of the Cell class a to_float receiver was built from."""
+        receiver = call.func.expr
+        if isinstance(receiver, nodes.Call):
+            return resolve.call_name(receiver)
+        if isinstance(receiver, nodes.Name):
+            value = assigned_value(receiver)
+            value = unwrap_chain(value)[0] if value is not None else None
+            return resolve.call_name(value) if isinstance(value, nodes.Call) else None
+        if isinstance(receiver, nodes.Attribute):
+            owner = cls
+            if owner is None and isinstance(receiver.expr, nodes.Name):
+                value = assigned_value(receiver.expr)
+                value = unwrap_chain(value)[0] if value is not None else None
+                owner = resolve.user_class_of_call(value) if isinstance(value, nodes.Call) else None
+            elif owner is not None and not (isinstance(receiver.expr, nodes.Name) and receiver.expr.name == "self"):
+                owner = None
+            if owner is None:
+                return None
+            for value in self_attribute_values(owner, receiver.attrname):
+                value = unwrap_chain(value)[0]
+                if isinstance(value, nodes.Call):
+                    return resolve.call_name(value)
+        return None
+
+    def _class_to_float(self, cls: nodes.ClassDef, level, amp_dtype, analysis) -> nodes.Call | None:
+        """A to_float call in the class's __init__ (on self, self.<sub-cell>, or a Cell
+        built there) that the level overwrites."""
+        user, _ = resolve.class_hierarchy(cls)
+        for klass in user:
+            init = init_of(klass)
+            if init is None:
+                continue
+            for call in scope_calls(init):
+                func = call.func
+                if not (isinstance(func, nodes.Attribute) and func.attrname == apis.TO_FLOAT_METHOD):
+                    continue
+                receiver = func.expr
+                on_self = (path_of(receiver) or "").split(".", 1)[0] == "self"
+                built = isinstance(receiver, nodes.Call) and is_cell_constructor(receiver, analysis)
+                if (on_self or built) and self._overridden(call, level, amp_dtype, klass):
+                    return call
+        return None
+
+    # -- ms-bprop-without-set-grad ---------------------------------------------
+    def _differentiated_cell(self, node: nodes.Call) -> nodes.NodeNG | None:
+        """For ``ms.grad(net)(x)``, ``GradOperation()(net)(x)`` or ``grad_fn(x)`` with
+        ``grad_fn = ms.value_and_grad(net)``: the ``net`` expression."""
+        func = node.func
+        if isinstance(func, nodes.Name):
+            value = assigned_value(func)
+            if not isinstance(value, nodes.Call):
+                return None
+            func = value
+        if not isinstance(func, nodes.Call) or not func.args:
+            return None
+        inner = func.func
+        if isinstance(inner, (nodes.Name, nodes.Attribute)):
+            if resolve.call_name(func) in apis.BPROP_DIFFERENTIATORS:
+                return func.args[0]
+            if isinstance(inner, nodes.Name):
+                factory = assigned_value(inner)
+                if isinstance(factory, nodes.Call) and resolve.call_name(factory) in apis.GRAD_OPERATION_FACTORIES:
+                    return func.args[0]
+            return None
+        if isinstance(inner, nodes.Call) and resolve.call_name(inner) in apis.GRAD_OPERATION_FACTORIES:
+            return func.args[0]
+        return None
+
+    def _check_bprop(self, node: nodes.Call) -> None:
+        if not isinstance(node.func, (nodes.Call, nodes.Name)):
+            return
+        net_expr = self._differentiated_cell(node)
+        net_path = path_of(net_expr)
+        if net_path is None:
+            return
+        analysis = scope.analysis(node.root())
+        if analysis.in_graph(node) or self._graph_mode(node.root()):
+            return
+        body = node.scope()
+        calls = scope_calls(body)
+        here = position(node)
+        inputs = _call_inputs(node)
+        forwards = [
+            call for call in calls
+            if position(call) < here and path_of(call.func) == net_path and _call_inputs(call) == inputs
+            and call.func is not net_expr
+        ]
+        if not forwards:
+            return
+        forward = forwards[-1]
+        if forward in self._reported_forwards:
+            return
+        cls, set_at_construction = self._bprop_class(net_expr)
+        if cls is None or set_at_construction:
+            return
+        if self._set_grad_before(calls, net_path, forward) or self._wrapped(calls, net_path):
+            return
+        self._reported_forwards.add(forward)
+        self.add_message(
+            "ms-bprop-without-set-grad",
+            node=forward,
+            args=(spelled(forward), f"{cls.name} (a Cell with bprop)", _spelled_grad(node), node.lineno,
+                  net_path, spelled(forward)),
+        )
+
+    def _bprop_class(self, net_expr: nodes.NodeNG) -> tuple[nodes.ClassDef | None, bool]:
+        """The user Cell class with bprop that ``net_expr`` is an instance of, and
+        whether set_grad() was called on it at construction or in its __init__."""
+        values: list[nodes.NodeNG] = []
+        if isinstance(net_expr, nodes.Name):
+            value = assigned_value(net_expr)
+            values = [value] if value is not None else []
+        elif (
+            isinstance(net_expr, nodes.Attribute)
+            and isinstance(net_expr.expr, nodes.Name)
+            and net_expr.expr.name == "self"
+        ):
+            owner = enclosing_class(net_expr)
+            values = self_attribute_values(owner, net_expr.attrname) if owner is not None else []
+        if not values:
+            return None, False
+        found: nodes.ClassDef | None = None
+        set_grad = False
+        analysis = scope.analysis(net_expr.root())
+        for value in values:
+            value, chained = unwrap_chain(value)
+            if not isinstance(value, nodes.Call):
+                return None, False
+            cls = resolve.user_class_of_call(value)
+            if cls is None or (found is not None and cls is not found):
+                return None, False
+            found = cls
+            set_grad = set_grad or any(_is_set_grad(call) for call in chained)
+        if found is None or not analysis.is_cell_class(found) or resolve.find_method(found, apis.BPROP_METHOD) is None:
+            return None, False
+        user, _ = resolve.class_hierarchy(found)
+        for klass in user:
+            init = init_of(klass)
+            if init is None:
+                continue
+            for call in scope_calls(init):
+                if _is_set_grad(call) and path_of(call.func.expr) == "self":
+                    set_grad = True
+        return found, set_grad
+
+    @staticmethod
+    def _set_grad_before(calls: list[nodes.Call], net_path: str, forward: nodes.Call) -> bool:
+        return any(
+            _is_set_grad(call) and path_of(call.func.expr) == net_path and position(call) < position(forward)
+            for call in calls
+        )
+
+    @staticmethod
+    def _wrapped(calls: list[nodes.Call], net_path: str) -> bool:
+        for call in calls:
+            if resolve.call_name(call) not in apis.SET_GRAD_WRAPPERS:
+                continue
+            values = list(call.args) + [kw.value for kw in call.keywords or ()]
+            if any(path_of(value) == net_path for value in values):
+                return True
+        return False
+
+    def _graph_mode(self, module: nodes.Module) -> bool:
+        """Whether the module sets a mode other than PYNATIVE_MODE (or one it cannot
+        read): the second forward then happens with or without set_grad()."""
+        known = self._graph_mode_modules.get(module)
+        if known is not None:
+            return known
+        graph = False
+        for call in module.nodes_of_class(nodes.Call):
+            if resolve.call_name(call) not in apis.SET_CONTEXT_CALLS:
+                continue
+            mode = argument(call, None, "mode")
+            if mode is None:
+                continue
+            if isinstance(mode, nodes.Const) and mode.value == apis.PYNATIVE_MODE_VALUE:
+                continue
+            if (
+                isinstance(mode, (nodes.Name, nodes.Attribute))
+                and resolve.qualified_name(mode) in apis.PYNATIVE_MODE_NAMES
+            ):
+                continue
+            graph = True
+            break
+        self._graph_mode_modules[module] = graph
+        return graph
+
+    # -- ms-auto-prefix and ms-forward-not-construct -------------------------
+    @only_required_for_messages("ms-auto-prefix", "ms-forward-not-construct")
+    def visit_classdef(self, node: nodes.ClassDef) -> None:
+        analysis = scope.analysis(node.root())
+        if not analysis.is_cell_class(node):
+            return
+        if self.linter.is_message_enabled("ms-forward-not-construct"):
+            self._check_forward(node)
+        if self.linter.is_message_enabled("ms-auto-prefix"):
+            self._check_auto_prefix(node, analysis)
+
+    def _check_forward(self, node: nodes.ClassDef) -> None:
+        forward = next(
+            (m for m in node.locals.get(apis.TORCH_FORWARD_METHOD, ()) if isinstance(m, nodes.FunctionDef)), None
+        )
+        if forward is None or _only_raises(forward):
+            return
+        user, external = resolve.class_hierarchy(node)
+        if any(apis.CELL_FORWARD_METHOD in klass.locals or "__call__" in klass.locals for klass in user):
+            return
+        allowed = apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES
+        if not external <= allowed:
+            return  # a MindSpore/third-party/unresolved base may provide construct
+        self.add_message("ms-forward-not-construct", node=forward, args=(node.name,))
+
+    def _check_auto_prefix(self, node: nodes.ClassDef, analysis) -> None:
+        user, external = resolve.class_hierarchy(node)
+        if len(user) != 1 or not external & apis.CELL_ROOT_CLASSES:
+            return  # super().__init__() reaches another class's __init__
+        if not external <= apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES:
+            return
+        init = init_of(node)
+        if init is None:
+            return
+        super_call, offset = _cell_init_call(init)
+        if super_call is None:
+            return
+        position_, keyword = apis.CELL_INIT_AUTO_PREFIX
+        value = argument(super_call, position_ + offset, keyword)
+        if value is UNKNOWN:
+            return
+        auto_prefix = True if value is None else literal_bool(value)
+        if auto_prefix is None:
+            return
+        holder = _optimizer_holder(node, init)
+        if auto_prefix and holder is not None:
+            self.add_message(
+                "ms-auto-prefix",
+                node=super_call,
+                args=(
+                    f"{node.name} wraps a network and its optimizer but {spelled(super_call.func)}() "
+                    "keeps auto_prefix=True: "
+                    f"the network's parameters are renamed (weight becomes {holder}.weight), so a "
+                    "checkpoint with the original names no longer loads into it",
+                    "pass auto_prefix=False",
+                ),
+            )
+        elif not auto_prefix and holder is None:
+            collision = _colliding_children(node, init, analysis)
+            if collision is None:
+                return
+            first, second, shared = collision
+            self.add_message(
+                "ms-auto-prefix",
+                node=super_call,
+                args=(
+                    f"{node.name} sets auto_prefix=False but holds no optimizer: its sub-cells lose their "
+                    f"prefixes and self.{first} and self.{second} both name a parameter {shared}, so an "
+                    "optimizer over it raises ValueError and save_checkpoint keeps only one of them",
+                    "remove auto_prefix=False (it is for wrappers of a network and its optimizer)",
+                ),
+            )
+
+
+# ---------------------------------------------------------------------------
+# Helpers of the rules
+# ---------------------------------------------------------------------------
+def _call_inputs(call: nodes.Call) -> tuple:
+    return (
+        tuple(arg.as_string() for arg in call.args),
+        tuple(sorted((kw.arg or "**", kw.value.as_string()) for kw in call.keywords or ())),
+    )
+
+
+def _spelled_grad(node: nodes.Call) -> str:
+    text = spelled(node)
+    return text if len(text) <= 60 else spelled(node.func) + "(...)"
+
+
+def _is_set_grad(call: nodes.Call) -> bool:
+    func = call.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname == apis.SET_GRAD_METHOD):
+        return False
+    flag = argument(call, 0, "requires_grad")
+    return literal_bool(flag) is not False if flag is not None and flag is not UNKNOWN else True
+
+
+def _only_raises(func: nodes.FunctionDef) -> bool:
+    """An abstract placeholder: docstring, pass, ``...`` or ``raise NotImplementedError``."""
+    for statement in func.body:
+        if isinstance(statement, nodes.Pass):
+            continue
+        if isinstance(statement, nodes.Expr) and isinstance(statement.value, nodes.Const):
+            continue
+        if isinstance(statement, nodes.Raise):
+            continue
+        return False
+    return True
+
+
+def _cell_init_call(init: nodes.FunctionDef) -> tuple[nodes.Call | None, int]:
+    """``super().__init__(...)`` (offset 0) or ``nn.Cell.__init__(self, ...)`` (offset 1)."""
+    for call in scope_calls(init):
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and func.attrname == "__init__"):
+            continue
+        receiver = func.expr
+        if isinstance(receiver, nodes.Call) and isinstance(receiver.func, nodes.Name) and receiver.func.name == "super":
+            return call, 0
+        if resolve.qualified_name(receiver) in apis.CELL_ROOT_CLASSES:
+            return call, 1
+    return None, 0
+
+
+def _self_assignments(init: nodes.FunctionDef) -> list[tuple[str, nodes.NodeNG, nodes.Assign]]:
+    found = []
+    for assign in init.nodes_of_class((nodes.Assign, nodes.AnnAssign), skip_klass=_SKIP_NESTED):
+        targets = assign.targets if isinstance(assign, nodes.Assign) else [assign.target]
+        if assign.value is None:
+            continue
+        for target in targets:
+            if (
+                isinstance(target, nodes.AssignAttr)
+                and isinstance(target.expr, nodes.Name)
+                and target.expr.name == "self"
+            ):
+                found.append((target.attrname, assign.value, assign))
+    return found
+
+
+def _self_attr_uses(cls: nodes.ClassDef, attr: str) -> tuple[bool, bool]:
+    """(``self.<attr>(...)`` is called, ``self.<attr>.parameters`` is read) anywhere in the class."""
+    called = reads_parameters = False
+    for node in cls.nodes_of_class(nodes.Attribute):
+        if not (node.attrname == attr and isinstance(node.expr, nodes.Name) and node.expr.name == "self"):
+            continue
+        parent = node.parent
+        if isinstance(parent, nodes.Call) and parent.func is node:
+            called = True
+        if isinstance(parent, nodes.Attribute) and parent.attrname in apis.OPTIMIZER_USE_ATTRIBUTES:
+            reads_parameters = True
+    return called, reads_parameters
+
+
+def _is_optimizer_constructor(value: nodes.NodeNG) -> bool:
+    if not isinstance(value, nodes.Call):
+        return False
+    if resolve.call_name(value) in apis.OPTIMIZER_CLASSES:
+        return True
+    cls = resolve.user_class_of_call(value)
+    return cls is not None and resolve.derives_from(cls, apis.OPTIMIZER_CLASSES)
+
+
+def _optimizer_params(cls: nodes.ClassDef, init: nodes.FunctionDef) -> set[str]:
+    """__init__ parameters that are an optimizer: named so, annotated so, or (short
+    names such as ``opt``) used as one."""
+    params = [arg for arg in init.args.args[1:] + init.args.kwonlyargs]
+    annotations = list(init.args.annotations[1:]) + list(init.args.kwonlyargs_annotations)
+    assignments = _self_assignments(init)
+    found: set[str] = set()
+    for param, annotation in zip(params, annotations):
+        name = param.name
+        if annotation is not None and resolve.qualified_name(annotation) in apis.OPTIMIZER_CLASSES:
+            found.add(name)
+        elif re.search(apis.OPTIMIZER_PARAM_PATTERN, name, re.IGNORECASE):
+            found.add(name)
+        elif re.search(apis.OPTIMIZER_SHORT_PARAM_PATTERN, name):
+            used = any(
+                isinstance(node.expr, nodes.Name) and node.expr.name == name
+                and node.attrname in apis.OPTIMIZER_USE_ATTRIBUTES
+                for node in init.nodes_of_class(nodes.Attribute)
+            )
+            for attr, value, _ in assignments:
+                if isinstance(value, nodes.Name) and value.name == name:
+                    called, reads = _self_attr_uses(cls, attr)
+                    used = used or called or reads
+            if used:
+                found.add(name)
+    return found
+
+
+_NETWORK_NAME = re.compile(r"net|model|backbone|cell|encoder|decoder|generator|discriminator", re.IGNORECASE)
+
+
+def _optimizer_holder(cls: nodes.ClassDef, init: nodes.FunctionDef) -> str | None:
+    """The attribute whose prefix a wrapper holding an optimizer puts on the network's
+    parameters (the last of the optimizer and network attributes assigned), or None
+    when the class holds no optimizer."""
+    optimizer_params = _optimizer_params(cls, init)
+    param_names = {arg.name for arg in init.args.args[1:] + init.args.kwonlyargs}
+    optimizer_attrs: list[tuple[str, nodes.NodeNG]] = []
+    network_attrs: list[tuple[str, nodes.NodeNG]] = []
+    for attr, value, assign in _self_assignments(init):
+        if (isinstance(value, nodes.Name) and value.name in optimizer_params) or _is_optimizer_constructor(value):
+            optimizer_attrs.append((attr, assign))
+        elif isinstance(value, nodes.Name) and value.name in param_names:
+            called, _ = _self_attr_uses(cls, attr)
+            if called or _NETWORK_NAME.search(value.name) or _NETWORK_NAME.search(attr):
+                network_attrs.append((attr, assign))
+    optimizer_used = any(
+        isinstance(node, nodes.Name) and node.name in optimizer_params
+        for node in init.nodes_of_class(nodes.Name)
+    )
+    if not optimizer_attrs and not (optimizer_used and network_attrs):
+        return None
+    holders = optimizer_attrs + network_attrs
+    return max(holders, key=lambda item: position(item[1]))[0]
+
+
+def _parameter_names(call: nodes.Call, analysis) -> tuple[object, frozenset[str]] | None:
+    """(identity, parameter names) of a sub-cell constructor call, when it owns parameters."""
+    qname = resolve.call_name(call)
+    if qname in apis.LAYER_PARAMETER_NAMES:
+        return qname, apis.LAYER_PARAMETER_NAMES[qname]
+    cls = resolve.user_class_of_call(call)
+    if cls is None or not analysis.is_cell_class(cls):
+        return None
+    owned: set[str] = set()
+    user, _ = resolve.class_hierarchy(cls)
+    for klass in user:
+        init = init_of(klass)
+        if init is None:
+            continue
+        for attr, value, _ in _self_assignments(init):
+            if not isinstance(value, nodes.Call):
+                continue
+            inner = resolve.call_name(value)
+            if inner in apis.TENSOR_CONSTRUCTORS and inner != "mindspore.Tensor":
+                owned.add(attr)
+            elif inner in apis.LAYER_PARAMETER_NAMES:
+                owned.update(f"{attr}.{name}" for name in apis.LAYER_PARAMETER_NAMES[inner])
+    if not owned:
+        return None
+    return cls, frozenset(owned)
+
+
+def _colliding_children(cls: nodes.ClassDef, init: nodes.FunctionDef, analysis) -> tuple[str, str, str] | None:
+    """Two sub-cells built in __init__ whose parameters share a name, for a Cell that
+    wraps no network given to it."""
+    param_names = {arg.name for arg in init.args.args[1:] + init.args.kwonlyargs}
+    children: list[tuple[str, object, frozenset[str]]] = []
+    for attr, value, _ in _self_assignments(init):
+        if isinstance(value, nodes.Name) and value.name in param_names:
+            called, _ = _self_attr_uses(cls, attr)
+            if called or _NETWORK_NAME.search(value.name):
+                return None  # wraps a network given to it: a WithLossCell-like wrapper
+            continue
+        if isinstance(value, nodes.Call):
+            owned = _parameter_names(value, analysis)
+            if owned is not None:
+                children.append((attr, owned[0], owned[1]))
+    for index, (attr, identity, names) in enumerate(children):
+        for other_attr, other_identity, other_names in children[index + 1:]:
+            shared = names & other_names
+            if identity is other_identity or identity == other_identity or shared:
+                name = sorted(shared)[0] if shared else sorted(names)[0]
+                return attr, other_attr, f"'{name}'"
+    return None
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(TrainingChecker(linter))

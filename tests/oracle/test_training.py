@@ -1,0 +1,486 @@
+"""Premises of the training-setup rules (ms-amp-overrides-to-float,
+ms-bprop-without-set-grad, ms-auto-prefix, ms-forward-not-construct), proven with
+the real MindSpore, and the knowledge table entries they read.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+# ---------------------------------------------------------------------------
+# ms-amp-overrides-to-float
+# ---------------------------------------------------------------------------
+AMP_HARNESS = '''
+from mindspore.train import Model, FixedLossScaleManager
+from mindspore import amp
+
+x = Tensor(np.full((2, 2), 1.0001), ms.float32)  # 1.0001 rounds to 1.0 in float16
+seen = []
+
+def eye():
+    return Tensor(np.eye(2), ms.float32)
+
+class Head(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(2, 2, weight_init=eye(), bias_init="zeros")
+    def construct(self, x):
+        y = self.fc(x)
+        seen.append(str(y.dtype))
+        return y
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Dense(2, 2, weight_init=eye(), bias_init="zeros")
+        self.head = Head()
+    def construct(self, x):
+        return self.head(self.body(x))
+
+def trained(api, net, level):
+    """The network that trains after the amp call, and its inputs."""
+    opt = nn.SGD(net.trainable_params(), 0.0)
+    scale = FixedLossScaleManager(drop_overflow_update=False)  # CPU refuses the dynamic one of O2
+    if api == "Model":
+        return Model(net, None, opt, amp_level=level, loss_scale_manager=scale).train_network
+    if api == "build_train_network":
+        return amp.build_train_network(net, opt, level=level, loss_scale_manager=scale)
+    return amp.auto_mixed_precision(net, level)
+
+def head_dtype(api, level, to_float, after=False):
+    """dtype the head computes in, inside the network that trains."""
+    net = Net()
+    if to_float and not after:
+        net.head.to_float(ms.float32)
+    train = trained(api, net, level)
+    if to_float and after:
+        net.head.to_float(ms.float32)
+    seen.clear()
+    train(x)
+    return seen[-1]
+
+def precision_kept(api, level, to_float):
+    """Whether the whole network still computes in float32 (1.0001 survives)."""
+    net = Net()
+    if to_float:
+        net.to_float(ms.float32)
+    out = trained(api, net, level)(x)
+    return abs(float(out.asnumpy().ravel()[0]) - 1.0001) < 1e-5
+'''
+
+AMP_APIS = ("Model", "build_train_network", "auto_mixed_precision")
+
+
+def test_amp_levels_o2_and_o3_override_a_sub_cell_to_float(run_snippet):
+    result = run_snippet(AMP_HARNESS + f'''
+pynative_mode()
+report(before=str(Net()(x).dtype), **{{
+    api + ":" + level: head_dtype(api, level, to_float=True)
+    for api in {AMP_APIS!r} for level in ("O2", "O3")
+}})
+''')
+    assert result.pop("before") == "Float32"
+    assert result and all(dtype == "Float16" for dtype in result.values()), result
+
+
+def test_to_float_after_the_amp_call_keeps_float32(run_snippet):
+    result = run_snippet(AMP_HARNESS + f'''
+pynative_mode()
+report(**{{
+    api + ":" + level: head_dtype(api, level, to_float=True, after=True)
+    for api in {AMP_APIS!r} for level in ("O2", "O3")
+}})
+''')
+    assert result and all(dtype == "Float32" for dtype in result.values()), result
+
+
+def test_levels_o0_o1_auto_keep_to_float_and_o2_o3_do_not(run_snippet):
+    result = run_snippet(AMP_HARNESS + f'''
+pynative_mode()
+report(**{{
+    api + ":" + level: [precision_kept(api, level, True), precision_kept(api, level, False)]
+    for api in {AMP_APIS!r} for level in ("O0", "O1", "O2", "O3", "auto")
+}})
+''')
+    for api in AMP_APIS:
+        # O0: nothing is cast, with or without to_float
+        assert result[f"{api}:O0"] == [True, True]
+        # O1 and auto lower precision, but keep a Cell's to_float(float32)
+        assert result[f"{api}:O1"] == [True, False]
+        assert result[f"{api}:auto"] == [True, False]
+        # O2 and O3 overwrite it
+        assert result[f"{api}:O2"] == [False, False]
+        assert result[f"{api}:O3"] == [False, False]
+
+
+def test_o2_keeps_batchnorm_and_layernorm_in_float32_itself(run_snippet):
+    result = run_snippet('''
+from mindspore import amp
+from mindspore.train import amp as train_amp
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 4)
+        self.bn = nn.BatchNorm1d(4)
+        self.ln = nn.LayerNorm((4,))
+    def construct(self, x):
+        return self.ln(self.bn(self.fc(x)))
+def precision(level, to_float):
+    net = Net()
+    if to_float:
+        net.bn.to_float(ms.float32)
+        net.ln.to_float(ms.float32)
+        net.fc.to_float(ms.float32)
+    cells = [net.bn, net.ln, net.fc]  # O2 wraps the norms in an output cast: keep the cells
+    amp.auto_mixed_precision(net, level)
+    return [str(cell.get_mixed_precision_type()) for cell in cells]
+report(o2=precision("O2", True), o2_plain=precision("O2", False), o3=precision("O3", True),
+       black_list=sorted(c.__name__ for c in train_amp.AMP_BLACK_LIST))
+''')
+    fp32, fp16 = "MixedPrecisionType.FP32", "MixedPrecisionType.FP16"
+    assert result["o2"] == [fp32, fp32, fp16]  # the Dense loses its to_float, the norms keep float32
+    assert result["o2_plain"] == [fp32, fp32, fp16]  # ... with or without to_float
+    assert result["o3"] == [fp16, fp16, fp16]
+    from mslint import apis
+
+    assert {q.rsplit(".", 1)[-1] for q in apis.AMP_O2_FLOAT32_CELLS} == set(result["black_list"])
+
+
+def test_amp_table_matches_the_signatures(run_snippet):
+    result = run_snippet('''
+import inspect
+from mindspore import amp
+from mindspore.train import Model
+def describe(fn, skip_self=False):
+    params = list(inspect.signature(fn).parameters.values())[1 if skip_self else 0:]
+    return {p.name: [i, None if p.default is inspect.Parameter.empty else str(p.default)]
+            for i, p in enumerate(params)}
+report(Model=describe(Model.__init__, skip_self=True),
+       build_train_network=describe(amp.build_train_network),
+       auto_mixed_precision=describe(amp.auto_mixed_precision),
+       same=[ms.Model is Model, ms.train.Model is Model, ms.build_train_network is amp.build_train_network,
+             ms.train.build_train_network is amp.build_train_network,
+             ms.train.amp.auto_mixed_precision is amp.auto_mixed_precision])
+''')
+    from mslint import apis
+
+    assert all(result.pop("same"))
+    for qname, api in apis.AMP_APIS.items():
+        signature = result[api.name]
+        assert signature[api.network[1]][0] == api.network[0], qname
+        assert signature[api.level[1]] == [api.level[0], api.level_default], qname
+        if api.dtype is not None:
+            assert signature[api.dtype[1]] == [api.dtype[0], "Float16"], qname
+
+
+# ---------------------------------------------------------------------------
+# ms-bprop-without-set-grad
+# ---------------------------------------------------------------------------
+BPROP_HARNESS = '''
+x = Tensor(np.ones((2, 2)), ms.float32)
+calls = []
+
+class Clip(nn.Cell):
+    def construct(self, x):
+        calls.append(1)
+        return x * 2
+    def bprop(self, x, out, dout):
+        return (dout * 2,)
+
+def runs(step, set_grad=None):
+    """Forward runs of a bprop Cell for one step; set_grad: None, "before" or "after" the call."""
+    net = Clip()
+    if set_grad == "before":
+        net.set_grad()
+    calls.clear()
+    step(net, set_grad)
+    return len(calls)
+
+def call_then_grad(net, set_grad):
+    net(x)
+    if set_grad == "after":
+        net.set_grad()
+    ms.grad(net)(x)
+
+steps = {
+    "call_then_grad": call_then_grad,
+    "call_then_value_and_grad": lambda net, _: (net(x), ms.value_and_grad(net)(x)),
+    "call_then_grad_operation": lambda net, _: (net(x), ops.GradOperation()(net)(x)),
+    "grad_only": lambda net, _: ms.grad(net)(x),
+    "value_and_grad_only": lambda net, _: ms.value_and_grad(net)(x),
+    "grad_then_call": lambda net, _: (ms.grad(net)(x), net(x)),
+    "other_inputs": lambda net, _: (net(x), ms.grad(net)(x + 1)),
+}
+'''
+
+
+def test_called_then_differentiated_runs_the_forward_twice_without_set_grad(run_snippet):
+    result = run_snippet(BPROP_HARNESS + '''
+pynative_mode()
+report(**{name: [runs(step), runs(step, "before"), runs(step, "after")] for name, step in steps.items()})
+''')
+    # the harm: twice without set_grad(), once with set_grad() before the call
+    for name in ("call_then_grad", "call_then_value_and_grad", "call_then_grad_operation"):
+        assert result[name][:2] == [2, 1], name
+    # set_grad() after the forward call is too late
+    assert result["call_then_grad"][2] == 2
+    # only differentiated: once either way (the 25 working bprop Cells without set_grad)
+    assert result["grad_only"] == [1, 1, 1]
+    assert result["value_and_grad_only"] == [1, 1, 1]
+    # differentiated first, or on other inputs: two runs that set_grad() cannot merge
+    assert result["grad_then_call"] == [2, 2, 2]
+    assert result["other_inputs"] == [2, 2, 2]
+
+
+def test_set_grad_does_not_spare_the_second_forward_in_graph_mode(run_snippet):
+    result = run_snippet('''
+x = Tensor(np.ones((2, 2)), ms.float32)
+class Clip(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.count = Parameter(Tensor(0.0, ms.float32), requires_grad=False)
+    def construct(self, x):
+        ops.assign_add(self.count, Tensor(1.0, ms.float32))
+        return x * 2
+    def bprop(self, x, out, dout):
+        return (dout * 2,)
+def forwards(mode, set_grad):
+    ms.set_context(mode=mode)
+    net = Clip()
+    if set_grad:
+        net.set_grad()
+    net(x)
+    ms.grad(net)(x)
+    return float(net.count.asnumpy())
+report(pynative=[forwards(ms.PYNATIVE_MODE, False), forwards(ms.PYNATIVE_MODE, True)],
+       graph=[forwards(ms.GRAPH_MODE, False), forwards(ms.GRAPH_MODE, True)])
+''')
+    # a side effect in the forward (a Parameter update, as BatchNorm's statistics) runs twice
+    assert result["pynative"] == [2.0, 1.0]
+    assert result["graph"] == [2.0, 2.0]
+
+
+def test_pynative_is_the_default_mode(run_snippet):
+    result = run_snippet('''
+report(mode=ms.get_context("mode"), pynative=ms.PYNATIVE_MODE, graph=ms.GRAPH_MODE)
+''')
+    from mslint import apis
+
+    assert result["mode"] == result["pynative"] == apis.PYNATIVE_MODE_VALUE
+    assert result["graph"] != apis.PYNATIVE_MODE_VALUE
+
+
+def test_train_one_step_cell_calls_set_grad_on_its_network(run_snippet):
+    result = run_snippet('''
+net = nn.Dense(2, 2)
+with_loss = nn.WithLossCell(net, nn.MSELoss())
+before = with_loss.requires_grad
+train = nn.TrainOneStepCell(with_loss, nn.SGD(net.trainable_params(), 0.1))
+report(before=before, after=with_loss.requires_grad)
+''')
+    assert result == {"before": False, "after": True}
+
+
+# ---------------------------------------------------------------------------
+# ms-auto-prefix
+# ---------------------------------------------------------------------------
+PREFIX_HARNESS = '''
+import os
+class Inner(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(2, 2)
+    def construct(self, x):
+        return self.fc(x)
+
+class Wrap(nn.Cell):
+    """network and optimizer, as nn.TrainOneStepCell holds them"""
+    def __init__(self, network, optimizer, auto_prefix):
+        super().__init__(auto_prefix=auto_prefix)
+        self.network = network
+        self.optimizer = optimizer
+    def construct(self, x):
+        return self.network(x)
+
+class UsesOptimizerParameters(nn.Cell):
+    def __init__(self, network, optimizer, auto_prefix):
+        super().__init__(auto_prefix=auto_prefix)
+        self.network = network
+        self.weights = optimizer.parameters
+    def construct(self, x):
+        return self.network(x)
+
+class GradOnly(nn.Cell):
+    def __init__(self, optimizer):
+        super().__init__()
+        self.weights = optimizer.parameters
+    def construct(self, x):
+        return x
+
+class Sub(nn.TrainOneStepCell):
+    def __init__(self, network, optimizer):
+        super().__init__(network, optimizer)
+
+def names(make, auto_prefix=None):
+    net = Inner()
+    opt = nn.SGD(net.trainable_params(), 0.1)
+    make(net, opt) if auto_prefix is None else make(net, opt, auto_prefix)
+    return [p.name for p in net.get_parameters()]
+
+def pretrained_loads(make, auto_prefix):
+    """Load a checkpoint of a plain network into a network that a wrapper holds."""
+    pretrained = Inner()
+    ms.save_checkpoint(pretrained, "pretrained.ckpt")
+    net = Inner()
+    make(net, nn.SGD(net.trainable_params(), 0.1), auto_prefix)
+    not_loaded, _ = ms.load_param_into_net(net, ms.load_checkpoint("pretrained.ckpt"))
+    same = bool(np.allclose(net.fc.weight.asnumpy(), pretrained.fc.weight.asnumpy()))
+    return {"not_loaded": not_loaded, "same_weights": same}
+
+def saved_names(make, auto_prefix):
+    net = Inner()
+    make(net, nn.SGD(net.trainable_params(), 0.1), auto_prefix)
+    ms.save_checkpoint(net, "net.ckpt")
+    return sorted(ms.load_checkpoint("net.ckpt"))
+'''
+
+
+def test_wrapper_holding_an_optimizer_renames_the_network_parameters(run_snippet):
+    result = run_snippet(PREFIX_HARNESS + '''
+report(wrap=[names(Wrap, True), names(Wrap, False)],
+       uses_parameters=[names(UsesOptimizerParameters, True), names(UsesOptimizerParameters, False)],
+       saved=[saved_names(Wrap, True), saved_names(Wrap, False)],
+       pretrained=[pretrained_loads(Wrap, True), pretrained_loads(Wrap, False)],
+       grad_only=names(lambda net, opt: GradOnly(opt)),
+       subclass=names(lambda net, opt: Sub(nn.WithLossCell(net, nn.MSELoss()), opt)),
+       train_one_step=names(lambda net, opt: nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)))
+''')
+    assert result["wrap"] == [["optimizer.fc.weight", "optimizer.fc.bias"], ["fc.weight", "fc.bias"]]
+    assert result["uses_parameters"] == [["network.fc.weight", "network.fc.bias"], ["fc.weight", "fc.bias"]]
+    # the network's own checkpoint carries the wrapper's prefix
+    assert result["saved"] == [["optimizer.fc.bias", "optimizer.fc.weight"], ["fc.bias", "fc.weight"]]
+    # a checkpoint with the original names (pretrained weights) no longer loads into it
+    renamed = ["optimizer.fc.weight", "optimizer.fc.bias"]
+    assert result["pretrained"][0] == {"not_loaded": renamed, "same_weights": False}
+    assert result["pretrained"][1] == {"not_loaded": [], "same_weights": True}
+    # silent cases: no Cell stored, or MindSpore's wrappers (auto_prefix=False already)
+    assert result["grad_only"] == ["fc.weight", "fc.bias"]
+    assert result["subclass"] == ["fc.weight", "fc.bias"]
+    assert result["train_one_step"] == ["fc.weight", "fc.bias"]
+
+
+def test_optimizers_of_every_family_rename_when_held(run_snippet):
+    result = run_snippet(PREFIX_HARNESS + '''
+import mindspore.experimental.optim as eo
+import mindspore.mint.optim as mo
+def held(make_optimizer):
+    net = Inner()
+    Wrap(net, make_optimizer(net.trainable_params()), True)
+    return [p.name for p in net.get_parameters()]
+report(nn_adam=held(lambda p: nn.Adam(p)), experimental=held(lambda p: eo.Adam(p)),
+       mint=held(lambda p: mo.AdamW(p)))
+''')
+    assert set(map(tuple, result.values())) == {("optimizer.fc.weight", "optimizer.fc.bias")}
+
+
+def test_backbone_with_auto_prefix_false_collides(run_snippet):
+    result = run_snippet('''
+class Backbone(nn.Cell):
+    def __init__(self, auto_prefix):
+        super().__init__(auto_prefix=auto_prefix)
+        self.fc1 = nn.Dense(2, 2)
+        self.fc2 = nn.Dense(2, 2)
+    def construct(self, x):
+        return self.fc2(self.fc1(x))
+class NoSharedNames(nn.Cell):
+    def __init__(self):
+        super().__init__(auto_prefix=False)
+        self.fc = nn.Dense(2, 2)
+        self.bn = nn.BatchNorm1d(2)
+    def construct(self, x):
+        return self.bn(self.fc(x))
+def outcome(net):
+    names = [p.name for p in net.get_parameters()]
+    optimizer = attempt(lambda: len(nn.Adam(net.trainable_params()).parameters))
+    ms.save_checkpoint(net, "b.ckpt")
+    return {"names": names, "optimizer": optimizer, "saved": len(ms.load_checkpoint("b.ckpt"))}
+report(prefixed=outcome(Backbone(True)), unprefixed=outcome(Backbone(False)), distinct=outcome(NoSharedNames()))
+''')
+    assert result["prefixed"]["names"] == ["fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"]
+    assert result["prefixed"]["optimizer"] == ["ok", 4] and result["prefixed"]["saved"] == 4
+    assert result["unprefixed"]["names"] == ["weight", "bias", "weight", "bias"]
+    assert result["unprefixed"]["optimizer"][0] == "error" and "ValueError" in result["unprefixed"]["optimizer"][1]
+    assert result["unprefixed"]["saved"] == 2  # half the parameters are lost from the checkpoint
+    assert result["distinct"]["optimizer"][0] == "ok"  # no shared name: nothing collides
+
+
+def test_layer_parameter_names_table(run_snippet):
+    result = run_snippet('''
+from mindspore import mint
+from mslint import apis
+examples = {
+    "mindspore.nn.Dense": lambda: nn.Dense(2, 2), "mindspore.nn.Conv1d": lambda: nn.Conv1d(2, 2, 1),
+    "mindspore.nn.Conv2d": lambda: nn.Conv2d(2, 2, 1), "mindspore.nn.Conv3d": lambda: nn.Conv3d(2, 2, 1),
+    "mindspore.nn.Conv1dTranspose": lambda: nn.Conv1dTranspose(2, 2, 1),
+    "mindspore.nn.Conv2dTranspose": lambda: nn.Conv2dTranspose(2, 2, 1),
+    "mindspore.nn.Conv3dTranspose": lambda: nn.Conv3dTranspose(2, 2, 1),
+    "mindspore.nn.Embedding": lambda: nn.Embedding(4, 2), "mindspore.nn.BatchNorm1d": lambda: nn.BatchNorm1d(2),
+    "mindspore.nn.BatchNorm2d": lambda: nn.BatchNorm2d(2), "mindspore.nn.LayerNorm": lambda: nn.LayerNorm((2,)),
+    "mindspore.nn.GroupNorm": lambda: nn.GroupNorm(1, 2), "mindspore.nn.InstanceNorm2d": lambda: nn.InstanceNorm2d(2),
+    "mindspore.nn.LSTM": lambda: nn.LSTM(2, 2), "mindspore.nn.GRU": lambda: nn.GRU(2, 2),
+    "mindspore.mint.nn.Linear": lambda: mint.nn.Linear(2, 2),
+    "mindspore.mint.nn.Conv2d": lambda: mint.nn.Conv2d(2, 2, 1),
+    "mindspore.mint.nn.LayerNorm": lambda: mint.nn.LayerNorm((2,)),
+    "mindspore.mint.nn.Embedding": lambda: mint.nn.Embedding(4, 2),
+    "mindspore.mint.nn.GroupNorm": lambda: mint.nn.GroupNorm(1, 2),
+}
+report(measured={k: sorted(p.name for p in make().get_parameters()) for k, make in examples.items()},
+       table={k: sorted(v) for k, v in apis.LAYER_PARAMETER_NAMES.items()})
+''')
+    assert result["measured"] == result["table"]
+
+
+def test_optimizer_classes_table(run_snippet):
+    result = run_snippet('''
+import inspect
+import mindspore.experimental.optim as eo
+import mindspore.mint.optim as mo
+from mslint import apis
+def optimizers(module, base, prefix):
+    classes = [getattr(module, n) for n in dir(module)]
+    return {prefix + c.__name__ for c in classes if inspect.isclass(c) and issubclass(c, base)}
+found = (optimizers(nn, nn.Optimizer, "mindspore.nn.") - {"mindspore.nn.OptTFTWrapper"})
+found |= optimizers(eo, eo.Optimizer, "mindspore.experimental.optim.")
+found |= optimizers(mo, eo.Optimizer, "mindspore.mint.optim.")
+report(missing=sorted(found - apis.OPTIMIZER_CLASSES), extra=sorted(apis.OPTIMIZER_CLASSES - found))
+''')
+    assert result == {"missing": [], "extra": []}
+
+
+# ---------------------------------------------------------------------------
+# ms-forward-not-construct
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_forward_without_construct_raises_and_construct_works(run_snippet, mode):
+    result = run_snippet(f'''
+x = Tensor(np.ones((2, 2)), ms.float32)
+pynative_mode() if "{mode}" == "pynative" else graph_mode()
+class Ported(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(2, 2)
+    def forward(self, x):
+        return self.fc(x)
+class Fixed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(2, 2)
+    def construct(self, x):
+        return self.fc(x)
+report(ported=attempt(lambda: Ported()(x).shape), fixed=attempt(lambda: Fixed()(x).shape),
+       cell_has_forward=hasattr(nn.Cell, "forward"))
+''')
+    assert result["ported"][0] == "error"
+    assert "AttributeError" in result["ported"][1] and "'construct' is not defined" in result["ported"][1]
+    assert result["fixed"] == ["ok", [2, 2]]
+    assert result["cell_has_forward"] is False
