@@ -1,0 +1,223 @@
+"""Parent side: run one worker process per module, safely.
+
+Each worker gets a fresh temporary directory as its working directory, TMPDIR,
+MindSpore compile cache (MS_COMPILER_CACHE_PATH), log directory (GLOG_log_dir)
+and graph dump directory, so ``rank_0/om/analyze_fail.ir`` and every other file
+MindSpore writes land there; the directory is removed afterwards. Python writes
+no bytecode (PYTHONDONTWRITEBYTECODE), so nothing appears beside the user's
+code. The worker runs in its own session: on timeout the whole process group
+is killed. Its address space is limited (RLIMIT_AS) on CPU.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import mslint
+from mslint.confirm.plan import ModulePlan
+from mslint.confirm.verdict import WorkerEnd, describe_exit
+from mslint.confirm.worker import MEMORY_ENV
+
+MEMORY_SETTING = "MSLINT_CONFIRM_MEMORY"  # user-facing: "8G", "512M", "0" (no limit)
+_GIB = 1 << 30
+
+
+def memory_limit(device: str, jobs: int) -> int:
+    """Bytes of address space per worker (0: no limit).
+
+    Default on CPU: 80% of the physical memory shared among the parallel
+    workers, at least 6 GiB (importing MindSpore maps about 2.3 GiB, more with
+    more cores: a thread stack each). No default
+    on GPU/Ascend: their drivers reserve far more address space than they use.
+    """
+    setting = os.environ.get(MEMORY_SETTING, "").strip()
+    if setting:
+        match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?", setting, re.IGNORECASE)
+        if match:
+            scale = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": _GIB, "T": 1 << 40}[match[2].upper()]
+            return int(float(match[1]) * scale)
+    if device != "CPU":
+        return 0
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 0
+    return max(6 * _GIB, int(total * 0.8) // max(jobs, 1))
+
+
+def worker_env(folder: Path, limit: int) -> dict[str, str]:
+    env = dict(os.environ)
+    package_parent = str(Path(mslint.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH", "")) if p)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONUNBUFFERED"] = "1"
+    env["TMPDIR"] = str(folder / "tmp")
+    env["MS_COMPILER_CACHE_PATH"] = str(folder / "cache")
+    env["MS_DEV_SAVE_GRAPHS_PATH"] = str(folder / "graphs")
+    env["GLOG_log_dir"] = str(folder / "log")
+    env["GLOG_logtostderr"] = "1"
+    env["GLOG_v"] = "2"  # warnings: where MindSpore cuts gradients (JIT fallback)
+    env[MEMORY_ENV] = str(limit)
+    for name in ("tmp", "cache", "graphs", "log"):
+        (folder / name).mkdir(exist_ok=True)
+    return env
+
+
+def run_worker(plan: ModulePlan, device: str, timeout: float, limit: int) -> tuple[list[dict], WorkerEnd]:
+    folder = Path(tempfile.mkdtemp(prefix="mslint-confirm-"))
+    try:
+        job = plan.job()
+        job["device"] = device
+        job_path, results_path, log_path = folder / "job.json", folder / "results.jsonl", folder / "worker.log"
+        job_path.write_text(json.dumps(job), encoding="utf-8")
+        results_path.touch()
+        env = worker_env(folder, limit)
+        started = time.monotonic()
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
+                [sys.executable, "-m", "mslint.confirm.worker", str(job_path), str(results_path)],
+                cwd=folder,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            with _LOCK:
+                _RUNNING.add(process.pid)
+            timed_out = False
+            try:
+                returncode = process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _kill_group(process.pid)
+                returncode = process.wait()
+            except BaseException:  # Ctrl-C: take the worker down with us
+                _kill_group(process.pid)
+                process.wait()
+                raise
+            finally:
+                with _LOCK:
+                    _RUNNING.discard(process.pid)
+            _kill_group(process.pid)  # whatever the user's code left running
+        records = _read_records(results_path)
+        elapsed = time.monotonic() - started
+        if timed_out:
+            end = WorkerEnd("timeout", f"timeout after {timeout:g} s")
+        elif returncode == 0 and any(record.get("type") == "done" for record in records):
+            end = WorkerEnd("done", f"finished in {elapsed:.1f} s")
+        else:
+            end = describe_exit(returncode, _tail(log_path))
+        doing = _last_step(records)
+        if end.kind != "done" and doing:
+            end.detail += f" while {doing}"
+        return records, end
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _last_step(records: list[dict]) -> str | None:
+    """What the worker was doing when it stopped (its last 'begin' record)."""
+    for record in reversed(records):
+        if record.get("type") == "begin":
+            return record.get("what")
+        if record.get("type") in ("target", "layer", "fatal", "done"):
+            return None
+    return None
+
+
+_RUNNING: set[int] = set()
+_LOCK = threading.Lock()
+
+
+def kill_all() -> None:
+    """Kill every running worker (the parent is being interrupted)."""
+    with _LOCK:
+        running = list(_RUNNING)
+    for pid in running:
+        _kill_group(pid)
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _read_records(path: Path) -> list[dict]:
+    records = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue  # a line cut short by a crash
+    return records
+
+
+def _tail(path: Path, size: int = 4000) -> str:
+    try:
+        with open(path, "rb") as stream:
+            stream.seek(0, os.SEEK_END)
+            stream.seek(max(0, stream.tell() - size))
+            return stream.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+class Progress:
+    """``mslint --confirm: 3/8 modules`` on stderr, only on a terminal and only
+    once confirmation has taken more than a moment."""
+
+    DELAY = 1.5
+
+    def __init__(self, total: int, enabled: bool | None) -> None:
+        if enabled is None:
+            enabled = hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+        self.enabled = enabled and total > 0
+        self.total = total
+        self.done = 0
+        self.started = time.monotonic()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._shown = False
+        self._last = ""
+        self._thread = threading.Thread(target=self._loop, daemon=True) if self.enabled else None
+        if self._thread:
+            self._thread.start()
+
+    def advance(self) -> None:
+        with self._lock:
+            self.done += 1
+
+    def _loop(self) -> None:
+        while not self._stop.wait(0.25):
+            elapsed = time.monotonic() - self.started
+            if elapsed < self.DELAY:
+                continue
+            with self._lock:
+                text = f"mslint --confirm: compiled {self.done}/{self.total} modules ({elapsed:.0f} s)"
+            if text != self._last:
+                sys.stderr.write("\r" + text + "\033[K")
+                sys.stderr.flush()
+                self._last = text
+            self._shown = True
+
+    def close(self) -> None:
+        if self._thread is None:
+            return
+        self._stop.set()
+        self._thread.join()
+        if self._shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()

@@ -1,0 +1,290 @@
+"""Parent side: turn what the workers measured into a status per finding, and
+the compile errors no finding predicted into ``ms-graph-compile-error`` findings.
+
+A graph finding is *confirmed* when a compile error of a Cell or @jit function
+reaching it points at its line (at any frame of MindSpore's traceback: the line
+itself, or the call into the helper where the error is), or, for host code on
+tensors, when under LAX MindSpore reports cutting the gradient at its line. It
+is *not reproduced* when the code reaching it compiles under STRICT. Everything
+else is *not run*, with the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+from mslint.confirm import rules
+from mslint.confirm.errors import Location, same_file
+from mslint.confirm.plan import ModulePlan, not_run
+
+
+@dataclass
+class WorkerEnd:
+    """How a worker process ended."""
+
+    kind: str  # "done", "timeout", "crashed", "exited", "skipped"
+    detail: str = ""
+
+
+def describe_exit(returncode: int, log_tail: str) -> WorkerEnd:
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = "unknown signal"
+        return WorkerEnd("crashed", f"worker crashed (signal {-returncode}, {name})")
+    last = log_tail.strip().splitlines()[-1:] or [""]
+    return WorkerEnd("exited", f"worker exited with status {returncode}" + (f": {last[0][:200]}" if last[0] else ""))
+
+
+@dataclass
+class Span:
+    """Where a finding is: its line, and its 0-based columns when it fits on that line."""
+
+    path: str
+    line: int
+    column: int | None = None
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def overlaps(self, location: Location) -> bool:
+        """A single-line location on the finding's line, whose columns (when
+        both sides have them) overlap the finding's."""
+        if location.line != self.line:
+            return False
+        if (
+            location.end_line != location.line
+            or location.column is None
+            or location.end_column is None
+            or self.column is None
+            or self.end_column is None
+            or self.end_line not in (None, self.line)
+        ):
+            return True
+        return location.column < max(self.end_column, self.column + 1) and self.column < max(
+            location.end_column, location.column + 1
+        )
+
+
+def _points_at(error: dict, span: Span) -> bool:
+    """Does a frame of the compile error point at the finding: its line (or,
+    for the innermost frame, a statement spanning it)?"""
+    found = [Location.from_list(item) for item in error.get("locations", [])]
+    for position, location in enumerate(found):
+        if not same_file(location.path, span.path):
+            continue
+        if span.overlaps(location):
+            return True
+        innermost = position == len(found) - 1
+        if innermost and location.end_line > location.line and location.line <= span.line <= location.end_line:
+            return True
+    return False
+
+
+def _cut_at(attempt: dict | None, span: Span) -> bool:
+    if not attempt:
+        return False
+    return any(
+        same_file(item[0], span.path) and span.overlaps(Location.from_list(item))
+        for item in attempt.get("gradient_cut", [])
+    )
+
+
+def _error_line(error: dict, path: str) -> int | None:
+    for item in reversed(error.get("locations", [])):
+        if same_file(item[0], path):
+            return int(item[1])
+    return None
+
+
+def _describe(error: dict) -> str:
+    first = error.get("first") or ""
+    return f"{error.get('type', 'Error')}: {first}" if first else error.get("type", "Error")
+
+
+def _gradient_note(lax: dict | None) -> str:
+    grad = (lax or {}).get("grad") or {}
+    if grad.get("ran") and grad.get("sum") == 0:
+        return " (gradient sum 0.0)"
+    return ""
+
+
+def _end_reason(end: WorkerEnd) -> str:
+    return end.detail or "the worker ended before reaching it"
+
+
+def decide_module(
+    plan: ModulePlan,
+    records: list[dict],
+    end: WorkerEnd,
+    findings: list[dict],
+    syntax_level: str,
+) -> dict[int, dict]:
+    """Confirmation of every finding of the module, by finding index."""
+    decided = dict(plan.preset)
+    fatal = next((record for record in records if record.get("type") == "fatal"), None)
+    layers = {record["index"]: record for record in records if record.get("type") == "layer"}
+    targets = {record["id"]: record for record in records if record.get("type") == "target"}
+    fallback = not_run(_end_reason(end))
+    for check in plan.layer_checks:
+        record = layers.get(check.index)
+        if record is not None:
+            decided[check.index] = {"status": record["status"], "detail": record["detail"]}
+        elif fatal is not None and fatal.get("stage") in ("mindspore", "device"):
+            decided[check.index] = not_run(fatal["detail"])
+        else:
+            decided[check.index] = fallback
+    for check in plan.graph_checks:
+        path = findings[check.index]["path"]
+        if fatal is not None:
+            decided[check.index] = not_run(fatal["detail"])
+            continue
+        span = Span(path, check.line, check.column, check.end_line, check.end_column)
+        decided[check.index] = _graph_verdict(check.symbol, span, check.targets, targets, end)
+    return decided
+
+
+def _graph_verdict(symbol: str, span: Span, target_ids: list[str], targets: dict, end: WorkerEnd) -> dict:
+    path, line = span.path, span.line
+    ran = [targets[tid] for tid in target_ids if tid in targets]
+    for record in ran:
+        strict, lax = record.get("strict"), record.get("lax")
+        label = record.get("label", "")
+        if strict and strict.get("ok") is False and _points_at(strict["error"], span):
+            detail = f"compile error at line {line} under STRICT ({label}): {_describe(strict['error'])}"
+            if symbol in rules.FALLBACK_RULES and lax and lax.get("ok") and _cut_at(lax, span):
+                detail += "; under LAX it compiles only through JIT fallback and MindSpore cuts the gradient there" + _gradient_note(lax)
+            elif lax and lax.get("ok") is False and _points_at(lax["error"], span):
+                detail += "; LAX fails there too"
+            return {"status": rules.CONFIRMED, "detail": detail}
+        if lax and lax.get("ok") is False and _points_at(lax["error"], span):
+            return {
+                "status": rules.CONFIRMED,
+                "detail": f"compile error at line {line} under LAX and STRICT ({label}): {_describe(lax['error'])}",
+            }
+        if symbol in rules.FALLBACK_RULES and lax and lax.get("ok") and _cut_at(lax, span):
+            stopped = _error_line(strict["error"], path) if strict and strict.get("error") else None
+            where = f" (STRICT stopped first at line {stopped})" if stopped and stopped != line else ""
+            return {
+                "status": rules.CONFIRMED,
+                "detail": f"compiles only through JIT fallback: under LAX MindSpore cuts the gradient at line {line}"
+                + _gradient_note(lax) + where,
+            }
+    compiled = [record for record in ran if (record.get("strict") or {}).get("ok")]
+    if compiled:
+        label = compiled[0].get("label", "")
+        if symbol in rules.GRAPH_ERROR_RULES:
+            return {"status": rules.NOT_REPRODUCED, "detail": f"{label} compiles under STRICT"}
+        return not_run(f"{label} compiles under STRICT; a silently lost update is not a compile error")
+    failed = [record for record in ran if (record.get("strict") or {}).get("ok") is False]
+    if failed:
+        error = failed[0]["strict"]["error"]
+        label = failed[0].get("label", "")
+        stopped = _error_line(error, path)
+        if stopped is not None:
+            return not_run(f"{label} stops compiling earlier, at line {stopped}: {_describe(error)}")
+        if error.get("locations"):
+            where = Location.from_list(error["locations"][-1])
+            return not_run(f"{label} stops compiling in {where.path}:{where.line}: {_describe(error)}")
+        return not_run(f"compiling {label} failed without naming a line: {_describe(error)}")
+    reasons = [record["not_run"] for record in ran if record.get("not_run")]
+    if reasons:
+        return not_run(reasons[0])
+    return not_run(_end_reason(end))
+
+
+# -- compile errors no finding predicted ------------------------------------
+def compile_error_message(level: str, error: dict) -> str:
+    described = _describe(error)
+    if level == "lax":
+        return f"MindSpore cannot compile this in GRAPH_MODE (LAX and STRICT): {described}"
+    if level == "strict-fallback":
+        return (
+            f"MindSpore cannot compile this under jit_syntax_level STRICT ({described}); under LAX it compiles "
+            "only through JIT fallback and the gradient is cut here"
+        )
+    return f"MindSpore cannot compile this in GRAPH_MODE under jit_syntax_level STRICT: {described}"
+
+
+def _user_location(error: dict, project_root: Path, module_path: str) -> Location | None:
+    root = os.path.realpath(project_root)
+    for item in reversed(error.get("locations", [])):
+        location = Location.from_list(item)
+        real = os.path.realpath(location.path)
+        if "site-packages" in real or "dist-packages" in real:
+            continue
+        if same_file(real, module_path) or real.startswith(root + os.sep):
+            return location
+    return None
+
+
+def fingerprint(symbol: str, path: str, line: int, project_root: Path) -> str:
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()[line - 1].strip()
+    except (OSError, IndexError):
+        text = ""
+    try:
+        relative = os.path.relpath(path, project_root)
+    except ValueError:
+        relative = path
+    return hashlib.sha256(f"{symbol}\0{relative}\0{text}".encode()).hexdigest()[:32]
+
+
+def new_findings(
+    plan: ModulePlan,
+    records: list[dict],
+    finding_lines: dict[str, set[int]],
+    project_root: Path,
+    syntax_level: str,
+) -> list[dict]:
+    found: list[dict] = []
+    for record in records:
+        if record.get("type") != "target":
+            continue
+        strict, lax = record.get("strict") or {}, record.get("lax") or {}
+        errors = []
+        if lax.get("ok") is False:
+            errors.append(("lax", lax["error"]))
+        if strict.get("ok") is False:
+            if syntax_level == "strict":
+                errors.append(("strict", strict["error"]))
+            elif lax.get("ok"):
+                line = _error_line(strict["error"], plan.path)
+                if line is not None and _cut_at(lax, Span(plan.path, line)):
+                    errors.append(("strict-fallback", strict["error"]))
+        for level, error in errors:
+            if any(
+                int(item[1]) in finding_lines.get(os.path.realpath(item[0]), ()) for item in error.get("locations", [])
+            ):
+                continue  # a finding already points there
+            location = _user_location(error, project_root, plan.path)
+            if location is None:
+                continue
+            message = compile_error_message(level, error)
+            path = os.path.realpath(location.path)
+            if any(item["path"] == path and item["line"] == location.line for item in found):
+                continue  # one compile error per line (the LAX one, when both levels fail)
+            found.append(
+                {
+                    "path": path,
+                    "line": location.line,
+                    # 1-based columns like the findings (MindSpore's are 0-based)
+                    "column": (location.column or 0) + 1,
+                    "end_line": location.end_line,
+                    "end_column": location.end_column + 1 if location.end_column is not None else None,
+                    "symbol": rules.COMPILE_ERROR_SYMBOL,
+                    "msg_id": rules.COMPILE_ERROR_MSGID,
+                    "message": message,
+                    "category": "error",
+                    "fingerprint": fingerprint(rules.COMPILE_ERROR_SYMBOL, path, location.line, project_root),
+                    "confirmation": {
+                        "status": rules.CONFIRMED,
+                        "detail": f"reported by MindSpore's graph compiler ({record.get('label', '')})",
+                    },
+                }
+            )
+    return found

@@ -1,0 +1,292 @@
+"""Runtime mode with the real MindSpore on CPU (no mock of the compiler).
+
+Findings come from linting fixtures/runtime/ with pylint and mslint, exactly as
+a user gets them; ``confirm_findings`` then compiles the flagged code in worker
+processes. One worker per module, one MindSpore import per worker: the modules
+of a scenario go through one call, and the expensive calls run once per session.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from mslint import catalog
+from mslint.confirm import COMPILE_ERROR_SYMBOL, STATUSES, confirm_findings
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNTIME = ROOT / "fixtures" / "runtime"
+PROJECT = RUNTIME / "project"
+
+
+def lint(*paths: Path) -> list[dict]:
+    """mslint's findings for paths, from pylint's json2 output, in the shape
+    confirm_findings takes (1-based columns, as mslint's own output)."""
+    symbols = [rule.symbol for rule in catalog.mslint_rules() if rule.symbol != COMPILE_ERROR_SYMBOL]
+    completed = subprocess.run(
+        [sys.executable, "-m", "pylint", "--load-plugins=mslint", "--disable=all", f"--enable={','.join(symbols)}",
+         "--output-format=json2", "--persistent=n", *map(str, paths)],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )
+    messages = json.loads(completed.stdout)["messages"]
+    return [
+        {
+            "path": message["absolutePath"],
+            "line": message["line"],
+            "column": message["column"] + 1,
+            "end_line": message["endLine"],
+            "end_column": message["endColumn"] + 1 if message["endColumn"] is not None else None,
+            "symbol": message["symbol"],
+            "msg_id": message["messageId"],
+            "message": message["message"],
+            "category": message["type"],
+            "fingerprint": f"{message['symbol']}:{message['line']}",
+        }
+        for message in messages
+    ]
+
+
+@pytest.fixture(scope="module")
+def linted() -> list[dict]:
+    """Every finding in fixtures/runtime/, linted once."""
+    return lint(RUNTIME)
+
+
+def findings_in(linted: list[dict], *paths: Path) -> list[dict]:
+    wanted = {str(path.resolve()) for path in paths}
+    found = [dict(item) for item in linted if item["path"] in wanted]
+    assert {item["path"] for item in found} == wanted, "a fixture lost its findings"
+    return found
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    return {str(path.relative_to(folder)): (path.stat().st_size, path.stat().st_mtime_ns) for path in folder.rglob("*")}
+
+
+def by_line(findings: list[dict], name: str) -> dict[tuple[int, str], dict]:
+    return {(item["line"], item["symbol"]): item["confirmation"] for item in findings if Path(item["path"]).name == name}
+
+
+@pytest.fixture(scope="module")
+def main_run(linted: list[dict]) -> dict:
+    """host_code.py, layers.py, import_fails.py and crashes.py in one call, two
+    workers at a time; the fixture tree and the working directory are
+    snapshotted around it."""
+    paths = [RUNTIME / name for name in ("host_code.py", "layers.py", "import_fails.py", "crashes.py")]
+    findings = findings_in(linted, *paths)
+    before, cwd_before = snapshot(RUNTIME), sorted(os.listdir(ROOT))
+    confirmed, new = confirm_findings(findings, timeout=150, jobs=2, project_root=ROOT, config={}, progress=False)
+    return {
+        "findings": confirmed,
+        "new": new,
+        "tree": (before, snapshot(RUNTIME)),
+        "cwd": (cwd_before, sorted(os.listdir(ROOT))),
+    }
+
+
+def test_graph_findings_confirmed(main_run: dict) -> None:
+    results = by_line(main_run["findings"], "host_code.py")
+    for line, symbol in [
+        (18, "ms-numpy-on-tensor"),
+        (25, "ms-asnumpy-in-graph"),
+        (31, "ms-custom-type-on-tensor"),
+        (37, "ms-import-in-graph"),
+        (42, "ms-numpy-on-tensor"),  # in a helper construct calls, with a dynamic input dimension
+        (54, "ms-numpy-on-tensor"),  # in a @jit function
+    ]:
+        status = results[(line, symbol)]
+        assert status["status"] == "confirmed", (line, status)
+        assert f"compile error at line {line} under STRICT" in status["detail"]
+    # numpy, asnumpy and a custom class compile under LAX, through JIT fallback, and
+    # MindSpore cuts the gradient there (measured: the gradient sum is 0)
+    for line, symbol in [(18, "ms-numpy-on-tensor"), (25, "ms-asnumpy-in-graph"), (31, "ms-custom-type-on-tensor")]:
+        assert "only through JIT fallback" in results[(line, symbol)]["detail"]
+        assert "gradient sum 0.0" in results[(line, symbol)]["detail"]
+    assert "RuntimeError: Unsupported statement 'Import'" in results[(37, "ms-import-in-graph")]["detail"]
+    assert "LAX fails there too" in results[(37, "ms-import-in-graph")]["detail"]
+
+
+def test_not_reproduced_and_not_run(main_run: dict) -> None:
+    results = by_line(main_run["findings"], "host_code.py")
+    assert results[(68, "ms-numpy-on-tensor")] == {
+        "status": "not reproduced",
+        "detail": "NumpyBranchOff.construct compiles under STRICT",
+    }
+    assert results[(82, "ms-numpy-on-tensor")]["status"] == "not run"
+    assert "declare example inputs" in results[(82, "ms-numpy-on-tensor")]["detail"]
+    assert results[(92, "ms-numpy-on-tensor")]["status"] == "not run"
+    assert "no zero-argument constructor and no factory" in results[(92, "ms-numpy-on-tensor")]["detail"]
+
+
+def test_compile_error_no_rule_predicted(main_run: dict) -> None:
+    (new,) = main_run["new"]
+    assert new["symbol"] == COMPILE_ERROR_SYMBOL and new["msg_id"] == "E7801"
+    assert (Path(new["path"]).name, new["line"], new["column"], new["end_column"]) == ("host_code.py", 77, 16, 26)
+    assert new["message"] == (
+        "MindSpore cannot compile this in GRAPH_MODE (LAX and STRICT): AttributeError: "
+        "ClassMember: 'Namespace:host_code..MissingAttribute' object has no attribute 'scale'"
+    )
+    assert new["confirmation"]["status"] == "confirmed"
+
+
+def test_layer_findings_confirmed_by_building_the_call(main_run: dict) -> None:
+    results = by_line(main_run["findings"], "layers.py")
+    expected = {
+        (10, "ms-conv-padding-ignored"): "nn.Conv2d(...) raises ValueError: For 'Conv2D', the 'pad' must be zero",
+        (11, "ms-conv-implicit-pad-mode"): "gives 16x16 on a 16x16 input; PyTorch's Conv2d with the same arguments gives 14x14 (in_channels taken as 4)",
+        (12, "ms-pool-implicit-stride"): "gives 15x15 on a 16x16 input (stride 1); PyTorch's MaxPool2d (stride = kernel_size) gives 8x8",
+        (13, "ms-dropout-keep-prob"): "PyTorch's Dropout(0.1) keeps 90%",
+        (14, "ms-batchnorm-momentum"): "moves the running mean 90% of the way to the batch mean; PyTorch's momentum=0.1 moves it 10%",
+        (15, "ms-torch-positional-args"): "nn.Dense(..., False) builds with every weight at 0 and has_bias=True: the third positional argument went to weight_init",
+    }
+    for key, text in expected.items():
+        assert key in results, f"the linter no longer reports {key}"
+        assert results[key]["status"] == "confirmed", (key, results[key])
+        assert text in results[key]["detail"], (key, results[key])
+    assert "keeps 10." in results[(13, "ms-dropout-keep-prob")]["detail"] or "keeps 9." in results[(13, "ms-dropout-keep-prob")]["detail"]
+    # a 1x1 convolution gives the same shape with either padding: nothing to confirm
+    pointwise = results.get((16, "ms-conv-implicit-pad-mode"))
+    if pointwise is not None:
+        assert pointwise["status"] == "not reproduced"
+
+
+def test_import_failure_and_crash_are_reported(main_run: dict) -> None:
+    (failed,) = by_line(main_run["findings"], "import_fails.py").values()
+    assert failed == {
+        "status": "not run",
+        "detail": "import failed: ModuleNotFoundError: No module named 'mslint_no_such_module'",
+    }
+    (crashed,) = by_line(main_run["findings"], "crashes.py").values()
+    assert crashed["status"] == "not run"
+    assert crashed["detail"].startswith("worker crashed (signal 11, SIGSEGV) while importing crashes")
+
+
+def test_nothing_written_beside_the_code(main_run: dict) -> None:
+    before, after = main_run["tree"]
+    assert before == after
+    cwd_before, cwd_after = main_run["cwd"]
+    assert cwd_before == cwd_after
+    assert not (ROOT / "rank_0").exists()
+
+
+FINDING_SCHEMA = {
+    "type": "object",
+    "required": ["path", "line", "column", "end_line", "end_column", "symbol", "msg_id", "message", "category",
+                 "fingerprint", "confirmation"],
+    "properties": {
+        "path": {"type": "string", "pattern": "^/"},
+        "line": {"type": "integer", "minimum": 1},
+        "column": {"type": "integer", "minimum": 1},
+        "end_line": {"type": ["integer", "null"]},
+        "end_column": {"type": ["integer", "null"]},
+        "symbol": {"type": "string", "pattern": "^ms-"},
+        "msg_id": {"type": "string"},
+        "message": {"type": "string", "minLength": 1},
+        "category": {"type": "string"},
+        "fingerprint": {"type": "string"},
+        "confirmation": {
+            "type": "object",
+            "required": ["status", "detail"],
+            "additionalProperties": False,
+            "properties": {"status": {"enum": list(STATUSES)}, "detail": {"type": "string", "minLength": 1}},
+        },
+    },
+}
+
+
+def test_output_shape(main_run: dict) -> None:
+    """What the CLI renders as text suffixes, JSON fields and SARIF result
+    properties: every finding (old and new) is JSON with a confirmation."""
+    everything = main_run["findings"] + main_run["new"]
+    for item in json.loads(json.dumps(everything)):
+        jsonschema.validate(item, FINDING_SCHEMA)
+    assert all(len(item["confirmation"]["detail"]) < 400 for item in everything)
+
+
+def test_factory_and_inputs_from_pyproject(linted: list[dict]) -> None:
+    findings = findings_in(linted, PROJECT / "pkg" / "model.py")
+    confirmed, new = confirm_findings(findings, timeout=120, project_root=PROJECT, config={}, progress=False)
+    statuses = {item["symbol"]: item["confirmation"] for item in confirmed}
+    assert statuses["ms-asnumpy-in-graph"]["status"] == "confirmed"
+    assert "Net.construct" in statuses["ms-asnumpy-in-graph"]["detail"]
+    assert "gradient sum 0.0" in statuses["ms-asnumpy-in-graph"]["detail"]
+    assert statuses["ms-numpy-on-tensor"]["status"] == "confirmed"
+    assert new == []
+
+
+def test_timeout(linted: list[dict]) -> None:
+    findings = findings_in(linted, RUNTIME / "hangs.py")
+    confirmed, _ = confirm_findings(findings, timeout=12, project_root=ROOT, config={}, progress=False)
+    (finding,) = confirmed
+    assert finding["confirmation"]["status"] == "not run"
+    # "... while compiling Sleeper.construct" (or an earlier step on a machine so
+    # loaded that importing MindSpore alone takes 12 s)
+    assert finding["confirmation"]["detail"].startswith("timeout after 12 s while ")
+
+
+def test_memory_limit(linted: list[dict], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MSLINT_CONFIRM_MEMORY", "6G")
+    confirmed, _ = confirm_findings(
+        findings_in(linted, RUNTIME / "exhausts_memory.py"), timeout=120, project_root=ROOT, config={}, progress=False
+    )
+    (finding,) = confirmed
+    assert finding["confirmation"] == {
+        "status": "not run",
+        "detail": "import failed: MemoryError (worker address-space limit 6.0 GiB)",
+    }
+
+
+def test_device_unavailable(linted: list[dict]) -> None:
+    confirmed, _ = confirm_findings(
+        findings_in(linted, RUNTIME / "import_fails.py"), device="Ascend", project_root=ROOT, config={}, progress=False
+    )
+    (finding,) = confirmed
+    assert finding["confirmation"]["status"] == "not run"
+    assert finding["confirmation"]["detail"].startswith("device Ascend unavailable: ")
+
+
+# -- plugin mode ------------------------------------------------------------------
+def _pylint(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pylint", "--load-plugins=mslint", "--persistent=n", "--confirm=y",
+         "--confirm-timeout=150", *arguments],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )
+
+
+def test_plugin_mode_text() -> None:
+    """Only two rules enabled and ms-graph-compile-error disabled: the findings
+    are still confirmed (mslint's load_configuration hook), no new message."""
+    completed = _pylint("--disable=all", "--enable=ms-numpy-on-tensor,ms-import-in-graph",
+                        "fixtures/runtime/import_fails.py", "fixtures/runtime/host_code.py")
+    out = completed.stdout
+    assert "mslint runtime confirmation (GRAPH_MODE)" in out
+    assert "fixtures/runtime/host_code.py:37: ms-import-in-graph [confirmed: compile error at line 37 under STRICT" in out
+    assert "fixtures/runtime/host_code.py:68: ms-numpy-on-tensor [not reproduced: NumpyBranchOff.construct compiles under STRICT]" in out
+    assert "fixtures/runtime/import_fails.py:13: ms-numpy-on-tensor [not run: import failed: ModuleNotFoundError" in out
+    assert "runtime confirmation: 4 confirmed, 1 not reproduced, 3 not run, 0 new" in out
+    assert "E7801" not in out
+    # the summary comes after the messages, before pylint's score
+    assert out.index("E7202") < out.index("runtime confirmation:") < out.index("Your code has been rated")
+
+
+def test_plugin_mode_json_with_new_findings() -> None:
+    completed = _pylint("--disable=all", "--enable=ms-numpy-on-tensor,ms-graph-compile-error",
+                        "--output-format=json2", "fixtures/runtime/host_code.py")
+    messages = json.loads(completed.stdout)["messages"]  # stdout stays valid JSON
+    by_key = {(message["line"], message["symbol"]): message for message in messages}
+    assert by_key[(18, "ms-numpy-on-tensor")]["message"].endswith("(gradient sum 0.0)]")
+    assert "[confirmed: compile error at line 18 under STRICT" in by_key[(18, "ms-numpy-on-tensor")]["message"]
+    missing = by_key[(77, COMPILE_ERROR_SYMBOL)]
+    assert (missing["column"], missing["endColumn"], missing["module"]) == (15, 25, "host_code")
+    assert "object has no attribute 'scale'" in missing["message"]
+    # asnumpy and the custom class are not enabled here: MindSpore's STRICT errors
+    # there are new, with the gradient cut MindSpore reports under LAX
+    assert "only through JIT fallback and the gradient is cut here" in by_key[(25, COMPILE_ERROR_SYMBOL)]["message"]
+    assert "runtime confirmation: 3 confirmed, 1 not reproduced, 2 not run, 4 new" in completed.stderr
