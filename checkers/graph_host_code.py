@@ -87,16 +87,16 @@ class GraphHostCodeChecker(BaseChecker):
             self.add_message("ms-numpy-in-graph", node=node, args=(spelled(func),))
 
     def _check_host_copy(self, node: nodes.Call, func: nodes.Attribute, analysis, kind: str) -> bool:
-        always = apis.HOST_COPY_METHODS[func.attrname]
+        always, compiles_under_strict = apis.HOST_COPY_METHODS[func.attrname]
         if isinstance(func.expr, nodes.Name) and resolve.qualified_name(func.expr) is not None:
             return False  # np.item(...)? a module attribute, not a tensor method
         if not always and not analysis.depends_on_tensor(func.expr):
             return False
-        self.add_message(
-            "ms-asnumpy-in-graph",
-            node=node,
-            args=(spelled(func), kind, host_code_consequence(self, kind)),
-        )
+        if compiles_under_strict:
+            consequence = "it compiles, but the gradient through the Python scalar is cut"
+        else:
+            consequence = host_code_consequence(self, kind)
+        self.add_message("ms-asnumpy-in-graph", node=node, args=(spelled(func), kind, consequence))
         return True
 
 

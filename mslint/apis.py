@@ -197,14 +197,18 @@ SCIPY_TO_MINDSPORE: dict[str, str] = {
     "scipy.special.logsumexp": "ops.logsumexp",
 }
 
-# Tensor methods that copy data to the host (ms-asnumpy-in-graph). ``asnumpy``
-# exists only on MindSpore tensors, so it is flagged whatever the receiver; the
-# others are flagged only on values that depend on a runtime tensor.
-HOST_COPY_METHODS: dict[str, bool] = {
-    "asnumpy": True,
-    "numpy": False,
-    "item": False,
-    "tolist": False,
+# Tensor methods that copy data to the host (ms-asnumpy-in-graph):
+# name -> (flagged whatever the receiver, compiles under STRICT).
+# ``asnumpy`` exists only on MindSpore tensors, so it is flagged whatever the
+# receiver; the others only on values that depend on a runtime tensor. Measured
+# on 2.10: ``.asnumpy()``, ``.numpy()``, ``.tolist()`` compile under LAX with a
+# zero gradient and fail under STRICT; ``.item()`` compiles at both levels and
+# the gradient through it is cut (the scalar is a constant for autodiff).
+HOST_COPY_METHODS: dict[str, tuple[bool, bool]] = {
+    "asnumpy": (True, False),
+    "numpy": (False, False),
+    "tolist": (False, False),
+    "item": (False, True),
 }
 
 # --------------------------------------------------------------------------

@@ -229,3 +229,38 @@ report(outcomes=outcomes, started=len(started))
 ''')
     assert all(outcome == ["ok", 8.0] for outcome in result["outcomes"])
     assert result["started"] == 1  # three steps, one thread: it ran while compiling
+
+
+def test_host_copy_methods_cut_the_gradient(run_snippet):
+    """.numpy()/.tolist() behave like .asnumpy(); .item() compiles even under STRICT,
+    but the scalar is a constant for autodiff: d/dx of x * (2 * sum(x)) loses a term."""
+    harness = GRADIENT_HARNESS + '''
+class Item(nn.Cell):
+    def construct(self, x):
+        return x * (x.sum() * 2).item()
+
+class Reference(nn.Cell):
+    def construct(self, x):
+        return x * (x.sum() * 2)
+
+class ToList(nn.Cell):
+    def construct(self, x):
+        return Tensor((x * 2).tolist(), ms.float32)
+
+class Numpy(nn.Cell):
+    def construct(self, x):
+        return Tensor((x * 2).numpy(), ms.float32)
+
+report(**{name: outcome(cls, "LEVEL") for name, cls in
+          (("item", Item), ("reference", Reference), ("tolist", ToList), ("numpy", Numpy))})
+'''
+    lax = run_snippet(harness.replace("LEVEL", "lax"))
+    assert lax["reference"]["jit_grad"] == ["ok", 64.0]
+    assert lax["item"]["jit_grad"] == ["ok", 32.0]  # one of the two terms is lost
+    assert lax["tolist"]["jit_grad"] == ["ok", 0.0]
+    assert lax["numpy"]["jit_grad"] == ["ok", 0.0]
+    strict = run_snippet(harness.replace("LEVEL", "strict"))
+    assert strict["item"]["forward"][0] == "ok"
+    assert strict["item"]["jit_grad"] == ["ok", 32.0]
+    assert strict["tolist"]["forward"][0] == "error"
+    assert strict["numpy"]["forward"][0] == "error"
