@@ -902,7 +902,9 @@ DICT_FACTORIES: frozenset[str] = frozenset({"dict", "collections.OrderedDict", "
 PARAMETER_CLASSES: frozenset[str] = frozenset({"mindspore.Parameter"})
 # Calls in a class that create attributes mslint cannot see: an attribute it does not
 # find assigned may be a Parameter made by one of these.
-DYNAMIC_ATTRIBUTE_CALLS: frozenset[str] = frozenset({"setattr", "insert_param_to_cell", "__setattr__"})
+DYNAMIC_ATTRIBUTE_CALLS: frozenset[str] = frozenset(
+    {"setattr", "insert_param_to_cell", "__setattr__", "register_buffer"}
+)
 MUTATION_FIX = "keep per-step state in a Parameter updated with ops.assign, or return the value"
 
 # ms-tensor-as-python-value: Python builtins that need an int, and conversions that
@@ -917,4 +919,10 @@ GRADIENT_STOPPING_CALLS: frozenset[str] = frozenset({"mindspore.ops.stop_gradien
 # on a construct parameter proves the parameter is a tensor.
 TENSOR_VALUE_METHODS: frozenset[str] = frozenset(
     {"sum", "max", "min", "mean", "prod", "argmax", "argmin", "amax", "amin", "norm", "astype", "squeeze", "reshape"}
+)
+# Tensor methods whose result carries no gradient, and methods whose arguments lend
+# only their dtype or device (``t.type_as(x)``), for ms-lost-mutation-in-graph under LAX.
+GRADIENT_STOPPING_METHODS: frozenset[str] = frozenset({"detach", "stop_gradient"})
+RECEIVER_ONLY_METHODS: frozenset[str] = frozenset(
+    {"type_as", "to", "astype", "new_zeros", "new_ones", "new_empty", "new_full"}
 )
