@@ -72,12 +72,13 @@ class GraphHostCodeChecker(BaseChecker):
         qname = resolve.qualified_name(func)
         if qname is None or resolve.root_package(qname) not in apis.HOST_ARRAY_PACKAGES:
             return
-        if qname.startswith(apis.HOST_RANDOM_PREFIXES):
-            return  # a frozen random value: ms-frozen-random-in-graph
         if qname in apis.HOST_CONSTANT_CALLS and qname not in apis.HOST_TYPE_CONVERSIONS:
             return  # np.zeros((B, H, W)), np.finfo(...): compile-time constants
         arguments = list(node.args) + [keyword.value for keyword in node.keywords or ()]
-        if any(analysis.depends_on_tensor(argument) for argument in arguments):
+        on_tensor = any(analysis.depends_on_tensor(argument) for argument in arguments)
+        if not on_tensor and qname.startswith(apis.HOST_RANDOM_PREFIXES):
+            return  # a value frozen at compile time: ms-frozen-random-in-graph
+        if on_tensor:
             self.add_message(
                 "ms-numpy-on-tensor",
                 node=node,

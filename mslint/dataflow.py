@@ -23,14 +23,30 @@ def parameter_is_constant(func: nodes.FunctionDef, index: int, all_args: list[no
     args = func.args
     param = all_args[index]
     annotation = _annotation_of(args, param)
-    if annotation is not None:
-        if isinstance(annotation, nodes.Name) and annotation.name in apis.CONSTANT_ANNOTATIONS:
-            return True
+    if annotation is not None and _constant_annotation(annotation):
+        return True
     default = _default_of(args, param)
     if default is not None and isinstance(default, _SCALAR_CONSTANTS):
         return True
     if isinstance(default, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in default.elts):
         return True
+    return False
+
+
+def _constant_annotation(annotation: nodes.NodeNG) -> bool:
+    """``int``, ``float``..., or ``List[int]``, ``Tuple[int, ...]``, ``Optional[int]``."""
+    if isinstance(annotation, nodes.Name):
+        return annotation.name in apis.CONSTANT_ANNOTATIONS
+    if isinstance(annotation, nodes.Const):  # the ``...`` of Tuple[int, ...], or None
+        return annotation.value is Ellipsis or annotation.value is None
+    if isinstance(annotation, nodes.Subscript):
+        container = annotation.value
+        name = container.attrname if isinstance(container, nodes.Attribute) else getattr(container, "name", None)
+        if name not in apis.CONSTANT_ANNOTATION_CONTAINERS:
+            return False
+        inner = annotation.slice
+        elements = inner.elts if isinstance(inner, nodes.Tuple) else [inner]
+        return all(_constant_annotation(element) for element in elements)
     return False
 
 
@@ -72,8 +88,18 @@ def all_params(func: nodes.FunctionDef) -> list[nodes.AssignName]:
 
 
 def is_bound_method(func: nodes.FunctionDef) -> bool:
-    """A method whose first parameter is self/cls (not a staticmethod)."""
-    return isinstance(func.parent, nodes.ClassDef) and func.type in {"method", "classmethod"}
+    """A method whose first parameter is self/cls (not a staticmethod).
+
+    Read from the decorators' spelling: astroid's ``FunctionDef.type`` infers every
+    decorator (``@ms.jit`` would load mindspore's sources) and is slow."""
+    if not isinstance(func.parent, nodes.ClassDef):
+        return False
+    for decorator in func.decorators.nodes if func.decorators else ():
+        if isinstance(decorator, nodes.Name) and decorator.name == "staticmethod":
+            return False
+        if isinstance(decorator, nodes.Attribute) and decorator.attrname == "staticmethod":
+            return False
+    return True
 
 
 def entry_tensor_params(func: nodes.FunctionDef) -> set[str]:
@@ -122,19 +148,25 @@ class TensorTaint:
                 break
 
     # -- expressions ---------------------------------------------------------
-    def depends(self, node: nodes.NodeNG | None) -> bool:  # noqa: C901 - one case per node type
+    def depends(self, node: nodes.NodeNG | None) -> bool:
         """Whether the value of ``node`` depends on a runtime tensor."""
+        return self._depends(node, frozenset())
+
+    def _depends(self, node: nodes.NodeNG | None, visiting: frozenset) -> bool:  # noqa: C901 - one case per node type
         if node is None:
             return False
         stack = [node]
         while stack:
             current = stack.pop()
             if isinstance(current, nodes.Name):
-                if current.name in self.names:
+                if current.name in self.names and self._name_depends(current, visiting):
                     return True
             elif isinstance(current, nodes.Attribute):
                 if current.attrname in apis.STATIC_TENSOR_ATTRIBUTES:
                     continue
+                if current.attrname in apis.STATIC_TENSOR_METHODS and isinstance(current.parent, nodes.Call) \
+                        and current.parent.func is current:
+                    continue  # x.numel(), x.dim(): static, like x.shape
                 if isinstance(current.expr, nodes.Name) and current.expr.name == "self":
                     if current.attrname in self.tensor_self_attrs:
                         return True
@@ -150,11 +182,48 @@ class TensorTaint:
                     stack.append(current.func)
             elif isinstance(current, (nodes.Const, nodes.Lambda, nodes.JoinedStr)):
                 continue
+            elif isinstance(current, nodes.IfExp):
+                # the test only picks a branch: ``a.shape if t is not None else b.shape``
+                stack.append(current.body)
+                stack.append(current.orelse)
+            elif isinstance(current, nodes.Compare) and all(op in ("is", "is not") for op, _ in current.ops):
+                continue  # ``t is None``: identity, a Python bool
             elif isinstance(current, (nodes.FunctionDef, nodes.ClassDef)):
                 continue
             else:
                 stack.extend(current.get_children())
         return False
+
+
+    def _name_depends(self, name: nodes.Name, visiting: frozenset) -> bool:
+        """A name of the taint set, looked at closer when it is a comprehension
+        variable: Python 3 scopes those to the comprehension, so ``d`` in
+        ``tuple(int(d) for d in x.shape)`` is static even when another ``d`` of
+        the function holds a tensor."""
+        comprehension = name.scope()
+        if not isinstance(comprehension, _COMPREHENSIONS) or name.name not in comprehension.locals:
+            return True
+        generators = comprehension.generators
+        if _is_inside(name, generators[0].iter, comprehension):
+            return True  # the first iterable is evaluated in the enclosing scope
+        for generator in generators:
+            if name.name in _target_names(generator.target):
+                if generator in visiting:
+                    return True  # unsure: keep the function-wide answer
+                return self._depends(generator.iter, visiting | {generator})
+        return True
+
+
+_COMPREHENSIONS = (nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)
+
+
+def _is_inside(node: nodes.NodeNG, ancestor: nodes.NodeNG, stop: nodes.NodeNG) -> bool:
+    current = node
+    while current is not None and current is not stop:
+        if current is ancestor:
+            return True
+        current = current.parent
+    return False
 
 
 def _constant_result(call: nodes.Call) -> bool:

@@ -8,6 +8,9 @@ walks into the packages listed in :data:`mslint.apis.EXTERNAL_PACKAGES`.
 
 from __future__ import annotations
 
+import functools
+import os
+import sysconfig
 from collections.abc import Iterator
 
 import astroid
@@ -18,6 +21,7 @@ from mslint import apis
 _SORTED_ALIASES = sorted(apis.MODULE_ALIASES.items(), key=lambda item: -len(item[0]))
 
 
+@functools.lru_cache(maxsize=16384)
 def canonical(qname: str) -> str:
     """Map an internal MindSpore path to its public spelling."""
     if not qname.startswith("mindspore."):
@@ -167,15 +171,132 @@ def _resolve_base(base: nodes.NodeNG) -> tuple[nodes.ClassDef | None, str | None
         return None, None
     if is_external(qname) or root_package(qname) in _BUILTIN_NAMES or "." not in qname:
         return None, qname
-    # A class from the user's own project: let astroid find it (it parses that
-    # module; external packages were excluded above).
+    # A class from the user's own project: follow the import statements into the
+    # module that defines it (astroid parses that module). No value inference:
+    # inferring follows assignments and decorators into mindspore's sources.
     try:
-        inferred = next(base.infer(), None)
-    except (astroid.InferenceError, StopIteration, RecursionError, Exception):  # noqa: BLE001
+        found = _follow_name(base, 0)
+    except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
         return None, qname
-    if isinstance(inferred, nodes.ClassDef) and not is_external(inferred.root().name):
-        return inferred, None
+    if isinstance(found, nodes.ClassDef):
+        return found, None
+    if isinstance(found, str):
+        return None, found
     return None, qname
+
+
+_FOLLOW_DEPTH = 8
+
+
+def _follow_name(expr: nodes.NodeNG, depth: int) -> nodes.ClassDef | str | None:
+    """What a Name/Attribute expression denotes, by import statements only: a
+    user ClassDef, the qualified name of an external (or library) object, or None
+    when unsure."""
+    names: list[str] = []
+    while isinstance(expr, nodes.Attribute):
+        names.append(expr.attrname)
+        expr = expr.expr
+    if not isinstance(expr, nodes.Name) or depth > _FOLLOW_DEPTH:
+        return None
+    names.reverse()
+    bound = binding(expr)
+    if isinstance(bound, nodes.ClassDef):
+        return _nested_class(bound, names)
+    if isinstance(bound, (nodes.Import, nodes.ImportFrom)):
+        return _follow_import(bound, expr.name, names, depth)
+    return None
+
+
+def _follow_import(node: nodes.Import | nodes.ImportFrom, name: str, rest: list[str], depth: int):
+    target = _import_target(node, name)
+    if target is None:
+        return None
+    if isinstance(node, nodes.Import):
+        # ``import pkg.models as models`` binds the module pkg.models; ``import pkg.models`` binds pkg
+        modname = target
+    else:
+        modname, _, imported = target.rpartition(".")
+        rest = [imported, *rest]
+    if is_external(modname):
+        return canonical(".".join([modname, *rest]))
+    module = node.root().import_module(modname, level=None)
+    if _is_library_module(module):
+        return ".".join([modname, *rest])
+    return _lookup(module, rest, depth + 1)
+
+
+def _lookup(module: nodes.Module, names: list[str], depth: int):
+    """``names`` looked up in a user module, following its imports."""
+    if not names or depth > _FOLLOW_DEPTH:
+        return None
+    first, rest = names[0], names[1:]
+    candidates = module.locals.get(first)
+    if not candidates:
+        # ``pkg.models.Net`` where pkg/__init__.py does not import models
+        try:
+            submodule = module.import_module(f"{module.name}.{first}", level=None)
+        except astroid.AstroidError:
+            return None
+        return None if _is_library_module(submodule) else _lookup(submodule, rest, depth + 1)
+    chosen = next((c for c in candidates if isinstance(c, (nodes.Import, nodes.ImportFrom))), candidates[-1])
+    if isinstance(chosen, nodes.ClassDef):
+        return _nested_class(chosen, rest)
+    if isinstance(chosen, nodes.ImportFrom) and any(imported == "*" for imported, _ in chosen.names) \
+            and all((alias or imported) != first for imported, alias in chosen.names):
+        star = _import_target_module(chosen)
+        if star is None or is_external(star):
+            return None  # what a star import binds depends on what is installed
+        return _lookup(chosen.root().import_module(star, level=None), names, depth + 1)
+    if isinstance(chosen, (nodes.Import, nodes.ImportFrom)):
+        return _follow_import(chosen, first, rest, depth)
+    if isinstance(chosen, nodes.AssignName) and isinstance(chosen.parent, nodes.Assign) and not rest:
+        value = chosen.parent.value
+        if isinstance(value, (nodes.Name, nodes.Attribute)):  # Base = nn.Cell
+            qname = qualified_name(value)
+            if qname is not None and (is_external(qname) or "." not in qname):
+                return qname
+            return _follow_name(value, depth + 1)
+    return None
+
+
+def _import_target_module(node: nodes.ImportFrom) -> str | None:
+    if not node.level:
+        return node.modname
+    try:
+        return node.root().relative_to_absolute_name(node.modname, node.level)
+    except Exception:  # noqa: BLE001 - a relative import above the top package
+        return None
+
+
+def _nested_class(cls: nodes.ClassDef, names: list[str]) -> nodes.ClassDef | None:
+    for name in names:
+        inner = [member for member in cls.locals.get(name, ()) if isinstance(member, nodes.ClassDef)]
+        if not inner:
+            return None
+        cls = inner[-1]
+    return cls
+
+
+def _library_dirs() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    found = {os.path.realpath(paths[key]) for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
+    return tuple(sorted(found))
+
+
+_LIBRARY_DIRS = _library_dirs()
+
+
+def _is_library_module(module: nodes.Module) -> bool:
+    """A module of the standard library or an installed package (``decimal``,
+    ``functools``): its classes are not the user's own classes."""
+    path = module.file
+    if not path:
+        return True  # builtins and other modules without a source file
+    real = os.path.realpath(path)
+    if any(real.startswith(directory + os.sep) for directory in _LIBRARY_DIRS):
+        return True
+    parts = real.split(os.sep)
+    return "site-packages" in parts or "dist-packages" in parts
 
 
 def _direct_bases(cls: nodes.ClassDef) -> tuple[list[nodes.ClassDef], list[str]]:
@@ -269,6 +390,14 @@ def user_class_of_call(call: nodes.Call) -> nodes.ClassDef | None:
             classdef, _ = _resolve_base(func)
             return classdef
     elif isinstance(func, nodes.Attribute):
+        root = func.expr
+        while isinstance(root, nodes.Attribute):
+            root = root.expr
+        # models.Net(...) through an import of the user's package; not Net.static(...)
+        # on a class of this module (inferring that follows its decorators, e.g.
+        # @ms.jit, into mindspore's sources)
+        if not isinstance(root, nodes.Name) or not isinstance(binding(root), (nodes.Import, nodes.ImportFrom)):
+            return None
         qname = qualified_name(func)
         if qname is not None and not is_external(qname) and "." in qname:
             classdef, _ = _resolve_base(func)

@@ -23,6 +23,17 @@ GRAPH = "graph"
 DIFFERENTIATED = "differentiated"
 
 
+_CLOSURE_NODES = (nodes.Call, nodes.FunctionDef, nodes.Lambda)
+_ROOT_NODES = (nodes.ClassDef, nodes.FunctionDef, nodes.Call, nodes.Import, nodes.ImportFrom)
+# Last names of the APIs whose calls make graph or differentiated code.
+_ROOT_CALL_NAMES = frozenset(
+    qname.rsplit(".", 1)[-1]
+    for qname in (
+        apis.JIT_DECORATORS | apis.GRAD_FUNCTIONS | apis.GRAD_WRAPPER_CELLS | apis.GRAD_OPERATION_FACTORIES
+    )
+)
+
+
 class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
     """Graph and differentiated functions of one module, with their tensor taint."""
 
@@ -37,6 +48,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self._taints: dict[nodes.NodeNG, dataflow.TensorTaint] | None = None
         self._cell_classes: dict[nodes.ClassDef, bool] = {}
         self._self_attrs: dict[nodes.ClassDef, frozenset[str]] = {}
+        self._owners: dict[nodes.NodeNG, nodes.NodeNG] = {}
         self._find_roots()
         self._close_over_calls()
 
@@ -58,18 +70,43 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         return True
 
     def _find_roots(self) -> None:
-        for cls in self.module.nodes_of_class(nodes.ClassDef):
+        # one walk over the module (it is the analysis' main cost), then the
+        # classes, the decorated functions and the calls, in that order
+        classes: list[nodes.ClassDef] = []
+        functions: list[nodes.FunctionDef] = []
+        calls: list[nodes.Call] = []
+        imports: list[nodes.Import | nodes.ImportFrom] = []
+        for node in self.module.nodes_of_class(_ROOT_NODES):
+            if isinstance(node, nodes.Call):
+                calls.append(node)
+            elif isinstance(node, nodes.ClassDef):
+                classes.append(node)
+            elif isinstance(node, nodes.FunctionDef):
+                functions.append(node)
+            else:
+                imports.append(node)
+        for cls in classes:
             if not self.is_cell_class(cls):
                 continue
             for name in apis.CELL_METHODS_COMPILED:
                 for method in cls.locals.get(name, ()):
                     if isinstance(method, nodes.FunctionDef):
                         self._add(method, GRAPH, entry=True)
-        for func in self.module.nodes_of_class(nodes.FunctionDef):
-            if resolve.has_decorator(func, apis.JIT_DECORATORS):
+        for func in functions:
+            if func.decorators and resolve.has_decorator(func, apis.JIT_DECORATORS):
                 self._add(func, GRAPH, entry=True)
-        for call in self.module.nodes_of_class(nodes.Call):
-            self._root_from_call(call)
+        # Only calls spelled with the last name of a jit/grad API (or a name an
+        # import binds to one) can be roots: skip resolving the thousands of others.
+        triggers = set(_ROOT_CALL_NAMES)
+        for node in imports:
+            for imported, alias in node.names:
+                if alias and imported.rsplit(".", 1)[-1] in _ROOT_CALL_NAMES:
+                    triggers.add(alias)
+        for call in calls:
+            func = call.func.func if isinstance(call.func, nodes.Call) else call.func
+            last = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
+            if last in triggers:
+                self._root_from_call(call)
 
     def _root_from_call(self, call: nodes.Call) -> None:
         func = call.func
@@ -130,13 +167,17 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         while queue:
             caller = queue.popleft()
             kind = self.kinds[caller]
-            for call in caller.nodes_of_class(nodes.Call):
-                for callee, skips_self in self._callees(call, caller):
-                    self.call_sites.setdefault(callee, []).append((call, caller, skips_self))
+            nested_functions = []
+            for node in caller.nodes_of_class(_CLOSURE_NODES):
+                if not isinstance(node, nodes.Call):
+                    nested_functions.append(node)
+                    continue
+                for callee, skips_self in self._callees(node, caller):
+                    self.call_sites.setdefault(callee, []).append((node, caller, skips_self))
                     if self._add(callee, kind, entry=False):
                         queue.append(callee)
             # functions nested in graph code are graph code (lambdas, closures)
-            for nested in caller.nodes_of_class((nodes.FunctionDef, nodes.Lambda)):
+            for nested in nested_functions:
                 if nested is not caller and self._add(nested, kind, entry=False):
                     queue.append(nested)
 
@@ -190,11 +231,15 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
 
     def _taint_owner(self, func: nodes.NodeNG) -> nodes.NodeNG:
         # nested functions and lambdas share the names of the outermost scope
+        known = self._owners.get(func)
+        if known is not None:
+            return known
         owner = func
         parent = func.parent.frame() if func.parent is not None else None
         while parent is not None and parent in self.kinds:
             owner = parent
             parent = parent.parent.frame() if parent.parent is not None else None
+        self._owners[func] = owner
         return owner
 
     def self_tensor_attrs(self, func: nodes.NodeNG) -> frozenset[str]:
@@ -221,6 +266,19 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
                 params[owner] = {arg.name for arg in dataflow.all_params(owner)}
             else:
                 params[owner] = set()
+        # call edges grouped by the owner of the calling code, built once: the loop
+        # below then touches each edge once per round of its caller (linear, not
+        # owners x callees, on modules with thousands of helpers)
+        # A nested function's parameters are names of its owner's taint (nested
+        # functions share the names of the outermost scope): ``local(x)`` inside
+        # construct taints ``local``'s parameter there.
+        edges: dict[nodes.NodeNG, list[tuple[nodes.FunctionDef, nodes.NodeNG, nodes.Call, bool]]] = {}
+        for callee, sites in self.call_sites.items():
+            target = self._taint_owner(callee)
+            if target not in params:
+                continue
+            for call, caller, skips_self in sites:
+                edges.setdefault(self._taint_owner(caller), []).append((callee, target, call, skips_self))
         taints: dict[nodes.NodeNG, dataflow.TensorTaint] = {}
         queue = deque(owners)
         queued = set(owners)
@@ -232,18 +290,14 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             taint = dataflow.TensorTaint(owner, params[owner], self.self_tensor_attrs(owner))
             taints[owner] = taint
             # push argument taint into callees' parameters
-            for callee, sites in self.call_sites.items():
-                if callee not in params:
-                    continue
-                grown = False
-                for call, caller, skips_self in sites:
-                    if self._taint_owner(caller) is not owner:
-                        continue
-                    for name in _tainted_params(callee, call, skips_self, taint):
-                        if name not in params[callee]:
-                            params[callee].add(name)
-                            grown = True
-                if grown and callee not in queued:
+            grown: list[nodes.NodeNG] = []
+            for callee, target, call, skips_self in edges.get(owner, ()):
+                for name in _tainted_params(callee, call, skips_self, taint):
+                    if name not in params[target]:
+                        params[target].add(name)
+                        grown.append(target)
+            for callee in grown:
+                if callee not in queued:
                     queue.append(callee)
                     queued.add(callee)
         self._taints = taints

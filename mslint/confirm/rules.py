@@ -27,12 +27,13 @@ GRAPH_ERROR_RULES: frozenset[str] = frozenset(
         "ms-import-in-graph",
         "ms-unsupported-syntax-in-graph",
         "ms-forbidden-api-in-graph",
+        "ms-loop-variable-after-loop",
     }
 )
 # Rules whose claim is a STRICT error in some forms and a silent loss in others
 # (``self.items.append(x)`` compiles and is lost): an error confirms them, a
 # clean compile proves nothing.
-GRAPH_ERROR_OR_SILENT_RULES: frozenset[str] = frozenset({"ms-lost-mutation-in-graph"})
+GRAPH_ERROR_OR_SILENT_RULES: frozenset[str] = frozenset({"ms-lost-mutation-in-graph", "ms-tensor-as-python-value"})
 GRAPH_RULES = GRAPH_ERROR_RULES | GRAPH_ERROR_OR_SILENT_RULES
 # Host code on tensors: under LAX, JIT fallback compiles it and cuts the gradient.
 FALLBACK_RULES: frozenset[str] = frozenset({"ms-numpy-on-tensor", "ms-asnumpy-in-graph", "ms-custom-type-on-tensor"})

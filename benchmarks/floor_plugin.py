@@ -1,0 +1,37 @@
+"""The benchmark's floor: a pylint plugin whose checker does nothing.
+
+``pylint --disable=all`` alone skips every file (no checker wants it), so it
+measures nothing. This checker has one enabled message and an empty
+``visit_module``: pylint parses every module into an astroid tree and walks it,
+and does nothing else. mslint's cost is measured against this.
+
+    pylint --load-plugins floor_plugin --disable=all --enable=benchmark-floor FILES
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from astroid import nodes
+from pylint.checkers import BaseChecker
+
+if TYPE_CHECKING:
+    from pylint.lint import PyLinter
+
+
+class FloorChecker(BaseChecker):
+    name = "benchmark-floor"
+    msgs = {
+        "W9901": (
+            "never emitted",
+            "benchmark-floor",
+            "The benchmark's do-nothing checker: it makes pylint parse and walk every module.",
+        ),
+    }
+
+    def visit_module(self, node: nodes.Module) -> None:
+        pass
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(FloorChecker(linter))

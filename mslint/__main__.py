@@ -1,0 +1,8 @@
+"""``python -m mslint``: the same as the ``mslint`` command."""
+
+import sys
+
+from mslint.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,486 @@
+"""The result cache of the ``mslint`` command.
+
+Each checked file's findings are stored under a key made of
+
+- the analysis: mslint's version and a hash of its own source files, the pylint,
+  astroid and Python versions, and the settings that change findings (the
+  enabled messages, ``jit-syntax-level``);
+- the file: its absolute path, its module name and a hash of its content;
+- its project dependencies: the content of every project module it imports,
+  transitively.
+
+Why the dependencies. A file's findings depend on more than its own text: whether
+``class Net(Base)`` is an ``nn.Cell`` (so whether ``Net.construct`` is graph code)
+is inferred from ``Base``, which may live in another module of the project, and
+``Base``'s own bases in a third. astroid reaches another module only through an
+import, so the modules a file can depend on are those in the transitive closure of
+its imports. Imports are found with a deliberately generous scan of the source
+text (an import inside a function, a ``try`` or a docstring counts: a module too
+many costs a re-check, one too few would be unsound), and resolved against the
+same roots pylint puts on ``sys.path`` for the run: the package root of every
+checked file plus the non-library ``sys.path`` entries (PYTHONPATH). Every
+existing candidate file counts (``pkg/mod.py`` and ``pkg/mod/__init__.py``, under
+every root), so creating a module that an import would now find changes the key
+as well. The closure is hashed bottom-up over the strongly connected components
+of the import graph (a Merkle hash), so it costs one pass however tangled the
+imports are. Installed libraries are not followed: mslint never infers into them,
+and pylint's and astroid's versions are part of the key.
+
+Editing one file therefore re-checks that file and the files that import it,
+directly or through other project modules, and nothing else; a configuration
+change re-checks everything (it is part of every key).
+
+Where: ``$MSLINT_CACHE_DIR`` if set, else the user cache folder
+(``~/.cache/mslint`` on Linux, ``~/Library/Caches/mslint`` on macOS,
+``%LOCALAPPDATA%\\mslint\\Cache`` on Windows), never inside the sources. One
+SQLite file, safe for concurrent runs; entries unused for 30 days are pruned.
+``mslint --no-cache`` neither reads nor writes it; ``mslint clean-cache`` deletes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import sys
+import sysconfig
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+DB_NAME = f"results-v{SCHEMA_VERSION}.sqlite3"
+PRUNE_AFTER_DAYS = 30
+
+
+def cache_dir() -> Path:
+    """``$MSLINT_CACHE_DIR``, else the platform's user cache folder for mslint."""
+    override = os.environ.get("MSLINT_CACHE_DIR")
+    if override:
+        return Path(override).expanduser()
+    try:
+        import platformdirs  # noqa: PLC0415 - a dependency of pylint
+
+        return Path(platformdirs.user_cache_dir("mslint", appauthor=False))
+    except ImportError:  # pragma: no cover
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        return Path(base) / "mslint"
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def digest_text(*parts: str) -> str:
+    return digest("\0".join(parts).encode("utf-8", "surrogatepass"))
+
+
+# ---------------------------------------------------------------------------
+# The analysis key
+# ---------------------------------------------------------------------------
+
+
+def _package_sources() -> list[Path]:
+    import mslint  # noqa: PLC0415
+    import mslint.checkers  # noqa: PLC0415
+
+    folders = {Path(p) for p in mslint.__path__} | {Path(p) for p in mslint.checkers.__path__}
+    found: list[Path] = []
+    for folder in sorted(folders):
+        found.extend(sorted(folder.rglob("*.py")))
+    return found
+
+
+def _version(distribution: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return "?"
+
+
+_CODE_IDENTITY: list[str] = []
+
+
+def code_identity() -> str:
+    """mslint's version and a hash of its own source files, the pylint, astroid
+    and Python versions: what every result and the rule catalogue depend on."""
+    if _CODE_IDENTITY:
+        return _CODE_IDENTITY[0]
+    import mslint  # noqa: PLC0415
+
+    hasher = hashlib.blake2b(digest_size=16)
+    for path in _package_sources():
+        try:
+            hasher.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        except OSError:
+            continue
+    identity = {
+        "schema": SCHEMA_VERSION,
+        "mslint": mslint.__version__,
+        "code": hasher.hexdigest(),
+        "pylint": _version("pylint"),
+        "astroid": _version("astroid"),
+        "python": list(sys.version_info[:2]),
+    }
+    _CODE_IDENTITY.append(digest_text(json.dumps(identity, sort_keys=True)))
+    return _CODE_IDENTITY[0]
+
+
+def analysis_key(settings: dict[str, Any]) -> str:
+    """The part of every file's key that is not the file: the code identity and
+    the settings that change findings."""
+    return digest_text(code_identity(), json.dumps(settings, sort_keys=True, default=str))
+
+
+# ---------------------------------------------------------------------------
+# Imports and the dependency closure
+# ---------------------------------------------------------------------------
+
+# `from X import ...` / `import ...` at a line start or after `:` / `;`
+# (`try: import x`, `if y: from . import z`). Generous on purpose.
+_IMPORT_RE = re.compile(
+    r"(?:^|[:;])[ \t]*(?:"
+    r"from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]*(?P<names>\([^)]*\)|(?:[^\n#;]|\\\n)*)"
+    r"|import[ \t]+(?P<modules>(?:[^\n#;]|\\\n)*))",
+    re.MULTILINE,
+)
+_NAME_RE = re.compile(r"[\w.]+")
+
+
+def scan_imports(data: bytes) -> list[list[Any]]:
+    """The imports in a source text: ``[level, module, [names]]`` for ``from``
+    imports, ``[0, module, None]`` for plain imports."""
+    text = data.decode("utf-8", errors="replace")
+    found: list[list[Any]] = []
+    for match in _IMPORT_RE.finditer(text):
+        source = match.group("from")
+        if source is not None:
+            level = len(source) - len(source.lstrip("."))
+            module = source[level:]
+            names = []
+            for part in match.group("names").replace("\\\n", " ").strip("() \t").split(","):
+                words = part.split()
+                if words and _NAME_RE.fullmatch(words[0]) and words[0] != "*":
+                    names.append(words[0])
+            found.append([level, module, names])
+            continue
+        for part in match.group("modules").replace("\\\n", " ").split(","):
+            words = part.split()
+            if words and _NAME_RE.fullmatch(words[0]):
+                found.append([0, words[0], None])
+    return found
+
+
+def _library_paths() -> set[str]:
+    paths = set()
+    for name in ("stdlib", "platstdlib", "purelib", "platlib"):
+        try:
+            paths.add(os.path.normcase(os.path.realpath(sysconfig.get_paths()[name])))
+        except KeyError:
+            continue
+    return paths
+
+
+def project_roots(files: Iterable[str], package_root) -> list[str]:
+    """The folders imports resolve against: each file's package root (as pylint
+    puts them on sys.path) and the sys.path entries that are not libraries."""
+    roots = dict.fromkeys(package_root(path) for path in files)
+    library = _library_paths()
+    for entry in sys.path:
+        if not entry or not os.path.isdir(entry):
+            continue
+        real = os.path.normcase(os.path.realpath(entry))
+        if real in library or "site-packages" in real or "dist-packages" in real or entry.endswith(".zip"):
+            continue
+        roots.setdefault(os.path.abspath(entry), None)
+    return list(roots)
+
+
+class DependencyHasher:
+    """Hashes each file's transitive project imports (see the module docstring)."""
+
+    def __init__(self, roots: Sequence[str], read_imports) -> None:
+        self.roots = list(roots)
+        self._read_imports = read_imports  # path -> (content hash, imports) or None
+        self._module_files: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._candidate_files: dict[tuple[str, ...], list[str]] = {}
+        self._edges: dict[str, list[str]] = {}
+        self._hash: dict[str, str] = {}
+        self._closure: dict[str, str] = {}
+
+    # -- resolution ------------------------------------------------------------
+    def _candidates(self, folder: str, parts: Sequence[str]) -> list[str]:
+        """The files a module can be: ``a/b.py`` and ``a/b/__init__.py`` under
+        ``folder`` (just ``__init__.py`` for the folder's own package)."""
+        key = (folder, *parts)
+        found = self._candidate_files.get(key)
+        if found is None:
+            base = os.path.join(folder, *parts)
+            options = (base + ".py", os.path.join(base, "__init__.py")) if parts else (os.path.join(base, "__init__.py"),)
+            found = [os.path.abspath(option) for option in options if os.path.isfile(option)]
+            self._candidate_files[key] = found
+        return found
+
+    def _absolute(self, dotted: str) -> tuple[str, ...]:
+        parts = tuple(part for part in dotted.split(".") if part)
+        if not parts:
+            return ()
+        cached = self._module_files.get(parts)
+        if cached is None:
+            files: list[str] = []
+            for root in self.roots:
+                files.extend(self._candidates(root, parts))
+            cached = tuple(dict.fromkeys(files))
+            self._module_files[parts] = cached
+        return cached
+
+    @staticmethod
+    def _package_folder(path: str, level: int) -> str | None:
+        folder = os.path.dirname(path)
+        for _ in range(level - 1):
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                return None
+            folder = parent
+        return folder
+
+    def _direct(self, path: str, imports: list[list[Any]]) -> list[str]:
+        targets: list[str] = []
+        for level, module, names in imports:
+            parts = [part for part in module.split(".") if part]
+            if level:
+                folder = self._package_folder(path, level)
+                if folder is None:
+                    continue
+                targets.extend(self._candidates(folder, parts))
+                for name in names or ():
+                    targets.extend(self._candidates(folder, [*parts, *name.split(".")]))
+                continue
+            if names is None:  # import a.b.c binds a: a, a.b and a.b.c all count
+                for end in range(1, len(parts) + 1):
+                    targets.extend(self._absolute(".".join(parts[:end])))
+            else:
+                targets.extend(self._absolute(module))
+                for name in names:
+                    targets.extend(self._absolute(f"{module}.{name}"))
+        return sorted(set(targets) - {path})
+
+    def _node(self, path: str) -> bool:
+        if path in self._hash:
+            return True
+        entry = self._read_imports(path)
+        if entry is None:
+            self._hash[path] = "missing"
+            self._edges[path] = []
+            return False
+        content_hash, imports = entry
+        self._hash[path] = content_hash
+        self._edges[path] = self._direct(path, imports)
+        return True
+
+    # -- closure hashes (Tarjan's SCCs, iterative) ------------------------------
+    def closure_hash(self, path: str) -> str:
+        if path not in self._closure:
+            self._visit(path)
+        return self._closure[path]
+
+    def _visit(self, start: str) -> None:
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        on_stack: set[str] = set()
+        stack: list[str] = []
+        counter = 0
+        self._node(start)
+        work: list[tuple[str, int]] = [(start, 0)]
+        while work:
+            node, child = work.pop()
+            if child == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack.add(node)
+            edges = self._edges[node]
+            recursed = False
+            while child < len(edges):
+                target = edges[child]
+                child += 1
+                if target in self._closure:
+                    continue
+                self._node(target)
+                if target not in index:
+                    work.append((node, child))
+                    work.append((target, 0))
+                    recursed = True
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            if recursed:
+                continue
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    members.append(member)
+                    if member == node:
+                        break
+                outside = set()
+                for member in members:
+                    for target in self._edges[member]:
+                        if target not in members:
+                            outside.add(self._closure[target])
+                value = digest_text(
+                    *sorted(f"{member}={self._hash[member]}" for member in members), "|", *sorted(outside)
+                )
+                for member in members:
+                    self._closure[member] = value
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+
+
+# ---------------------------------------------------------------------------
+# Storage
+# ---------------------------------------------------------------------------
+
+
+class ResultCache:
+    """Findings per file key and imports per content hash, in one SQLite file.
+    Every error (a locked, read-only or corrupt database) turns the cache off for
+    the run with one warning; it never stops a run."""
+
+    def __init__(self, folder: Path | None = None, warn=None) -> None:
+        self.folder = folder or cache_dir()
+        self._warn = warn or (lambda text: print(f"mslint: {text}", file=sys.stderr))
+        self._db: sqlite3.Connection | None = None
+        self.today = int(time.time() // 86400)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.folder / DB_NAME), timeout=30, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, findings TEXT NOT NULL, used INTEGER NOT NULL)"
+            )
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS imports (hash TEXT PRIMARY KEY, imports TEXT NOT NULL, used INTEGER NOT NULL)"
+            )
+            self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        except (OSError, sqlite3.Error) as error:
+            self._fail(error)
+
+    @property
+    def enabled(self) -> bool:
+        return self._db is not None
+
+    def _fail(self, error: Exception) -> None:
+        self._warn(f"result cache disabled for this run ({self.folder / DB_NAME}: {error})")
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+        self._db = None
+
+    def _get_many(self, table: str, column: str, keys: Sequence[str]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        if self._db is None or not keys:
+            return found
+        try:
+            key_column = "key" if table == "results" else "hash"
+            for start in range(0, len(keys), 500):
+                chunk = list(keys[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT {key_column}, {column} FROM {table} WHERE {key_column} IN ({marks})", chunk
+                ).fetchall()
+                found.update((key, json.loads(value)) for key, value in rows)
+                if rows:
+                    self._db.execute(
+                        f"UPDATE {table} SET used=? WHERE used<? AND {key_column} IN ({marks})",
+                        [self.today, self.today, *chunk],
+                    )
+        except (sqlite3.Error, ValueError) as error:
+            self._fail(error)
+        return found
+
+    def _put_many(self, table: str, rows: Iterable[tuple[str, Any]]) -> None:
+        if self._db is None:
+            return
+        try:
+            with self._db:
+                self._db.executemany(
+                    f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)",
+                    [(key, json.dumps(value, separators=(",", ":")), self.today) for key, value in rows],
+                )
+        except sqlite3.Error as error:
+            self._fail(error)
+
+    def get_results(self, keys: Sequence[str]) -> dict[str, Any]:
+        return self._get_many("results", "findings", keys)
+
+    def put_results(self, rows: Iterable[tuple[str, Any]]) -> None:
+        self._put_many("results", rows)
+
+    def get_imports(self, hashes: Sequence[str]) -> dict[str, Any]:
+        return self._get_many("imports", "imports", hashes)
+
+    def put_imports(self, rows: Iterable[tuple[str, Any]]) -> None:
+        self._put_many("imports", rows)
+
+    def get_meta(self, key: str) -> Any:
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+            return json.loads(row[0]) if row else None
+        except (sqlite3.Error, ValueError) as error:
+            self._fail(error)
+            return None
+
+    def put_meta(self, key: str, value: Any) -> None:
+        if self._db is None:
+            return
+        try:
+            with self._db:
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+        except sqlite3.Error as error:
+            self._fail(error)
+
+    def prune(self) -> None:
+        """Drop entries unused for PRUNE_AFTER_DAYS (at most once a day)."""
+        if self._db is None:
+            return
+        try:
+            if self.get_meta("pruned") == self.today:
+                return
+            with self._db:
+                for table in ("results", "imports"):
+                    self._db.execute(f"DELETE FROM {table} WHERE used < ?", (self.today - PRUNE_AFTER_DAYS,))
+            self.put_meta("pruned", self.today)
+        except sqlite3.Error as error:
+            self._fail(error)
+
+    def close(self) -> None:
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._db = None
+
+
+def clean(folder: Path | None = None) -> Path:
+    """Delete the cache database; returns the folder."""
+    folder = folder or cache_dir()
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            (folder / (DB_NAME + suffix)).unlink()
+        except FileNotFoundError:
+            pass
+    return folder

@@ -1,0 +1,213 @@
+"""The rule catalogue: every registered message, its documentation page, and the
+generated index ``docs/rules.md``.
+
+Rules are read from the message definitions the checkers register (never from a
+hand-kept list), so ``mslint rules``, the SARIF ``rules[]`` table and the docs
+index cannot drift from what the checkers raise. Rule pages are
+``docs/rules/<symbol>.md`` in a source checkout; a wheel carries them as
+``mslint/rules_docs/<symbol>.md`` (package data mapped from ``docs/rules``).
+
+Regenerate the index with ``python -m mslint.catalog --write docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pylint.lint import PyLinter
+
+DOCS_BASE_URL = "https://github.com/mslint/mslint/blob/main/docs/rules/"
+INFORMATION_URI = "https://github.com/mslint/mslint"
+PYLINT_DOCS_URL = "https://pylint.readthedocs.io/en/latest/user_guide/messages/{category}/{symbol}.html"
+
+CATEGORIES = {
+    "F": "fatal",
+    "E": "error",
+    "W": "warning",
+    "C": "convention",
+    "R": "refactor",
+    "I": "info",
+}
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One message definition, mslint's own or pylint's."""
+
+    symbol: str
+    msgid: str
+    category: str  # fatal / error / warning / convention / refactor / info
+    default_enabled: bool
+    checker: str
+    template: str
+    description: str
+    mslint: bool  # registered by an mslint checker
+
+    @property
+    def summary(self) -> str:
+        return first_sentence(self.description)
+
+    @property
+    def help_uri(self) -> str:
+        if self.mslint:
+            return f"{DOCS_BASE_URL}{self.symbol}.md"
+        return PYLINT_DOCS_URL.format(category=self.category, symbol=self.symbol)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a description, on one line."""
+    text = " ".join(text.split())
+    match = re.search(r"(?<=[.!?])\s+(?=[A-Z`(])", text)
+    return text[: match.start()] if match else text
+
+
+def _is_mslint_checker(checker: object) -> bool:
+    return type(checker).__module__.split(".", 1)[0] == "mslint"
+
+
+def rules_of(linter: PyLinter) -> list[Rule]:
+    """Every message registered on ``linter``, sorted by message number."""
+    owner: dict[str, bool] = {}
+    for checker in linter.get_checkers():
+        for definition in getattr(checker, "messages", ()):
+            owner[definition.msgid] = owner.get(definition.msgid, False) or _is_mslint_checker(checker)
+    found = []
+    for definition in linter.msgs_store.messages:
+        found.append(
+            Rule(
+                symbol=definition.symbol,
+                msgid=definition.msgid,
+                category=CATEGORIES.get(definition.msgid[0], "info"),
+                default_enabled=bool(definition.default_enabled),
+                checker=definition.checker_name,
+                template=definition.msg,
+                description=" ".join(definition.description.split()),
+                mslint=owner.get(definition.msgid, False),
+            )
+        )
+    return sorted(found, key=sort_key)
+
+
+def sort_key(rule: Rule) -> tuple[str, str]:
+    """By number, then category: E7101, C7102, E7103, ..."""
+    return (rule.msgid[1:], rule.msgid[:1])
+
+
+def mslint_linter(default_plugins: bool = False) -> PyLinter:
+    """A bare PyLinter with mslint registered (and pylint's checkers if asked)."""
+    from pylint.lint import PyLinter  # noqa: PLC0415 - keep `import mslint.catalog` cheap
+
+    import mslint  # noqa: PLC0415
+
+    linter = PyLinter()
+    if default_plugins:
+        linter.load_default_plugins()
+    mslint.register(linter)
+    return linter
+
+
+def mslint_rules() -> list[Rule]:
+    """mslint's own rules, sorted by message number."""
+    return [rule for rule in rules_of(mslint_linter()) if rule.mslint]
+
+
+# ---------------------------------------------------------------------------
+# Rule pages
+# ---------------------------------------------------------------------------
+
+
+def docs_dirs() -> list[Path]:
+    """Where rule pages can be: the wheel's package data, then a source checkout."""
+    return [_PACKAGE_DIR / "rules_docs", _PACKAGE_DIR.parent / "docs" / "rules"]
+
+
+def doc_path(symbol: str) -> Path | None:
+    for folder in docs_dirs():
+        candidate = folder / f"{symbol}.md"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def doc_text(symbol: str) -> str | None:
+    path = doc_path(symbol)
+    if path is None:
+        return None
+    return path.read_text(encoding="utf-8")
+
+
+def markdown_to_text(markdown: str) -> str:
+    """A plain-text rendering of a rule page (SARIF ``help.text``)."""
+    lines = []
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            continue
+        line = re.sub(r"^#+\s*", "", line)
+        line = line.replace("**", "").replace("`", "")
+        lines.append(line)
+    return "\n".join(lines).strip() + "\n"
+
+
+# ---------------------------------------------------------------------------
+# The index, docs/rules.md
+# ---------------------------------------------------------------------------
+
+INDEX_HEADER = """\
+# mslint rules
+
+Generated from the message definitions by `python -m mslint.catalog --write docs/rules.md`;
+`tests/test_docs.py` fails when it is out of date. `mslint rules` prints the same table,
+`mslint explain SYMBOL` prints a rule's page.
+
+Categories: **E** will fail or silently train wrong; **W** likely wrong; **C** convention or hint.
+Rules marked *off* are disabled by default: enable them with `enable = ["SYMBOL"]` in
+`[tool.mslint]` or `--select`.
+
+| rule | id | default | what it flags |
+| --- | --- | --- | --- |
+"""
+
+
+def _cell(text: str) -> str:
+    """Text for a markdown table cell: pipes escaped, and underscores outside
+    code spans (``__init__`` must not turn bold)."""
+    parts = text.replace("|", "\\|").split("`")
+    for index in range(0, len(parts), 2):
+        parts[index] = parts[index].replace("_", "\\_")
+    return "`".join(parts)
+
+
+def index_markdown(rules: list[Rule]) -> str:
+    rows = [
+        f"| [{rule.symbol}](rules/{rule.symbol}.md) | {rule.msgid} | {'on' if rule.default_enabled else 'off'} "
+        f"| {_cell(rule.summary)} |"
+        for rule in rules
+    ]
+    return INDEX_HEADER + "\n".join(rows) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mslint.catalog", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", metavar="FILE", help="write the rules index (docs/rules.md) to FILE")
+    args = parser.parse_args(argv)
+    text = index_markdown(mslint_rules())
+    if args.write:
+        Path(args.write).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

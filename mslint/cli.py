@@ -1,0 +1,797 @@
+"""The ``mslint`` command: pylint with only mslint's rules, configured from
+``[tool.mslint]``, with CI-friendly formats, exit codes, a baseline and a result
+cache.
+
+    mslint [PATHS...]            check files and folders (default: the current folder)
+    mslint rules                 list every rule
+    mslint explain SYMBOL        print a rule's documentation
+    mslint clean-cache           delete the result cache
+
+Exit codes: 0 no finding at or above ``--fail-on``; 1 findings; 2 a usage,
+configuration or input error (a path that does not exist, cannot be read or is
+not Python; the other paths are still checked and reported).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import errno
+import fnmatch
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import mslint
+from mslint import cache as result_cache
+from mslint import catalog
+from mslint.engine import Settings, default_jobs, lint, module_name, package_root, skipped_libraries
+from mslint.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# pylint's own messages that say a file could not be analysed: always on.
+ALWAYS_ON = ("syntax-error", "fatal", "astroid-error", "parse-error")
+RANK = {"fatal": 3, "error": 3, "warning": 2, "convention": 1, "refactor": 1, "info": 1}
+THRESHOLD = {"error": 3, "warning": 2, "convention": 1, "never": 99}
+
+
+@dataclass
+class Problem:
+    """An input that could not be checked."""
+
+    path: str
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"path": display_path(self.path), "message": self.message, "absolutePath": os.path.abspath(self.path)}
+
+
+# ---------------------------------------------------------------------------
+# Paths
+# ---------------------------------------------------------------------------
+
+
+def display_path(path: str) -> str:
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith(os.pardir) else relative
+
+
+def _python_shebang(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(200)
+    except OSError:
+        return False
+    return first.startswith(b"#!") and b"python" in first
+
+
+class Excluder:
+    """``exclude`` patterns, relative to the project root. A pattern without a
+    slash matches any path component (``build``, ``*_pb2.py``); with one, it
+    matches the path from the root or a folder above it (``tools/legacy/``)."""
+
+    def __init__(self, root: Path, patterns: Sequence[str]) -> None:
+        self.root = str(root)
+        self.anchored = []
+        self.anywhere = []
+        for pattern in patterns:
+            pattern = pattern.strip().replace("\\", "/").rstrip("/")
+            if pattern.startswith("./"):
+                pattern = pattern[2:]
+            if not pattern:
+                continue
+            (self.anchored if "/" in pattern else self.anywhere).append(pattern.lstrip("/"))
+
+    def __call__(self, path: str) -> bool:
+        relative = os.path.relpath(os.path.abspath(path), self.root).replace(os.sep, "/")
+        parts = relative.split("/")
+        inside = not relative.startswith("..")
+        if inside and self.anchored:
+            prefixes = ["/".join(parts[: end + 1]) for end in range(len(parts))]
+            if any(fnmatch.fnmatchcase(prefix, pattern) for prefix in prefixes for pattern in self.anchored):
+                return True
+        if not inside:
+            parts = os.path.abspath(path).replace(os.sep, "/").split("/")
+        return any(fnmatch.fnmatchcase(part, pattern) for part in parts for pattern in self.anywhere)
+
+
+def _stat_problem(raw: str, error: OSError) -> Problem:
+    if error.errno == errno.ELOOP:
+        return Problem(raw, "symbolic link loop; skipped")
+    if os.path.islink(raw):
+        return Problem(raw, "broken symbolic link; skipped")
+    if error.errno == errno.ENOENT:
+        return Problem(raw, "no such file or directory")
+    return Problem(raw, f"cannot read it ({error.strerror}); skipped")
+
+
+def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[Problem]]:
+    """The Python files under ``paths``, sorted, and the paths that could not be used."""
+    files: dict[str, str] = {}  # real path -> path as found
+    problems: list[Problem] = []
+    default_excluded = Excluder(Path("/"), DEFAULT_EXCLUDE)
+    for raw in paths:
+        path = os.path.abspath(raw)
+        try:
+            info = os.stat(path)
+        except OSError as error:
+            problems.append(_stat_problem(raw, error))
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            _walk(path, excluded, default_excluded, files, problems)
+        elif path.endswith((".py", ".pyi")) or _python_shebang(path):
+            if not excluded(path):
+                files.setdefault(os.path.realpath(path), path)
+        else:
+            problems.append(Problem(raw, "not a Python file (no .py suffix or python shebang); skipped"))
+    return sorted(set(files.values())), problems
+
+
+def _walk(top: str, excluded: Excluder, default_excluded: Excluder, files: dict[str, str], problems: list[Problem]) -> None:
+    seen: set[tuple[int, int]] = set()
+
+    def on_error(error: OSError) -> None:
+        problems.append(_stat_problem(error.filename or top, error))
+
+    for folder, dirnames, filenames in os.walk(top, followlinks=True, onerror=on_error):
+        try:
+            info = os.stat(folder)
+        except OSError as error:
+            problems.append(_stat_problem(folder, error))
+            dirnames[:] = []
+            continue
+        if (info.st_dev, info.st_ino) in seen:  # a symlink back up the tree
+            dirnames[:] = []
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        dirnames[:] = sorted(
+            name
+            for name in dirnames
+            if not default_excluded(name) and not excluded(os.path.join(folder, name))
+        )
+        for name in sorted(filenames):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(folder, name)
+            if excluded(path):
+                continue
+            try:
+                real = os.path.realpath(path, strict=True) if sys.version_info >= (3, 10) else os.path.realpath(path)
+                os.stat(path)
+            except OSError as error:
+                problems.append(_stat_problem(path, error))
+                continue
+            files.setdefault(real, path)
+
+
+# ---------------------------------------------------------------------------
+# The run: cache, lint, fingerprints
+# ---------------------------------------------------------------------------
+
+
+def check_files(
+    files: list[str],
+    settings: Settings,
+    *,
+    jobs: int,
+    use_cache: bool,
+    stats: dict[str, int] | None = None,
+) -> list[dict[str, Any]]:
+    """Findings for ``files``, from the cache where it is valid."""
+    stats = stats if stats is not None else {}
+    tasks = [(path, module_name(path), None) for path in files]
+    store = result_cache.ResultCache() if use_cache else None
+    try:
+        if store is None or not store.enabled:
+            results = {path: found for path, (found, _) in lint(tasks, settings, jobs).items()}
+            stats.update(checked=len(files), cached=0)
+        else:
+            results = _check_cached(tasks, settings, jobs, store, stats)
+    finally:
+        if store is not None:
+            store.close()
+    return [item for path in files for item in results.get(path, [])]
+
+
+def _check_cached(
+    tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, store: result_cache.ResultCache, stats: dict[str, int]
+) -> dict[str, list[dict[str, Any]]]:
+    # the content hash and imports of every file the keys need: the checked
+    # files (imports fetched in bulk) and the project modules they import
+    contents: dict[str, tuple[str, list] | None] = {}
+    new_imports: list[tuple[str, Any]] = []
+    data_of: dict[str, bytes] = {}
+    for path, _, _ in tasks:
+        try:
+            data_of[path] = Path(path).read_bytes()
+        except OSError:
+            contents[path] = None
+    hashes = {path: result_cache.digest(data) for path, data in data_of.items()}
+    known = store.get_imports(sorted(set(hashes.values())))
+
+    def read_imports(path: str) -> tuple[str, list] | None:
+        if path not in contents:
+            data = data_of.pop(path, None)
+            if data is None:
+                try:
+                    data = Path(path).read_bytes()
+                except OSError:
+                    contents[path] = None
+                    return None
+            content_hash = hashes.get(path) or result_cache.digest(data)
+            imports = known.get(content_hash)
+            if imports is None:
+                imports = store.get_imports([content_hash]).get(content_hash)
+            if imports is None:
+                imports = result_cache.scan_imports(data)
+                new_imports.append((content_hash, imports))
+                known[content_hash] = imports
+            contents[path] = (content_hash, imports)
+        return contents[path]
+
+    deps = result_cache.DependencyHasher(settings.roots, read_imports)
+    analysis = result_cache.analysis_key(settings.fingerprint())
+    keys = {
+        path: result_cache.digest_text(analysis, os.path.abspath(path), modname, deps.closure_hash(os.path.abspath(path)))
+        for path, modname, _ in tasks
+        if path in hashes
+    }
+    found = store.get_results(sorted(set(keys.values())))
+    results: dict[str, list[dict[str, Any]]] = {}
+    misses = []
+    for path, modname, _ in tasks:
+        key = keys.get(path)
+        if key is not None and key in found:
+            results[path] = [dict(item, path=path) for item in found[key]]
+        else:
+            misses.append((path, modname, hashes.get(path)))
+    fresh = []
+    for path, (items, content_hash) in lint(misses, settings, jobs).items():
+        results[path] = items
+        if content_hash is not None and path in keys:  # None: the file changed while it was checked
+            fresh.append((keys[path], [{k: v for k, v in item.items() if k != "path"} for item in items]))
+    store.put_imports(new_imports)
+    store.put_results(fresh)
+    store.prune()
+    stats.update(checked=len(misses), cached=len(tasks) - len(misses))
+    return results
+
+
+# ---------------------------------------------------------------------------
+# Rules and selection
+# ---------------------------------------------------------------------------
+
+
+def load_catalogue(use_cache: bool = True) -> list[catalog.Rule]:
+    """Every message pylint and mslint define (cached with the results: building
+    it imports all of pylint's checkers)."""
+    store = result_cache.ResultCache(warn=lambda _text: None) if use_cache else None
+    try:
+        identity = result_cache.code_identity()
+        if store is not None and store.enabled:
+            saved = store.get_meta("catalogue")
+            if saved and saved.get("identity") == identity:
+                return [catalog.Rule(**rule) for rule in saved["rules"]]
+        rules = catalog.rules_of(catalog.mslint_linter(default_plugins=True))
+        if store is not None and store.enabled:
+            store.put_meta("catalogue", {"identity": identity, "rules": [rule.as_dict() for rule in rules]})
+        return rules
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _resolve_names(names: Iterable[str], rules: list[catalog.Rule], where: str) -> set[str]:
+    by_symbol = {rule.symbol: rule for rule in rules}
+    by_id = {rule.msgid: rule for rule in rules}
+    chosen: set[str] = set()
+    for name in names:
+        name = name.strip()
+        if not name:
+            continue
+        if name.lower() == "all":
+            chosen.update(rule.symbol for rule in rules if rule.mslint)
+        elif name in by_symbol:
+            chosen.add(name)
+        elif name.upper() in by_id:
+            chosen.add(by_id[name.upper()].symbol)
+        else:
+            close = difflib.get_close_matches(name, [rule.symbol for rule in rules if rule.mslint], n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise ConfigError(f"{where}: unknown rule {name!r}{hint} (`mslint rules` lists them)")
+    return chosen
+
+
+def enabled_messages(rules: list[catalog.Rule], select: list[str] | None, enable: list[str], ignore: list[str], where: str) -> list[str]:
+    if select is None:
+        chosen = {rule.symbol for rule in rules if rule.mslint and rule.default_enabled}
+    else:
+        chosen = _resolve_names(select, rules, f"{where} select")
+    chosen |= _resolve_names(enable, rules, f"{where} enable")
+    ignored = _resolve_names(ignore, rules, f"{where} ignore")
+    chosen |= set(ALWAYS_ON) & {rule.symbol for rule in rules}
+    return sorted(chosen - ignored)
+
+
+# ---------------------------------------------------------------------------
+# Baselines
+# ---------------------------------------------------------------------------
+
+
+def read_baseline(path: str) -> set[tuple[str, str]]:
+    """(rule symbol, fingerprint) pairs from a SARIF log or an mslint JSON report."""
+    from mslint import sarif  # noqa: PLC0415
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ConfigError(f"cannot read the baseline {path}: {error}") from error
+    pairs: set[tuple[str, str]] = set()
+    if isinstance(data, dict) and "runs" in data:
+        for run in data.get("runs") or ():
+            for result in run.get("results") or ():
+                fingerprint = (result.get("partialFingerprints") or {}).get(sarif.FINGERPRINT_KEY)
+                if fingerprint and result.get("ruleId"):
+                    pairs.add((result["ruleId"], fingerprint))
+    elif isinstance(data, dict) and "findings" in data:
+        for item in data.get("findings") or ():
+            if item.get("fingerprint") and item.get("symbol"):
+                pairs.add((item["symbol"], item["fingerprint"]))
+    else:
+        raise ConfigError(f"{path} is neither a SARIF log nor an mslint JSON report")
+    return pairs
+
+
+# ---------------------------------------------------------------------------
+# Output
+# ---------------------------------------------------------------------------
+
+
+def _confirmation_suffix(item: dict[str, Any]) -> str:
+    confirmation = item.get("confirmation")
+    if not confirmation:
+        return ""
+    detail = confirmation.get("detail") or ""
+    return f" [{confirmation.get('status', 'not run')}{': ' + detail if detail else ''}]"
+
+
+def summary_counts(findings: list[dict[str, Any]], new: list[dict[str, Any]] | None) -> dict[str, int] | None:
+    if new is None:
+        return None
+    counts = {"confirmed": 0, "not reproduced": 0, "not run": 0, "new": len(new)}
+    for item in findings:
+        status = (item.get("confirmation") or {}).get("status", "not run")
+        counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+def summary_line(report: dict[str, Any]) -> str:
+    findings = report["findings"]
+    by_category: dict[str, int] = {}
+    for item in findings:
+        by_category[item["category"]] = by_category.get(item["category"], 0) + 1
+    files = report["files"]
+    plural = {"error": "errors", "warning": "warnings", "convention": "conventions", "refactor": "refactors"}
+    parts = [
+        f"{count} {name if count == 1 else plural.get(name, name)}"
+        for name, count in sorted(by_category.items(), key=lambda kv: (-RANK.get(kv[0], 0), kv[0]))
+    ]
+    text = (
+        f"Found {len(findings)} finding{'s' * (len(findings) != 1)} ({', '.join(parts)}) in {files} file{'s' * (files != 1)}"
+        if findings
+        else f"No findings in {files} file{'s' * (files != 1)}"
+    )
+    if report.get("baselined"):
+        text += f"; {report['baselined']} in the baseline not shown"
+    if report["problems"]:
+        text += f"; {len(report['problems'])} input error{'s' * (len(report['problems']) != 1)}"
+    text += "."
+    counts = report.get("confirmation")
+    if counts is not None:
+        text += (
+            f"\nRuntime confirmation: {counts.get('confirmed', 0)} confirmed, {counts.get('not reproduced', 0)} not reproduced, "
+            f"{counts.get('not run', 0)} not run, {counts.get('new', 0)} new compile error{'s' * (counts.get('new', 0) != 1)}."
+        )
+    return text
+
+
+def format_text(report: dict[str, Any]) -> str:
+    out = []
+    for item in report["findings"]:
+        out.append(
+            f"{display_path(item['path'])}:{item['line']}:{item['column']}: {item['msg_id']} [{item['symbol']}] "
+            f"{item['message']}{_confirmation_suffix(item)}"
+        )
+    out.append(summary_line(report))
+    return "\n".join(out) + "\n"
+
+
+def _json_finding(item: dict[str, Any], root: str) -> dict[str, Any]:
+    from mslint import sarif  # noqa: PLC0415
+
+    entry = {
+        "path": sarif.relative_path(item["path"], root) or item["path"],
+        "absolutePath": item["path"],
+        "line": item["line"],
+        "column": item["column"],
+        "endLine": item["end_line"],
+        "endColumn": item["end_column"],
+        "symbol": item["symbol"],
+        "msgId": item["msg_id"],
+        "category": item["category"],
+        "message": item["message"],
+        "obj": item.get("obj", ""),
+        "fingerprint": item["fingerprint"],
+    }
+    if item.get("confirmation"):
+        entry["confirmation"] = item["confirmation"]
+    return entry
+
+
+def format_json(report: dict[str, Any]) -> str:
+    root = report["root"]
+    document = {
+        "tool": "mslint",
+        "version": mslint.__version__,
+        "root": root,
+        "findings": [_json_finding(item, root) for item in report["findings"]],
+        "problems": [problem.as_dict() for problem in report["problems"]],
+        "summary": {
+            "files": report["files"],
+            "findings": len(report["findings"]),
+            "baselined": report.get("baselined", 0),
+            "byCategory": _by(report["findings"], "category"),
+            "bySymbol": _by(report["findings"], "symbol"),
+            "summary": summary_line(report),
+        },
+    }
+    if report.get("confirmation") is not None:
+        document["summary"]["confirmation"] = report["confirmation"]
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _by(findings: list[dict[str, Any]], key: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for item in findings:
+        counts[item[key]] = counts.get(item[key], 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def format_sarif(report: dict[str, Any]) -> str:
+    from mslint import sarif  # noqa: PLC0415
+
+    properties = {"summary": summary_line(report)}
+    if report.get("confirmation") is not None:
+        properties["confirmation"] = report["confirmation"]
+    log = sarif.build_log(
+        report["findings"],
+        report["rules"],
+        root=report["root"],
+        notifications=[{"path": problem.path, "message": f"{problem.path}: {problem.message}"} for problem in report["problems"]],
+        successful=not report["problems"],
+        properties=properties,
+    )
+    return sarif.dumps(log)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(report: dict[str, Any]) -> str:
+    """GitHub Actions workflow commands: one annotation per finding."""
+    from mslint import sarif  # noqa: PLC0415
+
+    out = []
+    levels = {"error": "error", "warning": "warning", "note": "notice"}
+    for item in report["findings"]:
+        level = levels[sarif.LEVELS.get(item["category"], "note")]
+        where = [f"file={_escape_property(sarif.relative_path(item['path'], os.getcwd()) or item['path'])}", f"line={item['line']}", f"col={item['column']}"]
+        if item.get("end_line"):
+            where += [f"endLine={item['end_line']}", f"endColumn={item['end_column']}"]
+        where.append(f"title={_escape_property(item['symbol'] + ' (' + item['msg_id'] + ')')}")
+        out.append(f"::{level} {','.join(where)}::{_escape_data(item['message'] + _confirmation_suffix(item))}")
+    for problem in report["problems"]:
+        out.append(f"::error file={_escape_property(display_path(problem.path))}::{_escape_data(problem.message)}")
+    out.append(summary_line(report))
+    return "\n".join(out) + "\n"
+
+
+FORMATTERS = {"text": format_text, "json": format_json, "sarif": format_sarif, "github": format_github}
+
+
+# ---------------------------------------------------------------------------
+# Runtime confirmation (mslint.confirm, optional)
+# ---------------------------------------------------------------------------
+
+
+def run_confirmation(findings, options) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:  # noqa: ANN001
+    """mslint.confirm.confirm_findings, or a ConfigError (exit 2) when the
+    runtime mode is missing or cannot start."""
+    try:
+        from mslint.confirm import confirm_findings  # noqa: PLC0415
+    except ModuleNotFoundError as error:
+        if error.name and error.name.startswith("mslint.confirm"):
+            raise ConfigError("--confirm needs mslint's runtime mode (mslint.confirm), which this installation lacks") from error
+        raise ConfigError(f"--confirm cannot start: {error}") from error
+    except ImportError as error:
+        raise ConfigError(f"--confirm cannot start: {error}") from error
+    try:
+        confirmed, new = confirm_findings(findings, options)
+    except (RuntimeError, ValueError) as error:  # RuntimeModeUnavailable, an unknown device
+        raise ConfigError(f"--confirm: {error}") from error
+    return list(confirmed), list(new)
+
+
+def _complete_new_findings(new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    from mslint import sarif  # noqa: PLC0415
+
+    lines_of: dict[str, list[str]] = {}
+    completed = []
+    for item in new:
+        item = dict(item)
+        item.setdefault("symbol", "ms-graph-compile-error")
+        item.setdefault("msg_id", "")
+        item.setdefault("category", catalog.CATEGORIES.get(item["msg_id"][:1], "error"))
+        item.setdefault("column", 1)
+        item.setdefault("end_line", None)
+        item.setdefault("end_column", None)
+        item.setdefault("obj", "")
+        item.setdefault("module", "")
+        item["line"] = int(item.get("line") or 1)
+        item["path"] = os.path.abspath(item["path"])
+        if "line_hash" not in item:
+            if item["path"] not in lines_of:
+                lines_of[item["path"]] = sarif.read_source_lines(item["path"])
+            lines = lines_of[item["path"]]
+            text = lines[item["line"] - 1] if 0 < item["line"] <= len(lines) else None
+            item["line_hash"] = sarif.line_hash(text)
+        completed.append(item)
+    return completed
+
+
+# ---------------------------------------------------------------------------
+# Commands
+# ---------------------------------------------------------------------------
+
+
+def _csv(values: Sequence[str] | None) -> list[str]:
+    return [part.strip() for value in values or () for part in value.split(",") if part.strip()]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mslint",
+        description="Find MindSpore code that fails to compile in graph mode or trains wrong. "
+        "Subcommands: `mslint rules`, `mslint explain SYMBOL`, `mslint clean-cache`.",
+        epilog="Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, configuration or input error.",
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to check (default: .)")
+    parser.add_argument("--format", choices=FORMATS, help="output format (default: text, or [tool.mslint] format)")
+    parser.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
+    parser.add_argument("--select", action="append", metavar="RULES", help="check only these rules (comma-separated symbols or ids)")
+    parser.add_argument("--ignore", action="append", metavar="RULES", help="never report these rules")
+    parser.add_argument("--enable", action="append", metavar="RULES", help="also check these (rules off by default, pylint messages)")
+    parser.add_argument("--jit-syntax-level", choices=JIT_SYNTAX_LEVELS, help="the level the project compiles with (default: lax)")
+    parser.add_argument("--fail-on", choices=FAIL_ON, help="lowest category that fails the run (default: convention, i.e. any finding)")
+    parser.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (0: one per CPU, at most 8; default 0)")
+    parser.add_argument("--baseline", metavar="FILE", help="report only findings not in this SARIF log or JSON report")
+    parser.add_argument("--write-baseline", metavar="FILE", help="write every current finding to FILE (.sarif: SARIF, else JSON) and exit 0")
+    parser.add_argument("--config", metavar="FILE", help="the pyproject.toml to read [tool.mslint] from")
+    parser.add_argument("--exclude", action="append", metavar="PATTERNS", help="also skip paths matching these globs")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
+    parser.add_argument("--statistics", action="store_true", help="print how many files were checked and taken from the cache, on standard error")
+    parser.add_argument("--confirm", action="store_true", help="confirm findings by compiling the flagged code with MindSpore (runtime mode)")
+    parser.add_argument("--device", choices=("CPU", "GPU", "Ascend"), default="CPU", help="device for --confirm (default: CPU)")
+    parser.add_argument("--confirm-timeout", type=float, default=120.0, metavar="SECONDS", help="time limit per module for --confirm (default: 120)")
+    parser.add_argument("--version", action="version", version=f"mslint {mslint.__version__}")
+    return parser
+
+
+def _strip_cwd_from_sys_path() -> None:
+    """As pylint does: `python -m mslint` must not see modules in the current
+    folder that `mslint` would not."""
+    cwd = os.getcwd()
+    if sys.path and sys.path[0] in ("", ".", cwd):
+        sys.path.pop(0)
+
+
+def cmd_check(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _strip_cwd_from_sys_path()
+    try:
+        config = load(Path(args.config) if args.config else None)
+    except ConfigError as error:
+        print(f"mslint: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        return _check(args, config)
+    except ConfigError as error:
+        print(f"mslint: {error}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, PLR0915
+    use_cache = config.cache and not args.no_cache
+    where = str(config.source) if config.source else "command line"
+    rules = load_catalogue(use_cache)
+    select = _csv(args.select) if args.select else config.select
+    enabled = enabled_messages(rules, select, [*config.enable, *_csv(args.enable)], [*config.ignore, *_csv(args.ignore)], where)
+    fmt = args.format or config.format
+    fail_on = args.fail_on or config.fail_on
+    jobs = args.jobs if args.jobs is not None else config.jobs
+    if jobs < 0:
+        raise ConfigError("--jobs must be >= 0")
+    jobs = jobs or default_jobs()
+    baseline_file = args.baseline or config.baseline
+    baseline = read_baseline(baseline_file) if baseline_file else None
+    from mslint import sarif  # noqa: PLC0415
+
+    root = sarif.repository_root(str(config.root))  # report paths and fingerprints are relative to it
+
+    excluded = Excluder(config.root, [*config.exclude, *_csv(args.exclude)])
+    files, problems = discover(args.paths or ["."], excluded)
+    for problem in problems:
+        print(f"mslint: {display_path(problem.path)}: {problem.message}", file=sys.stderr)
+    settings = Settings(
+        enabled=enabled,
+        jit_syntax_level=args.jit_syntax_level or config.jit_syntax_level,
+        roots=result_cache.project_roots(files, package_root),
+        skipped_libraries=skipped_libraries(files),
+    )
+    stats: dict[str, int] = {}
+    findings = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats)
+    findings = sarif.assign_fingerprints(findings, root)
+    baselined: list[dict[str, Any]] = []
+    if baseline is not None:
+        kept = [item for item in findings if (item["symbol"], item["fingerprint"]) not in baseline]
+        baselined = [item for item in findings if (item["symbol"], item["fingerprint"]) in baseline]
+        findings = kept
+    confirmation_counts = None
+    if args.confirm:
+        options = {
+            "device": args.device,
+            "timeout": args.confirm_timeout,
+            "jobs": jobs,
+            "project_root": str(config.root),
+            "config": dict(config.confirm),
+            "syntax_level": settings.jit_syntax_level,
+        }
+        confirmed, new = run_confirmation([_public(item) for item in findings], options)
+        by_fingerprint = {(item["symbol"], item["fingerprint"]): item for item in findings}
+        merged = []
+        for item in confirmed:
+            original = by_fingerprint.get((item.get("symbol"), item.get("fingerprint")))
+            merged.append(dict(original, confirmation=item.get("confirmation")) if original else item)
+        new = sarif.assign_fingerprints(_complete_new_findings(new), root)
+        if baseline is not None:
+            new = [item for item in new if (item["symbol"], item["fingerprint"]) not in baseline]
+        findings = sorted(merged + new, key=sarif.sort_key)
+        confirmation_counts = summary_counts(merged, new)
+    if args.statistics:
+        print(
+            f"mslint: {len(files)} files: {stats.get('checked', 0)} checked, {stats.get('cached', 0)} from the cache"
+            f"{'' if use_cache else ' (cache off)'}; {len(enabled)} rules enabled",
+            file=sys.stderr,
+        )
+    if args.write_baseline:
+        everything = sorted(findings + baselined, key=sarif.sort_key)
+        report = {"findings": everything, "problems": problems, "files": len(files), "root": root, "rules": rules}
+        text = format_sarif(report) if args.write_baseline.endswith(".sarif") else format_json(report)
+        Path(args.write_baseline).write_text(text, encoding="utf-8")
+        print(f"mslint: wrote {len(everything)} findings to the baseline {args.write_baseline}", file=sys.stderr)
+        return EXIT_ERROR if problems else EXIT_OK
+    report = {
+        "findings": findings,
+        "problems": problems,
+        "files": len(files),
+        "root": root,
+        "rules": rules,
+        "baselined": len(baselined),
+        "confirmation": confirmation_counts,
+    }
+    text = FORMATTERS[fmt](report)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise ConfigError(f"cannot write {args.output}: {error.strerror}") from error
+        print(summary_line(report), file=sys.stderr)
+    else:
+        _write_stdout(text)
+    if problems:
+        return EXIT_ERROR
+    threshold = THRESHOLD[fail_on]
+    if any(RANK.get(item["category"], 1) >= threshold for item in findings):
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def _public(item: dict[str, Any]) -> dict[str, Any]:
+    """A finding as handed to mslint.confirm."""
+    keys = ("path", "line", "column", "end_line", "end_column", "symbol", "msg_id", "message", "category", "fingerprint")
+    return {key: item.get(key) for key in keys}
+
+
+def _write_stdout(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        sys.stdout.buffer.write(text.encode("utf-8", errors="replace"))
+    sys.stdout.flush()
+
+
+def cmd_rules(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="mslint rules", description="List every mslint rule.")
+    parser.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    args = parser.parse_args(argv)
+    rules = [rule for rule in catalog.mslint_rules()]
+    if args.format == "json":
+        _write_stdout(json.dumps([rule.as_dict() | {"summary": rule.summary} for rule in rules], indent=2) + "\n")
+    elif args.format == "markdown":
+        _write_stdout(catalog.index_markdown(rules))
+    else:
+        width = max(len(rule.symbol) for rule in rules)
+        lines = [f"{'rule'.ljust(width)}  id     default  what it flags"]
+        for rule in rules:
+            lines.append(f"{rule.symbol.ljust(width)}  {rule.msgid}  {'on ' if rule.default_enabled else 'off'}      {rule.summary}")
+        _write_stdout("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+def cmd_explain(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="mslint explain", description="Print a rule's documentation.")
+    parser.add_argument("rule", metavar="SYMBOL", help="a rule symbol (ms-numpy-on-tensor) or id (E7101)")
+    args = parser.parse_args(argv)
+    rules = catalog.mslint_rules()
+    try:
+        symbol = next(iter(_resolve_names([args.rule], rules, "mslint explain")))
+    except ConfigError as error:
+        print(f"mslint: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    rule = next(rule for rule in rules if rule.symbol == symbol)
+    text = catalog.doc_text(symbol)
+    if text is None:
+        text = f"# {rule.symbol} ({rule.msgid})\n\n{rule.description}\n\nSee {rule.help_uri}\n"
+    _write_stdout(text if text.endswith("\n") else text + "\n")
+    return EXIT_OK
+
+
+def cmd_clean_cache(argv: Sequence[str]) -> int:
+    argparse.ArgumentParser(prog="mslint clean-cache", description="Delete the result cache.").parse_args(argv)
+    folder = result_cache.clean()
+    print(f"mslint: removed the result cache in {folder}", file=sys.stderr)
+    return EXIT_OK
+
+
+COMMANDS = {"rules": cmd_rules, "explain": cmd_explain, "clean-cache": cmd_clean_cache}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] in COMMANDS:
+            return COMMANDS[argv[0]](argv[1:])
+        return cmd_check(argv)
+    except KeyboardInterrupt:
+        print("mslint: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,377 @@
+"""The result cache and --jobs: the same findings with and without the cache and
+with 1 or 2 processes; a second run over unchanged files at least 10 times
+faster; a change re-checks what it must (the file, the files importing it, all
+of them for a configuration change) and nothing else; the astroid adjustments
+the command makes (mslint/engine.py) agree with astroid."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+import textwrap
+import time
+from pathlib import Path
+
+import astroid
+import pytest
+
+from mslint import cache, cli, engine
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+
+@pytest.fixture
+def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(folder))
+    return folder
+
+
+def lint(capsys: pytest.CaptureFixture, *args: str) -> tuple[list[dict], dict[str, int]]:
+    code = cli.main(["--format=json", "--statistics", "--fail-on=never", *args])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    match = re.search(r"(\d+) files: (\d+) checked, (\d+) from the cache", err)
+    assert match, err
+    stats = {"files": int(match[1]), "checked": int(match[2]), "cached": int(match[3])}
+    findings = json.loads(out)["findings"]
+    return findings, stats
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path) -> Path:
+    shutil.copytree(FIXTURES / "cli", tmp_path / "cli")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_same_findings_with_and_without_cache_and_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    monkeypatch.chdir(tmp_path)
+    reference, stats = lint(capsys, "--select=all", "--no-cache", "--jobs=1", "fixtures")
+    assert stats["files"] >= 40 and len(reference) >= 40
+    assert len({item["symbol"] for item in reference}) >= 10
+    assert lint(capsys, "--select=all", "--no-cache", "--jobs=2", "fixtures")[0] == reference
+    cold, stats = lint(capsys, "--select=all", "--jobs=2", "fixtures")
+    assert stats["checked"] == stats["files"] and cold == reference
+    warm, stats = lint(capsys, "--select=all", "--jobs=1", "fixtures")
+    assert stats["checked"] == 0 and warm == reference
+
+
+def test_second_run_is_ten_times_faster(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    corpus = tmp_path / "corpus"
+    for copy in range(3):
+        for source in sorted((FIXTURES / "graph").glob("*.py")) + sorted((FIXTURES / "layers").glob("*.py")):
+            target = corpus / f"copy{copy}" / source.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(source, target)
+    monkeypatch.chdir(tmp_path)
+    start = time.perf_counter()
+    cold, stats = lint(capsys, "--jobs=1", "corpus")
+    cold_time = time.perf_counter() - start
+    assert stats["checked"] == stats["files"] >= 40
+    start = time.perf_counter()
+    warm, stats = lint(capsys, "--jobs=1", "corpus")
+    warm_time = time.perf_counter() - start
+    assert stats["cached"] == stats["files"] and warm == cold
+    assert cold_time >= 10 * warm_time, (cold_time, warm_time)
+
+
+def test_editing_a_file_rechecks_it_and_its_importers_only(project: Path, capsys: pytest.CaptureFixture) -> None:
+    first, stats = lint(capsys, "cli")
+    assert stats == {"files": 6, "checked": 6, "cached": 0}
+    assert ("cli/project/pkg/model.py", "ms-numpy-on-tensor") in {(f["path"], f["symbol"]) for f in first}
+
+    # a file nothing imports: only it
+    other = project / "cli" / "project" / "pkg" / "other.py"
+    other.write_text(other.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    _, stats = lint(capsys, "cli")
+    assert stats["checked"] == 1
+
+    # the base class model.py inherits its Cell-ness from (cross-module inference)
+    base = project / "cli" / "project" / "pkg" / "base.py"
+    base.write_text("class Base:\n    pass\n", encoding="utf-8")
+    found, stats = lint(capsys, "cli")
+    assert stats["checked"] == 2  # base.py and model.py
+    assert ("cli/project/pkg/model.py", "ms-numpy-on-tensor") not in {(f["path"], f["symbol"]) for f in found}
+    base.write_text("from mindspore import nn\n\n\nclass Base(nn.Cell):\n    pass\n", encoding="utf-8")
+    found, stats = lint(capsys, "cli")
+    assert stats["checked"] == 2
+    assert ("cli/project/pkg/model.py", "ms-numpy-on-tensor") in {(f["path"], f["symbol"]) for f in found}
+
+    # one level further: base.py takes its base class from core.py
+    (project / "cli" / "project" / "pkg" / "core.py").write_text("from mindspore import nn\n\n\nclass Core(nn.Cell):\n    pass\n", encoding="utf-8")
+    base.write_text("from .core import Core\n\n\nclass Base(Core):\n    pass\n", encoding="utf-8")
+    found, stats = lint(capsys, "cli")
+    assert stats["checked"] == 3  # core.py is new; base.py changed; model.py imports base.py
+    assert ("cli/project/pkg/model.py", "ms-numpy-on-tensor") in {(f["path"], f["symbol"]) for f in found}
+    (project / "cli" / "project" / "pkg" / "core.py").write_text("class Core:\n    pass\n", encoding="utf-8")
+    found, stats = lint(capsys, "cli")
+    assert stats["checked"] == 3  # core.py, and base.py and model.py which depend on it
+    assert ("cli/project/pkg/model.py", "ms-numpy-on-tensor") not in {(f["path"], f["symbol"]) for f in found}
+    # back to a state seen before: taken from the cache
+    (project / "cli" / "project" / "pkg" / "core.py").write_text("from mindspore import nn\n\n\nclass Core(nn.Cell):\n    pass\n", encoding="utf-8")
+    found, stats = lint(capsys, "cli")
+    assert stats["checked"] == 0
+    assert ("cli/project/pkg/model.py", "ms-numpy-on-tensor") in {(f["path"], f["symbol"]) for f in found}
+    # checking model.py alone: its dependencies still count
+    (project / "cli" / "project" / "pkg" / "core.py").write_text("class Core:\n    pass\n\n\nCORE = 1\n", encoding="utf-8")
+    found, stats = lint(capsys, "cli/project/pkg/model.py")
+    assert stats["checked"] == 1 and found == []
+
+
+def test_a_module_appearing_where_an_import_looks_rechecks(project: Path, capsys: pytest.CaptureFixture) -> None:
+    package = project / "cli" / "project" / "pkg"
+    (package / "user.py").write_text(
+        "import numpy as np\n\nfrom .later import Later\n\n\nclass Net(Later):\n    def construct(self, x):\n        return np.exp(x)\n",
+        encoding="utf-8",
+    )
+    found, _ = lint(capsys, "cli/project/pkg/user.py")
+    assert found == []  # .later does not exist: Net is not known to be a Cell
+    (package / "later.py").write_text("from mindspore import nn\n\n\nclass Later(nn.Cell):\n    pass\n", encoding="utf-8")
+    found, stats = lint(capsys, "cli/project/pkg/user.py")
+    assert stats["checked"] == 1
+    assert [f["symbol"] for f in found] == ["ms-numpy-on-tensor"]
+
+
+def test_configuration_changes_recheck_everything(project: Path, capsys: pytest.CaptureFixture) -> None:
+    lint(capsys, "cli")
+    _, stats = lint(capsys, "--jit-syntax-level=strict", "cli")
+    assert stats["checked"] == 6
+    _, stats = lint(capsys, "--select=ms-numpy-on-tensor", "cli")
+    assert stats["checked"] == 6
+    (project / "pyproject.toml").write_text('[tool.mslint]\nenable = ["ms-numpy-in-graph"]\n', encoding="utf-8")
+    _, stats = lint(capsys, "cli")
+    assert stats["checked"] == 6
+    (project / "pyproject.toml").write_text("[tool.mslint]\n", encoding="utf-8")
+    _, stats = lint(capsys, "cli")  # back to the first settings: all still cached
+    assert stats["cached"] == 6
+    # settings that do not change findings do not invalidate
+    assert cli.main(["--fail-on=error", "--format=sarif", "--output=out.sarif", "--statistics", "cli"]) == 1
+    assert "0 checked, 6 from the cache" in capsys.readouterr().err
+
+
+def test_no_cache_and_location(project: Path, capsys: pytest.CaptureFixture, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, stats = lint(capsys, "--no-cache", "cli")
+    assert stats["checked"] == 6 and not list(cache_dir.iterdir())
+    lint(capsys, "cli")
+    assert (cache_dir / cache.DB_NAME).is_file()
+    assert not list(project.rglob("*.sqlite3"))  # nothing inside the sources
+    monkeypatch.delenv("MSLINT_CACHE_DIR")
+    default = cache.cache_dir()
+    assert default.name.lower() in ("mslint", "cache") and "mslint" in str(default).lower()
+    assert project not in default.parents
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(cache_dir))
+    assert cli.main(["clean-cache"]) == 0
+    assert not (cache_dir / cache.DB_NAME).exists()
+
+
+def test_a_broken_cache_does_not_stop_the_run(project: Path, capsys: pytest.CaptureFixture, cache_dir: Path) -> None:
+    (cache_dir / cache.DB_NAME).write_bytes(b"this is not a database" * 100)
+    code = cli.main(["--format=json", "cli"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "result cache disabled for this run" in err
+    assert json.loads(out)["findings"]
+
+
+def test_cache_entries_hold_no_absolute_paths_of_findings(project: Path, capsys: pytest.CaptureFixture, cache_dir: Path) -> None:
+    lint(capsys, "cli")
+    rows = sqlite3.connect(str(cache_dir / cache.DB_NAME)).execute("SELECT findings FROM results").fetchall()
+    assert rows and all('"path"' not in row[0] for row in rows)
+
+
+# ---------------------------------------------------------------------------
+# The pieces
+# ---------------------------------------------------------------------------
+
+
+def test_scan_imports_is_generous() -> None:
+    source = textwrap.dedent(
+        """\
+        import os, a.b.c as d
+        from . import sibling
+        from ..up import (x,
+            y as z)
+        from pkg.mod import *
+        try: import optional
+        except ImportError: pass
+        def f():
+            from .inner import thing
+        text = '''
+        import in_a_docstring
+        '''
+        from q import r; import s
+        """
+    ).encode()
+    found = cache.scan_imports(source)
+    assert [0, "os", None] in found and [0, "a.b.c", None] in found
+    assert [1, "", ["sibling"]] in found
+    assert [2, "up", ["x", "y"]] in found
+    assert [0, "pkg.mod", []] in found
+    assert [0, "optional", None] in found
+    assert [1, "inner", ["thing"]] in found
+    assert [0, "in_a_docstring", None] in found  # a module too many only costs a re-check
+    assert [0, "q", ["r"]] in found and [0, "s", None] in found
+
+
+def test_dependency_hash_covers_cycles_and_chains(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    files = {
+        "__init__.py": "",
+        "a.py": "from .b import B\n",
+        "b.py": "from .a import A\nfrom .c import C\n",
+        "c.py": "import pkg.d\n",
+        "d.py": "",
+        "e.py": "",
+    }
+    for name, text in files.items():
+        (package / name).write_text(text, encoding="utf-8")
+
+    def hashes() -> dict[str, str]:
+        def read(path: str):
+            data = Path(path).read_bytes()
+            return cache.digest(data), cache.scan_imports(data)
+
+        hasher = cache.DependencyHasher([str(tmp_path)], read)
+        return {name: hasher.closure_hash(str(package / name)) for name in files}
+
+    before = hashes()
+    assert before["a.py"] == before["b.py"]  # one cycle, one hash
+    (package / "d.py").write_text("x = 1\n", encoding="utf-8")
+    after = hashes()
+    assert all(after[name] != before[name] for name in ("a.py", "b.py", "c.py", "d.py"))
+    assert after["e.py"] == before["e.py"] and after["__init__.py"] == before["__init__.py"]
+
+
+BINDINGS = '''\
+import os.path, json as j
+from collections import OrderedDict as OD, deque
+from .sibling import *
+x = 1
+a, (b, *c) = 1, (2, 3)
+y: int
+z += 1
+del x
+for loop_var in range(3):
+    pass
+with open("f") as (handle, other):
+    pass
+try:
+    pass
+except ValueError as error:
+    pass
+squares = [w for w in range(3) if (walrus := w)]
+gen = (v for v in [(kept := 1)])
+lam = lambda q: (inner := q)
+if True:
+    def func(p=(default_walrus := 2)):
+        global glob, later, imported_global
+        glob = 1
+        from .other import imported_global, local_only
+        import json as local_json
+        class Local:
+            later = 2
+    class Cls:
+        attr = 1
+        def method(self):
+            pass
+    async def coro():
+        pass
+match x:
+    case {"k": captured, **rest}:
+        pass
+    case [first, *others]:
+        pass
+    case Point(x=px) | px:
+        pass
+_private = 1
+'''
+
+
+def test_lazy_star_imports_bind_what_astroid_binds(tmp_path: Path) -> None:
+    package = tmp_path / "starpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "mod.py").write_text(BINDINGS, encoding="utf-8")
+    (package / "sibling.py").write_text("from .third import *\nsib = 1\n__all__ = ['sib']\n", encoding="utf-8")
+    (package / "third.py").write_text("from .sibling import *\nthird = 3\n", encoding="utf-8")  # a star cycle
+    (package / "other.py").write_text("imported_global = local_only = 1\n", encoding="utf-8")
+    lazy = engine.LazyStarImports([str(tmp_path)])
+    import sys
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        emulated = {}
+        for name in ("mod", "sibling", "third"):
+            emulated[name] = lazy._module_names(f"starpkg.{name}", str(package / f"{name}.py"))
+            astroid.MANAGER.clear_cache()
+            real = astroid.MANAGER.ast_from_file(str(package / f"{name}.py"), f"starpkg.{name}", source=True)
+            assert emulated[name] is not None
+            assert sorted(emulated[name]) == sorted(real.public_names()), name
+        expected = {"walrus", "kept", "default_walrus", "glob", "later", "imported_global", "captured", "rest", "px", "sib", "third"}
+        assert expected <= set(emulated["mod"])
+        assert "local_only" not in emulated["mod"] and "_private" not in emulated["mod"]
+    finally:
+        sys.path.remove(str(tmp_path))
+        astroid.MANAGER.clear_cache()
+
+
+def test_lazy_star_imports_agree_on_the_fixtures() -> None:
+    files = sorted(str(path) for path in FIXTURES.rglob("*.py"))
+    roots = sorted({engine.package_root(path) for path in files})
+    lazy = engine.LazyStarImports(roots)
+    import sys
+
+    saved = list(sys.path)
+    sys.path[:0] = roots
+    try:
+        compared = 0
+        for path in files:
+            name = engine.module_name(path)
+            emulated = lazy._module_names(name, path)
+            try:
+                real = astroid.MANAGER.ast_from_file(path, name, source=True)
+            except astroid.AstroidBuildingError:
+                continue
+            assert emulated is not None and sorted(emulated) == sorted(real.public_names()), path
+            compared += 1
+        assert compared >= 40
+    finally:
+        sys.path[:] = saved
+        astroid.MANAGER.clear_cache()
+
+
+def test_libraries_are_not_parsed(project: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mindspore and torch stay out of astroid while the command lints (the same
+    findings whether or not they are installed)."""
+    loaded = []
+    original = astroid.MANAGER.__class__.ast_from_file
+
+    def spy(manager, filepath, modname=None, *args, **kwargs):  # noqa: ANN001, ANN202
+        loaded.append(modname or "")
+        return original(manager, filepath, modname, *args, **kwargs)
+
+    monkeypatch.setattr(astroid.MANAGER.__class__, "ast_from_file", spy)
+    astroid.MANAGER.clear_cache()
+    lint(capsys, "--no-cache", "--jobs=1", "cli")
+    assert loaded and not [name for name in loaded if name.split(".")[0] in ("mindspore", "torch")]
+
+
+def test_dropping_astroid_caches_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    """Memory stays flat because a process drops astroid's trees when its share
+    of the budget is used; the findings must not depend on when that happens."""
+    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    monkeypatch.chdir(tmp_path)
+    reference, _ = lint(capsys, "--select=all", "--no-cache", "--jobs=1", "fixtures")
+    monkeypatch.setattr(engine, "MEMORY_BUDGET", 0)
+    monkeypatch.setattr(engine, "MIN_WORKER_MEMORY", 0)  # drop everything every 8 files
+    resets = []
+    original = engine._fresh_astroid
+    monkeypatch.setattr(engine, "_fresh_astroid", lambda: (resets.append(1), original())[1])
+    assert lint(capsys, "--select=all", "--no-cache", "--jobs=1", "fixtures")[0] == reference
+    assert len(resets) >= 5
