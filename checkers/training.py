@@ -196,11 +196,9 @@ class TrainingChecker(BaseChecker):
     def __init__(self, linter: PyLinter) -> None:
         super().__init__(linter)
         self._reported_forwards: set[nodes.Call] = set()
-        self._graph_mode_modules: dict[nodes.Module, bool] = {}
 
     def open(self) -> None:
         self._reported_forwards = set()
-        self._graph_mode_modules = {}
 
     # -- ms-amp-overrides-to-float -------------------------------------------
     @only_required_for_messages("ms-amp-overrides-to-float", "ms-bprop-without-set-grad")
@@ -488,30 +486,11 @@ class TrainingChecker(BaseChecker):
                 return True
         return False
 
-    def _graph_mode(self, module: nodes.Module) -> bool:
+    @staticmethod
+    def _graph_mode(module: nodes.Module) -> bool:
         """Whether the module sets a mode other than PYNATIVE_MODE (or one it cannot
         read): the second forward then happens with or without set_grad()."""
-        known = self._graph_mode_modules.get(module)
-        if known is not None:
-            return known
-        graph = False
-        for call in module.nodes_of_class(nodes.Call):
-            if resolve.call_name(call) not in apis.SET_CONTEXT_CALLS:
-                continue
-            mode = argument(call, None, "mode")
-            if mode is None:
-                continue
-            if isinstance(mode, nodes.Const) and mode.value == apis.PYNATIVE_MODE_VALUE:
-                continue
-            if (
-                isinstance(mode, (nodes.Name, nodes.Attribute))
-                and resolve.qualified_name(mode) in apis.PYNATIVE_MODE_NAMES
-            ):
-                continue
-            graph = True
-            break
-        self._graph_mode_modules[module] = graph
-        return graph
+        return scope.UNKNOWN_MODE in scope.analysis(module).context_modes
 
     # -- ms-auto-prefix and ms-forward-not-construct -------------------------
     @only_required_for_messages("ms-auto-prefix", "ms-forward-not-construct")

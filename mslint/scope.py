@@ -21,6 +21,8 @@ from mslint import apis, dataflow, resolve
 
 GRAPH = "graph"
 DIFFERENTIATED = "differentiated"
+PYNATIVE = "pynative"
+UNKNOWN_MODE = "graph or unknown"
 
 
 _CLOSURE_NODES = (nodes.Call, nodes.FunctionDef, nodes.Lambda)
@@ -49,6 +51,9 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self._cell_classes: dict[nodes.ClassDef, bool] = {}
         self._self_attrs: dict[nodes.ClassDef, frozenset[str]] = {}
         self._owners: dict[nodes.NodeNG, nodes.NodeNG] = {}
+        # modes the module sets with set_context(mode=...): PYNATIVE, or
+        # UNKNOWN_MODE for GRAPH_MODE and values mslint cannot read
+        self.context_modes: set[str] = set()
         self._find_roots()
         self._close_over_calls()
 
@@ -85,13 +90,6 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
                 functions.append(node)
             else:
                 imports.append(node)
-        for cls in classes:
-            if not self.is_cell_class(cls):
-                continue
-            for name in apis.CELL_METHODS_COMPILED:
-                for method in cls.locals.get(name, ()):
-                    if isinstance(method, nodes.FunctionDef):
-                        self._add(method, GRAPH, entry=True)
         for func in functions:
             if func.decorators and resolve.has_decorator(func, apis.JIT_DECORATORS):
                 self._add(func, GRAPH, entry=True)
@@ -107,6 +105,38 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             last = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
             if last in triggers:
                 self._root_from_call(call)
+            elif last == "set_context":
+                self._read_context_mode(call)
+        if self.pynative_only:
+            # The module runs its Cells in PyNative: construct is ordinary Python
+            # there; only @jit functions are compiled.
+            return
+        for cls in classes:
+            if not self.is_cell_class(cls):
+                continue
+            for name in apis.CELL_METHODS_COMPILED:
+                for method in cls.locals.get(name, ()):
+                    if isinstance(method, nodes.FunctionDef):
+                        self._add(method, GRAPH, entry=True)
+
+    @property
+    def pynative_only(self) -> bool:
+        """The module sets ``mode=PYNATIVE_MODE`` and no other mode."""
+        return self.context_modes == {PYNATIVE}
+
+    def _read_context_mode(self, call: nodes.Call) -> None:
+        if resolve.call_name(call) not in apis.SET_CONTEXT_CALLS:
+            return
+        mode = next((kw.value for kw in call.keywords or () if kw.arg == "mode"), None)
+        if mode is None:
+            if any(kw.arg is None for kw in call.keywords or ()):
+                self.context_modes.add(UNKNOWN_MODE)  # set_context(**config)
+            return
+        if isinstance(mode, nodes.Const):
+            pynative = mode.value == apis.PYNATIVE_MODE_VALUE
+        else:
+            pynative = resolve.qualified_name(mode) in apis.PYNATIVE_MODE_NAMES
+        self.context_modes.add(PYNATIVE if pynative else UNKNOWN_MODE)
 
     def _root_from_call(self, call: nodes.Call) -> None:
         func = call.func

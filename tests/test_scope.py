@@ -131,3 +131,28 @@ def test_tensor_dependence() -> None:
     for name in constant:
         function = "helper" if name == "count" else "construct"
         assert not _depends(TAINT_SOURCE, function, name), name
+
+
+def test_a_pynative_module_compiles_only_its_jit_functions() -> None:
+    source = """
+import mindspore as ms
+from mindspore import nn
+ms.set_context(mode=ms.PYNATIVE_MODE)
+
+class Net(nn.Cell):
+    def construct(self, x):
+        return x
+
+@ms.jit
+def step(x):
+    return x
+"""
+    analysis, functions = _analysis(source)
+    assert analysis.pynative_only
+    assert functions["Net.construct"] not in analysis.kinds
+    assert analysis.kinds[functions["step"]] == scope.GRAPH
+    # a module that also sets GRAPH_MODE (or a mode mslint cannot read) compiles its Cells
+    for mode in ("ms.GRAPH_MODE", "config.mode"):
+        analysis, functions = _analysis(source + f"ms.set_context(mode={mode})\n")
+        assert not analysis.pynative_only
+        assert analysis.kinds[functions["Net.construct"]] == scope.GRAPH
