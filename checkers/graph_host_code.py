@@ -51,8 +51,8 @@ class GraphHostCodeChecker(BaseChecker):
             "%s() copies a tensor to the host in %s code: %s; keep it a tensor and use mindspore.ops instead",
             "ms-asnumpy-in-graph",
             "`.asnumpy()`, `.numpy()`, `.item()` or `.tolist()` on a tensor in graph or "
-            "differentiated code: under LAX the value leaves the graph and the gradient is "
-            "cut; under STRICT it fails to compile.",
+            "differentiated code: the value leaves the graph and the gradient through it is "
+            "cut (asnumpy/numpy/tolist also fail to compile under STRICT).",
         ),
     }
 
