@@ -43,12 +43,10 @@ class GraphCellsChecker(BaseChecker):
 
     @only_required_for_messages("ms-cell-in-construct", "ms-parameter-init-in-construct")
     def visit_call(self, node: nodes.Call) -> None:
+        analysis = scope.graph_call_analysis(node)
+        if analysis is None:
+            return
         func = node.func
-        if not isinstance(func, (nodes.Name, nodes.Attribute)):
-            return
-        analysis = scope.analysis(node.root())
-        if not analysis.in_graph(node):
-            return
         if isinstance(func, nodes.Attribute) and func.attrname in apis.PARAMETER_INIT_METHODS:
             if resolve.qualified_name(func) is None:  # a method of a value, not a module function
                 self.add_message(

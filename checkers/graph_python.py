@@ -65,12 +65,10 @@ class GraphPythonChecker(BaseChecker):
 
     @only_required_for_messages("ms-custom-type-on-tensor", "ms-concurrency-in-graph")
     def visit_call(self, node: nodes.Call) -> None:
+        analysis = scope.graph_call_analysis(node)
+        if analysis is None:
+            return
         func = node.func
-        if not isinstance(func, (nodes.Name, nodes.Attribute)):
-            return
-        analysis = scope.analysis(node.root())
-        if not analysis.in_graph(node):
-            return
         qname = resolve.qualified_name(func)
         if qname is not None and resolve.root_package(qname) in apis.CONCURRENCY_PACKAGES:
             self.add_message("ms-concurrency-in-graph", node=node, args=(spelled(func),))

@@ -81,12 +81,10 @@ class GraphSemanticsChecker(BaseChecker):
     # -- calls -----------------------------------------------------------------
     @only_required_for_messages(FROZEN, MUTATION, PYTHON_VALUE)
     def visit_call(self, node: nodes.Call) -> None:
+        analysis = scope.graph_call_analysis(node)
+        if analysis is None:
+            return
         func = node.func
-        if not isinstance(func, (nodes.Name, nodes.Attribute)):
-            return
-        analysis = scope.analysis(node.root())
-        if not analysis.in_graph(node):
-            return
         qname = resolve.qualified_name(func)
         if qname is not None:
             if self._frozen(node, qname, analysis):

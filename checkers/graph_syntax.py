@@ -179,12 +179,10 @@ class GraphSyntaxChecker(BaseChecker):
     # -- ms-forbidden-api-in-graph -------------------------------------------
     @only_required_for_messages(FORBIDDEN)
     def visit_call(self, node: nodes.Call) -> None:
+        analysis = scope.graph_call_analysis(node)
+        if analysis is None:
+            return
         func = node.func
-        if not isinstance(func, (nodes.Name, nodes.Attribute)):
-            return
-        analysis = scope.analysis(node.root())
-        if not analysis.in_graph(node):
-            return
         qname = resolve.qualified_name(func)
         if qname is not None:
             fix = self._forbidden_call(qname)

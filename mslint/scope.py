@@ -366,6 +366,16 @@ def _tainted_params(
     return names
 
 
+def graph_call_analysis(call: nodes.Call) -> ModuleAnalysis | None:
+    """The module's analysis when ``call`` names its callee (``f(...)``,
+    ``a.b(...)``) and sits in graph code; None otherwise. The common entry test of
+    the checkers that judge calls in graph code."""
+    if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+        return None
+    found = analysis(call.root())
+    return found if found.in_graph(call) else None
+
+
 _CACHE: list[tuple[nodes.Module, ModuleAnalysis]] = []
 
 
