@@ -171,11 +171,15 @@ def _tree_rss(pid: int) -> int:
 
 
 KEEP_OUTPUT: Path | None = None  # --keep-output: where each run's standard output is saved
+# Every command runs in an empty folder outside the checkout: ``python -m`` must not
+# pick packages up from it, and neither pylint nor mslint may read its configuration
+# (the project's pyproject.toml excludes benchmarks/.cache from mslint's checks).
+WORKDIR: Path = CACHE
 
 
-def measure(config: str, command: list[str], env: dict[str, str] | None = None, cwd: Path = CACHE) -> tuple[Result, str]:
-    """Run ``command``; return its figures and its standard output. It runs in the
-    cache folder, so that ``python -m`` does not pick packages up from the checkout."""
+def measure(config: str, command: list[str], env: dict[str, str] | None = None) -> tuple[Result, str]:
+    """Run ``command`` in WORKDIR; return its figures and its standard output."""
+    cwd = WORKDIR
     result = Result(config, command)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
@@ -405,7 +409,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"corpus: {', '.join(f'{n}=={LIBRARIES[n]}' for n in names)}: {len(files)} files, {lines} lines", flush=True)
 
     results: list[Result] = []
+    global WORKDIR  # noqa: PLW0603 - set once per run
     with tempfile.TemporaryDirectory(prefix="mslint-bench-cache-") as tmp:
+        WORKDIR = Path(tmp) / "cwd"
+        WORKDIR.mkdir()
         cold_cache = Path(tmp) / "cold"
         for config in configs:
             print(f"running {config} ...", flush=True)
