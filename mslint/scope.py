@@ -13,6 +13,8 @@ The analysis is computed once per module and shared by every checker.
 
 from __future__ import annotations
 
+import os
+import re
 from collections import deque
 
 from astroid import nodes
@@ -26,7 +28,7 @@ UNKNOWN_MODE = "graph or unknown"
 
 
 _CLOSURE_NODES = (nodes.Call, nodes.FunctionDef, nodes.Lambda)
-_ROOT_NODES = (nodes.ClassDef, nodes.FunctionDef, nodes.Call, nodes.Import, nodes.ImportFrom)
+_CALL_NODES = (nodes.Call, nodes.Import, nodes.ImportFrom)
 # Last names of the APIs whose calls make graph or differentiated code.
 _ROOT_CALL_NAMES = frozenset(
     qname.rsplit(".", 1)[-1]
@@ -34,6 +36,46 @@ _ROOT_CALL_NAMES = frozenset(
         apis.JIT_DECORATORS | apis.GRAD_FUNCTIONS | apis.GRAD_WRAPPER_CELLS | apis.GRAD_OPERATION_FACTORIES
     )
 )
+
+# A root call is spelled with one of these names, or an import alias of one (the
+# import statement then spells it): a module whose source has none has no root
+# calls, and its calls need not be walked.
+_ROOT_CALL_PATTERN = re.compile(
+    rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in sorted(_ROOT_CALL_NAMES | {"set_context"})) + rb")\b"
+)
+
+
+def _may_have_root_calls(module: nodes.Module) -> bool:
+    path = module.file
+    if not path or not os.path.isfile(path):
+        return True  # built from a string: walk it
+    try:
+        with open(path, "rb") as stream:
+            return _ROOT_CALL_PATTERN.search(stream.read()) is not None
+    except OSError:
+        return True
+
+
+def _definitions(module: nodes.Module) -> tuple[list[nodes.ClassDef], list[nodes.FunctionDef]]:
+    """Every class and function of the module, nested ones included, found through
+    the scopes' locals, in source order."""
+    classes: list[nodes.ClassDef] = []
+    functions: list[nodes.FunctionDef] = []
+    seen: set[int] = set()
+    stack: list[nodes.LocalsDictNodeNG] = [module]
+    while stack:
+        scope = stack.pop()
+        for bound in scope.locals.values():
+            for node in bound:
+                if not isinstance(node, (nodes.ClassDef, nodes.FunctionDef)) or id(node) in seen:
+                    continue
+                if node.root() is not module:
+                    continue  # a name bound by a star import's module? never a local definition
+                seen.add(id(node))
+                (classes if isinstance(node, nodes.ClassDef) else functions).append(node)
+                stack.append(node)
+    key = lambda node: (node.lineno or 0, node.col_offset or 0)  # noqa: E731
+    return sorted(classes, key=key), sorted(functions, key=key)
 
 
 class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
@@ -51,6 +93,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self._cell_classes: dict[nodes.ClassDef, bool] = {}
         self._self_attrs: dict[nodes.ClassDef, frozenset[str]] = {}
         self._owners: dict[nodes.NodeNG, nodes.NodeNG] = {}
+        self._enclosing: dict[nodes.NodeNG, tuple[nodes.NodeNG, str] | None] = {}
         # modes the module sets with set_context(mode=...): PYNATIVE, or
         # UNKNOWN_MODE for GRAPH_MODE and values mslint cannot read
         self.context_modes: set[str] = set()
@@ -75,21 +118,18 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         return True
 
     def _find_roots(self) -> None:
-        # one walk over the module (it is the analysis' main cost), then the
-        # classes, the decorated functions and the calls, in that order
-        classes: list[nodes.ClassDef] = []
-        functions: list[nodes.FunctionDef] = []
+        # Classes and functions from the scopes' locals (no walk over every
+        # expression); calls and imports by one walk, and only when the source
+        # mentions a name that can make a root (most modules do not).
+        classes, functions = _definitions(self.module)
         calls: list[nodes.Call] = []
         imports: list[nodes.Import | nodes.ImportFrom] = []
-        for node in self.module.nodes_of_class(_ROOT_NODES):
-            if isinstance(node, nodes.Call):
-                calls.append(node)
-            elif isinstance(node, nodes.ClassDef):
-                classes.append(node)
-            elif isinstance(node, nodes.FunctionDef):
-                functions.append(node)
-            else:
-                imports.append(node)
+        if _may_have_root_calls(self.module):
+            for node in self.module.nodes_of_class(_CALL_NODES):
+                if isinstance(node, nodes.Call):
+                    calls.append(node)
+                else:
+                    imports.append(node)
         for func in functions:
             if func.decorators and resolve.has_decorator(func, apis.JIT_DECORATORS):
                 self._add(func, GRAPH, entry=True)
@@ -232,14 +272,20 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
     # -- queries -------------------------------------------------------------
     def enclosing(self, node: nodes.NodeNG) -> tuple[nodes.NodeNG, str] | None:
         """The innermost graph/differentiated function containing ``node`` and its kind."""
-        frame = node.frame()
+        start = node.frame()
+        if start in self._enclosing:  # every checker asks, for every call: once per frame
+            return self._enclosing[start]
+        found = None
+        frame = start
         while frame is not None and not isinstance(frame, (nodes.Module, nodes.ClassDef)):
             kind = self.kinds.get(frame)
             if kind is not None:
-                return frame, kind
+                found = (frame, kind)
+                break
             parent = frame.parent
             frame = parent.frame() if parent is not None else None
-        return None
+        self._enclosing[start] = found
+        return found
 
     def in_graph(self, node: nodes.NodeNG) -> bool:
         found = self.enclosing(node)
@@ -370,10 +416,17 @@ def graph_call_analysis(call: nodes.Call) -> ModuleAnalysis | None:
     """The module's analysis when ``call`` names its callee (``f(...)``,
     ``a.b(...)``) and sits in graph code; None otherwise. The common entry test of
     the checkers that judge calls in graph code."""
-    if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
-        return None
-    found = analysis(call.root())
-    return found if found.in_graph(call) else None
+    if _LAST_CALL[0] is call:  # the checkers ask in turn about the same call
+        return _LAST_CALL[1]
+    result = None
+    if isinstance(call.func, (nodes.Name, nodes.Attribute)):
+        found = analysis(call.root())
+        result = found if found.in_graph(call) else None
+    _LAST_CALL[:] = [call, result]
+    return result
+
+
+_LAST_CALL: list = [None, None]
 
 
 _CACHE: list[tuple[nodes.Module, ModuleAnalysis]] = []
@@ -385,6 +438,7 @@ def analysis(module: nodes.Module) -> ModuleAnalysis:
         if cached_module is module:
             return result
     result = ModuleAnalysis(module)
+    _LAST_CALL[:] = [None, None]
     _CACHE.insert(0, (module, result))
     del _CACHE[4:]  # pylint checks one module at a time: keep memory flat
     return result
