@@ -36,7 +36,8 @@ class _ModuleFacts:
 
     def __init__(self, module: nodes.Module) -> None:
         imports_mindspore = imports_torch = False
-        for node in module.nodes_of_class((nodes.Import, nodes.ImportFrom)):
+        analysis = scope.analysis(module)
+        for node in analysis.imports:
             if isinstance(node, nodes.Import):
                 names = [name for name, _ in node.names]
             elif node.level:
@@ -54,9 +55,7 @@ class _ModuleFacts:
         self.mindspore_only = imports_mindspore and not imports_torch
         # Methods the module's own classes define: a call to one of these names may
         # reach the user's class, whatever its receiver is called.
-        self.user_methods = {
-            func.name for func in module.nodes_of_class(nodes.FunctionDef) if isinstance(func.parent, nodes.ClassDef)
-        }
+        self.user_methods = {func.name for func in analysis.functions if isinstance(func.parent, nodes.ClassDef)}
 
 
 def _short(node: nodes.Call) -> str:

@@ -691,21 +691,27 @@ def _optimizer_holder(cls: nodes.ClassDef, init: nodes.FunctionDef) -> str | Non
     parameters (the last of the optimizer and network attributes assigned), or None
     when the class holds no optimizer."""
     optimizer_params = _optimizer_params(cls, init)
+    assignments = _self_assignments(init)
+    optimizer_attrs: list[tuple[str, nodes.NodeNG]] = [
+        (attr, assign)
+        for attr, value, assign in assignments
+        if (isinstance(value, nodes.Name) and value.name in optimizer_params) or _is_optimizer_constructor(value)
+    ]
+    if not optimizer_attrs and not optimizer_params:
+        return None  # most Cells: no optimizer anywhere, no need to look for the network
+    optimizer_used = optimizer_attrs or any(node.name in optimizer_params for node in init.nodes_of_class(nodes.Name))
+    if not optimizer_used:
+        return None
     param_names = {arg.name for arg in init.args.args[1:] + init.args.kwonlyargs}
-    optimizer_attrs: list[tuple[str, nodes.NodeNG]] = []
     network_attrs: list[tuple[str, nodes.NodeNG]] = []
-    for attr, value, assign in _self_assignments(init):
-        if (isinstance(value, nodes.Name) and value.name in optimizer_params) or _is_optimizer_constructor(value):
-            optimizer_attrs.append((attr, assign))
-        elif isinstance(value, nodes.Name) and value.name in param_names:
+    for attr, value, assign in assignments:
+        if any(assign is known for _, known in optimizer_attrs):
+            continue
+        if isinstance(value, nodes.Name) and value.name in param_names:
             called, _ = _self_attr_uses(cls, attr)
             if called or _NETWORK_NAME.search(value.name) or _NETWORK_NAME.search(attr):
                 network_attrs.append((attr, assign))
-    optimizer_used = any(
-        isinstance(node, nodes.Name) and node.name in optimizer_params
-        for node in init.nodes_of_class(nodes.Name)
-    )
-    if not optimizer_attrs and not (optimizer_used and network_attrs):
+    if not optimizer_attrs and not network_attrs:
         return None
     holders = optimizer_attrs + network_attrs
     return max(holders, key=lambda item: position(item[1]))[0]

@@ -587,6 +587,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jit-syntax-level", choices=JIT_SYNTAX_LEVELS, help="the level the project compiles with (default: lax)")
     parser.add_argument("--fail-on", choices=FAIL_ON, help="lowest category that fails the run (default: convention, i.e. any finding)")
     parser.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (0: one per CPU, at most 8; default 0)")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="time limit per file; a file that takes longer is reported as not checked (0: none; default 60)")
     parser.add_argument("--baseline", metavar="FILE", help="report only findings not in this SARIF log or JSON report")
     parser.add_argument("--write-baseline", metavar="FILE", help="write every current finding to FILE (.sarif: SARIF, else JSON) and exit 0")
     parser.add_argument("--config", metavar="FILE", help="the pyproject.toml to read [tool.mslint] from")
@@ -636,6 +637,9 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     if jobs < 0:
         raise ConfigError("--jobs must be >= 0")
     jobs = jobs or default_jobs()
+    timeout = args.timeout if args.timeout is not None else config.timeout
+    if timeout < 0:
+        raise ConfigError("--timeout must be >= 0")
     baseline_file = args.baseline or config.baseline
     baseline = read_baseline(baseline_file) if baseline_file else None
     from mslint import sarif  # noqa: PLC0415
@@ -651,6 +655,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         jit_syntax_level=args.jit_syntax_level or config.jit_syntax_level,
         roots=result_cache.project_roots(files, package_root),
         skipped_libraries=skipped_libraries(files),
+        timeout=timeout,
     )
     stats: dict[str, int] = {}
     findings = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats)

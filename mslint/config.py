@@ -9,6 +9,7 @@
     format = "text"                      # text, json, sarif or github
     fail-on = "convention"               # error, warning, convention (any finding) or never
     jobs = 0                             # worker processes; 0 picks one per CPU (at most 8)
+    timeout = 60                         # seconds per file; a file that takes longer is reported, not checked (0: no limit)
     cache = true                         # keep results between runs (see mslint/cache.py)
     baseline = "mslint-baseline.sarif"   # report only findings not in this log
 
@@ -79,6 +80,7 @@ class Config:
     format: str = "text"
     fail_on: str = "convention"
     jobs: int = 0
+    timeout: float = 60.0
     cache: bool = True
     baseline: str | None = None
     confirm: dict[str, Any] = field(default_factory=dict)
@@ -93,6 +95,7 @@ _KEYS = {
     "format": "format",
     "fail-on": "fail_on",
     "jobs": "jobs",
+    "timeout": "timeout",
     "cache": "cache",
     "baseline": "baseline",
     "confirm": "confirm",
@@ -170,6 +173,10 @@ def load(config_file: Path | None = None, cwd: Path | None = None) -> Config:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ConfigError(f"{config_file}: [tool.mslint] jobs must be an integer >= 0")
             config.jobs = value
+        elif attribute == "timeout":
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+                raise ConfigError(f"{config_file}: [tool.mslint] timeout must be a number of seconds >= 0")
+            config.timeout = float(value)
         elif attribute == "cache":
             if not isinstance(value, bool):
                 raise ConfigError(f"{config_file}: [tool.mslint] cache must be true or false")

@@ -25,14 +25,17 @@ Two adjustments to astroid, active only while the command lints (never in
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import gc
 import inspect
 import io
 import os
+import signal
 import sys
+import threading
 import tokenize
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +65,8 @@ class Settings:
     roots: list[str]
     skipped_libraries: list[str] = field(default_factory=list)
     memory_limit: int = MEMORY_BUDGET
+    # seconds per file (0: none); a file over it is reported and its result not cached
+    timeout: float = 0.0
 
     def fingerprint(self) -> dict[str, Any]:
         """What the findings depend on, for the cache key. The roots are not in
@@ -558,7 +563,15 @@ class Engine:
         # as astroid-error instead (MSLINT_DEBUG=1 shows the traceback)
         stderr, sys.stderr = sys.stderr, io.StringIO()
         try:
-            self.linter.check_single_file_item(FileItem(modname, path, path))
+            with _time_limit(self.settings.timeout):
+                self.linter.check_single_file_item(FileItem(modname, path, path))
+        except FileTimeout:
+            crash = (
+                f"checking this file took longer than {self.settings.timeout:g} s, so it was not checked; "
+                "raise --timeout (or [tool.mslint] timeout) to check it"
+            )
+            content_hash = None  # depends on the machine's speed: never cached
+            _fresh_astroid()  # the interrupted build may have left half a tree behind
         except Exception as error:  # noqa: BLE001 - one file's crash must not stop the run
             cause = error.__cause__ or error
             if isinstance(cause, RecursionError):
@@ -617,6 +630,36 @@ class Engine:
         if size is None:
             size = self._sizes[path] = _source_size(path)
         return TREE_BYTES_PER_SOURCE_BYTE * size
+
+class FileTimeout(BaseException):
+    """Raised in the middle of a file's check when its time is up. A BaseException,
+    so that no ``except Exception`` in pylint or astroid swallows it."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Interrupt the block with FileTimeout after ``seconds`` (0: never). Uses a
+    real-time timer signal, so only where one can be set: POSIX, main thread."""
+    usable = (
+        seconds > 0
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+
+    def expire(signum, frame):  # noqa: ANN001, ANN202, ARG001
+        raise FileTimeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
 
 def _source_size(path: str) -> int:
     try:

@@ -107,6 +107,13 @@ def binding(name_node: nodes.Name) -> nodes.NodeNG | None:
     return None
 
 
+# Every checker asks for the name of every call it visits: answer each node once.
+# Keyed by the node itself (a name never changes within a tree); emptied per module
+# by scope.analysis() and bounded, so it never keeps old trees alive for long.
+_QNAME_MEMO: dict[nodes.NodeNG, str | None] = {}
+_QNAME_MEMO_LIMIT = 50000
+
+
 def qualified_name(node: nodes.NodeNG) -> str | None:
     """Canonical qualified name of a Name/Attribute expression, or None.
 
@@ -114,6 +121,17 @@ def qualified_name(node: nodes.NodeNG) -> str | None:
     a class or function defined in this module -> ``<module>.<name>``; builtins
     -> their bare name (``len``); anything else (locals, attributes of values) -> None.
     """
+    try:
+        return _QNAME_MEMO[node]
+    except KeyError:
+        pass
+    if len(_QNAME_MEMO) >= _QNAME_MEMO_LIMIT:
+        _QNAME_MEMO.clear()
+    result = _QNAME_MEMO[node] = _qualified_name(node)
+    return result
+
+
+def _qualified_name(node: nodes.NodeNG) -> str | None:
     parts: list[str] = []
     while isinstance(node, nodes.Attribute):
         parts.append(node.attrname)
@@ -156,6 +174,12 @@ _CACHE_LIMIT = 20000
 
 def clear_caches() -> None:
     _BASES_CACHE.clear()
+    _QNAME_MEMO.clear()
+
+
+def forget_names() -> None:
+    """Empty the per-module name memo (a new module is being checked)."""
+    _QNAME_MEMO.clear()
 
 
 def _resolve_base(base: nodes.NodeNG) -> tuple[nodes.ClassDef | None, str | None]:

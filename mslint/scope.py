@@ -28,7 +28,6 @@ UNKNOWN_MODE = "graph or unknown"
 
 
 _CLOSURE_NODES = (nodes.Call, nodes.FunctionDef, nodes.Lambda)
-_CALL_NODES = (nodes.Call, nodes.Import, nodes.ImportFrom)
 # Last names of the APIs whose calls make graph or differentiated code.
 _ROOT_CALL_NAMES = frozenset(
     qname.rsplit(".", 1)[-1]
@@ -45,37 +44,48 @@ _ROOT_CALL_PATTERN = re.compile(
 )
 
 
-def _may_have_root_calls(module: nodes.Module) -> bool:
+_STAR_IMPORT_PATTERN = re.compile(rb"\bimport\s*\*")
+
+
+def _source(module: nodes.Module) -> bytes | None:
+    """The module's source as read from disk, or None when it was built from a string."""
     path = module.file
     if not path or not os.path.isfile(path):
-        return True  # built from a string: walk it
+        return None
     try:
         with open(path, "rb") as stream:
-            return _ROOT_CALL_PATTERN.search(stream.read()) is not None
+            return stream.read()
     except OSError:
-        return True
+        return None
 
 
-def _definitions(module: nodes.Module) -> tuple[list[nodes.ClassDef], list[nodes.FunctionDef]]:
-    """Every class and function of the module, nested ones included, found through
-    the scopes' locals, in source order."""
+def _definitions(
+    module: nodes.Module,
+) -> tuple[list[nodes.ClassDef], list[nodes.FunctionDef], list[nodes.Import | nodes.ImportFrom]]:
+    """Every class, function and import statement of the module, nested ones
+    included, found through the scopes' locals (every def, class and import binds a
+    name there), in source order: no walk over every expression."""
     classes: list[nodes.ClassDef] = []
     functions: list[nodes.FunctionDef] = []
+    imports: list[nodes.Import | nodes.ImportFrom] = []
     seen: set[int] = set()
     stack: list[nodes.LocalsDictNodeNG] = [module]
     while stack:
         scope = stack.pop()
         for bound in scope.locals.values():
             for node in bound:
-                if not isinstance(node, (nodes.ClassDef, nodes.FunctionDef)) or id(node) in seen:
+                if not isinstance(node, (nodes.ClassDef, nodes.FunctionDef, nodes.Import, nodes.ImportFrom)):
                     continue
-                if node.root() is not module:
-                    continue  # a name bound by a star import's module? never a local definition
+                if id(node) in seen or node.root() is not module:
+                    continue
                 seen.add(id(node))
+                if isinstance(node, (nodes.Import, nodes.ImportFrom)):
+                    imports.append(node)
+                    continue
                 (classes if isinstance(node, nodes.ClassDef) else functions).append(node)
                 stack.append(node)
     key = lambda node: (node.lineno or 0, node.col_offset or 0)  # noqa: E731
-    return sorted(classes, key=key), sorted(functions, key=key)
+    return sorted(classes, key=key), sorted(functions, key=key), sorted(imports, key=key)
 
 
 class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
@@ -97,7 +107,16 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         # modes the module sets with set_context(mode=...): PYNATIVE, or
         # UNKNOWN_MODE for GRAPH_MODE and values mslint cannot read
         self.context_modes: set[str] = set()
+        self._source = _source(module)
+        # the module's classes, functions and import statements, in source order
+        self.classes, self.functions, self.imports = _definitions(module)
+        # A star import binds names only when its module is found (that depends on
+        # what is installed): such a module's imports are walked instead.
+        self.has_star_import = self._source is None or _STAR_IMPORT_PATTERN.search(self._source) is not None
+        if self.has_star_import:
+            self.imports = list(module.nodes_of_class((nodes.Import, nodes.ImportFrom)))
         self._find_roots()
+        self._source = None  # only the search for roots reads the text
         self._close_over_calls()
 
     # -- classification ------------------------------------------------------
@@ -121,15 +140,10 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         # Classes and functions from the scopes' locals (no walk over every
         # expression); calls and imports by one walk, and only when the source
         # mentions a name that can make a root (most modules do not).
-        classes, functions = _definitions(self.module)
+        classes, functions, imports = self.classes, self.functions, self.imports
         calls: list[nodes.Call] = []
-        imports: list[nodes.Import | nodes.ImportFrom] = []
-        if _may_have_root_calls(self.module):
-            for node in self.module.nodes_of_class(_CALL_NODES):
-                if isinstance(node, nodes.Call):
-                    calls.append(node)
-                else:
-                    imports.append(node)
+        if self._source is None or _ROOT_CALL_PATTERN.search(self._source):
+            calls = list(self.module.nodes_of_class(nodes.Call))
         for func in functions:
             if func.decorators and resolve.has_decorator(func, apis.JIT_DECORATORS):
                 self._add(func, GRAPH, entry=True)
@@ -437,8 +451,9 @@ def analysis(module: nodes.Module) -> ModuleAnalysis:
     for cached_module, result in _CACHE:
         if cached_module is module:
             return result
-    result = ModuleAnalysis(module)
     _LAST_CALL[:] = [None, None]
+    resolve.forget_names()
+    result = ModuleAnalysis(module)
     _CACHE.insert(0, (module, result))
     del _CACHE[4:]  # pylint checks one module at a time: keep memory flat
     return result

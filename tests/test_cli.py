@@ -410,6 +410,38 @@ def test_a_crashing_checker_does_not_stop_the_run(project: Path, capsys: pytest.
     assert code == 1
 
 
+_HANGING_CHECKER = """
+import sys
+from mslint import cli
+from mslint.checkers import graph_host_code
+
+def hang(self, node):
+    if node.root().name == "bad":
+        while True:
+            pass
+
+graph_host_code.GraphHostCodeChecker.visit_call = hang
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_file_over_the_time_limit_is_reported_and_the_run_goes_on(project: Path, jobs: str) -> None:
+    # a subprocess: the limit is a timer signal, which needs the main thread
+    for index in range(4):  # enough files for two workers
+        shutil.copy(project / "bad.py", project / f"other{index}.py")
+    command = [sys.executable, "-c", _HANGING_CHECKER, f"--jobs={jobs}", "--timeout=2", "--format=json", "--statistics", "."]
+    for run_number in (1, 2):
+        result = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=120, check=False)
+        assert "Traceback" not in result.stderr
+        found = {(item["path"], item["symbol"]): item["message"] for item in json.loads(result.stdout)["findings"]}
+        assert "took longer than 2 s" in found[("bad.py", "astroid-error")]
+        assert all((f"other{index}.py", "ms-cell-in-construct") in found for index in range(4))
+        assert result.returncode == 1
+    # the second run took the finished files (good.py too) from the cache and tried the slow one again
+    assert "6 files: 1 checked, 5 from the cache" in result.stderr
+
+
 # ---------------------------------------------------------------------------
 # --confirm
 # ---------------------------------------------------------------------------
