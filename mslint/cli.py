@@ -656,6 +656,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         roots=result_cache.project_roots(files, package_root),
         skipped_libraries=skipped_libraries(files),
         timeout=timeout,
+        only_mslint=set(enabled) <= {rule.symbol for rule in rules if rule.mslint} | set(ALWAYS_ON),
     )
     stats: dict[str, int] = {}
     findings = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats)

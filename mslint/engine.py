@@ -67,6 +67,9 @@ class Settings:
     memory_limit: int = MEMORY_BUDGET
     # seconds per file (0: none); a file over it is reported and its result not cached
     timeout: float = 0.0
+    # only mslint's rules (and pylint's fatal messages) are enabled, no other pylint
+    # message: astroid can skip work only pylint's own checkers use
+    only_mslint: bool = False
 
     def fingerprint(self) -> dict[str, Any]:
         """What the findings depend on, for the cache key. The roots are not in
@@ -519,6 +522,26 @@ class Engine:
                     self.add_message("parse-error", args=error)
                 return None
 
+            # Set by Engine.check: whether the source can hold a ``# pylint:`` pragma.
+            may_have_pragmas = True
+            _needed_checkers = None
+
+            def prepare_checkers(self):  # noqa: ANN202
+                # pylint sorts all of its checkers again for every file (comparing
+                # their message tables as text); what is enabled never changes here
+                if self._needed_checkers is None:
+                    self._needed_checkers = super().prepare_checkers()
+                return list(self._needed_checkers)
+
+            def _check_astroid_module(self, node, walker, rawcheckers, tokencheckers):  # noqa: ANN001, ANN202
+                # pylint tokenizes every module, only to read its pragmas (no token
+                # or raw checker of mslint's is enabled): a module whose source does
+                # not contain "pylint:" has none, and its tokens are skipped.
+                if self.may_have_pragmas or rawcheckers or tokencheckers:
+                    return super()._check_astroid_module(node, walker, rawcheckers, tokencheckers)
+                walker.walk(node)
+                return True
+
         linter = _Linter()
         linter.load_default_plugins()
         linter.load_plugin_modules(["mslint"])
@@ -558,6 +581,7 @@ class Engine:
         if problem is not None:
             return [file_finding(path, "syntax-error", "E0001", problem, lines)], content_hash
         self.linter.stats = LinterStats()
+        self.linter.may_have_pragmas = b"pylint:" in data  # what every pragma contains
         crash = None
         # pylint prints a traceback when a checker fails; the file is reported
         # as astroid-error instead (MSLINT_DEBUG=1 shows the traceback)
@@ -708,19 +732,59 @@ def _forget_run(modules_before: set[str]) -> None:
         pass
 
 
+class NoSelfAttributeInference:
+    """While active, astroid does not infer ``self`` for every ``self.x = ...`` of
+    every module it builds (a fifth of the time to build a tree), which it does only
+    to record instance attributes. mslint reads names from the scopes' locals and
+    never asks for instance attributes; pylint's own checkers (``no-member``) do,
+    so this is used only when none of them is enabled."""
+
+    def __init__(self, active: bool) -> None:
+        self.active = active
+        self.original = None
+
+    def __enter__(self) -> NoSelfAttributeInference:
+        if not self.active:
+            return self
+        from astroid import nodes  # noqa: PLC0415
+        from astroid.builder import AstroidBuilder  # noqa: PLC0415
+
+        original = AstroidBuilder.delayed_assattr
+
+        def delayed_assattr(builder, node):  # noqa: ANN001, ANN202
+            expr = node.expr
+            if isinstance(expr, nodes.Name) and expr.name == "self":
+                return None
+            return original(builder, node)
+
+        self.original = original
+        AstroidBuilder.delayed_assattr = delayed_assattr
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from astroid.builder import AstroidBuilder  # noqa: PLC0415
+
+        if self.original is not None:
+            AstroidBuilder.delayed_assattr = self.original
+            self.original = None
+
+
 class adjusted_astroid:  # noqa: N801 - used like a function
-    """Both astroid adjustments, for the lifetime of a ``with`` block."""
+    """The astroid adjustments, for the lifetime of a ``with`` block."""
 
     def __init__(self, settings: Settings) -> None:
         self.skip = SkipLibraries(settings.skipped_libraries)
         self.stars = LazyStarImports(settings.roots)
+        self.self_attributes = NoSelfAttributeInference(settings.only_mslint)
 
     def __enter__(self) -> LazyStarImports:
         self.skip.__enter__()
         self.stars.__enter__()
+        self.self_attributes.__enter__()
         return self.stars
 
     def __exit__(self, *exc: object) -> None:
+        self.self_attributes.__exit__(*exc)
         self.stars.__exit__(*exc)
         self.skip.__exit__(*exc)
 
