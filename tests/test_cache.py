@@ -1,6 +1,5 @@
 """The result cache and --jobs: the same findings with and without the cache and
-with 1 or 2 processes; a second run over unchanged files at least 10 times
-faster; a change re-checks what it must (the file, the files importing it, all
+with 1 or 2 processes; a second run over unchanged files analyses nothing; a change re-checks what it must (the file, the files importing it, all
 of them for a configuration change) and nothing else; the astroid adjustments
 the command makes (mslint/engine.py) agree with astroid."""
 
@@ -11,7 +10,6 @@ import re
 import shutil
 import sqlite3
 import textwrap
-import time
 from pathlib import Path
 
 import astroid
@@ -61,7 +59,10 @@ def test_same_findings_with_and_without_cache_and_jobs(tmp_path: Path, monkeypat
     assert stats["checked"] == 0 and warm == reference
 
 
-def test_second_run_is_ten_times_faster(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path, capsys: pytest.CaptureFixture) -> None:
+def test_second_run_analyses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    """The second run over unchanged files takes every result from the cache and
+    never builds a tree (the time it saves is measured by benchmarks/run.py, not
+    asserted here)."""
     corpus = tmp_path / "corpus"
     for copy in range(3):
         for source in sorted((FIXTURES / "graph").glob("*.py")) + sorted((FIXTURES / "layers").glob("*.py")):
@@ -69,15 +70,16 @@ def test_second_run_is_ten_times_faster(tmp_path: Path, monkeypatch: pytest.Monk
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(source, target)
     monkeypatch.chdir(tmp_path)
-    start = time.perf_counter()
     cold, stats = lint(capsys, "--jobs=1", "corpus")
-    cold_time = time.perf_counter() - start
     assert stats["checked"] == stats["files"] >= 40
-    start = time.perf_counter()
+
+    def no_analysis(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("a file was analysed again")
+
+    monkeypatch.setattr(engine.Engine, "check", no_analysis)
+    monkeypatch.setattr(astroid.MANAGER, "ast_from_file", no_analysis)
     warm, stats = lint(capsys, "--jobs=1", "corpus")
-    warm_time = time.perf_counter() - start
     assert stats["cached"] == stats["files"] and warm == cold
-    assert cold_time >= 10 * warm_time, (cold_time, warm_time)
 
 
 def test_editing_a_file_rechecks_it_and_its_importers_only(project: Path, capsys: pytest.CaptureFixture) -> None:
