@@ -53,9 +53,10 @@ BATCH_FILES = 16  # files a worker takes at a time (see batches())
 RESET_EVERY = 2000  # files; also drop astroid's caches this often whatever the memory
 # What an astroid tree costs in memory, about: measured on mindone, 300 MiB of
 # trees for 6 to 7 MB of source as pylint builds them, 900 MiB for 43 MB as
-# LeanTrees builds them.
+# LeanTrees builds them (35, not 21: a process's resident size also holds what
+# freed trees leave fragmented; at 25 the full corpus peaked at 1013 MiB).
 TREE_BYTES_PER_SOURCE_BYTE = 45
-LEAN_TREE_BYTES_PER_SOURCE_BYTE = 25
+LEAN_TREE_BYTES_PER_SOURCE_BYTE = 35
 # gc thresholds while LeanTrees is active (Python's default: 700, 10, 10)
 GC_THRESHOLDS = (100_000, 50, 1000)
 TREE_COST_WITHOUT_SOURCE = 200_000
