@@ -380,12 +380,7 @@ class ResultCache:
 
     def _fail(self, error: Exception) -> None:
         self._warn(f"result cache disabled for this run ({self.folder / DB_NAME}: {error})")
-        if self._db is not None:
-            try:
-                self._db.close()
-            except sqlite3.Error:
-                pass
-        self._db = None
+        self.close()
 
     def _get_many(self, table: str, column: str, keys: Sequence[str]) -> dict[str, Any]:
         found: dict[str, Any] = {}
