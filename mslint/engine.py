@@ -3,7 +3,7 @@ one file at a time, in-process or in a pool of worker processes, with findings
 that do not depend on the number of processes, the order of files or what is
 installed.
 
-Two adjustments to astroid, active only while the command lints (never in
+Adjustments to astroid, active only while the command lints (never in
 ``pylint --load-plugins mslint``):
 
 - :class:`SkipLibraries`: astroid does not load mindspore, torch and the like.
@@ -20,6 +20,9 @@ Two adjustments to astroid, active only while the command lints (never in
   binds (tests/test_cache.py checks they agree); the modules themselves are
   built later only if inference needs them. The tree astroid builds for the
   importing module is the same: its locals map each name to the ImportFrom.
+- :class:`LeanTrees`: when only mslint's rules are enabled, no brain transforms,
+  no inference of ``self`` attributes, and a garbage collector tuned for
+  long-lived trees (what only pylint's own checkers would miss).
 """
 
 from __future__ import annotations
@@ -662,6 +665,7 @@ class Engine:
         per_byte = LEAN_TREE_BYTES_PER_SOURCE_BYTE if self.settings.only_mslint else TREE_BYTES_PER_SOURCE_BYTE
         return per_byte * size
 
+
 class FileTimeout(BaseException):
     """Raised in the middle of a file's check when its time is up. A BaseException,
     so that no ``except Exception`` in pylint or astroid swallows it."""
@@ -800,16 +804,16 @@ class adjusted_astroid:  # noqa: N801 - used like a function
     def __init__(self, settings: Settings) -> None:
         self.skip = SkipLibraries(settings.skipped_libraries)
         self.stars = LazyStarImports(settings.roots)
-        self.self_attributes = LeanTrees(settings.only_mslint)
+        self.lean = LeanTrees(settings.only_mslint)
 
     def __enter__(self) -> LazyStarImports:
         self.skip.__enter__()
         self.stars.__enter__()
-        self.self_attributes.__enter__()
+        self.lean.__enter__()
         return self.stars
 
     def __exit__(self, *exc: object) -> None:
-        self.self_attributes.__exit__(*exc)
+        self.lean.__exit__(*exc)
         self.stars.__exit__(*exc)
         self.skip.__exit__(*exc)
 

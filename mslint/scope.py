@@ -107,16 +107,14 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         # modes the module sets with set_context(mode=...): PYNATIVE, or
         # UNKNOWN_MODE for GRAPH_MODE and values mslint cannot read
         self.context_modes: set[str] = set()
-        self._source = _source(module)
+        source = _source(module)
         # the module's classes, functions and import statements, in source order
         self.classes, self.functions, self.imports = _definitions(module)
         # A star import binds names only when its module is found (that depends on
         # what is installed): such a module's imports are walked instead.
-        self.has_star_import = self._source is None or _STAR_IMPORT_PATTERN.search(self._source) is not None
-        if self.has_star_import:
+        if source is None or _STAR_IMPORT_PATTERN.search(source):
             self.imports = list(module.nodes_of_class((nodes.Import, nodes.ImportFrom)))
-        self._find_roots()
-        self._source = None  # only the search for roots reads the text
+        self._find_roots(source)
         self._close_over_calls()
 
     # -- classification ------------------------------------------------------
@@ -136,13 +134,13 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self.kinds[func] = kind
         return True
 
-    def _find_roots(self) -> None:
-        # Classes and functions from the scopes' locals (no walk over every
-        # expression); calls and imports by one walk, and only when the source
-        # mentions a name that can make a root (most modules do not).
+    def _find_roots(self, source: bytes | None) -> None:
+        # Classes, functions and imports come from the scopes' locals (no walk over
+        # every expression); calls from one walk, and only when the source mentions
+        # a name that can make a root (most modules do not).
         classes, functions, imports = self.classes, self.functions, self.imports
         calls: list[nodes.Call] = []
-        if self._source is None or _ROOT_CALL_PATTERN.search(self._source):
+        if source is None or _ROOT_CALL_PATTERN.search(source):
             calls = list(self.module.nodes_of_class(nodes.Call))
         for func in functions:
             if func.decorators and resolve.has_decorator(func, apis.JIT_DECORATORS):
