@@ -204,46 +204,7 @@ def check_files(
 def _check_cached(
     tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, store: result_cache.ResultCache, stats: dict[str, int]
 ) -> dict[str, list[dict[str, Any]]]:
-    # the content hash and imports of every file the keys need: the checked
-    # files (imports fetched in bulk) and the project modules they import
-    contents: dict[str, tuple[str, list] | None] = {}
-    new_imports: list[tuple[str, Any]] = []
-    data_of: dict[str, bytes] = {}
-    for path, _, _ in tasks:
-        try:
-            data_of[path] = Path(path).read_bytes()
-        except OSError:
-            contents[path] = None
-    hashes = {path: result_cache.digest(data) for path, data in data_of.items()}
-    known = store.get_imports(sorted(set(hashes.values())))
-
-    def read_imports(path: str) -> tuple[str, list] | None:
-        if path not in contents:
-            data = data_of.pop(path, None)
-            if data is None:
-                try:
-                    data = Path(path).read_bytes()
-                except OSError:
-                    contents[path] = None
-                    return None
-            content_hash = hashes.get(path) or result_cache.digest(data)
-            imports = known.get(content_hash)
-            if imports is None:
-                imports = store.get_imports([content_hash]).get(content_hash)
-            if imports is None:
-                imports = result_cache.scan_imports(data)
-                new_imports.append((content_hash, imports))
-                known[content_hash] = imports
-            contents[path] = (content_hash, imports)
-        return contents[path]
-
-    deps = result_cache.DependencyHasher(settings.roots, read_imports)
-    analysis = result_cache.analysis_key(settings.fingerprint())
-    keys = {
-        path: result_cache.digest_text(analysis, os.path.abspath(path), modname, deps.closure_hash(os.path.abspath(path)))
-        for path, modname, _ in tasks
-        if path in hashes
-    }
+    keys, hashes = _result_keys(tasks, settings, store)
     found = store.get_results(sorted(set(keys.values())))
     results: dict[str, list[dict[str, Any]]] = {}
     misses = []
@@ -253,16 +214,75 @@ def _check_cached(
             results[path] = [dict(item, path=path) for item in found[key]]
         else:
             misses.append((path, modname, hashes.get(path)))
+    del found
     fresh = []
     for path, (items, content_hash) in lint(misses, settings, jobs).items():
         results[path] = items
         if content_hash is not None and path in keys:  # None: the file changed while it was checked
             fresh.append((keys[path], [{k: v for k, v in item.items() if k != "path"} for item in items]))
-    store.put_imports(new_imports)
     store.put_results(fresh)
     store.prune()
     stats.update(checked=len(misses), cached=len(tasks) - len(misses))
     return results
+
+
+KEY_CHUNK_FILES = 256  # files whose bytes are held at once while their keys are computed
+
+
+def _result_keys(
+    tasks: list[tuple[str, str, str | None]], settings: Settings, store: result_cache.ResultCache
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The cache key of every readable file (its content, its settings and the
+    content of the project modules it imports, transitively) and its content
+    hash; the imports scanned are stored. A function of its own so that the
+    import graph is freed before the workers are forked: a worker inherits
+    the memory of the process it is forked from."""
+    contents: dict[str, tuple[str, list] | None] = {}
+    new_imports: list[tuple[str, Any]] = []
+    hashes: dict[str, str] = {}
+
+    def record(path: str, data: bytes, content_hash: str, known: dict[str, Any]) -> None:
+        imports = known.get(content_hash)
+        if imports is None:
+            imports = result_cache.scan_imports(data)
+            new_imports.append((content_hash, imports))
+        contents[path] = (content_hash, imports)
+
+    # the checked files, in chunks: their imports fetched from the cache in bulk
+    for start in range(0, len(tasks), KEY_CHUNK_FILES):
+        data_of: dict[str, bytes] = {}
+        for path, _, _ in tasks[start : start + KEY_CHUNK_FILES]:
+            try:
+                data_of[path] = Path(path).read_bytes()
+            except OSError:
+                contents[path] = None
+                continue
+            hashes[path] = result_cache.digest(data_of[path])
+        known = store.get_imports(sorted({hashes[path] for path in data_of}))
+        for path, data in data_of.items():
+            record(path, data, hashes[path], known)
+
+    def read_imports(path: str) -> tuple[str, list] | None:
+        # also the project modules the checked files import
+        if path not in contents:
+            try:
+                data = Path(path).read_bytes()
+            except OSError:
+                contents[path] = None
+                return None
+            content_hash = result_cache.digest(data)
+            record(path, data, content_hash, store.get_imports([content_hash]))
+        return contents[path]
+
+    deps = result_cache.DependencyHasher(settings.roots, read_imports)
+    analysis = result_cache.analysis_key(settings.fingerprint())
+    keys = {
+        path: result_cache.digest_text(analysis, os.path.abspath(path), modname, deps.closure_hash(os.path.abspath(path)))
+        for path, modname, _ in tasks
+        if path in hashes
+    }
+    store.put_imports(new_imports)
+    return keys, hashes
 
 
 # ---------------------------------------------------------------------------

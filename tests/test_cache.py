@@ -377,3 +377,21 @@ def test_dropping_astroid_caches_changes_nothing(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(engine, "_fresh_astroid", lambda: (resets.append(1), original())[1])
     assert lint(capsys, "--select=all", "--no-cache", "--jobs=1", "fixtures")[0] == reference
     assert len(resets) >= 5
+
+
+def test_batches_keep_neighbours_together_and_shrink(tmp_path: Path) -> None:
+    """Workers take files in path order, long runs first and small ones last, and
+    every file exactly once."""
+    tasks = []
+    for index in range(300):
+        path = tmp_path / f"pkg{index // 100}" / f"m{index:03}.py"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("x = 1\n" * (1 + index % 7))
+        tasks.append((str(path), f"pkg{index // 100}.m{index:03}", None))
+    shuffled = tasks[1::2] + tasks[::2]
+    found = engine.batches(shuffled, 2)
+    assert [task for batch in found for task in batch] == sorted(tasks)
+    sizes = [len(batch) for batch in found]
+    assert sizes[0] > 50 and sizes[-1] < 10
+    assert all(later <= earlier + 8 for earlier, later in zip(sizes, sizes[1:]))
+    assert engine.batches(tasks[:1], 2) == [tasks[:1]]
