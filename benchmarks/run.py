@@ -26,6 +26,7 @@ Run from the repository root, with the project's environment::
     python benchmarks/run.py                  # everything (about 1.4 million lines)
     python benchmarks/run.py --only mindcv    # one library (repeat or comma-separate)
     python benchmarks/run.py --configs floor,plugin --only mindcv,mindyolo
+    python benchmarks/run.py --configs jobs1,jobs2 --pairs 3   # median speed-up of --jobs 2
 
 The benchmark is not part of the test suite.
 """
@@ -37,6 +38,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -387,6 +389,11 @@ def main(argv: list[str] | None = None) -> int:
         "--configs", default=",".join(CONFIGS),
         help=f"comma-separated configurations to run, in this order (default: {','.join(CONFIGS)})",
     )
+    parser.add_argument(
+        "--pairs", type=int, default=1, metavar="N",
+        help="run jobs1 and jobs2 N times, one after the other, and report each pair's speed-up and the median"
+        " (a shared machine's speed drifts by 10-20%% between runs; default: 1)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     parser.add_argument("--keep-output", type=Path, metavar="DIR", help="save each run's output (findings) in DIR")
     args = parser.parse_args(argv)
@@ -433,8 +440,22 @@ def main(argv: list[str] | None = None) -> int:
                 result = run_torchfix(roots)
             results.append(result)
             print(f"  {result.wall:.1f} s wall, {result.cpu:.1f} s CPU, {result.peak_rss / 2**20:.0f} MiB", flush=True)
+        pairs = []
+        if "jobs1" in configs and "jobs2" in configs:
+            pairs.append((next(r for r in results if r.config == "jobs1"), next(r for r in results if r.config == "jobs2")))
+            for _ in range(args.pairs - 1):
+                pair = []
+                for config in ("jobs1", "jobs2"):
+                    print(f"running {config} again ...", flush=True)
+                    pair.append(run_mslint(config, roots, Path(tmp) / config, ["--no-cache", f"--jobs={config[-1]}"]))
+                    print(f"  {pair[-1].wall:.1f} s wall, {pair[-1].cpu:.1f} s CPU", flush=True)
+                pairs.append((pair[0], pair[1]))
 
     text = report(results, lines, len(files))
+    if pairs:
+        speedups = [one.wall / two.wall for one, two in pairs if two.wall]
+        each = ", ".join(f"{one.wall:.1f}/{two.wall:.1f} s = {one.wall / two.wall:.2f}x" for one, two in pairs if two.wall)
+        text += f"\n\njobs2 speed-up over jobs1, per pair: {each}; median {statistics.median(speedups):.2f}x"
     print()
     print(text)
     if args.json:
@@ -445,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
                     "files": len(files),
                     "lines": lines,
                     "cpus": os.cpu_count(),
+                    "jobs_pairs": [{"jobs1_wall_s": one.wall, "jobs2_wall_s": two.wall} for one, two in pairs],
                     "results": [
                         {
                             "config": r.config,
