@@ -134,13 +134,33 @@ def skipped_libraries(files: Iterable[str]) -> list[str]:
 # ---------------------------------------------------------------------------
 
 
-class SkipLibraries:
+class _Patches:
+    """Replaces attributes of astroid's classes while active (a ``with`` block)
+    and puts the originals back on exit, last replaced first restored."""
+
+    def __init__(self) -> None:
+        self._saved: list[tuple[Any, str, Any]] = []
+
+    def _replace(self, owner: Any, name: str, value: Any) -> Any:
+        """Install ``value`` as ``owner.name``; returns the original."""
+        original = getattr(owner, name)
+        self._saved.append((owner, name, original))
+        setattr(owner, name, value)
+        return original
+
+    def __exit__(self, *exc: object) -> None:
+        while self._saved:
+            owner, name, original = self._saved.pop()
+            setattr(owner, name, original)
+
+
+class SkipLibraries(_Patches):
     """While active, astroid refuses to load modules of the given top-level
     packages, as if they were not installed."""
 
     def __init__(self, names: Iterable[str]) -> None:
+        super().__init__()
         self.names = frozenset(names)
-        self.original = None
 
     def __enter__(self) -> SkipLibraries:
         from astroid.exceptions import AstroidImportError  # noqa: PLC0415
@@ -154,16 +174,8 @@ class SkipLibraries:
                 raise AstroidImportError(f"mslint does not analyse the library {modname!r}")
             return original(manager, modname, *args, **kwargs)
 
-        self.original = original
-        AstroidManager.ast_from_module_name = ast_from_module_name
+        self._replace(AstroidManager, "ast_from_module_name", ast_from_module_name)
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        from astroid.manager import AstroidManager  # noqa: PLC0415
-
-        if self.original is not None:
-            AstroidManager.ast_from_module_name = self.original
-            self.original = None
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -300,15 +312,15 @@ class _Bindings(ast.NodeVisitor):
         self._bind(getattr(node, "rest", None))
 
 
-class LazyStarImports:
+class LazyStarImports(_Patches):
     """While active, astroid learns the names a ``from X import *`` brings from
     X's source with Python's parser instead of building X (see the module
     docstring). Only for X a ``.py`` file of the project (under ``roots``);
     anything else, or any surprise, goes the usual way."""
 
     def __init__(self, roots: Iterable[str]) -> None:
+        super().__init__()
         self.roots = tuple(os.path.join(os.path.realpath(root), "") for root in roots)
-        self.original = None
         self._done: dict[str, list[str]] = {}
         self._in_progress: dict[str, list[str]] = {}
 
@@ -342,16 +354,8 @@ class LazyStarImports:
                 target.scope().locals[name].sort(key=lambda n: n.fromlineno or 0)
             return None
 
-        self.original = original
-        AstroidBuilder.add_from_names_to_locals = add_from_names_to_locals
+        self._replace(AstroidBuilder, "add_from_names_to_locals", add_from_names_to_locals)
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        from astroid.builder import AstroidBuilder  # noqa: PLC0415
-
-        if self.original is not None:
-            AstroidBuilder.add_from_names_to_locals = self.original
-            self.original = None
 
     def clear(self) -> None:
         self._done.clear()
@@ -747,7 +751,7 @@ def _forget_run(modules_before: set[str]) -> None:
         pass
 
 
-class LeanTrees:
+class LeanTrees(_Patches):
     """While active, astroid builds only what mslint's rules read, about 40% less
     work per tree, used only when no pylint checker of its own is enabled:
 
@@ -764,14 +768,16 @@ class LeanTrees:
     (tests/test_cli.py compares them on every fixture)."""
 
     def __init__(self, active: bool) -> None:
+        super().__init__()
         self.active = active
-        self.original = None
+        self.original_gc: tuple[int, ...] | None = None
 
     def __enter__(self) -> LeanTrees:
         if not self.active:
             return self
         from astroid import nodes  # noqa: PLC0415
         from astroid.builder import AstroidBuilder  # noqa: PLC0415
+        from astroid.manager import AstroidManager  # noqa: PLC0415
 
         original = AstroidBuilder.delayed_assattr
 
@@ -781,25 +787,17 @@ class LeanTrees:
                 return None
             return original(builder, node)
 
-        self.original = original
-        AstroidBuilder.delayed_assattr = delayed_assattr
-        from astroid.manager import AstroidManager  # noqa: PLC0415
-
-        self.original_transforms = AstroidManager.visit_transforms
-        AstroidManager.visit_transforms = lambda manager, node: node
+        self._replace(AstroidBuilder, "delayed_assattr", delayed_assattr)
+        self._replace(AstroidManager, "visit_transforms", lambda manager, node: node)
         self.original_gc = gc.get_threshold()
         gc.set_threshold(*GC_THRESHOLDS)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        from astroid.builder import AstroidBuilder  # noqa: PLC0415
-        from astroid.manager import AstroidManager  # noqa: PLC0415
-
-        if self.original is not None:
-            AstroidBuilder.delayed_assattr = self.original
-            AstroidManager.visit_transforms = self.original_transforms
+        super().__exit__(*exc)
+        if self.original_gc is not None:
             gc.set_threshold(*self.original_gc)
-            self.original = None
+            self.original_gc = None
 
 
 class adjusted_astroid:  # noqa: N801 - used like a function

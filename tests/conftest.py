@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
+
+CLI_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "cli"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -13,3 +18,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="Run functional tests with only the messages each fixture expects enabled.",
     )
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder holding fixtures/cli's bad.py and good.py, the current directory.
+    (tests/test_cache.py overrides it with a copy of the whole package.)"""
+    shutil.copy(CLI_FIXTURES / "bad.py", tmp_path / "bad.py")
+    shutil.copy(CLI_FIXTURES / "good.py", tmp_path / "good.py")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

@@ -41,6 +41,7 @@ def lint(capsys: pytest.CaptureFixture, *args: str) -> tuple[list[dict], dict[st
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path) -> Path:
+    """Overrides conftest's: the whole fixtures/cli folder, its package included."""
     shutil.copytree(FIXTURES / "cli", tmp_path / "cli")
     monkeypatch.chdir(tmp_path)
     return tmp_path

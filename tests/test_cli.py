@@ -30,14 +30,6 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("MSLINT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copy(FIXTURES / "bad.py", tmp_path / "bad.py")
-    shutil.copy(FIXTURES / "good.py", tmp_path / "good.py")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def run(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str, str]:
     code = cli.main(list(args))
     out, err = capsys.readouterr()

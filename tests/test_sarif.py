@@ -55,14 +55,6 @@ def pylint_sarif(*args: str, cwd: Path) -> dict:
     return json.loads(done.stdout)
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copy(FIXTURES / "bad.py", tmp_path / "bad.py")
-    shutil.copy(FIXTURES / "good.py", tmp_path / "good.py")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def test_vendored_schema_is_the_official_one() -> None:
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     assert schema["$schema"] == "http://json-schema.org/draft-04/schema#"
