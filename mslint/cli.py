@@ -244,7 +244,7 @@ def _result_keys(
     def record(path: str, data: bytes, content_hash: str, known: dict[str, Any]) -> None:
         imports = known.get(content_hash)
         if imports is None:
-            imports = result_cache.scan_imports(data)
+            imports = known[content_hash] = result_cache.scan_imports(data)
             new_imports.append((content_hash, imports))
         contents[path] = (content_hash, imports)
 
