@@ -18,8 +18,8 @@ and times, side by side on the same files:
 
 For each it prints wall time, CPU time (user + system of the process tree, from
 ``wait4``), peak memory (the largest resident set of the process tree, sampled from
-/proc or with psutil, or the largest single process without either), lines per second, each as a ratio to the
-floor, and the number of findings per rule.
+/proc or with psutil, or the largest single process without either), lines per
+second, each as a ratio to the floor, and the number of findings per rule.
 
 Run from the repository root, with the project's environment::
 
@@ -360,6 +360,11 @@ def run_mslint(config: str, roots: list[Path], cache_dir: Path, options: list[st
 _TORCHFIX_LINE = re.compile(r"^.+?:\d+:\d+:? (?P<code>TOR\d+)")
 
 
+def run_jobs(config: str, roots: list[Path], tmp: Path) -> Result:
+    """jobs1 or jobs2: ``mslint --no-cache --jobs N``."""
+    return run_mslint(config, roots, tmp / config, ["--no-cache", f"--jobs={config[-1]}"])
+
+
 def run_torchfix(roots: list[Path]) -> Result:
     executable = ensure_torchfix()
     command = [str(executable), "--select=ALL", *map(str, roots)]
@@ -463,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
                     run_mslint("cold", roots, cold_cache, [])
                 result = run_mslint("warm", roots, cold_cache, [])
             elif config in ("jobs1", "jobs2"):
-                result = run_mslint(config, roots, Path(tmp) / config, ["--no-cache", f"--jobs={config[-1]}"])
+                result = run_jobs(config, roots, Path(tmp))
             else:
                 result = run_torchfix(roots)
             results.append(result)
@@ -475,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
                 pair = []
                 for config in ("jobs1", "jobs2"):
                     print(f"running {config} again ...", flush=True)
-                    pair.append(run_mslint(config, roots, Path(tmp) / config, ["--no-cache", f"--jobs={config[-1]}"]))
+                    pair.append(run_jobs(config, roots, Path(tmp)))
                     print(f"  {pair[-1].wall:.1f} s wall, {pair[-1].cpu:.1f} s CPU", flush=True)
                 pairs.append((pair[0], pair[1]))
 

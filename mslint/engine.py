@@ -141,12 +141,10 @@ class _Patches:
     def __init__(self) -> None:
         self._saved: list[tuple[Any, str, Any]] = []
 
-    def _replace(self, owner: Any, name: str, value: Any) -> Any:
-        """Install ``value`` as ``owner.name``; returns the original."""
-        original = getattr(owner, name)
-        self._saved.append((owner, name, original))
+    def _replace(self, owner: Any, name: str, value: Any) -> None:
+        """Install ``value`` as ``owner.name`` until the block ends."""
+        self._saved.append((owner, name, getattr(owner, name)))
         setattr(owner, name, value)
-        return original
 
     def __exit__(self, *exc: object) -> None:
         while self._saved:
