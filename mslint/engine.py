@@ -56,7 +56,7 @@ MIN_WORKER_MEMORY = 100 * 2**20  # a worker needs about 50 MiB before any tree
 # among the workers.
 MAIN_PROCESS_MEMORY = 100 * 2**20
 FILES_PER_WORKER = 4  # fewer files to check than this per worker: check in-process
-BATCHES_AT_LEAST = 64  # per worker: the smallest batch holds this share of the work (see batches())
+BATCHES_AT_LEAST = 64  # per worker: no batch is smaller than 1/64 of a worker's share of the work (see batches())
 RESET_EVERY = 2000  # files; also drop astroid's caches this often whatever the memory
 # What an astroid tree costs in memory, about: measured on mindone, 300 MiB of
 # trees for 6 to 7 MB of source as pylint builds them, 900 MiB for 43 MB as
@@ -709,13 +709,10 @@ def _source_size(path: str) -> int:
         return 0
 
 
-def _fresh_astroid() -> None:
-    """Drop every tree and inference result astroid, pylint and mslint hold."""
-    import astroid  # noqa: PLC0415
-
+def _clear_checker_caches() -> None:
+    """Drop what mslint's resolver and pylint's checkers memoise per node."""
     from mslint import resolve  # noqa: PLC0415
 
-    astroid.MANAGER.clear_cache()
     resolve.clear_caches()
     try:
         from pylint.checkers.clear_lru_cache import clear_lru_caches  # noqa: PLC0415
@@ -723,6 +720,14 @@ def _fresh_astroid() -> None:
         clear_lru_caches()
     except ImportError:  # pragma: no cover - older pylint
         pass
+
+
+def _fresh_astroid() -> None:
+    """Drop every tree and inference result astroid, pylint and mslint hold."""
+    import astroid  # noqa: PLC0415
+
+    astroid.MANAGER.clear_cache()
+    _clear_checker_caches()
 
 
 def _forget_run(modules_before: set[str]) -> None:
@@ -733,20 +738,12 @@ def _forget_run(modules_before: set[str]) -> None:
     from astroid import context  # noqa: PLC0415
     from astroid.inference_tip import clear_inference_tip_cache  # noqa: PLC0415
 
-    from mslint import resolve  # noqa: PLC0415
-
     cache = astroid.MANAGER.astroid_cache
     for name in set(cache) - modules_before:
         del cache[name]
     context._invalidate_cache()  # noqa: SLF001
     clear_inference_tip_cache()
-    resolve.clear_caches()
-    try:
-        from pylint.checkers.clear_lru_cache import clear_lru_caches  # noqa: PLC0415
-
-        clear_lru_caches()
-    except ImportError:  # pragma: no cover - older pylint
-        pass
+    _clear_checker_caches()
 
 
 class LeanTrees(_Patches):
