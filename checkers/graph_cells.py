@@ -4,7 +4,7 @@ Measured on MindSpore 2.10 (FACTS.md): ``nn.Dense(2, 2)(x)`` inside construct
 compiles, but its weights are fixed at compile time and never trained (the
 network reports 0 trainable parameters). ``Parameter.set_data`` and
 ``initializer(...)`` inside construct fail to compile at every syntax level
-(tests/oracle/test_graph_host_code.py); ``ops.assign`` is the graph-mode way.
+(tests/oracle/test_graph.py); ``ops.assign`` is the graph-mode way.
 """
 
 from __future__ import annotations

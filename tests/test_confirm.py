@@ -20,6 +20,8 @@ import pytest
 from mslint import catalog
 from mslint.confirm import COMPILE_ERROR_SYMBOL, STATUSES, confirm_findings
 
+pytestmark = pytest.mark.frameworks  # compiles with the real MindSpore
+
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIME = ROOT / "fixtures" / "runtime"
 PROJECT = RUNTIME / "project"

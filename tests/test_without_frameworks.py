@@ -21,6 +21,10 @@ from pathlib import Path
 
 import pytest
 
+# Compares the findings here (mindspore and torch installed) with those where they
+# are not: it needs them installed to mean anything.
+pytestmark = pytest.mark.frameworks
+
 
 def _cases():
     """The tricky module and the aliasing project of test_no_external_inference.py

@@ -28,7 +28,7 @@ def forward_all(namespace, *args):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_unsupported_syntax_fails_at_every_level(run_snippet, level):
+def test_ms_unsupported_syntax_in_graph_fails_at_every_level(run_snippet, level):
     result = run_snippet(CELLS_HARNESS + f'''
 graph_mode("{level}")
 
@@ -255,7 +255,7 @@ report(results=results,
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_forbidden_apis_fail_at_every_level(run_snippet, level):
+def test_ms_forbidden_api_in_graph_fails_at_every_level(run_snippet, level):
     result = run_snippet(CELLS_HARNESS + f'''
 graph_mode("{level}")
 from mindspore import context
@@ -455,7 +455,7 @@ report(results=results, accepted=attempt(lambda: float(_Accepted()(x).asnumpy()[
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_variable_bound_only_in_a_loop_or_tensor_branch_fails_at_every_level(run_snippet, level):
+def test_ms_loop_variable_after_loop_bound_only_in_a_loop_or_tensor_branch_fails_at_every_level(run_snippet, level):
     result = run_snippet(CELLS_HARNESS + f'''
 graph_mode("{level}")
 
@@ -596,7 +596,7 @@ report(results=results, accepted=accepted)
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_host_random_and_clocks_are_frozen_at_compile_time(run_snippet, level):
+def test_ms_frozen_random_in_graph_host_random_and_clocks_are_frozen_at_compile_time(run_snippet, level):
     result = run_snippet(CELLS_HARNESS + f'''
 graph_mode("{level}")
 import random, time, datetime, secrets
@@ -760,7 +760,7 @@ def list_story(cls, calls=3):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_mutating_self_lists_and_dicts_in_graph_code(run_snippet, level):
+def test_ms_lost_mutation_in_graph_self_lists_and_dicts(run_snippet, level):
     result = run_snippet(CELLS_HARNESS + LIST_HARNESS + f'''
 graph_mode("{level}")
 
@@ -875,7 +875,7 @@ report(stories=stories,
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_assigning_self_attributes_in_graph_code(run_snippet, level):
+def test_ms_lost_mutation_in_graph_self_attributes(run_snippet, level):
     result = run_snippet(CELLS_HARNESS + f'''
 graph_mode("{level}")
 
@@ -978,7 +978,7 @@ report(
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_tensor_used_as_a_python_value(run_snippet, level):
+def test_ms_tensor_as_python_value_in_graph_code(run_snippet, level):
     result = run_snippet(CELLS_HARNESS + f'''
 graph_mode("{level}")
 

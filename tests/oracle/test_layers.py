@@ -23,7 +23,7 @@ def torch_shape(module, *dims):
 '''
 
 
-def test_table_matches_the_installed_signatures(run_snippet):
+def test_table_layer_apis_match_the_installed_signatures(run_snippet):
     names = sorted(set(apis.LAYER_APIS) | {api.torch for api in apis.LAYER_APIS.values()})
     result = run_snippet(
         TORCH
@@ -71,7 +71,7 @@ report(**{{name: describe(name) for name in names}})
 # -- ms-conv-implicit-pad-mode -----------------------------------------------
 
 
-def test_conv_default_pad_mode_same_differs_from_torch_and_valid_matches(run_snippet):
+def test_ms_conv_implicit_pad_mode_same_differs_from_torch_and_valid_matches(run_snippet):
     result = run_snippet(
         TORCH
         + '''
@@ -97,7 +97,7 @@ report(
     assert result["fixed_t"] == result["torch_t"]
 
 
-def test_conv_kernel_equal_to_stride_agrees_with_torch_on_multiples(run_snippet):
+def test_ms_conv_implicit_pad_mode_kernel_equal_to_stride_agrees_with_torch_on_multiples(run_snippet):
     """Why the rule is silent when kernel_size == stride (patch embeddings, k x k
     upsampling): no padding on inputs that are multiples of the stride, and never
     for transposed convolutions; on other sizes a plain convolution differs."""
@@ -128,7 +128,7 @@ report(
     assert result["odd"] == [1, 4, 4, 4] and result["odd_torch"] == [1, 4, 3, 3]
 
 
-def test_conv_1x1_agrees_with_torch_at_any_stride_but_not_transposed(run_snippet):
+def test_ms_conv_implicit_pad_mode_1x1_agrees_with_torch_at_any_stride_but_not_transposed(run_snippet):
     """Why the rule is silent for 1x1 convolutions (and 1x1, stride 1 transposed ones)."""
     result = run_snippet(
         TORCH
@@ -154,7 +154,7 @@ report(rows=rows)
 # -- ms-conv-padding-ignored -------------------------------------------------
 
 
-def test_conv_padding_without_pad_mode_pad_raises_and_the_fix_matches_torch(run_snippet):
+def test_ms_conv_padding_ignored_raises_and_the_fix_matches_torch(run_snippet):
     result = run_snippet(
         TORCH
         + '''
@@ -200,7 +200,7 @@ report(
 # -- ms-pool-implicit-stride -------------------------------------------------
 
 
-def test_pool_default_stride_is_one_and_stride_kernel_size_matches_torch(run_snippet):
+def test_ms_pool_implicit_stride_default_is_one_and_stride_kernel_size_matches_torch(run_snippet):
     result = run_snippet(
         TORCH
         + '''
@@ -247,7 +247,7 @@ report(
 # -- ms-dropout-keep-prob ----------------------------------------------------
 
 
-def test_dropout_first_argument_is_keep_prob_and_p_matches_torch(run_snippet):
+def test_ms_dropout_keep_prob_first_argument_is_keep_prob_and_p_matches_torch(run_snippet):
     result = run_snippet(
         TORCH
         + '''
@@ -311,7 +311,7 @@ def torch_running_mean(momentum):
 '''
 
 
-def test_batchnorm_momentum_weights_the_running_average(run_snippet):
+def test_ms_batchnorm_momentum_weights_the_running_average(run_snippet):
     result = run_snippet(
         TORCH
         + BATCHNORM
@@ -335,7 +335,7 @@ report(
     assert result["default"] == result["torch"]  # MindSpore's default 0.9 is PyTorch's 0.1
 
 
-def test_mint_batchnorm_momentum_has_the_pytorch_meaning(run_snippet):
+def test_ms_batchnorm_momentum_mint_has_the_pytorch_meaning(run_snippet):
     """mint.nn.BatchNorm2d passes momentum to mint.functional.batch_norm as the weight
     of the new batch. Its kernel (BatchNormExt) is not built for CPU, so the call is
     routed to ops.batch_norm, whose PyTorch meaning this test checks first."""
@@ -380,7 +380,7 @@ report(
 # -- ms-torch-positional-args ------------------------------------------------
 
 
-def test_dense_third_positional_is_weight_init_and_the_bias_stays(run_snippet):
+def test_ms_torch_positional_args_dense_third_is_weight_init_and_the_bias_stays(run_snippet):
     result = run_snippet(
         TORCH
         + '''
@@ -417,7 +417,7 @@ report(
     assert result["init_std"] == pytest.approx(result["torch_init_std"], rel=0.1)
 
 
-def test_pytorch_positional_padding_is_pad_mode_and_fails(run_snippet):
+def test_ms_torch_positional_args_conv_padding_is_pad_mode_and_fails(run_snippet):
     result = run_snippet(
         TORCH
         + '''
@@ -459,7 +459,7 @@ report(
     assert result["mindspore_order"] == result["conv_torch"]
 
 
-def test_layernorm_and_embedding_pytorch_positionals(run_snippet):
+def test_ms_torch_positional_args_layernorm_and_embedding(run_snippet):
     result = run_snippet(
         TORCH
         + '''
@@ -494,7 +494,7 @@ report(
 # -- ms-layer-default-differs ------------------------------------------------
 
 
-def test_defaults_that_differ_from_pytorch_and_the_matching_arguments(run_snippet):
+def test_ms_layer_default_differs_from_pytorch_and_the_matching_arguments(run_snippet):
     result = run_snippet(
         TORCH
         + '''

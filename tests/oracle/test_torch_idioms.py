@@ -20,7 +20,7 @@ optimizers["mint.optim.AdamW"] = mo.AdamW(net.trainable_params())
 
 
 @pytest.mark.parametrize("mode", ["pynative", "graph"])
-def test_size_is_an_int_attribute_so_size_0_raises(run_snippet, mode):
+def test_ms_torch_in_cell_size_is_an_int_attribute_so_size_0_raises(run_snippet, mode):
     result = run_snippet(f'''
 x = Tensor(np.ones((2, 3)), ms.float32)
 pynative_mode() if "{mode}" == "pynative" else graph_mode()
@@ -38,7 +38,7 @@ report(size=x.size, torch_style=attempt(lambda: TorchStyle()(x).shape),
     assert result["fixed"] == ["ok", [2, 3]]
 
 
-def test_pytorch_methods_do_not_exist(run_snippet):
+def test_ms_torch_in_cell_pytorch_methods_do_not_exist(run_snippet):
     result = run_snippet(OBJECTS + '''
 loss = nn.MSELoss()(net(x), x)
 report(tensor_cuda=attempt(lambda: x.cuda()), cell_cuda=attempt(lambda: net.cuda()),
@@ -54,7 +54,7 @@ report(tensor_cuda=attempt(lambda: x.cuda()), cell_cuda=attempt(lambda: net.cuda
     assert result["set_device"] is True  # the message's ms.set_device("GPU")
 
 
-def test_the_mindspore_training_step_the_messages_suggest(run_snippet):
+def test_ms_torch_in_cell_the_mindspore_training_step_the_messages_suggest(run_snippet):
     result = run_snippet('''
 pynative_mode()
 x = Tensor(np.ones((4, 3)), ms.float32)
@@ -76,7 +76,7 @@ report(losses=losses)
     assert losses[0] > losses[1] > losses[2]  # no zero_grad needed: gradients do not accumulate
 
 
-def test_to_accepts_dtypes_and_mindspore_devices_but_not_pytorch_devices(run_snippet):
+def test_ms_torch_in_cell_to_accepts_dtypes_and_mindspore_devices_but_not_pytorch_devices(run_snippet):
     result = run_snippet(OBJECTS + '''
 from mslint import apis
 devices = ["cuda", "cuda:0", "CUDA", "mps", "xpu"]
@@ -99,7 +99,7 @@ report(torch_devices={d: attempt(lambda: x.to(d)) for d in devices},
     assert result["cell_dtype"] == ["ok", "Dense"]
 
 
-def test_torch_functions_reject_mindspore_tensors(run_snippet):
+def test_ms_torch_in_cell_torch_functions_reject_mindspore_tensors(run_snippet):
     result = run_snippet(OBJECTS + '''
 class Cell(nn.Cell):
     def construct(self, x):
@@ -117,7 +117,7 @@ report(sum=attempt(lambda: torch.sum(x)), pynative=pynative, graph=graph,
     assert result["ops"] == ["ok", 6.0]
 
 
-def test_torch_objects_in_a_cell_are_not_trained_nor_mixable(run_snippet):
+def test_ms_torch_in_cell_torch_objects_are_not_trained_nor_mixable(run_snippet):
     result = run_snippet(OBJECTS + '''
 class Mixed(nn.Cell):
     def __init__(self):
@@ -135,7 +135,7 @@ report(trainable=[p.name for p in mixed.trainable_params()], call=attempt(lambda
     assert result["call"][0] == "error" and result["call"][1].startswith("TypeError")
 
 
-def test_torch_no_grad_does_not_stop_mindspore_gradients(run_snippet):
+def test_ms_torch_in_cell_torch_no_grad_does_not_stop_mindspore_gradients(run_snippet):
     result = run_snippet('''
 import torch
 pynative_mode()
@@ -156,7 +156,7 @@ report(plain=grad(plain), torch_no_grad=grad(with_torch_no_grad), stop_gradient=
     assert result["stop_gradient"] == [3.0, 3.0, 3.0]  # the fix stops it
 
 
-def test_method_idiom_table(run_snippet):
+def test_ms_torch_in_cell_method_idiom_table(run_snippet):
     result = run_snippet(OBJECTS + '''
 from mslint import apis
 methods = sorted(apis.TORCH_METHOD_IDIOMS)

@@ -71,7 +71,7 @@ def precision_kept(api, level, to_float):
 AMP_APIS = ("Model", "build_train_network", "auto_mixed_precision")
 
 
-def test_amp_levels_o2_and_o3_override_a_sub_cell_to_float(run_snippet):
+def test_ms_amp_overrides_to_float_levels_o2_and_o3_override_a_sub_cell(run_snippet):
     result = run_snippet(AMP_HARNESS + f'''
 pynative_mode()
 report(before=str(Net()(x).dtype), **{{
@@ -83,7 +83,7 @@ report(before=str(Net()(x).dtype), **{{
     assert result and all(dtype == "Float16" for dtype in result.values()), result
 
 
-def test_to_float_after_the_amp_call_keeps_float32(run_snippet):
+def test_ms_amp_overrides_to_float_after_the_amp_call_keeps_float32(run_snippet):
     result = run_snippet(AMP_HARNESS + f'''
 pynative_mode()
 report(**{{
@@ -94,7 +94,7 @@ report(**{{
     assert result and all(dtype == "Float32" for dtype in result.values()), result
 
 
-def test_levels_o0_o1_auto_keep_to_float_and_o2_o3_do_not(run_snippet):
+def test_ms_amp_overrides_to_float_levels_o0_o1_auto_keep_it_and_o2_o3_do_not(run_snippet):
     result = run_snippet(AMP_HARNESS + f'''
 pynative_mode()
 report(**{{
@@ -113,7 +113,7 @@ report(**{{
         assert result[f"{api}:O3"] == [False, False]
 
 
-def test_o2_keeps_batchnorm_and_layernorm_in_float32_itself(run_snippet):
+def test_ms_amp_overrides_to_float_o2_keeps_batchnorm_and_layernorm_in_float32_itself(run_snippet):
     result = run_snippet('''
 from mindspore import amp
 from mindspore.train import amp as train_amp
@@ -146,7 +146,7 @@ report(o2=precision("O2", True), o2_plain=precision("O2", False), o3=precision("
     assert {q.rsplit(".", 1)[-1] for q in apis.AMP_O2_FLOAT32_CELLS} == set(result["black_list"])
 
 
-def test_amp_table_matches_the_signatures(run_snippet):
+def test_ms_amp_overrides_to_float_table_matches_the_signatures(run_snippet):
     result = run_snippet('''
 import inspect
 from mindspore import amp
@@ -214,7 +214,7 @@ steps = {
 '''
 
 
-def test_called_then_differentiated_runs_the_forward_twice_without_set_grad(run_snippet):
+def test_ms_bprop_without_set_grad_called_then_differentiated_runs_the_forward_twice(run_snippet):
     result = run_snippet(BPROP_HARNESS + '''
 pynative_mode()
 report(**{name: [runs(step), runs(step, "before"), runs(step, "after")] for name, step in steps.items()})
@@ -232,7 +232,7 @@ report(**{name: [runs(step), runs(step, "before"), runs(step, "after")] for name
     assert result["other_inputs"] == [2, 2, 2]
 
 
-def test_set_grad_does_not_spare_the_second_forward_in_graph_mode(run_snippet):
+def test_ms_bprop_without_set_grad_set_grad_does_not_spare_the_second_forward_in_graph_mode(run_snippet):
     result = run_snippet('''
 x = Tensor(np.ones((2, 2)), ms.float32)
 class Clip(nn.Cell):
@@ -260,7 +260,7 @@ report(pynative=[forwards(ms.PYNATIVE_MODE, False), forwards(ms.PYNATIVE_MODE, T
     assert result["graph"] == [2.0, 2.0]
 
 
-def test_pynative_is_the_default_mode(run_snippet):
+def test_table_pynative_is_the_default_mode(run_snippet):
     result = run_snippet('''
 report(mode=ms.get_context("mode"), pynative=ms.PYNATIVE_MODE, graph=ms.GRAPH_MODE)
 ''')
@@ -270,7 +270,7 @@ report(mode=ms.get_context("mode"), pynative=ms.PYNATIVE_MODE, graph=ms.GRAPH_MO
     assert result["graph"] != apis.PYNATIVE_MODE_VALUE
 
 
-def test_train_one_step_cell_calls_set_grad_on_its_network(run_snippet):
+def test_ms_bprop_without_set_grad_train_one_step_cell_calls_set_grad_on_its_network(run_snippet):
     result = run_snippet('''
 net = nn.Dense(2, 2)
 with_loss = nn.WithLossCell(net, nn.MSELoss())
@@ -345,7 +345,7 @@ def saved_names(make, auto_prefix):
 '''
 
 
-def test_wrapper_holding_an_optimizer_renames_the_network_parameters(run_snippet):
+def test_ms_auto_prefix_wrapper_holding_an_optimizer_renames_the_network_parameters(run_snippet):
     result = run_snippet(PREFIX_HARNESS + '''
 report(wrap=[names(Wrap, True), names(Wrap, False)],
        uses_parameters=[names(UsesOptimizerParameters, True), names(UsesOptimizerParameters, False)],
@@ -369,7 +369,7 @@ report(wrap=[names(Wrap, True), names(Wrap, False)],
     assert result["train_one_step"] == ["fc.weight", "fc.bias"]
 
 
-def test_optimizers_of_every_family_rename_when_held(run_snippet):
+def test_ms_auto_prefix_optimizers_of_every_family_rename_when_held(run_snippet):
     result = run_snippet(PREFIX_HARNESS + '''
 import mindspore.experimental.optim as eo
 import mindspore.mint.optim as mo
@@ -383,7 +383,7 @@ report(nn_adam=held(lambda p: nn.Adam(p)), experimental=held(lambda p: eo.Adam(p
     assert set(map(tuple, result.values())) == {("optimizer.fc.weight", "optimizer.fc.bias")}
 
 
-def test_backbone_with_auto_prefix_false_collides(run_snippet):
+def test_ms_auto_prefix_backbone_with_auto_prefix_false_collides(run_snippet):
     result = run_snippet('''
 class Backbone(nn.Cell):
     def __init__(self, auto_prefix):
@@ -414,7 +414,7 @@ report(prefixed=outcome(Backbone(True)), unprefixed=outcome(Backbone(False)), di
     assert result["distinct"]["optimizer"][0] == "ok"  # no shared name: nothing collides
 
 
-def test_layer_parameter_names_table(run_snippet):
+def test_ms_auto_prefix_layer_parameter_names_table(run_snippet):
     result = run_snippet('''
 from mindspore import mint
 from mslint import apis
@@ -440,7 +440,7 @@ report(measured={k: sorted(p.name for p in make().get_parameters()) for k, make 
     assert result["measured"] == result["table"]
 
 
-def test_optimizer_classes_table(run_snippet):
+def test_table_optimizer_classes(run_snippet):
     result = run_snippet('''
 import inspect
 import mindspore.experimental.optim as eo
@@ -461,7 +461,7 @@ report(missing=sorted(found - apis.OPTIMIZER_CLASSES), extra=sorted(apis.OPTIMIZ
 # ms-forward-not-construct
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", ["pynative", "graph"])
-def test_forward_without_construct_raises_and_construct_works(run_snippet, mode):
+def test_ms_forward_not_construct_raises_and_construct_works(run_snippet, mode):
     result = run_snippet(f'''
 x = Tensor(np.ones((2, 2)), ms.float32)
 pynative_mode() if "{mode}" == "pynative" else graph_mode()

@@ -47,19 +47,19 @@ report(**outcome(Net, "{level}"))
 '''
 
 
-def test_numpy_on_tensor_compiles_under_lax_with_zero_gradient(run_snippet):
+def test_ms_numpy_on_tensor_compiles_under_lax_with_zero_gradient(run_snippet):
     result = run_snippet(_cell("Tensor(np.exp(x), ms.float32)", "lax"))
     assert result["forward"][0] == "ok"
     assert result["jit_grad"] == ["ok", 0.0]
     assert result["eager_grad"] == ["ok", 0.0]
 
 
-def test_numpy_on_tensor_fails_to_compile_under_strict(run_snippet):
+def test_ms_numpy_on_tensor_fails_to_compile_under_strict(run_snippet):
     result = run_snippet(_cell("Tensor(np.exp(x), ms.float32)", "strict"))
     assert result["forward"][0] == "error"
 
 
-def test_suggested_ops_exp_keeps_the_true_gradient(run_snippet):
+def test_ms_numpy_on_tensor_fix_ops_exp_keeps_the_true_gradient(run_snippet):
     for level in ("lax", "strict"):
         result = run_snippet(_cell("ops.exp(x)", level))
         assert result["forward"][0] == "ok"
@@ -67,14 +67,14 @@ def test_suggested_ops_exp_keeps_the_true_gradient(run_snippet):
         assert result["eager_grad"][1] == pytest.approx(TRUE_GRADIENT, rel=1e-4)
 
 
-def test_numpy_on_constants_is_folded_with_the_true_gradient(run_snippet):
+def test_ms_numpy_in_graph_on_constants_is_folded_with_the_true_gradient(run_snippet):
     for level in ("lax", "strict"):
         result = run_snippet(_cell("ops.exp(x) * Tensor(np.ones((2, 2)), ms.float32)", level))
         assert result["forward"][0] == "ok"
         assert result["jit_grad"][1] == pytest.approx(TRUE_GRADIENT, rel=1e-4)
 
 
-def test_asnumpy_in_construct_cuts_the_gradient_under_lax_and_fails_under_strict(run_snippet):
+def test_ms_asnumpy_in_graph_cuts_the_gradient_under_lax_and_fails_under_strict(run_snippet):
     lax = run_snippet(_cell("Tensor(np.exp(x.asnumpy()), ms.float32)", "lax"))
     assert lax["forward"][0] == "ok"
     assert lax["jit_grad"] == ["ok", 0.0]
@@ -82,7 +82,7 @@ def test_asnumpy_in_construct_cuts_the_gradient_under_lax_and_fails_under_strict
     assert strict["forward"][0] == "error"
 
 
-def test_custom_class_holding_a_tensor(run_snippet):
+def test_ms_custom_type_on_tensor_class_holding_a_tensor(run_snippet):
     lax = run_snippet(_cell("ops.exp(Holder(x).v)", "lax"))
     assert lax["forward"][0] == "ok"
     assert lax["jit_grad"] == ["ok", 0.0]
@@ -92,7 +92,7 @@ def test_custom_class_holding_a_tensor(run_snippet):
     assert constant["jit_grad"][1] == pytest.approx(TRUE_GRADIENT, rel=1e-4)
 
 
-def test_jit_class_built_from_a_tensor_in_construct_fails_at_every_level(run_snippet):
+def test_ms_custom_type_on_tensor_jit_class_built_from_a_tensor_fails_at_every_level(run_snippet):
     for level in ("lax", "strict"):
         result = run_snippet(f'''
 graph_mode("{level}")
@@ -124,7 +124,7 @@ report(from_tensor=attempt(lambda: float(FromTensor()(x).asnumpy().sum())),
         assert result["from_init"] == ["ok", 4.0]
 
 
-def test_import_in_construct_fails_to_compile(run_snippet):
+def test_ms_import_in_graph_fails_to_compile(run_snippet):
     for level in ("lax", "strict"):
         result = run_snippet(f'''
 graph_mode("{level}")
@@ -140,7 +140,7 @@ report(forward=attempt(lambda: float(Net()(x).asnumpy().sum())))
         assert result["forward"][0] == "error"
 
 
-def test_cell_created_in_construct_is_never_trained(run_snippet):
+def test_ms_cell_in_construct_is_never_trained(run_snippet):
     result = run_snippet('''
 graph_mode("lax")
 
@@ -166,7 +166,7 @@ report(inline_trainable=len(inline.trainable_params()), fixed_trainable=len(fixe
     assert result["fixed_trainable"] == 2
 
 
-def test_parameter_init_in_construct_fails_and_ops_assign_works(run_snippet):
+def test_ms_parameter_init_in_construct_fails_and_ops_assign_works(run_snippet):
     for level in ("lax", "strict"):
         result = run_snippet(f'''
 from mindspore.common.initializer import initializer
@@ -207,7 +207,7 @@ report(set_data=attempt(lambda: SetData()(x).asnumpy().tolist()),
         assert result["assigned_weight"] == [3.0, 4.0]
 
 
-def test_thread_started_in_construct_runs_once_at_compile_time(run_snippet):
+def test_ms_concurrency_in_graph_thread_runs_once_at_compile_time(run_snippet):
     result = run_snippet('''
 import threading
 graph_mode("lax")
@@ -231,7 +231,7 @@ report(outcomes=outcomes, started=len(started))
     assert result["started"] == 1  # three steps, one thread: it ran while compiling
 
 
-def test_host_copy_methods_cut_the_gradient(run_snippet):
+def test_ms_asnumpy_in_graph_host_copy_methods_cut_the_gradient(run_snippet):
     """.numpy()/.tolist() behave like .asnumpy(); .item() compiles even under STRICT,
     but the scalar is a constant for autodiff: d/dx of x * (2 * sum(x)) loses a term."""
     harness = GRADIENT_HARNESS + '''
