@@ -7,7 +7,8 @@ index cannot drift from what the checkers raise. Rule pages are
 ``docs/rules/<symbol>.md`` in a source checkout; a wheel carries them as
 ``mslint/rules_docs/<symbol>.md`` (package data mapped from ``docs/rules``).
 
-Regenerate the index with ``python -m mslint.catalog --write docs/rules.md``.
+Regenerate the index and the rule table of README.md (between its
+``<!-- rules-table -->`` markers) with ``python -m mslint.catalog --write``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ CATEGORIES = {
 }
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
+_CHECKOUT = _PACKAGE_DIR.parent  # a source checkout: README.md, docs/
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,7 @@ def markdown_to_text(markdown: str) -> str:
 INDEX_HEADER = """\
 # mslint rules
 
-Generated from the message definitions by `python -m mslint.catalog --write docs/rules.md`;
+Generated from the message definitions by `python -m mslint.catalog --write`;
 `tests/test_docs.py` fails when it is out of date. `mslint rules` prints the same table,
 `mslint explain SYMBOL` prints a rule's page.
 
@@ -197,15 +199,61 @@ def index_markdown(rules: list[Rule]) -> str:
     return INDEX_HEADER + "\n".join(rows) + "\n"
 
 
+# ---------------------------------------------------------------------------
+# README.md's rule table
+# ---------------------------------------------------------------------------
+
+README_TABLE_START = "<!-- rules-table -->"
+README_TABLE_END = "<!-- /rules-table -->"
+
+
+def readme_table(rules: list[Rule]) -> str:
+    rows = [
+        f"| [{rule.symbol}](docs/rules/{rule.symbol}.md) | {rule.msgid}{'' if rule.default_enabled else ' (off)'} "
+        f"| {_cell(rule.summary)} |"
+        for rule in rules
+    ]
+    return "| rule | id | flags |\n| --- | --- | --- |\n" + "\n".join(rows) + "\n"
+
+
+def with_readme_table(readme: str, rules: list[Rule]) -> str:
+    """README.md's text with the table between its markers regenerated."""
+    start = readme.index(README_TABLE_START) + len(README_TABLE_START)
+    end = readme.index(README_TABLE_END, start)
+    return readme[:start] + "\n" + readme_table(rules) + readme[end:]
+
+
+def write_generated(rules: list[Rule], root: Path = _CHECKOUT) -> list[Path]:
+    """Regenerate docs/rules.md and README.md's rule table in a source checkout;
+    return the files that changed."""
+    changed = []
+    for path, make in (
+        (root / "docs" / "rules.md", lambda _old: index_markdown(rules)),
+        (root / "README.md", lambda old: with_readme_table(old, rules)),
+    ):
+        old = path.read_text(encoding="utf-8")
+        new = make(old)
+        if new != old:
+            path.write_text(new, encoding="utf-8")
+            changed.append(path)
+    return changed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mslint.catalog", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write", metavar="FILE", help="write the rules index (docs/rules.md) to FILE")
+    parser.add_argument(
+        "--write", nargs="?", const="", metavar="FILE",
+        help="regenerate docs/rules.md and README.md's rule table of this checkout; with FILE, write only the index there",
+    )
     args = parser.parse_args(argv)
-    text = index_markdown(mslint_rules())
+    rules = mslint_rules()
     if args.write:
-        Path(args.write).write_text(text, encoding="utf-8")
+        Path(args.write).write_text(index_markdown(rules), encoding="utf-8")
+    elif args.write == "":
+        for path in write_generated(rules):
+            print(f"wrote {path}")
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(index_markdown(rules))
     return 0
 
 

@@ -62,7 +62,7 @@ def test_pages_name_only_existing_rules() -> None:
 def test_index_is_generated_from_the_definitions() -> None:
     index = ROOT / "docs" / "rules.md"
     expected = catalog.index_markdown(RULES)
-    assert index.is_file(), "run: python -m mslint.catalog --write docs/rules.md"
-    assert index.read_text(encoding="utf-8") == expected, "docs/rules.md is stale: python -m mslint.catalog --write docs/rules.md"
+    assert index.is_file(), "run: python -m mslint.catalog --write"
+    assert index.read_text(encoding="utf-8") == expected, "docs/rules.md is stale: python -m mslint.catalog --write"
     for rule in RULES:
         assert f"[{rule.symbol}](rules/{rule.symbol}.md) | {rule.msgid} |" in expected

@@ -9,46 +9,23 @@ the compiled graph. Layer rules are checked by building the flagged call.
 
 from __future__ import annotations
 
+from mslint import manifest
+
 CONFIRMED = "confirmed"
 NOT_REPRODUCED = "not reproduced"
 NOT_RUN = "not run"
 STATUSES = (CONFIRMED, NOT_REPRODUCED, NOT_RUN)
 
 COMPILE_ERROR_SYMBOL = "ms-graph-compile-error"
-COMPILE_ERROR_MSGID = "E7801"
+COMPILE_ERROR_MSGID = manifest.BY_SYMBOL[COMPILE_ERROR_SYMBOL].msgid
 
-# Rules whose claim is a graph compile error (under STRICT at least): a clean
-# STRICT compile of the code reaching the line means "not reproduced".
-GRAPH_ERROR_RULES: frozenset[str] = frozenset(
-    {
-        "ms-numpy-on-tensor",
-        "ms-asnumpy-in-graph",
-        "ms-custom-type-on-tensor",
-        "ms-import-in-graph",
-        "ms-unsupported-syntax-in-graph",
-        "ms-forbidden-api-in-graph",
-        "ms-loop-variable-after-loop",
-    }
-)
-# Rules whose claim is a STRICT error in some forms and a silent loss in others
-# (``self.items.append(x)`` compiles and is lost): an error confirms them, a
-# clean compile proves nothing.
-GRAPH_ERROR_OR_SILENT_RULES: frozenset[str] = frozenset({"ms-lost-mutation-in-graph", "ms-tensor-as-python-value"})
+# Which rule is checked how is written in the rule manifest (mslint/manifest.py,
+# where each kind is explained); these sets are read from it.
+GRAPH_ERROR_RULES: frozenset[str] = manifest.confirmed_by(manifest.GRAPH_ERROR)
+GRAPH_ERROR_OR_SILENT_RULES: frozenset[str] = manifest.confirmed_by(manifest.GRAPH_ERROR_OR_SILENT)
 GRAPH_RULES = GRAPH_ERROR_RULES | GRAPH_ERROR_OR_SILENT_RULES
-# Host code on tensors: under LAX, JIT fallback compiles it and cuts the gradient.
-FALLBACK_RULES: frozenset[str] = frozenset({"ms-numpy-on-tensor", "ms-asnumpy-in-graph", "ms-custom-type-on-tensor"})
-
-# Layer rules: confirmed by building the flagged call with its literal arguments.
-LAYER_RULES: frozenset[str] = frozenset(
-    {
-        "ms-conv-padding-ignored",
-        "ms-dropout-keep-prob",
-        "ms-conv-implicit-pad-mode",
-        "ms-pool-implicit-stride",
-        "ms-batchnorm-momentum",
-        "ms-torch-positional-args",
-    }
-)
+FALLBACK_RULES: frozenset[str] = manifest.confirmed_by(manifest.FALLBACK)
+LAYER_RULES: frozenset[str] = manifest.confirmed_by(manifest.LAYER)
 CONFIRMABLE = GRAPH_RULES | LAYER_RULES
 
 # Channel counts do not change what a layer rule checks: a non-literal one is

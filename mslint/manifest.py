@@ -1,0 +1,199 @@
+"""The rule manifest: one entry per mslint rule, saying everything about it that
+is not the checker's code.
+
+Each :class:`RuleSpec` gives the rule's symbol, message id, checker and default
+(on/off), how runtime mode confirms it, its autofix (none yet), and its family,
+from which the paths of its fixtures and oracle tests follow by convention:
+
+- positive fixture ``fixtures/<family>/ms_foo_bar.py`` (+ ``.rc``, ``.txt``);
+- negative fixture ``fixtures/<family>/ms_foo_bar_negative.py`` (+ ``.rc``);
+- oracle tests: functions named ``test_ms_foo_bar_<what>`` in
+  ``tests/oracle/test_<family>.py``;
+- documentation page ``docs/rules/ms-foo-bar.md``.
+
+What reads it: ``mslint/confirm/rules.py`` builds its confirmation sets from it;
+``tests/test_manifest.py`` fails when an entry and the checker's ``msgs`` table
+disagree (symbol, id, default, checker: exactly), when a rule lacks one of the
+files above, or when the README rule table or ``docs/rules.md`` is stale. The
+checkers keep pylint's own ``msgs`` tables (message text and description live
+next to the code that fills them in); this module is the one other place their
+ids and defaults are written, and the test holds the two equal.
+
+How to add a rule ``ms-foo-bar``:
+
+1. Add a ``RuleSpec`` to :data:`RULES` below (keep message-number order).
+   ``confirm=`` the ways runtime mode can check it, or ``unconfirmed=`` why it
+   cannot; ``no_oracle=`` only when no real-framework test can prove it, saying why.
+2. Add the message to the checker's ``msgs`` table with the same id, symbol and
+   default (``{"default_enabled": False}`` for an off rule).
+3. Write ``fixtures/<family>/ms_foo_bar.py`` with its ``.rc`` (``load-plugins=mslint``,
+   ``disable=all``, ``enable=ms-foo-bar``) and generate its ``.txt``:
+   ``MSLINT_UPDATE_FIXTURES=1 .venv/bin/python -m pytest tests/test_functional.py -k ms_foo_bar``;
+   then ``ms_foo_bar_negative.py`` + ``.rc``: correct code that must raise nothing.
+4. Write the oracle test ``test_ms_foo_bar_<what>`` in ``tests/oracle/test_<family>.py``.
+5. Write ``docs/rules/ms-foo-bar.md`` (sections as in the other pages), then run
+   ``python -m mslint.catalog --write`` to regenerate ``docs/rules.md`` and the
+   README rule table.
+6. ``.venv/bin/python -m pytest tests/test_manifest.py tests/test_docs.py`` says what is missing.
+
+This module imports nothing from pylint or the frameworks: runtime-mode workers
+import it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+# -- how runtime mode (``mslint --confirm``) checks a finding ----------------
+# The claim is a graph compile error (under STRICT at least): a clean STRICT
+# compile of the code reaching the line means "not reproduced".
+GRAPH_ERROR = "graph-error"
+# A STRICT error in some forms and a silent loss in others: an error confirms
+# the finding, a clean compile proves nothing.
+GRAPH_ERROR_OR_SILENT = "graph-error-or-silent"
+# Host code on tensors: under LAX, JIT fallback compiles it and cuts the
+# gradient there, which differentiating the compiled graph shows.
+FALLBACK = "fallback"
+# Confirmed by building the flagged layer call with its literal arguments.
+LAYER = "layer"
+CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER)
+
+CATEGORIES = {"E": "error", "W": "warning", "C": "convention", "R": "refactor", "I": "info", "F": "fatal"}
+
+
+@dataclass(frozen=True)
+class Fix:
+    """An automatic fix (placeholder for the autofix work): what it rewrites, and
+    whether the rewrite keeps behaviour ("safe") or may change it ("unsafe")."""
+
+    description: str
+    applicability: Literal["safe", "unsafe"]
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    symbol: str  # ms-foo-bar
+    msgid: str  # E7101: category letter and number, as in the checker's msgs table
+    checker: str  # the pylint checker's name
+    family: str  # fixtures/<family>/ and tests/oracle/test_<family>.py
+    default_enabled: bool = True
+    confirm: tuple[str, ...] = ()  # from CONFIRMATIONS
+    unconfirmed: str = ""  # why runtime mode cannot check it (when confirm is empty)
+    fix: Fix | None = None
+    no_fixtures: str = ""  # why static fixtures cannot show it (a runtime-only rule)
+    no_oracle: str = ""  # why no oracle test can prove it
+
+    @property
+    def stem(self) -> str:
+        """``ms_foo_bar``: the name of its fixtures and the prefix of its tests."""
+        return self.symbol.replace("-", "_")
+
+    @property
+    def category(self) -> str:
+        return CATEGORIES[self.msgid[0]]
+
+    @property
+    def fixture(self) -> str:
+        return f"fixtures/{self.family}/{self.stem}.py"
+
+    @property
+    def negative_fixture(self) -> str:
+        return f"fixtures/{self.family}/{self.stem}_negative.py"
+
+    @property
+    def oracle_module(self) -> str:
+        return f"tests/oracle/test_{self.family}.py"
+
+    @property
+    def oracle(self) -> str:
+        """Node-id prefix of its oracle tests."""
+        return f"{self.oracle_module}::test_{self.stem}_"
+
+    @property
+    def doc(self) -> str:
+        return f"docs/rules/{self.symbol}.md"
+
+
+_HOST_CODE = "mindspore-graph-host-code"
+_PYTHON = "mindspore-graph-python"
+_CELLS = "mindspore-graph-cells"
+_SYNTAX = "mindspore-graph-syntax"
+_SEMANTICS = "mindspore-graph-semantics"
+_LAYERS = "mindspore-layers"
+_TRAINING = "mindspore-training"
+_TORCH = "mindspore-torch-idioms"
+_RUNTIME = "mslint-runtime"
+
+_COMPILES = "the code compiles; the harm shows only when it runs"
+_TRAINING_SETUP = (
+    "a training-setup rule: the harm shows in a training run (dtypes, forward passes, "
+    "parameter names), not in compiling one Cell or building one layer"
+)
+
+RULES: tuple[RuleSpec, ...] = (
+    RuleSpec("ms-numpy-on-tensor", "E7101", _HOST_CODE, "graph", confirm=(GRAPH_ERROR, FALLBACK)),
+    RuleSpec(
+        "ms-numpy-in-graph", "C7102", _HOST_CODE, "graph", default_enabled=False,
+        unconfirmed="a convention: numpy on constants is folded at compile time, there is no harm to reproduce",
+    ),
+    RuleSpec("ms-asnumpy-in-graph", "E7103", _HOST_CODE, "graph", confirm=(GRAPH_ERROR, FALLBACK)),
+    RuleSpec("ms-custom-type-on-tensor", "E7201", _PYTHON, "graph", confirm=(GRAPH_ERROR, FALLBACK)),
+    RuleSpec("ms-import-in-graph", "E7202", _PYTHON, "graph", confirm=(GRAPH_ERROR,)),
+    RuleSpec(
+        "ms-concurrency-in-graph", "W7203", _PYTHON, "graph",
+        unconfirmed=f"{_COMPILES}: the call runs once while compiling and never again",
+    ),
+    RuleSpec(
+        "ms-cell-in-construct", "W7301", _CELLS, "graph",
+        unconfirmed=f"{_COMPILES}: the Cell's weights are constants that training never updates",
+    ),
+    RuleSpec(
+        "ms-parameter-init-in-construct", "E7302", _CELLS, "graph",
+        unconfirmed="not wired into runtime mode yet, though it fails to compile at every level (a graph-error candidate)",
+    ),
+    RuleSpec("ms-unsupported-syntax-in-graph", "E7401", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
+    RuleSpec("ms-forbidden-api-in-graph", "E7402", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
+    RuleSpec("ms-loop-variable-after-loop", "E7403", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
+    RuleSpec("ms-conv-padding-ignored", "E7501", _LAYERS, "layers", confirm=(LAYER,)),
+    RuleSpec("ms-conv-implicit-pad-mode", "W7502", _LAYERS, "layers", confirm=(LAYER,)),
+    RuleSpec("ms-pool-implicit-stride", "W7503", _LAYERS, "layers", confirm=(LAYER,)),
+    RuleSpec("ms-dropout-keep-prob", "W7504", _LAYERS, "layers", confirm=(LAYER,)),
+    RuleSpec("ms-batchnorm-momentum", "W7505", _LAYERS, "layers", confirm=(LAYER,)),
+    RuleSpec("ms-torch-positional-args", "E7506", _LAYERS, "layers", confirm=(LAYER,)),
+    RuleSpec(
+        "ms-layer-default-differs", "C7507", _LAYERS, "layers", default_enabled=False,
+        unconfirmed="a migration hint: the layer builds and runs as documented, only PyTorch's default differs",
+    ),
+    RuleSpec("ms-amp-overrides-to-float", "W7601", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-bprop-without-set-grad", "W7602", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-auto-prefix", "W7603", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
+    RuleSpec(
+        "ms-forward-not-construct", "E7604", _TRAINING, "training",
+        unconfirmed="the class has no construct for runtime mode to compile; calling it fails in PyNative too",
+    ),
+    RuleSpec(
+        "ms-torch-in-cell", "E7701", _TORCH, "torch_idioms",
+        unconfirmed="PyTorch idioms fail or do nothing in PyNative code, not as graph compile errors or layer construction",
+    ),
+    RuleSpec(
+        "ms-graph-compile-error", "E7801", _RUNTIME, "runtime",
+        unconfirmed="it is runtime mode's own finding: MindSpore's compile error itself",
+        no_fixtures="runtime-only: static analysis never raises it; tests/test_confirm.py compiles fixtures/runtime/",
+        no_oracle="runtime-only: the finding is the compile error MindSpore reports, so there is no claim to prove "
+        "beside it; tests/test_confirm.py::test_compile_error_no_rule_predicted covers it",
+    ),
+    RuleSpec(
+        "ms-frozen-random-in-graph", "E7901", _SEMANTICS, "graph_syntax",
+        unconfirmed=f"{_COMPILES}: the value is drawn once at compile time and frozen",
+    ),
+    RuleSpec("ms-lost-mutation-in-graph", "E7902", _SEMANTICS, "graph_syntax", confirm=(GRAPH_ERROR_OR_SILENT,)),
+    RuleSpec("ms-tensor-as-python-value", "E7903", _SEMANTICS, "graph_syntax", confirm=(GRAPH_ERROR_OR_SILENT,)),
+)
+
+BY_SYMBOL: dict[str, RuleSpec] = {rule.symbol: rule for rule in RULES}
+
+
+def confirmed_by(kind: str) -> frozenset[str]:
+    """The symbols runtime mode checks in this way (one of CONFIRMATIONS)."""
+    return frozenset(rule.symbol for rule in RULES if kind in rule.confirm)
