@@ -59,8 +59,6 @@ FALLBACK = "fallback"
 LAYER = "layer"
 CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER)
 
-CATEGORIES = {"E": "error", "W": "warning", "C": "convention", "R": "refactor", "I": "info", "F": "fatal"}
-
 
 @dataclass(frozen=True)
 class Fix:
@@ -88,10 +86,6 @@ class RuleSpec:
     def stem(self) -> str:
         """``ms_foo_bar``: the name of its fixtures and the prefix of its tests."""
         return self.symbol.replace("-", "_")
-
-    @property
-    def category(self) -> str:
-        return CATEGORIES[self.msgid[0]]
 
     @property
     def fixture(self) -> str:
