@@ -53,7 +53,19 @@ def lint_repository(repo: Path, mslint: str, jobs: int) -> tuple[dict, float]:
 
 
 def finding_key(repo: str, finding: dict) -> str:
-    return f"{repo}/{finding['path']}:{finding['line']}:{finding['column']}:{finding['symbol']}"
+    span = f"{finding['line']}:{finding['column']}-{finding['endLine']}:{finding['endColumn']}"
+    return f"{repo}/{finding['path']}:{span}:{finding['symbol']}"
+
+
+def project_of(corpus: Path, repo: str, path: str) -> str:
+    """The folder of the program a file belongs to: the outermost one (at most 3 levels
+    down) holding a train or eval script; a model zoo has one per model, a library one."""
+    parts = Path(path).parts[:-1]
+    for depth in range(min(len(parts), 3) + 1):
+        folder = corpus.joinpath(repo, *parts[:depth])
+        if any(folder.glob("train*.py")) or any(folder.glob("eval*.py")):
+            return "/".join((repo, *parts[:depth]))
+    return repo
 
 
 def collect(corpus: Path, out: Path, mslint: str, jobs: int, reuse: bool, only: list[str]) -> list[dict]:
@@ -74,29 +86,42 @@ def collect(corpus: Path, out: Path, mslint: str, jobs: int, reuse: bool, only: 
         print(f"{repo.name}: {summary['files']} files, {summary['findings']} findings, "
               f"{len(report['problems'])} problems, {report.get('auditSeconds', '?')} s", file=sys.stderr)
         for finding in report["findings"]:
-            findings.append({"repo": repo.name, "key": finding_key(repo.name, finding), **finding})
+            project = project_of(corpus, repo.name, finding["path"])
+            findings.append({"repo": repo.name, "project": project,
+                             "key": finding_key(repo.name, finding), **finding})
     (out / "findings.json").write_text(json.dumps(findings, indent=1))
     return findings
 
 
 def stratified_sample(findings: list[dict], per_rule: int, seed: int) -> dict[str, list[dict]]:
-    """Up to per_rule findings of each rule, taken round-robin over the repositories."""
+    """Up to per_rule findings of each rule, one line at most once, taken round-robin over
+    the repositories and, within each, over its programs (projects) in random order."""
     rng = random.Random(seed)
-    by_rule: dict[str, dict[str, list[dict]]] = collections.defaultdict(lambda: collections.defaultdict(list))
+    by_rule: dict[str, dict[str, dict[str, list[dict]]]] = collections.defaultdict(
+        lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
     for finding in findings:
-        by_rule[finding["symbol"]][finding["repo"]].append(finding)
+        by_rule[finding["symbol"]][finding["repo"]][finding["project"]].append(finding)
     sample = {}
     for rule, by_repo in sorted(by_rule.items()):
-        queues = []
+        repo_queues = []
         for repo in sorted(by_repo):
-            queue = list(by_repo[repo])
-            rng.shuffle(queue)
-            queues.append(queue)
+            projects = [list(by_repo[repo][project]) for project in sorted(by_repo[repo])]
+            for queue in projects:
+                rng.shuffle(queue)
+            rng.shuffle(projects)
+            repo_queues.append(projects)
         chosen: list[dict] = []
-        while len(chosen) < per_rule and any(queues):
-            for queue in queues:
-                if queue and len(chosen) < per_rule:
-                    chosen.append(queue.pop())
+        seen_lines: set[tuple[str, int]] = set()
+        while len(chosen) < per_rule and any(any(p) for p in repo_queues):
+            for projects in repo_queues:
+                projects[:] = [queue for queue in projects if queue]
+                if projects and len(chosen) < per_rule:
+                    finding = projects[0].pop()
+                    projects.append(projects.pop(0))  # next turn: the repository's next program
+                    line = (finding["repo"] + "/" + finding["path"], finding["line"])
+                    if line not in seen_lines:
+                        seen_lines.add(line)
+                        chosen.append(finding)
         sample[rule] = chosen
     return sample
 
@@ -129,10 +154,10 @@ def context_block(corpus: Path, finding: dict) -> str:
     return "\n".join(shown)
 
 
-def mode_hints(corpus: Path, repo: str) -> collections.Counter:
-    """What the repository's code passes to set_context(mode=...), counted."""
+def mode_hints(corpus: Path, folder: str) -> collections.Counter:
+    """What the code under folder passes to set_context(mode=...), counted."""
     counts: collections.Counter = collections.Counter()
-    for path in (corpus / repo).rglob("*.py"):
+    for path in (corpus / folder).rglob("*.py"):
         for match in MODE_CALL.finditer(path.read_text(errors="replace")):
             counts[match.group(1)] += 1
     return counts
@@ -158,7 +183,9 @@ def write_sample(corpus: Path, out: Path, findings: list[dict], per_rule: int, s
     for rule, chosen in stratified_sample(findings, per_rule, seed).items():
         parts += ["", f"## {rule} ({len(chosen)} of {sum(f['symbol'] == rule for f in findings)})"]
         for finding in chosen:
+            modes = ", ".join(f"`{mode}` x{n}" for mode, n in mode_hints(corpus, finding["project"]).most_common(4))
             parts += ["", f"### `{finding['key']}`", "", f"{finding['obj']}: {finding['message']}", "",
+                      f"program `{finding['project']}`, set_context(mode=...): {modes or 'none'}", "",
                       "```python", context_block(corpus, finding), "```"]
     (out / "sample.md").write_text("\n".join(parts) + "\n")
 
