@@ -14,7 +14,8 @@ repository's root. The run writes to --out:
                       rule, spread over the repositories, each with its source context
 
 A judgement file is a JSON list of {"rule", "key", "verdict": "right"|"wrong", "reason"}
-(optionally "cause"); --judged prints rule | findings | sample judged | right | precision.
+(optionally "cause"); --judged prints rule | findings | sample judged | right | precision,
+then the wrong verdicts counted by cause.
 """
 
 from __future__ import annotations
@@ -204,6 +205,20 @@ def precision_table(findings: list[dict], judgements: list[dict]) -> str:
     return "\n".join(rows)
 
 
+def wrong_causes(judgements: list[dict]) -> str:
+    """The wrong verdicts counted by their first (main) cause, with the rules it hit."""
+    causes: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for judgement in judgements:
+        if judgement["verdict"] == "wrong":
+            main_cause = (judgement.get("cause") or "unspecified").split(";")[0].strip()
+            causes[main_cause][judgement["rule"]] += 1
+    rows = ["| cause of wrong findings | count | rules |", "|---|---|---|"]
+    for cause, rules in sorted(causes.items(), key=lambda item: -sum(item[1].values())):
+        listed = ", ".join(f"{rule} {n}" for rule, n in rules.most_common())
+        rows.append(f"| {cause} | {sum(rules.values())} | {listed} |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpus", nargs="?", default="/work/audit/corpus", help="folder of repositories")
@@ -219,7 +234,8 @@ def main() -> None:
     corpus, out = Path(args.corpus), Path(args.out)
     if args.judged:
         findings = json.loads((out / "findings.json").read_text())
-        print(precision_table(findings, json.loads(Path(args.judged).read_text())))
+        judgements = json.loads(Path(args.judged).read_text())
+        print(precision_table(findings, judgements) + "\n\n" + wrong_causes(judgements))
         return
     findings = collect(corpus, out, args.mslint, args.jobs, args.reuse, args.only)
     write_sample(corpus, out, findings, args.sample, args.seed)
