@@ -10,8 +10,10 @@ repository's root. The run writes to --out:
 
     raw/<repo>.json   mslint's report for that repository
     findings.json     every finding, with the repository and a stable key
-    sample.md         findings per rule and repository, then up to --sample findings per
-                      rule, spread over the repositories, each with its source context
+    sample.md         findings per rule and repository, what each repository passes to
+                      set_context(mode=...), then up to --sample findings per rule, spread
+                      over the repositories and their programs, each with its source
+                      context and the modes its program selects
 
 A judgement file is a JSON list of {"rule", "key", "verdict": "right"|"wrong", "reason"}
 (optionally "cause"); --judged prints rule | findings | sample judged | right | precision,
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import ast
 import collections
+import functools
 import json
 import random
 import re
@@ -78,11 +81,11 @@ def collect(corpus: Path, out: Path, mslint: str, jobs: int, reuse: bool, only: 
             continue
         report_file = raw / f"{repo.name}.json"
         if reuse and report_file.exists():
-            report = json.loads(report_file.read_text())
+            report = json.loads(report_file.read_text(encoding="utf-8"))
         else:
             report, seconds = lint_repository(repo.resolve(), mslint, jobs)
             report["auditSeconds"] = round(seconds, 1)
-            report_file.write_text(json.dumps(report, indent=1))
+            report_file.write_text(json.dumps(report, indent=1), encoding="utf-8")
         summary = report["summary"]
         print(f"{repo.name}: {summary['files']} files, {summary['findings']} findings, "
               f"{len(report['problems'])} problems, {report.get('auditSeconds', '?')} s", file=sys.stderr)
@@ -90,7 +93,7 @@ def collect(corpus: Path, out: Path, mslint: str, jobs: int, reuse: bool, only: 
             project = project_of(corpus, repo.name, finding["path"])
             findings.append({"repo": repo.name, "project": project,
                              "key": finding_key(repo.name, finding), **finding})
-    (out / "findings.json").write_text(json.dumps(findings, indent=1))
+    (out / "findings.json").write_text(json.dumps(findings, indent=1), encoding="utf-8")
     return findings
 
 
@@ -143,7 +146,7 @@ def enclosing_headers(source: str, line: int) -> list[tuple[int, str]]:
 
 
 def context_block(corpus: Path, finding: dict) -> str:
-    source = (corpus / finding["repo"] / finding["path"]).read_text(errors="replace")
+    source = (corpus / finding["repo"] / finding["path"]).read_text(encoding="utf-8", errors="replace")
     lines = source.splitlines()
     line = finding["line"]
     first, last = max(1, line - CONTEXT_LINES), min(len(lines), line + CONTEXT_LINES)
@@ -155,11 +158,12 @@ def context_block(corpus: Path, finding: dict) -> str:
     return "\n".join(shown)
 
 
+@functools.lru_cache(maxsize=None)
 def mode_hints(corpus: Path, folder: str) -> collections.Counter:
     """What the code under folder passes to set_context(mode=...), counted."""
     counts: collections.Counter = collections.Counter()
     for path in (corpus / folder).rglob("*.py"):
-        for match in MODE_CALL.finditer(path.read_text(errors="replace")):
+        for match in MODE_CALL.finditer(path.read_text(encoding="utf-8", errors="replace")):
             counts[match.group(1)] += 1
     return counts
 
@@ -188,7 +192,7 @@ def write_sample(corpus: Path, out: Path, findings: list[dict], per_rule: int, s
             parts += ["", f"### `{finding['key']}`", "", f"{finding['obj']}: {finding['message']}", "",
                       f"program `{finding['project']}`, set_context(mode=...): {modes or 'none'}", "",
                       "```python", context_block(corpus, finding), "```"]
-    (out / "sample.md").write_text("\n".join(parts) + "\n")
+    (out / "sample.md").write_text("\n".join(parts) + "\n", encoding="utf-8")
 
 
 def precision_table(findings: list[dict], judgements: list[dict]) -> str:
@@ -233,8 +237,8 @@ def main() -> None:
     args = parser.parse_args()
     corpus, out = Path(args.corpus), Path(args.out)
     if args.judged:
-        findings = json.loads((out / "findings.json").read_text())
-        judgements = json.loads(Path(args.judged).read_text())
+        findings = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+        judgements = json.loads(Path(args.judged).read_text(encoding="utf-8"))
         print(precision_table(findings, judgements) + "\n\n" + wrong_causes(judgements))
         return
     findings = collect(corpus, out, args.mslint, args.jobs, args.reuse, args.only)
