@@ -170,19 +170,49 @@ class TrainingLoopChecker(BaseChecker):
             "ms.value_and_grad/ms.grad with weights or a TrainOneStepCell called in a loop, while "
             "nothing in the module calls set_train() (Model.train calls it itself).",
         ),
+        "W8005": (
+            "%s discards its result: ops.stop_gradient returns a new tensor and leaves %s as it was, so "
+            "the gradient still flows through it; assign it (%s = %s)",
+            "ms-stop-gradient-discarded",
+            "ops.stop_gradient(x) called as a statement: the call returns a detached copy and "
+            "changes nothing, so the gradient the author meant to stop still flows.",
+        ),
+        "E8006": (
+            "%s is a MindSpore Cell, which has no %s() (a PyTorch Module method): the call raises "
+            "AttributeError; %s",
+            "ms-torch-module-method",
+            "A PyTorch nn.Module method MindSpore 2.10 Cells lack (.eval(), .train(), .parameters(), "
+            ".named_parameters(), .cpu(), .half(), .float(), .modules(), .children(), "
+            ".requires_grad_()...) called on a known Cell, with its MindSpore equivalent.",
+        ),
     }
 
     def __init__(self, linter: PyLinter) -> None:
         super().__init__(linter)
         self._module_trains: dict[nodes.Module, bool] = {}
+        self._compat_modules: dict[nodes.Module, bool] = {}
 
     def open(self) -> None:
         self._module_trains = {}
+        self._compat_modules = {}
+
+    @only_required_for_messages("ms-stop-gradient-discarded")
+    def visit_expr(self, node: nodes.Expr) -> None:
+        call = node.value
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, (nodes.Name, nodes.Attribute)) and call.args):
+            return
+        if resolve.call_name(call) not in apis.NO_GRADIENT_CALLS:
+            return
+        value = call.args[0].as_string()
+        self.add_message("ms-stop-gradient-discarded", node=call, args=(spelled(call), value, value, spelled(call)))
 
     @only_required_for_messages(
-        "ms-torch-keyword-args", "ms-grad-without-has-aux", "ms-loss-without-reduction", "ms-missing-set-train"
+        "ms-torch-keyword-args", "ms-grad-without-has-aux", "ms-loss-without-reduction", "ms-missing-set-train",
+        "ms-torch-module-method",
     )
     def visit_call(self, node: nodes.Call) -> None:
+        if isinstance(node.func, nodes.Attribute) and node.func.attrname in apis.TORCH_MODULE_METHODS:
+            self._check_module_method(node)
         if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
             return
         qname = resolve.call_name(node)
@@ -218,6 +248,38 @@ class TrainingLoopChecker(BaseChecker):
                 node=keyword,
                 args=(spelled(node.func), keyword.arg, api.torch, api.raises, instead),
             )
+
+    # -- ms-torch-module-method -------------------------------------------------
+    def _check_module_method(self, node: nodes.Call) -> None:
+        if not self.linter.is_message_enabled("ms-torch-module-method"):
+            return
+        receiver = node.func.expr
+        method = node.func.attrname
+        if not _is_mindspore_cell(receiver, method) or self._torch_compat(node.root()):
+            return
+        name = receiver.as_string() if not isinstance(receiver, nodes.Call) else spelled(receiver.func) + "(...)"
+        self.add_message(
+            "ms-torch-module-method",
+            node=node,
+            args=(name, method, apis.TORCH_MODULE_METHODS[method].format(name)),
+        )
+
+    def _torch_compat(self, module: nodes.Module) -> bool:
+        """The module imports a PyTorch compatibility layer that adds torch methods."""
+        known = self._compat_modules.get(module)
+        if known is None:
+            names = []
+            for imp in scope.analysis(module).imports:
+                if isinstance(imp, nodes.Import):
+                    names += [name for name, _ in imp.names]
+                elif not imp.level:
+                    names.append(imp.modname or "")
+            known = any(
+                name == compat or name.startswith(compat + ".")
+                for name in names for compat in apis.TORCH_COMPAT_MODULES
+            )
+            self._compat_modules[module] = known
+        return known
 
     # -- the differentiated function -------------------------------------------
     def _check_grad_call(self, node: nodes.Call, qname: str) -> None:
@@ -403,6 +465,34 @@ def _enables_training(call: nodes.Call) -> bool:
     if isinstance(func, nodes.Attribute) and func.attrname == apis.SET_TRAIN_METHOD:
         return not (call.args and _is_literal(call.args[0], False))
     return isinstance(func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in apis.SET_TRAIN_RUNNERS
+
+
+def _is_plain_cell_class(cls: nodes.ClassDef, method: str) -> bool:
+    """A Cell class whose every base is known (user classes or MindSpore Cells) and
+    that does not define ``method`` itself (ported code often adds eval/parameters)."""
+    user, external = resolve.class_hierarchy(cls)
+    if not external or not all(resolve.is_cell_qname(q) or q in apis.NON_CELL_MIXIN_BASES for q in external):
+        return False
+    return any(resolve.is_cell_qname(q) for q in external) and resolve.find_method(cls, method) is None
+
+
+def _constructs_cell(value: nodes.NodeNG | None, method: str) -> bool:
+    if not (isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute))):
+        return False
+    qname = resolve.call_name(value)
+    if qname is not None and resolve.is_cell_qname(qname):
+        return True
+    cls = resolve.user_class_of_call(value)
+    return cls is not None and _is_plain_cell_class(cls, method)
+
+
+def _is_mindspore_cell(receiver: nodes.NodeNG, method: str) -> bool:
+    """``self`` in a Cell's method, or a name/``self.x`` built from a Cell class."""
+    if isinstance(receiver, nodes.Name) and receiver.name == "self":
+        frame = receiver.frame()
+        cls = frame.parent if isinstance(frame, nodes.FunctionDef) else None
+        return isinstance(cls, nodes.ClassDef) and _is_plain_cell_class(cls, method)
+    return _constructs_cell(receiver if isinstance(receiver, nodes.Call) else _value_of(receiver), method)
 
 
 class _ModeDependence:

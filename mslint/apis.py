@@ -1128,3 +1128,22 @@ NETWORK_WRAPPERS: frozenset[str] = frozenset(
     {"mindspore.nn.WithLossCell", "mindspore.nn.WithEvalCell", "mindspore.nn.TrainOneStepCell",
      "mindspore.nn.TrainOneStepWithLossScaleCell", "mindspore.nn.ForwardValueAndGrad"}
 )
+
+# ms-stop-gradient-discarded: ops.stop_gradient returns a new tensor and leaves its
+# argument alone (measured: a discarded call changes no gradient).
+# ms-torch-module-method: PyTorch Module methods that a MindSpore 2.10 Cell lacks
+# (measured with hasattr; .cuda() and .to() are ms-torch-in-cell's) -> what to write.
+TORCH_MODULE_METHODS: dict[str, str] = {
+    "eval": "write {0}.set_train(False)",
+    "train": "write {0}.set_train() (set_train(False) for train(False))",
+    "parameters": "write {0}.trainable_params() (get_parameters() for every parameter)",
+    "named_parameters": "write {0}.parameters_and_names()",
+    "cpu": "delete it (choose the device once with ms.set_device)",
+    "half": "write {0}.to_float(ms.float16)",
+    "float": "write {0}.to_float(ms.float32)",
+    "modules": "write {0}.cells_and_names() (the cells are the second items)",
+    "named_modules": "write {0}.cells_and_names()",
+    "children": "write {0}.cells()",
+    "named_children": "write {0}.name_cells().items()",
+    "requires_grad_": "set p.requires_grad in a loop over {0}.trainable_params()",
+}

@@ -361,3 +361,52 @@ report(
     assert result["train_cell_fixed"] == [True, True], result
     assert result["value_and_grad_fixed"] == [True, True], result
     assert result["model"] == [True, True], result  # Model.train calls set_train itself
+
+
+# ---------------------------------------------------------------------------
+# ms-stop-gradient-discarded
+# ---------------------------------------------------------------------------
+def test_ms_stop_gradient_discarded_changes_no_gradient(run_snippet):
+    result = run_snippet('''
+pynative_mode()
+x = Tensor(np.ones(2), ms.float32)
+def discarded(x):
+    y = x * 3
+    ops.stop_gradient(y)
+    return (y * 2).sum() + x.sum()
+def assigned(x):
+    y = x * 3
+    y = ops.stop_gradient(y)
+    return (y * 2).sum() + x.sum()
+def without(x):
+    y = x * 3
+    return (y * 2).sum() + x.sum()
+report(discarded=ms.grad(discarded)(x).asnumpy().tolist(), assigned=ms.grad(assigned)(x).asnumpy().tolist(),
+       without=ms.grad(without)(x).asnumpy().tolist())
+''')
+    assert result["discarded"] == result["without"] == [7.0, 7.0]  # as if the call were not there
+    assert result["assigned"] == [1.0, 1.0]  # the fix stops it
+
+
+# ---------------------------------------------------------------------------
+# ms-torch-module-method
+# ---------------------------------------------------------------------------
+def test_ms_torch_module_method_cells_lack_them_and_the_equivalents_exist(run_snippet):
+    methods = json.dumps(sorted(apis.TORCH_MODULE_METHODS))
+    result = run_snippet(f'''
+from mindspore import mint
+cells = [nn.Dense(2, 2), nn.SequentialCell([nn.Dense(2, 2), nn.Dropout(p=0.1)]), mint.nn.Linear(2, 2)]
+net = cells[1]
+def equivalents():
+    net.set_train(False); net.set_train()
+    return [len(net.trainable_params()), len(list(net.parameters_and_names())), len(list(net.cells_and_names())),
+            len(net.cells()), len(net.name_cells()), type(net.to_float(ms.float16)).__name__]
+report(
+    present={{m: any(hasattr(cell, m) for cell in cells) for m in {methods}}},
+    eval=attempt(lambda: net.eval()),
+    equivalents=attempt(equivalents),
+)
+''')
+    assert not any(result["present"].values()), result["present"]
+    assert result["eval"][0] == "error" and result["eval"][1].startswith("AttributeError"), result["eval"]
+    assert result["equivalents"] == ["ok", [2, 2, 3, 2, 2, "SequentialCell"]], result["equivalents"]
