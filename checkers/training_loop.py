@@ -41,17 +41,14 @@ _MAX_DEPTH = 6
 def _argument(call: nodes.Call, index: int, keyword: str):
     """The argument at ``index`` or ``keyword``: a node, None when not given, or
     _UNKNOWN when ``*args``/``**kwargs`` may carry it."""
-    for kw in call.keywords or ():
-        if kw.arg == keyword:
-            return kw.value
-    for current, arg in enumerate(call.args):
-        if isinstance(arg, nodes.Starred):
-            return _UNKNOWN
-        if current == index:
-            return arg
-    if any(kw.arg is None for kw in call.keywords or ()):
-        return _UNKNOWN
-    return None
+    named = {kw.arg: kw.value for kw in call.keywords or ()}
+    if keyword in named:
+        return named[keyword]
+    starred = [i for i, arg in enumerate(call.args) if isinstance(arg, nodes.Starred)]
+    first_starred = starred[0] if starred else len(call.args)
+    if index < first_starred:
+        return call.args[index]
+    return _UNKNOWN if starred or None in named else None
 
 
 def _is_literal(node, value) -> bool:
@@ -67,7 +64,8 @@ def _assigned_value(name: nodes.Name) -> nodes.NodeNG | None:
 
 
 def _self_attribute_values(node: nodes.Attribute) -> list[nodes.NodeNG]:
-    """Values assigned to ``self.<attr>`` in the class of the method holding ``node``."""
+    """Values assigned to ``self.<attr>`` in the class of the method holding ``node``
+    and its user base classes (mslint's engine does not fill astroid's instance_attrs)."""
     if not (isinstance(node.expr, nodes.Name) and node.expr.name == "self"):
         return []
     frame = node.frame()
@@ -75,19 +73,16 @@ def _self_attribute_values(node: nodes.Attribute) -> list[nodes.NodeNG]:
     if not isinstance(cls, nodes.ClassDef):
         return []
     user, _ = resolve.class_hierarchy(cls)
-    values = []
-    for klass in user:
-        for method in klass.mymethods():
-            for assign in method.nodes_of_class(nodes.Assign, skip_klass=_SKIP_NESTED):
-                for target in assign.targets:
-                    if (
-                        isinstance(target, nodes.AssignAttr)
-                        and target.attrname == node.attrname
-                        and isinstance(target.expr, nodes.Name)
-                        and target.expr.name == "self"
-                    ):
-                        values.append(assign.value)
-    return values
+    return [
+        target.parent.value
+        for klass in user
+        for method in klass.mymethods()
+        for target in method.nodes_of_class(nodes.AssignAttr, skip_klass=_SKIP_NESTED)
+        if target.attrname == node.attrname
+        and isinstance(target.expr, nodes.Name)
+        and target.expr.name == "self"
+        and isinstance(target.parent, nodes.Assign)
+    ]
 
 
 def _value_of(expr: nodes.NodeNG) -> nodes.NodeNG | None:
@@ -191,10 +186,12 @@ class TrainingLoopChecker(BaseChecker):
         super().__init__(linter)
         self._module_trains: dict[nodes.Module, bool] = {}
         self._compat_modules: dict[nodes.Module, bool] = {}
+        self._loop_calls: dict[nodes.NodeNG, set[str]] = {}
 
     def open(self) -> None:
         self._module_trains = {}
         self._compat_modules = {}
+        self._loop_calls = {}
 
     @only_required_for_messages("ms-stop-gradient-discarded")
     def visit_expr(self, node: nodes.Expr) -> None:
@@ -228,7 +225,12 @@ class TrainingLoopChecker(BaseChecker):
                 self._check_train_cell(node, _short(qname))
         if qname in apis.LOSS_WRAPPERS:
             self._check_loss_wrapper(node, qname)
-        if qname not in apis.TRAIN_STEP_CELLS:
+        if (
+            len(node.args) >= 2
+            and not resolve.is_external(qname)
+            and self._assigned_and_called_in_loop(node)
+        ):
+            # train_step = MyTrainStep(network, optimizer), then train_step(...) in a loop
             cls = resolve.user_class_of_call(node)
             if cls is not None and self._is_custom_train_cell(cls):
                 self._check_train_cell(node, cls.name)
@@ -409,24 +411,31 @@ class TrainingLoopChecker(BaseChecker):
         """A train-step Cell built here and called in a loop trains its first argument."""
         if not self.linter.is_message_enabled("ms-missing-set-train"):
             return
+        bound = self._assigned_and_called_in_loop(node)
+        network = _argument(node, 0, "network")
+        if bound is None or network is None or network is _UNKNOWN:
+            return
+        self._report_set_train(node, network, f"{name}(...)", bound)
+
+    def _assigned_and_called_in_loop(self, node: nodes.Call) -> str | None:
+        """The name ``node`` is assigned to when that name is called inside a loop of
+        the same scope (``train_net = ...`` then ``for ...: train_net(x, y)``)."""
         target = node.parent
         if not (isinstance(target, nodes.Assign) and len(target.targets) == 1):
-            return
+            return None
         bound = target.targets[0]
         if not isinstance(bound, nodes.AssignName):
-            return
-        called_in_loop = any(
-            isinstance(call.func, nodes.Name)
-            and call.func.name == bound.name
-            and any(isinstance(parent, (nodes.For, nodes.While)) for parent in call.node_ancestors())
-            for call in node.scope().nodes_of_class(nodes.Call)
-        )
-        if not called_in_loop:
-            return
-        network = _argument(node, 0, "network")
-        if network is None or network is _UNKNOWN:
-            return
-        self._report_set_train(node, network, f"{name}(...)", bound.name)
+            return None
+        owner = node.scope()
+        names = self._loop_calls.get(owner)
+        if names is None:
+            names = self._loop_calls[owner] = {
+                call.func.name
+                for loop in owner.nodes_of_class((nodes.For, nodes.While), skip_klass=_SKIP_NESTED)
+                for call in loop.nodes_of_class(nodes.Call)
+                if isinstance(call.func, nodes.Name)
+            }
+        return bound.name if bound.name in names else None
 
     def _check_set_train(self, node: nodes.Call, fn: nodes.NodeNG, where: str) -> None:
         if not self.linter.is_message_enabled("ms-missing-set-train"):
