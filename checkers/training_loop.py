@@ -180,6 +180,15 @@ class TrainingLoopChecker(BaseChecker):
             ".named_parameters(), .cpu(), .half(), .float(), .modules(), .children(), "
             ".requires_grad_()...) called on a known Cell, with its MindSpore equivalent.",
         ),
+        "W8007": (
+            "%s differentiates %s, the loss multiplied by the loss scale, and nothing in the module calls "
+            "unscale(): the optimizer gets the gradients multiplied by the scale, a learning rate that many "
+            "times too large; apply grads = %s.unscale(grads) before optimizer(grads)",
+            "ms-loss-scale-without-unscale",
+            "A function given to ms.grad/ms.value_and_grad returns loss_scaler.scale(loss) "
+            "(mindspore.amp.StaticLossScaler/DynamicLossScaler) while the module never calls unscale() "
+            "on the gradients.",
+        ),
     }
 
     def __init__(self, linter: PyLinter) -> None:
@@ -187,8 +196,10 @@ class TrainingLoopChecker(BaseChecker):
         self._module_trains: dict[nodes.Module, bool] = {}
         self._compat_modules: dict[nodes.Module, bool] = {}
         self._loop_calls: dict[nodes.NodeNG, set[str]] = {}
+        self._unscaling_modules: dict[nodes.Module, bool] = {}
 
     def open(self) -> None:
+        self._unscaling_modules = {}
         self._module_trains = {}
         self._compat_modules = {}
         self._loop_calls = {}
@@ -205,7 +216,7 @@ class TrainingLoopChecker(BaseChecker):
 
     @only_required_for_messages(
         "ms-torch-keyword-args", "ms-grad-without-has-aux", "ms-loss-without-reduction", "ms-missing-set-train",
-        "ms-torch-module-method",
+        "ms-torch-module-method", "ms-loss-scale-without-unscale",
     )
     def visit_call(self, node: nodes.Call) -> None:
         if isinstance(node.func, nodes.Attribute) and node.func.attrname in apis.TORCH_MODULE_METHODS:
@@ -295,6 +306,8 @@ class TrainingLoopChecker(BaseChecker):
         ):
             self._check_has_aux(node, fn, where)
         self._check_objective(node, fn, where)
+        if self.linter.is_message_enabled("ms-loss-scale-without-unscale"):
+            self._check_loss_scale(node, fn, where)
         weights = _argument(node, *apis.GRAD_WEIGHTS_ARGUMENT)
         if weights is not None and weights is not _UNKNOWN and not _is_literal(weights, None):
             self._check_set_train(node, fn, where)
@@ -350,14 +363,8 @@ class TrainingLoopChecker(BaseChecker):
     def _unreduced_loss_result(self, expr: nodes.NodeNG, func: nodes.NodeNG) -> nodes.Call | None:
         """The loss construction when ``expr`` is (a name last assigned) the unreduced
         result of calling a loss instance."""
-        for _ in range(3):
-            if isinstance(expr, nodes.Name) and not isinstance(func, nodes.Lambda):
-                expr = _last_assignment_before(func, expr.name, expr.lineno or 0)
-                continue
-            break
-        if not isinstance(expr, nodes.Call):
-            return None
-        return self._unreduced_loss(expr.func)
+        call = _computing_call(expr, func)
+        return self._unreduced_loss(call.func) if call is not None else None
 
     def _unreduced_loss(self, loss_expr: nodes.NodeNG) -> nodes.Call | None:
         """The construction of a loss with reduction 'none' that ``loss_expr`` holds."""
@@ -400,6 +407,32 @@ class TrainingLoopChecker(BaseChecker):
             node=node,
             args=(loss.as_string(), "" if given is not None else " (its default reduction is 'none')", where),
         )
+
+    # -- ms-loss-scale-without-unscale ------------------------------------------
+    def _check_loss_scale(self, node: nodes.Call, fn, where: str) -> None:
+        if self._module_unscales(node.root()):
+            return
+        for func in self._targets(node, fn):
+            for _, value in _returns(func):
+                objective = value.elts[0] if isinstance(value, nodes.Tuple) and value.elts else value
+                call = _computing_call(objective, func)
+                scaler = _loss_scaler_of(call) if call is not None else None
+                if scaler is not None:
+                    name = scaler.as_string()
+                    self.add_message(
+                        "ms-loss-scale-without-unscale", node=node, args=(where, call.as_string(), name)
+                    )
+                    return
+
+    def _module_unscales(self, module: nodes.Module) -> bool:
+        known = self._unscaling_modules.get(module)
+        if known is None:
+            known = any(
+                isinstance(call.func, nodes.Attribute) and call.func.attrname == apis.LOSS_UNSCALE_METHOD
+                for call in module.nodes_of_class(nodes.Call)
+            )
+            self._unscaling_modules[module] = known
+        return known
 
     # -- ms-missing-set-train --------------------------------------------------
     @staticmethod
@@ -467,6 +500,27 @@ class TrainingLoopChecker(BaseChecker):
             known = any(_enables_training(call) for call in module.nodes_of_class(nodes.Call))
             self._module_trains[module] = known
         return known
+
+
+def _computing_call(expr: nodes.NodeNG, func: nodes.NodeNG) -> nodes.Call | None:
+    """The call whose result ``expr`` is, following local names to their last
+    assignment above (``loss = loss_fn(...)``; ``return loss``)."""
+    for _ in range(3):
+        if not (isinstance(expr, nodes.Name) and not isinstance(func, nodes.Lambda)):
+            break
+        expr = _last_assignment_before(func, expr.name, expr.lineno or 0)
+    return expr if isinstance(expr, nodes.Call) else None
+
+
+def _loss_scaler_of(call: nodes.Call) -> nodes.NodeNG | None:
+    """The receiver of ``scaler.scale(loss)`` when it holds a MindSpore loss scaler."""
+    func = call.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname == apis.LOSS_SCALE_METHOD):
+        return None
+    construction = func.expr if isinstance(func.expr, nodes.Call) else _value_of(func.expr)
+    if isinstance(construction, nodes.Call) and resolve.call_name(construction) in apis.LOSS_SCALERS:
+        return func.expr
+    return None
 
 
 def _enables_training(call: nodes.Call) -> bool:

@@ -1147,3 +1147,12 @@ TORCH_MODULE_METHODS: dict[str, str] = {
     "named_children": "write {0}.name_cells().items()",
     "requires_grad_": "set p.requires_grad in a loop over {0}.trainable_params()",
 }
+
+# ms-loss-scale-without-unscale: a differentiated function that returns
+# ``scaler.scale(loss)`` gives gradients multiplied by the scale until
+# ``scaler.unscale(grads)`` (measured: StaticLossScaler(1024) gives 1024 times the gradient).
+LOSS_SCALERS: frozenset[str] = frozenset(
+    {"mindspore.amp.StaticLossScaler", "mindspore.amp.DynamicLossScaler"}
+)
+LOSS_SCALE_METHOD = "scale"
+LOSS_UNSCALE_METHOD = "unscale"

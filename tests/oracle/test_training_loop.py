@@ -410,3 +410,83 @@ report(
     assert not any(result["present"].values()), result["present"]
     assert result["eval"][0] == "error" and result["eval"][1].startswith("AttributeError"), result["eval"]
     assert result["equivalents"] == ["ok", [2, 2, 3, 2, 2, "SequentialCell"]], result["equivalents"]
+
+
+# ---------------------------------------------------------------------------
+# ms-loss-scale-without-unscale
+# ---------------------------------------------------------------------------
+def test_ms_loss_scale_without_unscale_multiplies_the_gradients(run_snippet):
+    result = run_snippet('''
+pynative_mode()
+from mindspore.amp import StaticLossScaler, DynamicLossScaler
+net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+x = Tensor(np.ones((4, 2)), ms.float32)
+weights = net.trainable_params()
+out = {}
+for name, scaler in (("static", StaticLossScaler(1024)), ("dynamic", DynamicLossScaler(1024, 2, 1000))):
+    def forward_fn(x):
+        return scaler.scale(net(x).mean())
+    grads = ms.grad(forward_fn, None, weights)(x)
+    out[name] = [float(grads[0].asnumpy().ravel()[0]), float(scaler.unscale(grads)[0].asnumpy().ravel()[0])]
+out["true"] = float(ms.grad(lambda x: net(x).mean(), None, weights)(x)[0].asnumpy().ravel()[0])
+report(**out)
+''')
+    assert result["true"] == 1.0
+    assert result["static"] == [1024.0, 1.0] and result["dynamic"] == [1024.0, 1.0], result
+
+
+# ---------------------------------------------------------------------------
+# Seed-document premises measured for other rules (reported, not rules here)
+# ---------------------------------------------------------------------------
+def test_jit_bytecode_capture_falls_back_on_unsupported_syntax(run_snippet):
+    """@jit(capture_mode="bytecode") runs try/except and set literals (Python fallback),
+    where the default AST capture refuses them: graph-syntax rules must not call
+    them errors there."""
+    result = run_snippet('''
+pynative_mode()
+@ms.jit(capture_mode="bytecode")
+def bytecode(x):
+    try:
+        y = x * 2
+    except Exception:
+        y = x
+    return y + len({1, 2})
+@ms.jit
+def ast(x):
+    try:
+        y = x * 2
+    except Exception:
+        y = x
+    return y
+x = Tensor(np.ones(2), ms.float32)
+report(bytecode=attempt(lambda: bytecode(x).asnumpy().tolist()), ast=attempt(lambda: ast(x).asnumpy().tolist()))
+''')
+    assert result["bytecode"] == ["ok", [4.0, 4.0]], result
+    assert result["ast"][0] == "error" and "Try" in result["ast"][1], result
+
+
+def test_seed_premises_that_failed(run_snippet):
+    """Measured and dropped: Tensor.transpose(a, b) swaps two axes like PyTorch's, and
+    strict_load=True does not make load_param_into_net fail on a checkpoint that loads
+    nothing (both return the lists of names not loaded)."""
+    result = run_snippet('''
+pynative_mode()
+t = Tensor(np.zeros((2, 3, 4)), ms.float32)
+class A(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(2, 2)
+class B(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Dense(2, 2)
+ms.save_checkpoint(A(), "a.ckpt")
+report(
+    transpose=list(t.transpose(0, 1).shape),
+    lenient=attempt(lambda: ms.load_param_into_net(B(), ms.load_checkpoint("a.ckpt"))),
+    strict=attempt(lambda: ms.load_param_into_net(B(), ms.load_checkpoint("a.ckpt"), strict_load=True)),
+)
+''')
+    assert result["transpose"] == [3, 2, 4]
+    expected = ["ok", [["head.weight", "head.bias"], ["fc.weight", "fc.bias"]]]
+    assert result["lenient"] == expected and result["strict"] == expected, result
