@@ -1136,7 +1136,7 @@ NETWORK_WRAPPERS: frozenset[str] = frozenset(
 TORCH_MODULE_METHODS: dict[str, str] = {
     "eval": "write {0}.set_train(False)",
     "train": "write {0}.set_train() (set_train(False) for train(False))",
-    "parameters": "write {0}.trainable_params() (get_parameters() for every parameter)",
+    "parameters": "write {0}.get_parameters() (trainable_params() for the trainable ones only)",
     "named_parameters": "write {0}.parameters_and_names()",
     "cpu": "delete it (choose the device once with ms.set_device)",
     "half": "write {0}.to_float(ms.float16)",

@@ -399,7 +399,7 @@ cells = [nn.Dense(2, 2), nn.SequentialCell([nn.Dense(2, 2), nn.Dropout(p=0.1)]),
 net = cells[1]
 def equivalents():
     net.set_train(False); net.set_train()
-    return [len(net.trainable_params()), len(list(net.parameters_and_names())), len(list(net.cells_and_names())),
+    return [len(list(net.get_parameters())), len(list(net.parameters_and_names())), len(list(net.cells_and_names())),
             len(net.cells()), len(net.name_cells()), type(net.to_float(ms.float16)).__name__]
 report(
     present={{m: any(hasattr(cell, m) for cell in cells) for m in {methods}}},
