@@ -157,7 +157,7 @@ class TrainingLoopChecker(BaseChecker):
             "differentiated objective, or given to WithLossCell/Model as the loss.",
         ),
         "W8004": (
-            "%s trains %s, which %s, but set_train() is never called: a new Cell has training=False, "
+            "%s trains %s, which %s, but nothing in this module calls set_train(): a new Cell has training=False, "
             "so Dropout drops nothing and BatchNorm normalizes with moving statistics it never updates; "
             "call %s.set_train() before the training loop",
             "ms-missing-set-train",
