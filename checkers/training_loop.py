@@ -230,7 +230,7 @@ class TrainingLoopChecker(BaseChecker):
             self._check_torch_keywords(node, qname)
         if qname in apis.HAS_AUX_GRAD_FUNCTIONS:
             self._check_grad_call(node, qname)
-        elif qname in apis.TRAIN_STEP_CELLS or qname == "mindspore.nn.ForwardValueAndGrad":
+        elif qname in apis.OBJECTIVE_WRAPPERS:
             self._check_objective(node, _argument(node, 0, "network"), f"{_short(qname)}(...)")
             if qname in apis.TRAIN_STEP_CELLS:
                 self._check_train_cell(node, _short(qname))
@@ -299,7 +299,8 @@ class TrainingLoopChecker(BaseChecker):
         fn = _argument(node, 0, "fn")
         if fn is None or fn is _UNKNOWN:
             return
-        where = f"{apis.HAS_AUX_GRAD_FUNCTIONS[qname]}({fn.as_string()}, ...)"
+        named = fn.as_string() if isinstance(fn, (nodes.Name, nodes.Attribute)) else ""
+        where = f"{apis.HAS_AUX_GRAD_FUNCTIONS[qname]}({named}, ...)" if named else f"{spelled(node.func)}(...)"
         has_aux = _argument(node, *apis.GRAD_HAS_AUX_ARGUMENT)
         if self.linter.is_message_enabled("ms-grad-without-has-aux") and (
             has_aux is None or _is_literal(has_aux, False)

@@ -1123,6 +1123,8 @@ SET_TRAIN_RUNNERS: frozenset[str] = frozenset({"mindspore.Model", "mindspore.tra
 TRAIN_STEP_CELLS: frozenset[str] = frozenset(
     {"mindspore.nn.TrainOneStepCell", "mindspore.nn.TrainOneStepWithLossScaleCell"}
 )
+# Wrappers that differentiate what their network returns (its objective).
+OBJECTIVE_WRAPPERS: frozenset[str] = TRAIN_STEP_CELLS | {"mindspore.nn.ForwardValueAndGrad"}
 # Wrappers that hold a network (its first argument) without training it themselves.
 NETWORK_WRAPPERS: frozenset[str] = frozenset(
     {"mindspore.nn.WithLossCell", "mindspore.nn.WithEvalCell", "mindspore.nn.TrainOneStepCell",
