@@ -926,3 +926,235 @@ GRADIENT_STOPPING_METHODS: frozenset[str] = frozenset({"detach", "stop_gradient"
 RECEIVER_ONLY_METHODS: frozenset[str] = frozenset(
     {"type_as", "to", "astype", "new_zeros", "new_ones", "new_empty", "new_full"}
 )
+
+
+# ==========================================================================
+# Training loop (checkers/training_loop.py, ids 80xx): ms-torch-keyword-args,
+# ms-grad-without-has-aux, ms-loss-without-reduction, ms-missing-set-train.
+# Measured on MindSpore 2.10 (tests/oracle/test_training_loop.py checks every
+# entry against ``inspect.signature`` of the installed classes and calls them).
+# ==========================================================================
+@dataclass(frozen=True)
+class TorchKeyword:
+    """A PyTorch keyword a MindSpore API does not accept.
+
+    ``rename`` is the MindSpore keyword that takes the same value (a pure rename,
+    a safe fix); when there is none, ``instead`` says what to write.
+    """
+
+    rename: str | None = None
+    instead: str = ""
+
+
+@dataclass(frozen=True)
+class TorchKeywordApi:
+    torch: str  # the PyTorch counterpart, as the message names it
+    keywords: dict[str, TorchKeyword]
+    raises: str = "TypeError"  # what the naive call raises (Adam's **kwargs: KeyError)
+
+
+def _renames(**names: str) -> dict[str, TorchKeyword]:
+    return {torch_name: TorchKeyword(rename=ms_name) for torch_name, ms_name in names.items()}
+
+
+_DELETE_INPLACE = {"inplace": TorchKeyword(instead="delete it (MindSpore layers never work in place)")}
+_LEGACY_REDUCTION = {
+    name: TorchKeyword(instead='write reduction="mean", "sum" or "none" instead (PyTorch deprecated it for reduction too)')
+    for name in ("size_average", "reduce")
+}
+_TRACK_RUNNING_STATS = {
+    "track_running_stats": TorchKeyword(
+        instead="write use_batch_statistics=True for PyTorch's track_running_stats=False, delete it when True"
+    )
+}
+_BETAS = {"betas": TorchKeyword(instead="write beta1=..., beta2=... (two keywords, not a tuple)")}
+
+TORCH_KEYWORD_APIS: dict[str, TorchKeywordApi] = {
+    "mindspore.nn.Dense": TorchKeywordApi(
+        "torch.nn.Linear", _renames(in_features="in_channels", out_features="out_channels", bias="has_bias")
+    ),
+    "mindspore.nn.BiDense": TorchKeywordApi(
+        "torch.nn.Bilinear",
+        _renames(in1_features="in1_channels", in2_features="in2_channels", out_features="out_channels",
+                 bias="has_bias"),
+    ),
+    "mindspore.nn.LayerNorm": TorchKeywordApi(
+        "torch.nn.LayerNorm",
+        {**_renames(eps="epsilon"),
+         "elementwise_affine": TorchKeyword(
+             instead="delete it (gamma and beta always exist; freeze them with requires_grad=False)")},
+    ),
+    "mindspore.nn.Embedding": TorchKeywordApi(
+        "torch.nn.Embedding", _renames(num_embeddings="vocab_size", embedding_dim="embedding_size")
+    ),
+    "mindspore.nn.LeakyReLU": TorchKeywordApi(
+        "torch.nn.LeakyReLU", {**_renames(negative_slope="alpha"), **_DELETE_INPLACE}
+    ),
+    "mindspore.nn.PReLU": TorchKeywordApi("torch.nn.PReLU", _renames(num_parameters="channel", init="w")),
+    "mindspore.nn.MultiheadAttention": TorchKeywordApi("torch.nn.MultiheadAttention", _renames(bias="has_bias")),
+    # Optimizers: MindSpore's learning_rate is PyTorch's lr.
+    "mindspore.nn.SGD": TorchKeywordApi("torch.optim.SGD", _renames(lr="learning_rate")),
+    "mindspore.nn.Momentum": TorchKeywordApi(
+        "torch.optim.SGD", _renames(lr="learning_rate", nesterov="use_nesterov")
+    ),
+    "mindspore.nn.Adam": TorchKeywordApi(
+        "torch.optim.Adam", {**_renames(lr="learning_rate", amsgrad="use_amsgrad"), **_BETAS}, raises="KeyError"
+    ),
+    "mindspore.nn.AdamWeightDecay": TorchKeywordApi(
+        "torch.optim.AdamW", {**_renames(lr="learning_rate"), **_BETAS}
+    ),
+    "mindspore.nn.AdaMax": TorchKeywordApi("torch.optim.Adamax", {**_renames(lr="learning_rate"), **_BETAS}),
+    # Lamb has no PyTorch class; ported code takes Adam's keywords.
+    "mindspore.nn.Lamb": TorchKeywordApi("torch.optim.Adam", {**_renames(lr="learning_rate"), **_BETAS}),
+    "mindspore.nn.RMSProp": TorchKeywordApi(
+        "torch.optim.RMSprop", _renames(lr="learning_rate", alpha="decay", eps="epsilon")
+    ),
+    "mindspore.nn.Adagrad": TorchKeywordApi(
+        "torch.optim.Adagrad", _renames(lr="learning_rate", initial_accumulator_value="accum")
+    ),
+    "mindspore.nn.Adadelta": TorchKeywordApi("torch.optim.Adadelta", _renames(lr="learning_rate", eps="epsilon")),
+    "mindspore.nn.Rprop": TorchKeywordApi("torch.optim.Rprop", _renames(lr="learning_rate")),
+    "mindspore.nn.ASGD": TorchKeywordApi("torch.optim.ASGD", _renames(lr="learning_rate")),
+}
+for _name, _torch in (
+    ("Conv1d", "Conv1d"), ("Conv2d", "Conv2d"), ("Conv3d", "Conv3d"),
+    ("Conv1dTranspose", "ConvTranspose1d"), ("Conv2dTranspose", "ConvTranspose2d"), ("Conv3dTranspose", "ConvTranspose3d"),
+):
+    TORCH_KEYWORD_APIS[f"mindspore.nn.{_name}"] = TorchKeywordApi(
+        f"torch.nn.{_torch}",
+        {**_renames(bias="has_bias", groups="group"),
+         "padding_mode": TorchKeyword(
+             instead='delete it: pad_mode="pad" pads with zeros; pad with ops.pad first for other modes')},
+    )
+for _name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"):
+    TORCH_KEYWORD_APIS[f"mindspore.nn.{_name}"] = TorchKeywordApi(f"torch.nn.{_name}", dict(_TRACK_RUNNING_STATS))
+for _name in ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"):
+    TORCH_KEYWORD_APIS[f"mindspore.nn.{_name}"] = TorchKeywordApi(
+        f"torch.nn.{_name}", {"track_running_stats": TorchKeyword(instead="delete it (no running statistics)")}
+    )
+for _name in ("Softmax", "LogSoftmax", "Softmin", "GLU"):
+    TORCH_KEYWORD_APIS[f"mindspore.nn.{_name}"] = TorchKeywordApi(f"torch.nn.{_name}", _renames(dim="axis"))
+for _name in ("LSTM", "GRU", "RNN", "LSTMCell", "GRUCell", "RNNCell"):
+    TORCH_KEYWORD_APIS[f"mindspore.nn.{_name}"] = TorchKeywordApi(f"torch.nn.{_name}", _renames(bias="has_bias"))
+for _name, _torch in (
+    ("Dropout", "Dropout"), ("Dropout1d", "Dropout1d"), ("Dropout2d", "Dropout2d"), ("Dropout3d", "Dropout3d"),
+    ("ReLU", "ReLU"), ("ReLU6", "ReLU6"), ("SiLU", "SiLU"), ("HSwish", "Hardswish"), ("HSigmoid", "Hardsigmoid"),
+    ("Mish", "Mish"), ("SeLU", "SELU"), ("ELU", "ELU"), ("CELU", "CELU"), ("RReLU", "RReLU"),
+    ("Threshold", "Threshold"), ("Hardtanh", "Hardtanh"),
+):
+    TORCH_KEYWORD_APIS[f"mindspore.nn.{_name}"] = TorchKeywordApi(f"torch.nn.{_torch}", dict(_DELETE_INPLACE))
+for _name in (
+    "CrossEntropyLoss", "MSELoss", "L1Loss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "SmoothL1Loss",
+    "KLDivLoss", "MarginRankingLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "SoftMarginLoss",
+    "MultiMarginLoss", "PoissonNLLLoss",
+):
+    TORCH_KEYWORD_APIS[f"mindspore.nn.{_name}"] = TorchKeywordApi(f"torch.nn.{_name}", dict(_LEGACY_REDUCTION))
+
+# ms-grad-without-has-aux: grad/value_and_grad(fn, grad_position, weights, has_aux, ...)
+# differentiate the sum of every output of fn unless has_aux=True (measured: f(x) =
+# (sum(2x), 3x) gives [5, 5] without has_aux, [2, 2] with it). GradOperation has no
+# has_aux (its sens_param gives every output its own sensitivity): not judged.
+HAS_AUX_GRAD_FUNCTIONS: dict[str, str] = {
+    "mindspore.grad": "ms.grad",
+    "mindspore.value_and_grad": "ms.value_and_grad",
+    "mindspore.ops.grad": "ops.grad",
+    "mindspore.ops.value_and_grad": "ops.value_and_grad",
+}
+GRAD_WEIGHTS_ARGUMENT = (2, "weights")
+GRAD_HAS_AUX_ARGUMENT = (3, "has_aux")
+# Calls whose result carries no gradient: an output wrapped in one is a true auxiliary.
+NO_GRADIENT_CALLS: frozenset[str] = frozenset({"mindspore.ops.stop_gradient"})
+
+# ms-loss-without-reduction: losses and where their reduction is (position, default),
+# read with inspect.signature on MindSpore 2.10. Defaults of "none" are the trap
+# (SoftmaxCrossEntropyWithLogits, SmoothL1Loss, SampledSoftmaxLoss); the others
+# matter only when a call passes reduction="none".
+LOSS_REDUCTIONS: dict[str, tuple[int, str]] = {
+    **{"mindspore.nn." + name: (position, default) for name, position, default in (
+        ("BCELoss", 1, "mean"), ("BCEWithLogitsLoss", 0, "mean"), ("CTCLoss", 1, "mean"),
+        ("CosineEmbeddingLoss", 1, "mean"), ("CrossEntropyLoss", 2, "mean"), ("FocalLoss", 2, "mean"),
+        ("GaussianNLLLoss", 2, "mean"), ("HingeEmbeddingLoss", 1, "mean"), ("HuberLoss", 0, "mean"),
+        ("KLDivLoss", 0, "mean"), ("L1Loss", 0, "mean"), ("MAELoss", 0, "mean"), ("MSELoss", 0, "mean"),
+        ("MarginRankingLoss", 1, "mean"), ("MultiLabelSoftMarginLoss", 1, "mean"), ("MultiMarginLoss", 2, "mean"),
+        ("MultilabelMarginLoss", 0, "mean"), ("NLLLoss", 2, "mean"), ("PoissonNLLLoss", 3, "mean"),
+        ("SampledSoftmaxLoss", 6, "none"), ("SmoothL1Loss", 1, "none"), ("SoftMarginLoss", 0, "mean"),
+        ("SoftmaxCrossEntropyWithLogits", 1, "none"), ("TripletMarginLoss", 3, "mean"),
+    )},
+    **{"mindspore.mint.nn." + name: (position, "mean") for name, position in (
+        ("BCELoss", 1), ("BCEWithLogitsLoss", 1), ("CosineEmbeddingLoss", 1), ("CrossEntropyLoss", 2),
+        ("KLDivLoss", 0), ("L1Loss", 0), ("MSELoss", 0), ("NLLLoss", 2), ("SmoothL1Loss", 0), ("SoftMarginLoss", 0),
+    )},
+}
+UNREDUCED = "none"
+# Where a loss Cell is the objective: (position, keyword) of the loss in these wrappers.
+LOSS_WRAPPERS: dict[str, tuple[int, str]] = {
+    "mindspore.nn.WithLossCell": (1, "loss_fn"),
+    "mindspore.Model": (1, "loss_fn"),
+    "mindspore.train.Model": (1, "loss_fn"),
+}
+# Reductions that turn a per-sample loss into a scalar: methods and functions.
+REDUCING_METHODS: frozenset[str] = frozenset({"mean", "sum"})
+REDUCING_CALLS: frozenset[str] = frozenset(
+    {"mindspore.ops.mean", "mindspore.ops.sum", "mindspore.ops.ReduceMean", "mindspore.ops.ReduceSum",
+     "mindspore.mint.mean", "mindspore.mint.sum", "mindspore.numpy.mean", "mindspore.numpy.sum"}
+)
+
+# ms-missing-set-train: Cells that behave differently once set_train() is called
+# (measured: a new Cell has training=False; nn.Dropout(p=0.5) zeroes nothing and
+# BatchNorm uses moving statistics it never updates until set_train()).
+TRAIN_MODE_CELLS: frozenset[str] = frozenset(
+    ["mindspore.nn." + name for name in (
+        "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
+        "SyncBatchNorm",
+    )]
+    + ["mindspore.mint.nn." + name for name in (
+        "Dropout", "Dropout2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm",
+    )]
+)
+TRAINING_FLAG = "training"
+SET_TRAIN_METHOD = "set_train"
+# Containers whose arguments are the sub-cells they hold.
+CELL_CONTAINERS: frozenset[str] = frozenset(
+    {"mindspore.nn.SequentialCell", "mindspore.nn.CellList"}
+)
+# Trainers that call set_train() on the network themselves (Model.train does).
+SET_TRAIN_RUNNERS: frozenset[str] = frozenset({"mindspore.Model", "mindspore.train.Model"})
+# Wrappers that train the network they hold when called (they do not call set_train).
+TRAIN_STEP_CELLS: frozenset[str] = frozenset(
+    {"mindspore.nn.TrainOneStepCell", "mindspore.nn.TrainOneStepWithLossScaleCell"}
+)
+# Wrappers that differentiate what their network returns (its objective).
+OBJECTIVE_WRAPPERS: frozenset[str] = TRAIN_STEP_CELLS | {"mindspore.nn.ForwardValueAndGrad"}
+# Wrappers that hold a network (its first argument) without training it themselves.
+NETWORK_WRAPPERS: frozenset[str] = frozenset(
+    {"mindspore.nn.WithLossCell", "mindspore.nn.WithEvalCell", "mindspore.nn.TrainOneStepCell",
+     "mindspore.nn.TrainOneStepWithLossScaleCell", "mindspore.nn.ForwardValueAndGrad"}
+)
+
+# ms-stop-gradient-discarded: ops.stop_gradient returns a new tensor and leaves its
+# argument alone (measured: a discarded call changes no gradient).
+# ms-torch-module-method: PyTorch Module methods that a MindSpore 2.10 Cell lacks
+# (measured with hasattr; .cuda() and .to() are ms-torch-in-cell's) -> what to write.
+TORCH_MODULE_METHODS: dict[str, str] = {
+    "eval": "write {0}.set_train(False)",
+    "train": "write {0}.set_train() (set_train(False) for train(False))",
+    "parameters": "write {0}.get_parameters() (trainable_params() for the trainable ones only)",
+    "named_parameters": "write {0}.parameters_and_names()",
+    "cpu": "delete it (choose the device once with ms.set_device)",
+    "half": "write {0}.to_float(ms.float16)",
+    "float": "write {0}.to_float(ms.float32)",
+    "modules": "write {0}.cells_and_names() (the cells are the second items)",
+    "named_modules": "write {0}.cells_and_names()",
+    "children": "write {0}.cells()",
+    "named_children": "write {0}.name_cells().items()",
+    "requires_grad_": "set p.requires_grad in a loop over {0}.trainable_params()",
+}
+
+# ms-loss-scale-without-unscale: a differentiated function that returns
+# ``scaler.scale(loss)`` gives gradients multiplied by the scale until
+# ``scaler.unscale(grads)`` (measured: StaticLossScaler(1024) gives 1024 times the gradient).
+LOSS_SCALERS: frozenset[str] = frozenset(
+    {"mindspore.amp.StaticLossScaler", "mindspore.amp.DynamicLossScaler"}
+)
+LOSS_SCALE_METHOD = "scale"
+LOSS_UNSCALE_METHOD = "unscale"

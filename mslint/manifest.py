@@ -118,6 +118,7 @@ _LAYERS = "mindspore-layers"
 _TRAINING = "mindspore-training"
 _TORCH = "mindspore-torch-idioms"
 _RUNTIME = "mslint-runtime"
+_TRAINING_LOOP = "mindspore-training-loop"
 
 _COMPILES = "the code compiles; the harm shows only when it runs"
 _TRAINING_SETUP = (
@@ -183,6 +184,22 @@ RULES: tuple[RuleSpec, ...] = (
     ),
     RuleSpec("ms-lost-mutation-in-graph", "E7902", _SEMANTICS, "graph_syntax", confirm=(GRAPH_ERROR_OR_SILENT,)),
     RuleSpec("ms-tensor-as-python-value", "E7903", _SEMANTICS, "graph_syntax", confirm=(GRAPH_ERROR_OR_SILENT,)),
+    RuleSpec(
+        "ms-torch-keyword-args", "E8001", _TRAINING_LOOP, "training_loop",
+        unconfirmed="the call raises TypeError/KeyError when the layer is built, in PyNative as in graph mode",
+    ),
+    RuleSpec("ms-grad-without-has-aux", "E8002", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-loss-without-reduction", "W8003", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-missing-set-train", "W8004", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
+    RuleSpec(
+        "ms-stop-gradient-discarded", "W8005", _TRAINING_LOOP, "training_loop",
+        unconfirmed=f"{_COMPILES}: the discarded result changes no gradient",
+    ),
+    RuleSpec(
+        "ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop",
+        unconfirmed="the missing method raises AttributeError when the code runs, in PyNative as in graph mode",
+    ),
+    RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
 )
 
 BY_SYMBOL: dict[str, RuleSpec] = {rule.symbol: rule for rule in RULES}

@@ -1074,3 +1074,30 @@ report(ranges=ranges,
     assert result["float_grad"] == ["ok", [0.0]]
     assert result["int_grad"] == ["ok", [0.0]]
     assert result["tensor_grad"] == ["ok", [4.0]]
+
+
+def test_ms_unsupported_syntax_in_graph_bytecode_capture_falls_back(run_snippet):
+    """@jit(capture_mode="bytecode") runs try/except and set literals (Python fallback),
+    where the default AST capture refuses them: graph-syntax rules must not call
+    them errors there."""
+    result = run_snippet('''
+pynative_mode()
+@ms.jit(capture_mode="bytecode")
+def bytecode(x):
+    try:
+        y = x * 2
+    except Exception:
+        y = x
+    return y + len({1, 2})
+@ms.jit
+def ast(x):
+    try:
+        y = x * 2
+    except Exception:
+        y = x
+    return y
+x = Tensor(np.ones(2), ms.float32)
+report(bytecode=attempt(lambda: bytecode(x).asnumpy().tolist()), ast=attempt(lambda: ast(x).asnumpy().tolist()))
+''')
+    assert result["bytecode"] == ["ok", [4.0, 4.0]], result
+    assert result["ast"][0] == "error" and "Try" in result["ast"][1], result

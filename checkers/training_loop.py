@@ -1,0 +1,627 @@
+"""The silent mistakes of a ported training step.
+
+Measured on MindSpore 2.10 (FACTS.md, tests/oracle/test_training_loop.py):
+- PyTorch keyword names (``bias=``, ``eps=``, ``dim=``, ``lr=``, ``inplace=``) make
+  mindspore.nn layers, losses and optimizers raise TypeError (Adam: KeyError) at
+  construction; ``mindspore.mint`` takes PyTorch's names.
+- ``ms.grad``/``ms.value_and_grad`` of a function returning a tuple differentiate the
+  sum of every output unless ``has_aux=True``.
+- ``nn.SoftmaxCrossEntropyWithLogits()`` (and ``nn.SmoothL1Loss()``) default to
+  ``reduction='none'``: differentiated as the objective, a per-sample loss gives the
+  gradient of the sum, the learning rate scaled by the batch size.
+- A new Cell has ``training=False``: Dropout drops nothing and BatchNorm uses moving
+  statistics it never updates until ``set_train()``; ``nn.TrainOneStepCell`` and
+  ``ms.value_and_grad`` do not call it, ``Model.train`` does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from astroid import nodes
+from pylint.checkers import BaseChecker
+from pylint.checkers.utils import only_required_for_messages
+
+from mslint import apis, resolve, scope
+from mslint.messages import spelled
+
+if TYPE_CHECKING:
+    from pylint.lint import PyLinter
+
+# An argument hidden behind *args/**kwargs: its value cannot be judged.
+_UNKNOWN = object()
+_SKIP_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
+_MAX_DEPTH = 6
+
+
+# ---------------------------------------------------------------------------
+# Small AST helpers
+# TODO(values): use mslint.astutil (argument binding, assigned values, self attributes)
+# ---------------------------------------------------------------------------
+def _argument(call: nodes.Call, index: int, keyword: str):
+    """The argument at ``index`` or ``keyword``: a node, None when not given, or
+    _UNKNOWN when ``*args``/``**kwargs`` may carry it."""
+    named = {kw.arg: kw.value for kw in call.keywords or ()}
+    if keyword in named:
+        return named[keyword]
+    starred = [i for i, arg in enumerate(call.args) if isinstance(arg, nodes.Starred)]
+    first_starred = starred[0] if starred else len(call.args)
+    if index < first_starred:
+        return call.args[index]
+    return _UNKNOWN if starred or None in named else None
+
+
+def _is_literal(node, value) -> bool:
+    return isinstance(node, nodes.Const) and node.value is value
+
+
+def _assigned_value(name: nodes.Name) -> nodes.NodeNG | None:
+    """The value of ``name = value`` when that is the name's binding."""
+    bound = resolve.binding(name)
+    if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Assign):
+        return bound.parent.value
+    return None
+
+
+def _self_attribute_values(node: nodes.Attribute) -> list[nodes.NodeNG]:
+    """Values assigned to ``self.<attr>`` in the class of the method holding ``node``
+    and its user base classes (mslint's engine does not fill astroid's instance_attrs)."""
+    if not (isinstance(node.expr, nodes.Name) and node.expr.name == "self"):
+        return []
+    frame = node.frame()
+    cls = frame.parent if isinstance(frame, nodes.FunctionDef) else None
+    if not isinstance(cls, nodes.ClassDef):
+        return []
+    user, _ = resolve.class_hierarchy(cls)
+    return [
+        target.parent.value
+        for klass in user
+        for method in klass.mymethods()
+        for target in method.nodes_of_class(nodes.AssignAttr, skip_klass=_SKIP_NESTED)
+        if target.attrname == node.attrname
+        and isinstance(target.expr, nodes.Name)
+        and target.expr.name == "self"
+        and isinstance(target.parent, nodes.Assign)
+    ]
+
+
+def _value_of(expr: nodes.NodeNG) -> nodes.NodeNG | None:
+    """What a name or ``self.x`` holds when a single assignment says so."""
+    if isinstance(expr, nodes.Name):
+        return _assigned_value(expr)
+    if isinstance(expr, nodes.Attribute):
+        values = _self_attribute_values(expr)
+        return values[0] if len(values) == 1 else None
+    return None
+
+
+def _last_assignment_before(func: nodes.NodeNG, name: str, line: int) -> nodes.NodeNG | None:
+    """The value last assigned to a plain local ``name`` above ``line`` in ``func``."""
+    found = None
+    for assign in func.nodes_of_class(nodes.Assign, skip_klass=_SKIP_NESTED):
+        if (assign.lineno or 0) >= line:
+            continue
+        if any(isinstance(t, nodes.AssignName) and t.name == name for t in assign.targets):
+            if found is None or assign.lineno >= found.lineno:
+                found = assign
+    return found.value if found is not None else None
+
+
+def _returns(func: nodes.NodeNG) -> list[tuple[nodes.NodeNG, nodes.NodeNG]]:
+    """(return node, returned value) of a function or lambda."""
+    if isinstance(func, nodes.Lambda):
+        return [(func.body, func.body)]
+    return [
+        (ret, ret.value)
+        for ret in func.nodes_of_class(nodes.Return, skip_klass=_SKIP_NESTED)
+        if ret.value is not None
+    ]
+
+
+def _short(qname: str) -> str:
+    """``mindspore.nn.Dropout`` -> ``nn.Dropout``."""
+    for prefix, short in (("mindspore.mint.nn.", "mint.nn."), ("mindspore.nn.", "nn.")):
+        if qname.startswith(prefix):
+            return short + qname[len(prefix):]
+    return qname
+
+
+# ---------------------------------------------------------------------------
+# The checker
+# ---------------------------------------------------------------------------
+class TrainingLoopChecker(BaseChecker):
+    name = "mindspore-training-loop"
+    msgs = {
+        "E8001": (
+            "%s has no keyword '%s' (%s's name): constructing it raises %s; %s",
+            "ms-torch-keyword-args",
+            "A PyTorch keyword name given to a mindspore.nn layer, loss or optimizer that does not "
+            "accept it (bias, eps, dim, lr, inplace, betas, size_average...): the construction raises "
+            "TypeError (nn.Adam: KeyError). mindspore.mint takes PyTorch's names.",
+        ),
+        "E8002": (
+            "%s differentiates the sum of all %d outputs of %s (line %d returns %s), not the first "
+            "alone: the gradients also carry %s; pass has_aux=True to differentiate only the first output",
+            "ms-grad-without-has-aux",
+            "ms.grad/ms.value_and_grad of a function whose return is a tuple with more than the "
+            "loss computed from the network, without has_aux=True: the gradient is that of the sum "
+            "of all outputs.",
+        ),
+        "W8003": (
+            "%s returns one loss per sample%s and %s uses it as the objective: "
+            "the gradient is that of the sum, the learning rate silently scaled by the batch size; "
+            "pass reduction='mean' or reduce it (.mean()) before it is returned",
+            "ms-loss-without-reduction",
+            "A loss whose reduction is 'none' (explicitly, or by default as in "
+            "nn.SoftmaxCrossEntropyWithLogits and nn.SmoothL1Loss) returned unreduced as the "
+            "differentiated objective, or given to WithLossCell/Model as the loss.",
+        ),
+        "W8004": (
+            "%s trains %s, which %s, but nothing in this module calls set_train(): a new Cell has training=False, "
+            "so Dropout drops nothing and BatchNorm normalizes with moving statistics it never updates; "
+            "call %s.set_train() before the training loop",
+            "ms-missing-set-train",
+            "A network with Dropout, BatchNorm or code reading self.training, trained through "
+            "ms.value_and_grad/ms.grad with weights or a TrainOneStepCell called in a loop, while "
+            "nothing in the module calls set_train() (Model.train calls it itself).",
+        ),
+        "W8005": (
+            "%s discards its result: ops.stop_gradient returns a new tensor and leaves %s as it was, so "
+            "the gradient still flows through it; assign it (%s = %s)",
+            "ms-stop-gradient-discarded",
+            "ops.stop_gradient(x) called as a statement: the call returns a detached copy and "
+            "changes nothing, so the gradient the author meant to stop still flows.",
+        ),
+        "E8006": (
+            "%s is a MindSpore Cell, which has no %s() (a PyTorch Module method): the call raises "
+            "AttributeError; %s",
+            "ms-torch-module-method",
+            "A PyTorch nn.Module method MindSpore 2.10 Cells lack (.eval(), .train(), .parameters(), "
+            ".named_parameters(), .cpu(), .half(), .float(), .modules(), .children(), "
+            ".requires_grad_()...) called on a known Cell, with its MindSpore equivalent.",
+        ),
+        "W8007": (
+            "%s differentiates %s, the loss multiplied by the loss scale, and nothing in the module calls "
+            "unscale(): the optimizer gets the gradients multiplied by the scale, a learning rate that many "
+            "times too large; apply grads = %s.unscale(grads) before optimizer(grads)",
+            "ms-loss-scale-without-unscale",
+            "A function given to ms.grad/ms.value_and_grad returns loss_scaler.scale(loss) "
+            "(mindspore.amp.StaticLossScaler/DynamicLossScaler) while the module never calls unscale() "
+            "on the gradients.",
+        ),
+    }
+
+    def __init__(self, linter: PyLinter) -> None:
+        super().__init__(linter)
+        self._module_trains: dict[nodes.Module, bool] = {}
+        self._compat_modules: dict[nodes.Module, bool] = {}
+        self._loop_calls: dict[nodes.NodeNG, set[str]] = {}
+        self._unscaling_modules: dict[nodes.Module, bool] = {}
+
+    def open(self) -> None:
+        self._unscaling_modules = {}
+        self._module_trains = {}
+        self._compat_modules = {}
+        self._loop_calls = {}
+
+    @only_required_for_messages("ms-stop-gradient-discarded")
+    def visit_expr(self, node: nodes.Expr) -> None:
+        call = node.value
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, (nodes.Name, nodes.Attribute)) and call.args):
+            return
+        if resolve.call_name(call) not in apis.NO_GRADIENT_CALLS:
+            return
+        value = call.args[0].as_string()
+        self.add_message("ms-stop-gradient-discarded", node=call, args=(spelled(call), value, value, spelled(call)))
+
+    @only_required_for_messages(
+        "ms-torch-keyword-args", "ms-grad-without-has-aux", "ms-loss-without-reduction", "ms-missing-set-train",
+        "ms-torch-module-method", "ms-loss-scale-without-unscale",
+    )
+    def visit_call(self, node: nodes.Call) -> None:
+        if isinstance(node.func, nodes.Attribute) and node.func.attrname in apis.TORCH_MODULE_METHODS:
+            self._check_module_method(node)
+        if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
+            return
+        qname = resolve.call_name(node)
+        if qname is None:
+            return
+        if qname in apis.TORCH_KEYWORD_APIS:
+            self._check_torch_keywords(node, qname)
+        if qname in apis.HAS_AUX_GRAD_FUNCTIONS:
+            self._check_grad_call(node, qname)
+        elif qname in apis.OBJECTIVE_WRAPPERS:
+            self._check_objective(node, _argument(node, 0, "network"), f"{_short(qname)}(...)")
+            if qname in apis.TRAIN_STEP_CELLS:
+                self._check_train_cell(node, _short(qname))
+        if qname in apis.LOSS_WRAPPERS:
+            self._check_loss_wrapper(node, qname)
+        if (
+            len(node.args) >= 2
+            and not resolve.is_external(qname)
+            and self._assigned_and_called_in_loop(node)
+        ):
+            # train_step = MyTrainStep(network, optimizer), then train_step(...) in a loop
+            cls = resolve.user_class_of_call(node)
+            if cls is not None and self._is_custom_train_cell(cls):
+                self._check_train_cell(node, cls.name)
+
+    # -- ms-torch-keyword-args -------------------------------------------------
+    def _check_torch_keywords(self, node: nodes.Call, qname: str) -> None:
+        if not self.linter.is_message_enabled("ms-torch-keyword-args"):
+            return
+        api = apis.TORCH_KEYWORD_APIS[qname]
+        for keyword in node.keywords or ():
+            fix = api.keywords.get(keyword.arg)
+            if fix is None:
+                continue
+            instead = f"write {fix.rename}={keyword.value.as_string()}" if fix.rename else fix.instead
+            self.add_message(
+                "ms-torch-keyword-args",
+                node=keyword,
+                args=(spelled(node.func), keyword.arg, api.torch, api.raises, instead),
+            )
+
+    # -- ms-torch-module-method -------------------------------------------------
+    def _check_module_method(self, node: nodes.Call) -> None:
+        if not self.linter.is_message_enabled("ms-torch-module-method"):
+            return
+        receiver = node.func.expr
+        method = node.func.attrname
+        if not _is_mindspore_cell(receiver, method) or self._torch_compat(node.root()):
+            return
+        name = receiver.as_string() if not isinstance(receiver, nodes.Call) else spelled(receiver.func) + "(...)"
+        self.add_message(
+            "ms-torch-module-method",
+            node=node,
+            args=(name, method, apis.TORCH_MODULE_METHODS[method].format(name)),
+        )
+
+    def _torch_compat(self, module: nodes.Module) -> bool:
+        """The module imports a PyTorch compatibility layer that adds torch methods."""
+        known = self._compat_modules.get(module)
+        if known is None:
+            names = []
+            for imp in scope.analysis(module).imports:
+                if isinstance(imp, nodes.Import):
+                    names += [name for name, _ in imp.names]
+                elif not imp.level:
+                    names.append(imp.modname or "")
+            known = any(
+                name == compat or name.startswith(compat + ".")
+                for name in names for compat in apis.TORCH_COMPAT_MODULES
+            )
+            self._compat_modules[module] = known
+        return known
+
+    # -- the differentiated function -------------------------------------------
+    def _check_grad_call(self, node: nodes.Call, qname: str) -> None:
+        fn = _argument(node, 0, "fn")
+        if fn is None or fn is _UNKNOWN:
+            return
+        named = fn.as_string() if isinstance(fn, (nodes.Name, nodes.Attribute)) else ""
+        where = f"{apis.HAS_AUX_GRAD_FUNCTIONS[qname]}({named}, ...)" if named else f"{spelled(node.func)}(...)"
+        has_aux = _argument(node, *apis.GRAD_HAS_AUX_ARGUMENT)
+        if self.linter.is_message_enabled("ms-grad-without-has-aux") and (
+            has_aux is None or _is_literal(has_aux, False)
+        ):
+            self._check_has_aux(node, fn, where)
+        self._check_objective(node, fn, where)
+        if self.linter.is_message_enabled("ms-loss-scale-without-unscale"):
+            self._check_loss_scale(node, fn, where)
+        weights = _argument(node, *apis.GRAD_WEIGHTS_ARGUMENT)
+        if weights is not None and weights is not _UNKNOWN and not _is_literal(weights, None):
+            self._check_set_train(node, fn, where)
+
+    def _targets(self, node: nodes.Call, fn: nodes.NodeNG) -> list[nodes.NodeNG]:
+        return scope.analysis(node.root()).callable_targets(fn)
+
+    def _check_has_aux(self, node: nodes.Call, fn: nodes.NodeNG, where: str) -> None:
+        analysis = scope.analysis(node.root())
+        for func in self._targets(node, fn):
+            for ret, value in _returns(func):
+                if not isinstance(value, nodes.Tuple) or len(value.elts) < 2:
+                    continue
+                carried = [elt for elt in value.elts[1:] if self._carries_gradient(elt, func, analysis)]
+                if not carried:
+                    continue
+                self.add_message(
+                    "ms-grad-without-has-aux",
+                    node=node,
+                    args=(
+                        where,
+                        len(value.elts),
+                        getattr(func, "name", "the lambda"),
+                        ret.lineno,
+                        value.as_string(),
+                        ", ".join(elt.as_string() for elt in carried),
+                    ),
+                )
+                return
+
+    @staticmethod
+    def _carries_gradient(elt: nodes.NodeNG, func: nodes.NodeNG, analysis: scope.ModuleAnalysis) -> bool:
+        """An extra output computed from the inputs or the network (not a constant, not an
+        input passed through, not wrapped in stop_gradient)."""
+        if isinstance(elt, nodes.Name) and elt.name in (func.argnames() if hasattr(func, "argnames") else ()):
+            return False
+        if isinstance(elt, nodes.Call) and resolve.call_name(elt) in apis.NO_GRADIENT_CALLS:
+            return False
+        return analysis.depends_on_tensor(elt)
+
+    # -- ms-loss-without-reduction ---------------------------------------------
+    def _check_objective(self, node: nodes.Call, fn, where: str) -> None:
+        if fn is None or fn is _UNKNOWN or not self.linter.is_message_enabled("ms-loss-without-reduction"):
+            return
+        for func in self._targets(node, fn):
+            for _, value in _returns(func):
+                objective = value.elts[0] if isinstance(value, nodes.Tuple) and value.elts else value
+                loss = self._unreduced_loss_result(objective, func)
+                if loss is not None:
+                    self._report_loss(node, loss, where)
+                    return
+
+    def _unreduced_loss_result(self, expr: nodes.NodeNG, func: nodes.NodeNG) -> nodes.Call | None:
+        """The loss construction when ``expr`` is (a name last assigned) the unreduced
+        result of calling a loss instance."""
+        call = _computing_call(expr, func)
+        return self._unreduced_loss(call.func) if call is not None else None
+
+    def _unreduced_loss(self, loss_expr: nodes.NodeNG) -> nodes.Call | None:
+        """The construction of a loss with reduction 'none' that ``loss_expr`` holds."""
+        construction = loss_expr if isinstance(loss_expr, nodes.Call) else _value_of(loss_expr)
+        if not isinstance(construction, nodes.Call):
+            return None
+        entry = apis.LOSS_REDUCTIONS.get(resolve.call_name(construction))
+        if entry is None:
+            return None
+        position, default = entry
+        reduction = _argument(construction, position, "reduction")
+        if reduction is _UNKNOWN:
+            return None
+        if reduction is None:
+            value = default
+        elif isinstance(reduction, nodes.Const) and isinstance(reduction.value, str):
+            value = reduction.value
+        else:
+            return None
+        return construction if value == apis.UNREDUCED else None
+
+    def _check_loss_wrapper(self, node: nodes.Call, qname: str) -> None:
+        if not self.linter.is_message_enabled("ms-loss-without-reduction"):
+            return
+        loss_arg = _argument(node, *apis.LOSS_WRAPPERS[qname])
+        if loss_arg is None or loss_arg is _UNKNOWN:
+            return
+        if qname != "mindspore.nn.WithLossCell":
+            optimizer = _argument(node, 2, "optimizer")
+            if optimizer is None or _is_literal(optimizer, None):
+                return  # Model for evaluation only: nothing is differentiated
+        loss = self._unreduced_loss(loss_arg)
+        if loss is not None:
+            self._report_loss(node, loss, f"{spelled(node.func)}(...)")
+
+    def _report_loss(self, node: nodes.Call, loss: nodes.Call, where: str) -> None:
+        given = _argument(loss, apis.LOSS_REDUCTIONS[resolve.call_name(loss)][0], "reduction")
+        self.add_message(
+            "ms-loss-without-reduction",
+            node=node,
+            args=(loss.as_string(), "" if given is not None else " (its default reduction is 'none')", where),
+        )
+
+    # -- ms-loss-scale-without-unscale ------------------------------------------
+    def _check_loss_scale(self, node: nodes.Call, fn, where: str) -> None:
+        if self._module_unscales(node.root()):
+            return
+        for func in self._targets(node, fn):
+            for _, value in _returns(func):
+                objective = value.elts[0] if isinstance(value, nodes.Tuple) and value.elts else value
+                call = _computing_call(objective, func)
+                scaler = _loss_scaler_of(call) if call is not None else None
+                if scaler is not None:
+                    name = scaler.as_string()
+                    self.add_message(
+                        "ms-loss-scale-without-unscale", node=node, args=(where, call.as_string(), name)
+                    )
+                    return
+
+    def _module_unscales(self, module: nodes.Module) -> bool:
+        known = self._unscaling_modules.get(module)
+        if known is None:
+            known = any(
+                isinstance(call.func, nodes.Attribute) and call.func.attrname == apis.LOSS_UNSCALE_METHOD
+                for call in module.nodes_of_class(nodes.Call)
+            )
+            self._unscaling_modules[module] = known
+        return known
+
+    # -- ms-missing-set-train --------------------------------------------------
+    @staticmethod
+    def _is_custom_train_cell(cls: nodes.ClassDef) -> bool:
+        """A user Cell that trains the network it is given: derived from TrainOneStepCell."""
+        return resolve.derives_from(cls, apis.TRAIN_STEP_CELLS)
+
+    def _check_train_cell(self, node: nodes.Call, name: str) -> None:
+        """A train-step Cell built here and called in a loop trains its first argument."""
+        if not self.linter.is_message_enabled("ms-missing-set-train"):
+            return
+        bound = self._assigned_and_called_in_loop(node)
+        network = _argument(node, 0, "network")
+        if bound is None or network is None or network is _UNKNOWN:
+            return
+        self._report_set_train(node, network, f"{name}(...)", bound)
+
+    def _assigned_and_called_in_loop(self, node: nodes.Call) -> str | None:
+        """The name ``node`` is assigned to when that name is called inside a loop of
+        the same scope (``train_net = ...`` then ``for ...: train_net(x, y)``)."""
+        target = node.parent
+        if not (isinstance(target, nodes.Assign) and len(target.targets) == 1):
+            return None
+        bound = target.targets[0]
+        if not isinstance(bound, nodes.AssignName):
+            return None
+        owner = node.scope()
+        names = self._loop_calls.get(owner)
+        if names is None:
+            names = self._loop_calls[owner] = {
+                call.func.name
+                for loop in owner.nodes_of_class((nodes.For, nodes.While), skip_klass=_SKIP_NESTED)
+                for call in loop.nodes_of_class(nodes.Call)
+                if isinstance(call.func, nodes.Name)
+            }
+        return bound.name if bound.name in names else None
+
+    def _check_set_train(self, node: nodes.Call, fn: nodes.NodeNG, where: str) -> None:
+        if not self.linter.is_message_enabled("ms-missing-set-train"):
+            return
+        candidates = [fn]
+        for func in self._targets(node, fn):
+            if isinstance(func, nodes.FunctionDef) and not isinstance(func.parent, nodes.ClassDef):
+                candidates.extend(
+                    call.func for call in func.nodes_of_class(nodes.Call, skip_klass=_SKIP_NESTED)
+                    if isinstance(call.func, (nodes.Name, nodes.Attribute))
+                )
+        for network in candidates:
+            if self._report_set_train(node, network, where):
+                return
+
+    def _report_set_train(self, node: nodes.Call, network: nodes.NodeNG, where: str, receiver: str = "") -> bool:
+        reason = _ModeDependence().of_expression(network)
+        if reason is None or self._module_calls_set_train(node.root()):
+            return False
+        name = network.as_string() if isinstance(network, (nodes.Name, nodes.Attribute)) else "the network"
+        self.add_message("ms-missing-set-train", node=node, args=(where, name, reason, receiver or name))
+        return True
+
+    def _module_calls_set_train(self, module: nodes.Module) -> bool:
+        """Whether anything in the module may switch a Cell to training: a set_train()
+        call that is not set_train(False), or a Model (Model.train calls it)."""
+        known = self._module_trains.get(module)
+        if known is None:
+            known = any(_enables_training(call) for call in module.nodes_of_class(nodes.Call))
+            self._module_trains[module] = known
+        return known
+
+
+def _computing_call(expr: nodes.NodeNG, func: nodes.NodeNG) -> nodes.Call | None:
+    """The call whose result ``expr`` is, following local names to their last
+    assignment above (``loss = loss_fn(...)``; ``return loss``)."""
+    for _ in range(3):
+        if not (isinstance(expr, nodes.Name) and not isinstance(func, nodes.Lambda)):
+            break
+        expr = _last_assignment_before(func, expr.name, expr.lineno or 0)
+    return expr if isinstance(expr, nodes.Call) else None
+
+
+def _loss_scaler_of(call: nodes.Call) -> nodes.NodeNG | None:
+    """The receiver of ``scaler.scale(loss)`` when it holds a MindSpore loss scaler."""
+    func = call.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname == apis.LOSS_SCALE_METHOD):
+        return None
+    construction = func.expr if isinstance(func.expr, nodes.Call) else _value_of(func.expr)
+    if isinstance(construction, nodes.Call) and resolve.call_name(construction) in apis.LOSS_SCALERS:
+        return func.expr
+    return None
+
+
+def _enables_training(call: nodes.Call) -> bool:
+    func = call.func
+    if isinstance(func, nodes.Attribute) and func.attrname == apis.SET_TRAIN_METHOD:
+        return not (call.args and _is_literal(call.args[0], False))
+    return isinstance(func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in apis.SET_TRAIN_RUNNERS
+
+
+def _is_plain_cell_class(cls: nodes.ClassDef, method: str) -> bool:
+    """A Cell class whose every base is known (user classes or MindSpore Cells) and
+    that does not define ``method`` itself (ported code often adds eval/parameters)."""
+    user, external = resolve.class_hierarchy(cls)
+    if not external or not all(resolve.is_cell_qname(q) or q in apis.NON_CELL_MIXIN_BASES for q in external):
+        return False
+    return any(resolve.is_cell_qname(q) for q in external) and resolve.find_method(cls, method) is None
+
+
+def _constructs_cell(value: nodes.NodeNG | None, method: str) -> bool:
+    if not (isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute))):
+        return False
+    qname = resolve.call_name(value)
+    if qname is not None and resolve.is_cell_qname(qname):
+        return True
+    cls = resolve.user_class_of_call(value)
+    return cls is not None and _is_plain_cell_class(cls, method)
+
+
+def _is_mindspore_cell(receiver: nodes.NodeNG, method: str) -> bool:
+    """``self`` in a Cell's method, or a name/``self.x`` built from a Cell class."""
+    if isinstance(receiver, nodes.Name) and receiver.name == "self":
+        frame = receiver.frame()
+        cls = frame.parent if isinstance(frame, nodes.FunctionDef) else None
+        return isinstance(cls, nodes.ClassDef) and _is_plain_cell_class(cls, method)
+    return _constructs_cell(receiver if isinstance(receiver, nodes.Call) else _value_of(receiver), method)
+
+
+class _ModeDependence:
+    """Whether a network expression holds a Cell that behaves differently in training."""
+
+    def __init__(self) -> None:
+        self._seen: set[nodes.NodeNG] = set()
+
+    def of_expression(self, expr: nodes.NodeNG, depth: int = 0) -> str | None:
+        if depth > _MAX_DEPTH or expr in self._seen:
+            return None
+        self._seen.add(expr)
+        if isinstance(expr, (nodes.Name, nodes.Attribute)):
+            value = _value_of(expr)
+            return self.of_expression(value, depth + 1) if value is not None else None
+        if not isinstance(expr, nodes.Call) or not isinstance(expr.func, (nodes.Name, nodes.Attribute)):
+            return None
+        qname = resolve.call_name(expr)
+        if qname in apis.TRAIN_MODE_CELLS:
+            return f"contains {_short(qname)}"
+        if qname in apis.NETWORK_WRAPPERS:
+            inner = _argument(expr, 0, "network")
+            return None if inner is None or inner is _UNKNOWN else self.of_expression(inner, depth + 1)
+        if qname in apis.CELL_CONTAINERS:
+            for arg in expr.args:
+                for element in arg.elts if isinstance(arg, (nodes.List, nodes.Tuple)) else [arg]:
+                    found = self.of_expression(element, depth + 1)
+                    if found is not None:
+                        return found
+            return None
+        cls = resolve.user_class_of_call(expr)
+        if cls is None or not resolve.is_cell_class(cls):
+            return None
+        return self.of_class(cls, depth + 1)
+
+    def of_class(self, cls: nodes.ClassDef, depth: int) -> str | None:
+        if depth > _MAX_DEPTH or cls in self._seen:
+            return None
+        self._seen.add(cls)
+        user, _ = resolve.class_hierarchy(cls)
+        for klass in user:
+            for method in klass.mymethods():
+                for node in method.nodes_of_class((nodes.Attribute, nodes.Call), skip_klass=_SKIP_NESTED):
+                    if isinstance(node, nodes.Attribute):
+                        if (
+                            node.attrname == apis.TRAINING_FLAG
+                            and isinstance(node.expr, nodes.Name)
+                            and node.expr.name == "self"
+                        ):
+                            return f"reads self.training ({klass.name}.{method.name})"
+                        continue
+                    if isinstance(node.func, nodes.Attribute) and node.func.attrname == apis.SET_TRAIN_METHOD:
+                        return None  # the class switches modes itself
+                    if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
+                        continue
+                    qname = resolve.call_name(node)
+                    if qname in apis.TRAIN_MODE_CELLS:
+                        return f"contains {_short(qname)} ({klass.name}.{method.name}, line {node.lineno})"
+                    inner = resolve.user_class_of_call(node) if qname is None or not resolve.is_external(qname) else None
+                    if inner is not None and resolve.is_cell_class(inner):
+                        found = self.of_class(inner, depth + 1)
+                        if found is not None:
+                            return found
+        return None
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(TrainingLoopChecker(linter))

@@ -1,0 +1,465 @@
+"""Premises of the training-loop rules (checkers/training_loop.py), proven with the
+real MindSpore: ms-torch-keyword-args, ms-grad-without-has-aux,
+ms-loss-without-reduction, ms-missing-set-train. Each test builds the naive code
+and the suggested fix and asserts the harm and that the fix removes it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mslint import apis
+
+pytestmark = pytest.mark.frameworks
+
+# ---------------------------------------------------------------------------
+# ms-torch-keyword-args
+# ---------------------------------------------------------------------------
+# MindSpore-spelled arguments that build each class (the naive call swaps one of
+# them, or adds one, for the PyTorch keyword); "params" is a trainable list.
+_OPTIMIZER = {"params": "PARAMS"}
+BASE_ARGUMENTS: dict[str, dict] = {
+    "Dense": {"in_channels": 16, "out_channels": 4},
+    "BiDense": {"in1_channels": 4, "in2_channels": 4, "out_channels": 2},
+    "LayerNorm": {"normalized_shape": (16,)},
+    "Embedding": {"vocab_size": 10, "embedding_size": 4},
+    "PReLU": {},
+    "MultiheadAttention": {"embed_dim": 8, "num_heads": 2},
+    "Momentum": {**_OPTIMIZER, "learning_rate": 0.1, "momentum": 0.9},
+    "Lamb": {**_OPTIMIZER, "learning_rate": 0.1},
+    "Threshold": {"threshold": 0.1, "value": 20.0},
+    **{name: {"in_channels": 3, "out_channels": 4, "kernel_size": 3}
+       for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose")},
+    **{name: {"num_features": 4} for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm",
+                                              "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")},
+    **{name: {"input_size": 4, "hidden_size": 8} for name in ("LSTM", "GRU", "RNN", "LSTMCell", "GRUCell", "RNNCell")},
+    **{name: dict(_OPTIMIZER) for name in ("SGD", "Adam", "AdamWeightDecay", "AdaMax", "RMSProp", "Adagrad",
+                                           "Adadelta", "Rprop", "ASGD")},
+}
+# Values for PyTorch keywords that have no MindSpore rename (a rename takes the base value).
+TORCH_VALUES: dict[str, object] = {
+    "lr": 0.1, "bias": False, "groups": 1, "eps": 1e-5, "dim": 1, "nesterov": True, "amsgrad": True,
+    "alpha": 0.9, "negative_slope": 0.1, "num_parameters": 1, "init": 0.25, "initial_accumulator_value": 0.1,
+    "inplace": True, "size_average": True, "reduce": True, "track_running_stats": False,
+    "elementwise_affine": True, "betas": (0.9, 0.999), "padding_mode": "zeros",
+}
+
+KEYWORD_HARNESS = '''
+import importlib, inspect
+import torch
+
+PARAMS = nn.Dense(2, 2).trainable_params()
+
+def find_init(func, depth=0):
+    """The function a decorated __init__ wraps (MindSpore's optimizers register
+    their arguments through a decorator that hides the signature)."""
+    func = inspect.unwrap(func)
+    if depth > 3:
+        return func
+    for cell in getattr(func, "__closure__", None) or ():
+        try:
+            inner = cell.cell_contents
+        except ValueError:
+            continue
+        if inspect.isfunction(inner) and inner.__name__ == "__init__" and inner is not func:
+            return find_init(inner, depth + 1)
+    return func
+
+def accepted(cls):
+    """Keyword names the constructor takes, and whether it also takes **kwargs."""
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        params = list(inspect.signature(find_init(init)).parameters.values())
+        named = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name != "self"]
+        if named:
+            return named, any(p.kind == p.VAR_KEYWORD for p in params)
+    return [], True
+
+def torch_accepts(qname, keyword):
+    module, name = qname.rsplit(".", 1)
+    cls = getattr(importlib.import_module(module), name)
+    return keyword in accepted(cls)[0]
+
+def build(cls, kwargs):
+    kwargs = {k: (PARAMS if v == "PARAMS" else v) for k, v in kwargs.items()}
+    return attempt(lambda: type(cls(**kwargs)).__name__)
+'''
+
+
+def _table_as_json() -> str:
+    return json.dumps({
+        qname: {"torch": api.torch, "raises": api.raises,
+                "keywords": {name: kw.rename for name, kw in api.keywords.items()}}
+        for qname, api in apis.TORCH_KEYWORD_APIS.items()
+    })
+
+
+def test_ms_torch_keyword_args_table_matches_signatures(run_snippet):
+    """Every listed MindSpore API lacks the PyTorch keyword, has the suggested one,
+    and the PyTorch counterpart really takes the keyword."""
+    result = run_snippet(KEYWORD_HARNESS + f'''
+table = json.loads({_table_as_json()!r})
+out = {{}}
+for qname, entry in table.items():
+    cls = getattr(importlib.import_module(qname.rsplit(".", 1)[0]), qname.rsplit(".", 1)[1])
+    named, var_keyword = accepted(cls)
+    for torch_name, rename in entry["keywords"].items():
+        out[qname + ":" + torch_name] = [
+            torch_name not in named, rename is None or rename in named, torch_accepts(entry["torch"], torch_name),
+        ]
+report(**out)
+''')
+    assert len(result) == sum(len(api.keywords) for api in apis.TORCH_KEYWORD_APIS.values())
+    wrong = {key: value for key, value in result.items() if value != [True, True, True]}
+    assert not wrong, wrong  # [MindSpore lacks it, MindSpore has the rename, PyTorch has it]
+
+
+def test_ms_torch_keyword_args_naive_call_raises_and_fix_builds(run_snippet):
+    cases = {}
+    for qname, api in apis.TORCH_KEYWORD_APIS.items():
+        name = qname.rsplit(".", 1)[1]
+        base = BASE_ARGUMENTS.get(name, {})
+        for torch_name, keyword in api.keywords.items():
+            naive = {k: v for k, v in base.items() if k != keyword.rename}
+            value = base[keyword.rename] if keyword.rename in base else TORCH_VALUES[torch_name]
+            naive[torch_name] = value
+            fixed = {**base, keyword.rename: value} if keyword.rename else None
+            cases[f"{qname}:{torch_name}"] = [qname, naive, fixed]
+    result = run_snippet(KEYWORD_HARNESS + f'''
+out = {{}}
+for key, (qname, naive, fixed) in json.loads({json.dumps(cases)!r}).items():
+    cls = getattr(importlib.import_module(qname.rsplit(".", 1)[0]), qname.rsplit(".", 1)[1])
+    out[key] = [build(cls, naive), build(cls, fixed) if fixed is not None else None]
+report(**out)
+''')
+    wrong = {}
+    for key, (naive, fixed) in result.items():
+        qname, torch_name = key.split(":")
+        api = apis.TORCH_KEYWORD_APIS[qname]
+        rename = api.keywords[torch_name].rename
+        # the naive call fails with the table's exception, naming the PyTorch keyword
+        # (or the required MindSpore argument it was meant to be)
+        if naive[0] != "error" or not naive[1].startswith(api.raises + ":"):
+            wrong[key] = naive
+        elif torch_name not in naive[1] and (rename is None or rename not in naive[1]):
+            wrong[key] = naive
+        if rename and fixed[0] != "ok":
+            wrong[key] = fixed
+    assert not wrong, wrong
+
+
+def test_ms_torch_keyword_args_mint_and_experimental_take_torch_names(run_snippet):
+    result = run_snippet('''
+from mindspore import mint
+from mindspore.experimental import optim as exp_optim
+params = nn.Dense(2, 2).trainable_params()
+report(
+    linear=attempt(lambda: type(mint.nn.Linear(16, 4, bias=False)).__name__),
+    layernorm=attempt(lambda: type(mint.nn.LayerNorm((16,), eps=1e-5)).__name__),
+    adamw=attempt(lambda: type(mint.optim.AdamW(params, lr=0.1)).__name__),
+    exp_sgd=attempt(lambda: type(exp_optim.SGD(params, lr=0.1)).__name__),
+)
+''')
+    assert all(value[0] == "ok" for value in result.values()), result
+
+
+# ---------------------------------------------------------------------------
+# ms-grad-without-has-aux
+# ---------------------------------------------------------------------------
+def test_ms_grad_without_has_aux_differentiates_the_sum_of_outputs(run_snippet):
+    result = run_snippet('''
+pynative_mode()
+x = Tensor(np.ones(2), ms.float32)
+def f(x):
+    return (2 * x).sum(), 3 * x
+def detached(x):
+    return (2 * x).sum(), ops.stop_gradient(3 * x)
+def passthrough(x, y):
+    return (2 * x).sum(), y
+report(
+    without=ms.grad(f)(x).asnumpy().tolist(),
+    has_aux=ms.grad(f, has_aux=True)(x)[0].asnumpy().tolist(),
+    value_and_grad=ms.value_and_grad(f)(x)[1].asnumpy().tolist(),
+    value_and_grad_aux=ms.value_and_grad(f, has_aux=True)(x)[1].asnumpy().tolist(),
+    stop_gradient=ms.grad(detached)(x).asnumpy().tolist(),
+    passthrough=ms.grad(passthrough)(x, Tensor(np.ones(2), ms.float32)).asnumpy().tolist(),
+)
+''')
+    assert result["without"] == [5.0, 5.0] and result["value_and_grad"] == [5.0, 5.0]
+    assert result["has_aux"] == [2.0, 2.0] and result["value_and_grad_aux"] == [2.0, 2.0]
+    # an output cut from the graph, or an input passed through, adds nothing: not flagged
+    assert result["stop_gradient"] == [2.0, 2.0] and result["passthrough"] == [2.0, 2.0]
+
+
+def test_ms_grad_without_has_aux_weights_get_the_logits_gradient(run_snippet):
+    result = run_snippet('''
+pynative_mode()
+ms.set_seed(1)
+net = nn.Dense(4, 3)
+loss_fn = nn.CrossEntropyLoss()
+data = Tensor(np.random.RandomState(0).randn(8, 4), ms.float32)
+label = Tensor(np.arange(8) % 3, ms.int32)
+def forward_fn(data, label):
+    logits = net(data)
+    return loss_fn(logits, label), logits
+def loss_only(data, label):
+    return loss_fn(net(data), label)
+weights = net.trainable_params()
+naive = ms.value_and_grad(forward_fn, None, weights)(data, label)[1][0].asnumpy()
+fixed = ms.value_and_grad(forward_fn, None, weights, has_aux=True)(data, label)[1][0].asnumpy()
+true = ms.value_and_grad(loss_only, None, weights)(data, label)[1][0].asnumpy()
+report(naive_error=float(np.abs(naive - true).max()), fixed_error=float(np.abs(fixed - true).max()))
+''')
+    assert result["naive_error"] > 0.1, result
+    assert result["fixed_error"] < 1e-6, result
+
+
+# ---------------------------------------------------------------------------
+# ms-loss-without-reduction
+# ---------------------------------------------------------------------------
+LOSS_HARNESS = '''
+pynative_mode()
+ms.set_seed(1)
+BATCH = 8
+data = Tensor(np.random.RandomState(0).randn(BATCH, 4), ms.float32)
+label = Tensor(np.arange(BATCH) % 3, ms.int32)
+
+def weight_gradient(loss_fn, reduce=False):
+    net = nn.Dense(4, 3, weight_init="ones", bias_init="zeros")
+    def forward_fn(data, label):
+        loss = loss_fn(net(data), label)
+        return loss.mean() if reduce else loss
+    return ms.value_and_grad(forward_fn, None, net.trainable_params())(data, label)[1][0].asnumpy()
+
+def step_size(loss_fn):
+    """How far one SGD step of TrainOneStepCell(WithLossCell(net, loss_fn)) moves the weights."""
+    net = nn.Dense(4, 3, weight_init="ones", bias_init="zeros")
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), nn.SGD(net.trainable_params(), 0.1))
+    before = net.weight.asnumpy().copy()
+    train(data, label)
+    return float(np.abs(net.weight.asnumpy() - before).sum())
+'''
+
+
+def test_ms_loss_without_reduction_defaults_are_none(run_snippet):
+    result = run_snippet(LOSS_HARNESS + '''
+logits = Tensor(np.random.RandomState(1).randn(BATCH, 3), ms.float32)
+report(
+    softmax_ce=list(nn.SoftmaxCrossEntropyWithLogits(sparse=True)(logits, label).shape),
+    smooth_l1=list(nn.SmoothL1Loss()(logits, logits + 1).shape),
+    cross_entropy=list(nn.CrossEntropyLoss()(logits, label).shape),
+    mint_smooth_l1=list(ms.mint.nn.SmoothL1Loss()(logits, logits + 1).shape),
+)
+''')
+    assert result["softmax_ce"] == [8] and result["smooth_l1"] == [8, 3]  # one loss per sample
+    assert result["cross_entropy"] == [] and result["mint_smooth_l1"] == []  # scalars
+
+
+def test_ms_loss_without_reduction_scales_the_gradient_by_the_batch(run_snippet):
+    result = run_snippet(LOSS_HARNESS + '''
+unreduced = weight_gradient(nn.SoftmaxCrossEntropyWithLogits(sparse=True))
+mean = weight_gradient(nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"))
+reduced_in_fn = weight_gradient(nn.SoftmaxCrossEntropyWithLogits(sparse=True), reduce=True)
+report(
+    ratio=float(np.abs(unreduced).sum() / np.abs(mean).sum()),
+    reduced_matches=bool(np.allclose(reduced_in_fn, mean, atol=1e-6)),
+    wrapper_ratio=step_size(nn.SoftmaxCrossEntropyWithLogits(sparse=True))
+    / step_size(nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")),
+)
+''')
+    assert abs(result["ratio"] - 8) < 1e-3, result  # the batch size
+    assert result["reduced_matches"], result
+    assert abs(result["wrapper_ratio"] - 8) < 1e-3, result
+
+
+# ---------------------------------------------------------------------------
+# ms-missing-set-train
+# ---------------------------------------------------------------------------
+SET_TRAIN_HARNESS = '''
+pynative_mode()
+from mindspore.train import Model
+import mindspore.dataset as ds
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 4, weight_init="ones", bias_init="zeros")
+        self.drop = nn.Dropout(p=0.5)
+        self.bn = nn.BatchNorm1d(4)
+    def construct(self, x):
+        return self.bn(self.drop(self.fc(x)))
+
+data = Tensor(np.random.RandomState(0).rand(16, 4) + 1, ms.float32)
+label = Tensor(np.zeros((16, 4)), ms.float32)
+
+def dropped_fraction(cell):
+    return float((cell(Tensor(np.ones((1000,)), ms.float32)).asnumpy() == 0).mean())
+
+def trained_with_train_cell(set_train):
+    net = Net()
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.01))
+    if set_train:
+        train.set_train()
+    for _ in range(3):
+        train(data, label)
+    return [net.training, bool(np.abs(net.bn.moving_mean.asnumpy()).max() > 0)]
+
+def trained_with_value_and_grad(set_train):
+    net = Net()
+    optimizer = nn.SGD(net.trainable_params(), 0.01)
+    loss_fn = nn.MSELoss()
+    def forward_fn(x, y):
+        return loss_fn(net(x), y)
+    grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters)
+    if set_train:
+        net.set_train()
+    for _ in range(3):
+        _, grads = grad_fn(data, label)
+        optimizer(grads)
+    return [net.training, bool(np.abs(net.bn.moving_mean.asnumpy()).max() > 0)]
+
+def trained_with_model():
+    net = Net()
+    model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.01))
+    dataset = ds.NumpySlicesDataset((data.asnumpy(), label.asnumpy()), shuffle=False).batch(16)
+    model.train(1, dataset)
+    return [net.training, bool(np.abs(net.bn.moving_mean.asnumpy()).max() > 0)]
+'''
+
+
+def test_ms_missing_set_train_dropout_is_off_until_set_train(run_snippet):
+    result = run_snippet(SET_TRAIN_HARNESS + '''
+fresh = nn.Dropout(p=0.5)
+trained = nn.Dropout(p=0.5)
+trained.set_train()
+mint_fresh = ms.mint.nn.Dropout(p=0.5)
+report(fresh=dropped_fraction(fresh), trained=dropped_fraction(trained), mint=dropped_fraction(mint_fresh),
+       training=Net().training)
+''')
+    assert result["training"] is False
+    assert result["fresh"] == 0.0 and result["mint"] == 0.0  # passes everything through
+    assert 0.4 < result["trained"] < 0.6
+
+
+def test_ms_missing_set_train_train_cell_and_value_and_grad_leave_eval_mode(run_snippet):
+    result = run_snippet(SET_TRAIN_HARNESS + '''
+report(
+    train_cell=trained_with_train_cell(False),
+    train_cell_fixed=trained_with_train_cell(True),
+    value_and_grad=trained_with_value_and_grad(False),
+    value_and_grad_fixed=trained_with_value_and_grad(True),
+    model=trained_with_model(),
+)
+''')
+    # [network in training mode, BatchNorm moving statistics updated]
+    assert result["train_cell"] == [False, False], result
+    assert result["value_and_grad"] == [False, False], result
+    assert result["train_cell_fixed"] == [True, True], result
+    assert result["value_and_grad_fixed"] == [True, True], result
+    assert result["model"] == [True, True], result  # Model.train calls set_train itself
+
+
+# ---------------------------------------------------------------------------
+# ms-stop-gradient-discarded
+# ---------------------------------------------------------------------------
+def test_ms_stop_gradient_discarded_changes_no_gradient(run_snippet):
+    result = run_snippet('''
+pynative_mode()
+x = Tensor(np.ones(2), ms.float32)
+def discarded(x):
+    y = x * 3
+    ops.stop_gradient(y)
+    return (y * 2).sum() + x.sum()
+def assigned(x):
+    y = x * 3
+    y = ops.stop_gradient(y)
+    return (y * 2).sum() + x.sum()
+def without(x):
+    y = x * 3
+    return (y * 2).sum() + x.sum()
+report(discarded=ms.grad(discarded)(x).asnumpy().tolist(), assigned=ms.grad(assigned)(x).asnumpy().tolist(),
+       without=ms.grad(without)(x).asnumpy().tolist())
+''')
+    assert result["discarded"] == result["without"] == [7.0, 7.0]  # as if the call were not there
+    assert result["assigned"] == [1.0, 1.0]  # the fix stops it
+
+
+# ---------------------------------------------------------------------------
+# ms-torch-module-method
+# ---------------------------------------------------------------------------
+def test_ms_torch_module_method_cells_lack_them_and_the_equivalents_exist(run_snippet):
+    methods = json.dumps(sorted(apis.TORCH_MODULE_METHODS))
+    result = run_snippet(f'''
+from mindspore import mint
+cells = [nn.Dense(2, 2), nn.SequentialCell([nn.Dense(2, 2), nn.Dropout(p=0.1)]), mint.nn.Linear(2, 2)]
+net = cells[1]
+def equivalents():
+    net.set_train(False); net.set_train()
+    return [len(list(net.get_parameters())), len(list(net.parameters_and_names())), len(list(net.cells_and_names())),
+            len(net.cells()), len(net.name_cells()), type(net.to_float(ms.float16)).__name__]
+report(
+    present={{m: any(hasattr(cell, m) for cell in cells) for m in {methods}}},
+    eval=attempt(lambda: net.eval()),
+    equivalents=attempt(equivalents),
+)
+''')
+    assert not any(result["present"].values()), result["present"]
+    assert result["eval"][0] == "error" and result["eval"][1].startswith("AttributeError"), result["eval"]
+    assert result["equivalents"] == ["ok", [2, 2, 3, 2, 2, "SequentialCell"]], result["equivalents"]
+
+
+# ---------------------------------------------------------------------------
+# ms-loss-scale-without-unscale
+# ---------------------------------------------------------------------------
+def test_ms_loss_scale_without_unscale_multiplies_the_gradients(run_snippet):
+    result = run_snippet('''
+pynative_mode()
+from mindspore.amp import StaticLossScaler, DynamicLossScaler
+net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+x = Tensor(np.ones((4, 2)), ms.float32)
+weights = net.trainable_params()
+out = {}
+for name, scaler in (("static", StaticLossScaler(1024)), ("dynamic", DynamicLossScaler(1024, 2, 1000))):
+    def forward_fn(x):
+        return scaler.scale(net(x).mean())
+    grads = ms.grad(forward_fn, None, weights)(x)
+    out[name] = [float(grads[0].asnumpy().ravel()[0]), float(scaler.unscale(grads)[0].asnumpy().ravel()[0])]
+out["true"] = float(ms.grad(lambda x: net(x).mean(), None, weights)(x)[0].asnumpy().ravel()[0])
+report(**out)
+''')
+    assert result["true"] == 1.0
+    assert result["static"] == [1024.0, 1.0] and result["dynamic"] == [1024.0, 1.0], result
+
+
+# ---------------------------------------------------------------------------
+# Seed-document premises measured for other rules (reported, not rules here)
+# ---------------------------------------------------------------------------
+def test_table_training_loop_premises_that_failed(run_snippet):
+    """Measured and dropped: Tensor.transpose(a, b) swaps two axes like PyTorch's, and
+    strict_load=True does not make load_param_into_net fail on a checkpoint that loads
+    nothing (both return the lists of names not loaded)."""
+    result = run_snippet('''
+pynative_mode()
+t = Tensor(np.zeros((2, 3, 4)), ms.float32)
+class A(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(2, 2)
+class B(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Dense(2, 2)
+ms.save_checkpoint(A(), "a.ckpt")
+report(
+    transpose=list(t.transpose(0, 1).shape),
+    lenient=attempt(lambda: ms.load_param_into_net(B(), ms.load_checkpoint("a.ckpt"))),
+    strict=attempt(lambda: ms.load_param_into_net(B(), ms.load_checkpoint("a.ckpt"), strict_load=True)),
+)
+''')
+    assert result["transpose"] == [3, 2, 4]
+    expected = ["ok", [["head.weight", "head.bias"], ["fc.weight", "fc.bias"]]]
+    assert result["lenient"] == expected and result["strict"] == expected, result
