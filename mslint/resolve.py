@@ -107,6 +107,19 @@ def binding(name_node: nodes.Name) -> nodes.NodeNG | None:
     return None
 
 
+def assigned_value(name_node: nodes.NodeNG, sole: bool = False) -> nodes.NodeNG | None:
+    """The value last assigned to a bare name (``net = Net()``), or None; with
+    ``sole``, only when that assignment is the name's one binding in its scope."""
+    if not isinstance(name_node, nodes.Name):
+        return None
+    bound = binding(name_node)
+    if not (isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Assign)):
+        return None
+    if sole and len(bound.scope().locals.get(name_node.name, ())) != 1:
+        return None
+    return bound.parent.value
+
+
 # Every checker asks for the name of every call it visits: answer each node once.
 # Keyed by the node itself (a name never changes within a tree); emptied per module
 # by scope.analysis() and bounded, so it never keeps old trees alive for long.
