@@ -172,7 +172,7 @@ CARRIES_GRADIENT = "carries a gradient"
 # A walk answers None (no, or unsure) or the trainable Parameter attributes that
 # flow into the value (empty: yes, from no trainable Parameter).
 _YES: frozenset[str] = frozenset()
-_MAX_HOPS = 12  # assignments followed from a name to its value
+_PENDING = object()  # an assigned value being walked: met again, it is a cycle (unsure)
 
 _COMPREHENSIONS = (nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)
 _CONTAINERS = (nodes.Tuple, nodes.List, nodes.Set, nodes.Dict, nodes.Starred)
@@ -196,6 +196,9 @@ class FunctionValues:
         self.names: set[str] = set(tensor_params)
         self.tensor_attrs = tensor_attrs | trainable
         self.trainable = trainable
+        # (assigned value, question) -> answer: a name bound many times, read through
+        # chains of such names, is walked once, not once per path
+        self._assigned: dict[tuple[nodes.NodeNG, str], object] = {}
         self._propagate()
 
     # -- the questions -------------------------------------------------------
@@ -222,7 +225,7 @@ class FunctionValues:
         if expr is None:
             return None
         try:
-            return self._walk(expr, question, 0, frozenset())
+            return self._walk(expr, question, frozenset())
         except RecursionError:  # a pathologically deep expression: unsure
             return None
 
@@ -238,64 +241,64 @@ class FunctionValues:
                 break
 
     # -- one case per node kind ------------------------------------------------
-    def _walk(self, node: nodes.NodeNG, q: str, hops: int, visiting: frozenset) -> frozenset[str] | None:  # noqa: C901
+    def _walk(self, node: nodes.NodeNG, q: str, visiting: frozenset) -> frozenset[str] | None:  # noqa: C901
         if isinstance(node, nodes.Name):
-            return self._name(node, q, hops, visiting)
+            return self._name(node, q, visiting)
         if isinstance(node, nodes.Attribute):
-            return self._attribute(node, q, hops, visiting)
+            return self._attribute(node, q, visiting)
         if isinstance(node, nodes.Call):
-            return self._call(node, q, hops, visiting)
+            return self._call(node, q, visiting)
         if isinstance(node, _NEVER):
             return None
         if isinstance(node, nodes.Subscript):
             if q is MAY_DEPEND:  # ``table[t]``: the index picks the data too
-                return self._any((node.value, node.slice), q, hops, visiting)
-            return self._walk(node.value, q, hops, visiting)
+                return self._any((node.value, node.slice), q, visiting)
+            return self._walk(node.value, q, visiting)
         if isinstance(node, nodes.BinOp):
-            return self._any((node.left, node.right), q, hops, visiting)
+            return self._any((node.left, node.right), q, visiting)
         if isinstance(node, nodes.UnaryOp):
-            return self._walk(node.operand, q, hops, visiting)
+            return self._walk(node.operand, q, visiting)
         if isinstance(node, nodes.Compare):
             if q is CARRIES_GRADIENT or any(op in _PYTHON_BOOL_OPERATORS for op, _ in node.ops):
                 return None  # ``t is None``, ``"mask" in kwargs``: Python bools; a comparison has no gradient
-            return self._any([node.left] + [operand for _, operand in node.ops], q, hops, visiting)
+            return self._any([node.left] + [operand for _, operand in node.ops], q, visiting)
         if isinstance(node, nodes.IfExp):
             # the test only picks a branch: ``a.shape if t is not None else b.shape``
             branches = (node.body, node.orelse)
             if q is IS_TENSOR:
-                return self._all(branches, q, hops, visiting)
-            return self._any(branches, q, hops, visiting)
+                return self._all(branches, q, visiting)
+            return self._any(branches, q, visiting)
         if q is IS_TENSOR:
             return None  # a container, a bool operation...: not a tensor itself
         if q is CARRIES_GRADIENT:
             if isinstance(node, _CONTAINERS):  # a tuple or dict carries what it holds
-                return self._any(node.get_children(), q, hops, visiting)
+                return self._any(node.get_children(), q, visiting)
             if isinstance(node, _COMPREHENSIONS):
                 produced = (node.key, node.value) if isinstance(node, nodes.DictComp) else (node.elt,)
-                return self._any(produced, q, hops, visiting)
+                return self._any(produced, q, visiting)
             return None
-        return self._any(node.get_children(), q, hops, visiting)
+        return self._any(node.get_children(), q, visiting)
 
-    def _any(self, children, q: str, hops: int, visiting: frozenset) -> frozenset[str] | None:
+    def _any(self, children, q: str, visiting: frozenset) -> frozenset[str] | None:
         found = None
         for child in children:
-            result = self._walk(child, q, hops, visiting)
+            result = self._walk(child, q, visiting)
             if result is not None:
                 if q is not IS_TENSOR:
                     return result  # the sources matter only for IS_TENSOR
                 found = result if found is None else found | result
         return found
 
-    def _all(self, children, q: str, hops: int, visiting: frozenset) -> frozenset[str] | None:
+    def _all(self, children, q: str, visiting: frozenset) -> frozenset[str] | None:
         found: frozenset[str] = _YES
         for child in children:
-            result = self._walk(child, q, hops, visiting)
+            result = self._walk(child, q, visiting)
             if result is None:
                 return None
             found |= result
         return found
 
-    def _name(self, node: nodes.Name, q: str, hops: int, visiting: frozenset) -> frozenset[str] | None:
+    def _name(self, node: nodes.Name, q: str, visiting: frozenset) -> frozenset[str] | None:
         if q is MAY_DEPEND and node.name not in self.names:
             return None
         generator = _comprehension_generator(node)
@@ -305,11 +308,9 @@ class FunctionValues:
             # another ``d`` of the function holds
             if generator in visiting:
                 return _YES if q is MAY_DEPEND else None  # unsure: keep the function-wide answer
-            return self._walk(generator.iter, q, hops, visiting | {generator})
+            return self._walk(generator.iter, q, visiting | {generator})
         if q is MAY_DEPEND:
             return _YES
-        if hops >= _MAX_HOPS:
-            return None
         frame = node.frame()
         bindings = frame.locals.get(node.name, ()) if isinstance(frame, (nodes.FunctionDef, nodes.Lambda)) else ()
         results = []
@@ -321,7 +322,7 @@ class FunctionValues:
                 tensor_input = q is CARRIES_GRADIENT and node.name in self.names
                 results.append(_YES if tensor_input else None)
             elif isinstance(parent, nodes.Assign) and parent.targets == [binding]:
-                results.append(self._walk(parent.value, q, hops + 1, visiting))
+                results.append(self._assigned_value(parent.value, q, visiting))
             else:
                 results.append(None)  # a loop variable, an unpacking: unsure
         if not results:
@@ -332,7 +333,18 @@ class FunctionValues:
             return frozenset().union(*results)
         return next((result for result in results if result is not None), None)
 
-    def _attribute(self, node: nodes.Attribute, q: str, hops: int, visiting: frozenset) -> frozenset[str] | None:
+    def _assigned_value(self, value: nodes.NodeNG, q: str, visiting: frozenset) -> frozenset[str] | None:
+        key = (value, q)
+        known = self._assigned.get(key)
+        if known is _PENDING:
+            return None
+        if key in self._assigned:
+            return known  # type: ignore[return-value]
+        self._assigned[key] = _PENDING
+        result = self._assigned[key] = self._walk(value, q, visiting)
+        return result
+
+    def _attribute(self, node: nodes.Attribute, q: str, visiting: frozenset) -> frozenset[str] | None:
         if node.attrname in apis.STATIC_TENSOR_ATTRIBUTES:
             return None  # x.shape, x.dtype: compile-time constants
         attr = astutil.self_attribute(node)
@@ -342,9 +354,9 @@ class FunctionValues:
             if q is not CARRIES_GRADIENT and attr in self.tensor_attrs:
                 return _YES
             return None
-        return self._walk(node.expr, q, hops, visiting)
+        return self._walk(node.expr, q, visiting)
 
-    def _call(self, node: nodes.Call, q: str, hops: int, visiting: frozenset) -> frozenset[str] | None:  # noqa: C901
+    def _call(self, node: nodes.Call, q: str, visiting: frozenset) -> frozenset[str] | None:  # noqa: C901
         if constant_result(node):
             return None
         func = node.func
@@ -353,28 +365,28 @@ class FunctionValues:
             # any call's result may depend on its inputs, and a method's on its receiver
             if isinstance(func, nodes.Attribute) and func.attrname not in apis.STATIC_TENSOR_METHODS:
                 arguments.append(func)  # not x.numel(), x.dim(): static, like x.shape
-            return self._any(arguments, q, hops, visiting)
+            return self._any(arguments, q, visiting)
         # IS_TENSOR and CARRIES_GRADIENT: only tensor operations MindSpore defines
         if isinstance(func, nodes.Call):  # ops.ReduceSum()(x)
             inner = resolve.qualified_name(func.func)
             if inner is None or not is_op_class(inner):
                 return None
-            return self._tensor_operation(arguments, q, hops, visiting)
+            return self._tensor_operation(arguments, q, visiting)
         qname = resolve.qualified_name(func)
         if qname is not None:
             if qname in apis.GRADIENT_STOPPING_CALLS:
                 return _YES if q is IS_TENSOR else None
             if qname == "mindspore.Tensor":  # new tensor data: no gradient path
-                return self._tensor_operation(arguments, q, hops, visiting) if q is IS_TENSOR else None
+                return self._tensor_operation(arguments, q, visiting) if q is IS_TENSOR else None
             if is_op_function(qname):
-                return self._tensor_operation(arguments, q, hops, visiting)
+                return self._tensor_operation(arguments, q, visiting)
             return None  # int(t), float(t), user helpers: a Python value, or unsure
         if not isinstance(func, nodes.Attribute):
             return None
         method = func.attrname
         if method in apis.STATIC_TENSOR_METHODS or method in apis.HOST_COPY_METHODS:
             return None  # x.numel(), x.item(), x.asnumpy(): Python or host values
-        receiver = self._walk(func.expr, q, hops, visiting)
+        receiver = self._walk(func.expr, q, visiting)
         if method in apis.GRADIENT_STOPPING_METHODS:
             return _YES if q is IS_TENSOR and receiver is not None else None
         if q is IS_TENSOR:
@@ -388,17 +400,17 @@ class FunctionValues:
             return receiver
         if method in apis.RECEIVER_ONLY_METHODS:
             return None  # t.type_as(x): x lends its dtype, not its data
-        return self._any(arguments, q, hops, visiting)
+        return self._any(arguments, q, visiting)
 
-    def _tensor_operation(self, arguments, q: str, hops: int, visiting: frozenset) -> frozenset[str] | None:
+    def _tensor_operation(self, arguments, q: str, visiting: frozenset) -> frozenset[str] | None:
         """A MindSpore op's result: a tensor (whose sources are its inputs'), carrying a
         gradient when an input does."""
         if q is IS_TENSOR:
             found = _YES
             for argument in arguments:
-                found |= self._walk(argument, q, hops, visiting) or _YES
+                found |= self._walk(argument, q, visiting) or _YES
             return found
-        return self._any(arguments, q, hops, visiting)
+        return self._any(arguments, q, visiting)
 
 
 def _comprehension_generator(name: nodes.Name) -> nodes.Comprehension | None:
