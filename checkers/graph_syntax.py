@@ -198,7 +198,7 @@ class GraphSyntaxChecker(BaseChecker):
         specific = name in apis.GRAPH_FORBIDDEN_CELL_METHODS
         if not specific and name not in apis.GRAPH_FORBIDDEN_SELF_METHODS:
             return False
-        on_self = isinstance(func.expr, nodes.Name) and func.expr.name == "self"
+        on_self = astutil.is_self(func.expr)
         if not on_self:
             # ``self.backbone.trainable_params()``: only names no other class has
             return specific and not (isinstance(func.expr, nodes.Name) and resolve.binding(func.expr) is None)

@@ -537,7 +537,7 @@ def _self_attr_uses(cls: nodes.ClassDef, attr: str) -> tuple[bool, bool]:
     """(``self.<attr>(...)`` is called, ``self.<attr>.parameters`` is read) anywhere in the class."""
     called = reads_parameters = False
     for node in cls.nodes_of_class(nodes.Attribute):
-        if not (node.attrname == attr and isinstance(node.expr, nodes.Name) and node.expr.name == "self"):
+        if astutil.self_attribute(node) != attr:
             continue
         parent = node.parent
         if isinstance(parent, nodes.Call) and parent.func is node:

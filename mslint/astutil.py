@@ -237,16 +237,21 @@ def self_attribute(expr: nodes.NodeNG | None) -> str | None:
     return None
 
 
-def attribute_path(node: nodes.NodeNG | None) -> str | None:
-    """``net``, ``self.net``, ``net.head``: a name or an attribute chain on a name."""
+def attribute_chain(node: nodes.NodeNG | None) -> tuple[nodes.Name | None, list[str]]:
+    """``a.b.c`` -> (the Name ``a``, ["b", "c"]); (None, ...) when the chain does not
+    start at a bare name (``f().b``)."""
     parts: list[str] = []
     while isinstance(node, nodes.Attribute):
         parts.append(node.attrname)
         node = node.expr
-    if not isinstance(node, nodes.Name):
-        return None
-    parts.append(node.name)
-    return ".".join(reversed(parts))
+    parts.reverse()
+    return (node if isinstance(node, nodes.Name) else None), parts
+
+
+def attribute_path(node: nodes.NodeNG | None) -> str | None:
+    """``net``, ``self.net``, ``net.head``: a name or an attribute chain on a name."""
+    root, parts = attribute_chain(node)
+    return ".".join([root.name, *parts]) if root is not None else None
 
 
 def flatten_targets(target: nodes.NodeNG) -> list[nodes.NodeNG]:
