@@ -174,10 +174,9 @@ class TorchIdiomsChecker(BaseChecker):
         return False
 
     def _check_device(self, node: nodes.Call, func: nodes.Attribute) -> None:
-        device = node.args[0] if node.args else None
-        for keyword in node.keywords or ():
-            if keyword.arg == "device":
-                device = keyword.value
+        device = astutil.argument(node, 0, "device")
+        if device is astutil.UNKNOWN:
+            return
         spelled_device = self._torch_device(device, depth=0)
         if spelled_device is None:
             return

@@ -180,10 +180,11 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
     def _read_context_mode(self, call: nodes.Call) -> None:
         if resolve.call_name(call) not in apis.SET_CONTEXT_CALLS:
             return
-        mode = next((kw.value for kw in call.keywords or () if kw.arg == "mode"), None)
+        mode = astutil.argument(call, None, "mode")
+        if mode is astutil.UNKNOWN:
+            self.context_modes.add(UNKNOWN_MODE)  # set_context(**config)
+            return
         if mode is None:
-            if any(kw.arg is None for kw in call.keywords or ()):
-                self.context_modes.add(UNKNOWN_MODE)  # set_context(**config)
             return
         if isinstance(mode, nodes.Const):
             pynative = mode.value == apis.PYNATIVE_MODE_VALUE
