@@ -15,7 +15,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, resolve, scope
+from mslint import apis, resolve, scope, values
 from mslint.messages import spelled
 
 if TYPE_CHECKING:
@@ -65,56 +65,16 @@ class GraphCellsChecker(BaseChecker):
             return
         if qname is not None and resolve.is_cell_qname(qname):
             # Softmax, ReLU, pooling, losses: no weights, nothing left untrained
-            if _builds_parameters(node, qname):
+            if values.builds_parameters(node, qname):
                 self.add_message("ms-cell-in-construct", node=node, args=(spelled(func),))
             return
         cls = resolve.user_class_of_call(node)
-        if cls is not None and analysis.is_cell_class(cls) and _user_cell_has_parameters(cls, set()):
+        if (
+            cls is not None
+            and analysis.is_cell_class(cls)
+            and analysis.class_facts(cls).creates_trainable_parameters(analysis.class_facts)
+        ):
             self.add_message("ms-cell-in-construct", node=node, args=(spelled(func),))
-
-
-def _builds_parameters(call: nodes.Call, qname: str) -> bool:
-    """Whether this call builds a MindSpore Cell known to hold trainable parameters."""
-    if qname not in apis.PARAMETERIZED_CELLS:
-        return False
-    for keyword in call.keywords or ():
-        if keyword.arg in apis.PARAMETER_AFFINE_KEYWORDS:
-            if not (isinstance(keyword.value, nodes.Const) and keyword.value.value is True):
-                return False  # affine=False (or unknown): maybe no trainable weights
-    return True
-
-
-def _user_cell_has_parameters(cls: nodes.ClassDef, seen: set[nodes.ClassDef]) -> bool:
-    """Whether a user Cell provably holds trainable parameters: it derives from a
-    parameterised MindSpore layer, or its ``__init__`` (or a user base's) creates a
-    Parameter, a parameterised layer, or a user Cell that does. Unsure: False."""
-    if cls in seen or len(seen) > 50:
-        return False
-    seen.add(cls)
-    user, external = resolve.class_hierarchy(cls)
-    if external & apis.PARAMETERIZED_CELLS:
-        return True
-    for klass in user:
-        for init in klass.locals.get("__init__", ()):
-            if not isinstance(init, nodes.FunctionDef):
-                continue
-            for call in init.nodes_of_class(nodes.Call):
-                qname = resolve.qualified_name(call.func)
-                if qname in apis.PARAMETER_CONSTRUCTORS:
-                    if not any(
-                        keyword.arg == "requires_grad"
-                        and isinstance(keyword.value, nodes.Const)
-                        and keyword.value.value is False
-                        for keyword in call.keywords or ()
-                    ):
-                        return True
-                elif qname is not None and _builds_parameters(call, qname):
-                    return True
-                elif qname is None or not resolve.is_external(qname):
-                    inner = resolve.user_class_of_call(call)
-                    if inner is not None and inner is not cls and _user_cell_has_parameters(inner, seen):
-                        return True
-    return False
 
 
 def register(linter: PyLinter) -> None:

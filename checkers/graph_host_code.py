@@ -14,7 +14,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, resolve, scope
+from mslint import apis, astutil, resolve, scope
 from mslint.messages import host_code_consequence, spelled
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ class GraphHostCodeChecker(BaseChecker):
             return
         if qname in apis.HOST_CONSTANT_CALLS and qname not in apis.HOST_TYPE_CONVERSIONS:
             return  # np.zeros((B, H, W)), np.finfo(...): compile-time constants
-        arguments = list(node.args) + [keyword.value for keyword in node.keywords or ()]
+        arguments = astutil.call_arguments(node)
         on_tensor = any(analysis.depends_on_tensor(argument) for argument in arguments)
         if not on_tensor and qname.startswith(apis.HOST_RANDOM_PREFIXES):
             return  # a value frozen at compile time: ms-frozen-random-in-graph

@@ -16,7 +16,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, resolve, scope
+from mslint import apis, astutil, resolve, scope
 from mslint.messages import host_code_consequence, spelled
 
 if TYPE_CHECKING:
@@ -49,12 +49,10 @@ class GraphPythonChecker(BaseChecker):
     def __init__(self, linter: PyLinter) -> None:
         super().__init__(linter)
         self._exempt_cache: dict[nodes.ClassDef, bool] = {}
-        self._init_cache: dict[nodes.ClassDef, dict[str, list[nodes.NodeNG]]] = {}
 
     def visit_module(self, node: nodes.Module) -> None:  # noqa: ARG002 - per-module caches
         # keyed by nodes: emptied per module so they never keep old trees alive
         self._exempt_cache.clear()
-        self._init_cache.clear()
 
     @only_required_for_messages("ms-import-in-graph")
     def visit_import(self, node: nodes.Import | nodes.ImportFrom) -> None:
@@ -87,7 +85,7 @@ class GraphPythonChecker(BaseChecker):
     def _user_class(self, node: nodes.Call, analysis: scope.ModuleAnalysis) -> nodes.ClassDef | None:
         cls = resolve.user_class_of_call(node)
         if cls is None:
-            cls = self._called_instance_class(node, self._init_cache)
+            cls = self._called_instance_class(node, analysis)
             if cls is not None and resolve.has_decorator(cls, apis.JIT_CLASS_DECORATORS):
                 return None  # calling a jit_class instance's methods is supported
         if cls is None or analysis.is_cell_class(cls) or self._is_exempt(cls):
@@ -95,28 +93,20 @@ class GraphPythonChecker(BaseChecker):
         return cls
 
     @staticmethod
-    def _called_instance_class(
-        node: nodes.Call, init_cache: dict[nodes.ClassDef, dict[str, list[nodes.NodeNG]]]
-    ) -> nodes.ClassDef | None:
-        """``self.helper(x)`` where ``__init__`` did ``self.helper = Helper()``."""
-        func = node.func
-        if not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and func.expr.name == "self"):
+    def _called_instance_class(node: nodes.Call, analysis: scope.ModuleAnalysis) -> nodes.ClassDef | None:
+        """``self.helper(x)`` where the class did ``self.helper = Helper()`` (and nothing else)."""
+        attr = astutil.self_attribute(node.func)
+        found = astutil.enclosing_method(node) if attr is not None else None
+        if found is None or resolve.find_method(found[1], attr) is not None:
             return None
-        method = node.frame()
-        cls = method.parent if isinstance(method, nodes.FunctionDef) else None
-        if not isinstance(cls, nodes.ClassDef) or resolve.find_method(cls, func.attrname) is not None:
-            return None
-        assignments = init_cache.get(cls)
-        if assignments is None:  # one walk of __init__ per class, not one per call
-            assignments = init_cache[cls] = _self_assignments_in_init(cls)
         assigned = None
-        for value in assignments.get(func.attrname, ()):
+        for value in analysis.class_facts(found[1]).values(attr):
             if not isinstance(value, nodes.Call):
                 return None
-            found = resolve.user_class_of_call(value)
-            if found is None or (assigned is not None and found is not assigned):
+            built = resolve.user_class_of_call(value)
+            if built is None or (assigned is not None and built is not assigned):
                 return None  # assigned something else too: unsure
-            assigned = found
+            assigned = built
         if assigned is None or resolve.find_method(assigned, "__call__") is None:
             return None
         return assigned
@@ -134,25 +124,7 @@ class GraphPythonChecker(BaseChecker):
 
     @staticmethod
     def _applies_to_tensor(node: nodes.Call, analysis: scope.ModuleAnalysis) -> bool:
-        arguments = list(node.args) + [keyword.value for keyword in node.keywords or ()]
-        return any(analysis.depends_on_tensor(argument) for argument in arguments)
-
-
-def _self_assignments_in_init(cls: nodes.ClassDef) -> dict[str, list[nodes.NodeNG]]:
-    """``self.<attr> = value`` statements of the class's own ``__init__``, by attr."""
-    found: dict[str, list[nodes.NodeNG]] = {}
-    for init in cls.locals.get("__init__", ()):
-        if not isinstance(init, nodes.FunctionDef):
-            continue
-        for assign in init.nodes_of_class(nodes.Assign):
-            for target in assign.targets:
-                if (
-                    isinstance(target, nodes.AssignAttr)
-                    and isinstance(target.expr, nodes.Name)
-                    and target.expr.name == "self"
-                ):
-                    found.setdefault(target.attrname, []).append(assign.value)
-    return found
+        return any(analysis.depends_on_tensor(argument) for argument in astutil.call_arguments(node))
 
 
 def register(linter: PyLinter) -> None:

@@ -32,7 +32,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, dataflow, resolve, scope
+from mslint import apis, astutil, resolve, scope
 from mslint.messages import spelled
 
 if TYPE_CHECKING:
@@ -45,18 +45,6 @@ LOOP_VARIABLE = "ms-loop-variable-after-loop"
 _COMPREHENSIONS = (nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)
 _NESTED_SCOPES = (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)
 _TERMINATORS = (nodes.Return, nodes.Raise, nodes.Break, nodes.Continue)
-
-
-def enclosing_method(node: nodes.NodeNG) -> tuple[nodes.FunctionDef, nodes.ClassDef] | None:
-    """The method (and its class) whose body holds ``node``, through nested
-    functions and lambdas."""
-    frame = node.frame()
-    while frame is not None and not isinstance(frame, nodes.Module):
-        if isinstance(frame, nodes.FunctionDef) and isinstance(frame.parent, nodes.ClassDef):
-            return frame, frame.parent
-        parent = frame.parent
-        frame = parent.frame() if parent is not None else None
-    return None
 
 
 class GraphSyntaxChecker(BaseChecker):
@@ -210,11 +198,11 @@ class GraphSyntaxChecker(BaseChecker):
         specific = name in apis.GRAPH_FORBIDDEN_CELL_METHODS
         if not specific and name not in apis.GRAPH_FORBIDDEN_SELF_METHODS:
             return False
-        on_self = isinstance(func.expr, nodes.Name) and func.expr.name == "self"
+        on_self = astutil.is_self(func.expr)
         if not on_self:
             # ``self.backbone.trainable_params()``: only names no other class has
             return specific and not (isinstance(func.expr, nodes.Name) and resolve.binding(func.expr) is None)
-        found = enclosing_method(func)
+        found = astutil.enclosing_method(func)
         if found is None:
             return False
         _, cls = found
@@ -228,133 +216,6 @@ class GraphSyntaxChecker(BaseChecker):
         if analysis.kinds.get(node) != scope.GRAPH:
             return
         _BindingFlow(self, analysis, node).run()
-
-
-def is_op_function(qname: str) -> bool:
-    """``ops.cast``, ``mint.sum``, ``mindspore.numpy.exp``: a function of a MindSpore op
-    namespace itself (not of a sub-package such as ``mint.distributed``)."""
-    for package in apis.TENSOR_PACKAGES:
-        if qname.startswith(package + "."):
-            rest = qname[len(package) + 1:]
-            return "." not in rest and rest[:1].islower()
-    return False
-
-
-def is_op_class(qname: str) -> bool:
-    """``ops.ReduceSum``: a primitive class of a MindSpore op namespace."""
-    for package in apis.TENSOR_PACKAGES:
-        if qname.startswith(package + "."):
-            rest = qname[len(package) + 1:]
-            return "." not in rest and rest[:1].isupper()
-    return False
-
-
-class TensorValue:
-    """Whether an expression is certainly a runtime tensor (silent when unsure: a
-    bare construct parameter may be a Python int), and which trainable Parameter
-    attributes flow into it."""
-
-    def __init__(self, analysis: scope.ModuleAnalysis, at: nodes.NodeNG, trainable: frozenset[str]) -> None:
-        self.analysis = analysis
-        self.at = at
-        self.trainable = trainable
-        found = enclosing_method(at)
-        self.tensor_attrs = analysis.self_tensor_attrs(found[0]) if found is not None else frozenset()
-
-    def evaluate(self, expr: nodes.NodeNG, depth: int = 0) -> tuple[bool, frozenset[str]]:  # noqa: C901
-        none: tuple[bool, frozenset[str]] = (False, frozenset())
-        if depth > 12:
-            return none
-        if isinstance(expr, nodes.Name):
-            return self._name(expr, depth)
-        if isinstance(expr, nodes.Attribute):
-            if expr.attrname in apis.STATIC_TENSOR_ATTRIBUTES:
-                return none
-            if isinstance(expr.expr, nodes.Name) and expr.expr.name == "self":
-                if expr.attrname in self.tensor_attrs or expr.attrname in self.trainable:
-                    sources = frozenset({expr.attrname}) if expr.attrname in self.trainable else frozenset()
-                    return True, sources
-                return none
-            return self.evaluate(expr.expr, depth + 1)
-        if isinstance(expr, nodes.Subscript):
-            return self.evaluate(expr.value, depth + 1)
-        if isinstance(expr, nodes.BinOp):
-            return _union(self.evaluate(expr.left, depth + 1), self.evaluate(expr.right, depth + 1))
-        if isinstance(expr, nodes.UnaryOp):
-            return self.evaluate(expr.operand, depth + 1)
-        if isinstance(expr, nodes.Compare):
-            if any(op in ("is", "is not", "in", "not in") for op, _ in expr.ops):
-                return none  # identity and membership: Python bools
-            result = self.evaluate(expr.left, depth + 1)
-            for _, operand in expr.ops:
-                result = _union(result, self.evaluate(operand, depth + 1))
-            return result
-        if isinstance(expr, nodes.Call):
-            return self._call(expr, depth)
-        return none
-
-    def _name(self, expr: nodes.Name, depth: int) -> tuple[bool, frozenset[str]]:
-        none: tuple[bool, frozenset[str]] = (False, frozenset())
-        frame = expr.frame()
-        bindings = frame.locals.get(expr.name, []) if isinstance(frame, (nodes.FunctionDef, nodes.Lambda)) else []
-        if not bindings:
-            return none
-        results = []
-        for binding in bindings:
-            parent = binding.parent if isinstance(binding, nodes.AssignName) else None
-            if not (isinstance(parent, nodes.Assign) and parent.targets == [binding]):
-                return none  # a parameter, a loop variable, an unpacking: unsure
-            results.append(self.evaluate(parent.value, depth + 1))
-        if all(is_tensor for is_tensor, _ in results):
-            sources: frozenset[str] = frozenset()
-            for _, found in results:
-                sources |= found
-            return True, sources
-        return none
-
-    def _call(self, expr: nodes.Call, depth: int) -> tuple[bool, frozenset[str]]:
-        none: tuple[bool, frozenset[str]] = (False, frozenset())
-        func = expr.func
-        if isinstance(func, nodes.Call):  # ops.ReduceSum()(x), ops.Shape()(x)
-            inner = resolve.qualified_name(func.func)
-            if inner is None or inner in apis.CONSTANT_RESULT_CALLS or not is_op_class(inner):
-                return none
-            return True, self._argument_sources(expr, depth)
-        qname = resolve.qualified_name(func)
-        if qname is not None:
-            if qname in apis.CONSTANT_RESULT_CALLS or qname in apis.PYTHON_SCALAR_BUILTINS:
-                return none
-            if qname in apis.GRADIENT_STOPPING_CALLS:
-                return True, frozenset()
-            if qname == "mindspore.Tensor" or is_op_function(qname):
-                return True, self._argument_sources(expr, depth)
-            return none
-        if not isinstance(func, nodes.Attribute):
-            return none
-        method = func.attrname
-        if method in apis.STATIC_TENSOR_METHODS or method in apis.HOST_COPY_METHODS:
-            return none
-        receiver = self.evaluate(func.expr, depth + 1)
-        if receiver[0]:
-            return receiver
-        # ``x.sum()`` on a construct parameter: Python numbers have no such method
-        if (
-            method in apis.TENSOR_VALUE_METHODS
-            and isinstance(func.expr, nodes.Name)
-            and self.analysis.depends_on_tensor(func.expr)
-        ):
-            return True, frozenset()
-        return none
-
-    def _argument_sources(self, call: nodes.Call, depth: int) -> frozenset[str]:
-        sources: frozenset[str] = frozenset()
-        for argument in list(call.args) + [keyword.value for keyword in call.keywords or ()]:
-            sources |= self.evaluate(argument, depth + 1)[1]
-        return sources
-
-
-def _union(a: tuple[bool, frozenset[str]], b: tuple[bool, frozenset[str]]) -> tuple[bool, frozenset[str]]:
-    return a[0] or b[0], a[1] | b[1]
 
 
 class _State:
@@ -392,7 +253,7 @@ class _BindingFlow:
         self.nonlocal_names: set[str] = set()
 
     def run(self) -> None:
-        params = {arg.name for arg in dataflow.all_params(self.func)}
+        params = {arg.name for arg in astutil.all_params(self.func)}
         for extra in (self.func.args.vararg, self.func.args.kwarg):
             if extra:
                 params.add(extra)
@@ -448,7 +309,8 @@ class _BindingFlow:
         self._reads(stmt.test, state)
         body_state, body_leaves = self._block(stmt.body, state.copy())
         else_state, else_leaves = self._block(stmt.orelse, state.copy())
-        if not TensorValue(self.analysis, stmt, frozenset()).evaluate(stmt.test)[0]:
+        known = self.analysis.values_at(stmt)
+        if known is None or not known.is_tensor(stmt.test):
             # a constant condition is folded: the branch taken binds as in Python
             merged = state.copy()
             for branch in (body_state, else_state):

@@ -16,28 +16,19 @@ or ``nn.Dropout(1 - rate)`` are conversions already done.
 
 from __future__ import annotations
 
-import operator
 from typing import TYPE_CHECKING
 
 from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, resolve
+from mslint import apis, astutil, resolve
+from mslint.astutil import UNKNOWN, is_number, literal
 from mslint.messages import spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
 
-_UNKNOWN = object()
-
-_BINARY_OPERATORS = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "/": operator.truediv,
-    "//": operator.floordiv,
-}
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 # The last component of every layer in the table: calls named otherwise are
@@ -54,34 +45,6 @@ _RATE_NAMES = frozenset({"p"})
 # ---------------------------------------------------------------------------
 
 
-def _literal(node: nodes.NodeNG | None) -> object:
-    """The value of a literal expression (numbers, strings, tuples of them and
-    arithmetic on numbers), or _UNKNOWN."""
-    if isinstance(node, nodes.Const):
-        return node.value
-    if isinstance(node, nodes.UnaryOp) and node.op in ("-", "+"):
-        value = _literal(node.operand)
-        if _is_number(value):
-            return -value if node.op == "-" else value
-        return _UNKNOWN
-    if isinstance(node, nodes.BinOp) and node.op in _BINARY_OPERATORS:
-        left, right = _literal(node.left), _literal(node.right)
-        if _is_number(left) and _is_number(right):
-            try:
-                return _BINARY_OPERATORS[node.op](left, right)
-            except ArithmeticError:
-                return _UNKNOWN
-        return _UNKNOWN
-    if isinstance(node, (nodes.Tuple, nodes.List)):
-        values = tuple(_literal(element) for element in node.elts)
-        return _UNKNOWN if any(value is _UNKNOWN for value in values) else values
-    return _UNKNOWN
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 def _ints(value: object) -> tuple[int, ...] | None:
     """An int or a tuple of ints as a tuple, else None."""
     if isinstance(value, int) and not isinstance(value, bool):
@@ -93,10 +56,10 @@ def _ints(value: object) -> tuple[int, ...] | None:
 
 def _is_numeric_expression(node: nodes.NodeNG) -> bool:
     """A number, a tuple of numbers, or arithmetic with a number in it (``k // 2``)."""
-    value = _literal(node)
-    if _is_number(value) or (isinstance(value, tuple) and value and all(_is_number(v) for v in value)):
+    value = literal(node)
+    if is_number(value) or (isinstance(value, tuple) and value and all(is_number(v) for v in value)):
         return True
-    if isinstance(node, nodes.BinOp) and node.op in _BINARY_OPERATORS:
+    if astutil.is_binary_arithmetic(node):
         return _is_numeric_expression(node.left) or _is_numeric_expression(node.right)
     return False
 
@@ -111,7 +74,7 @@ def _identifier(node: nodes.NodeNG) -> str | None:
 
 def _looks_like(node: nodes.NodeNG, kind: str) -> bool:
     """Whether a positional value is what PyTorch expects in that slot (PositionalTrap.looks_like)."""
-    value = _literal(node)
+    value = literal(node)
     if kind == "number":
         return _is_numeric_expression(node)
     if kind == "bool":
@@ -191,16 +154,11 @@ def _quoted(value: str) -> str:
 class _Bound:
     """A call's arguments by MindSpore parameter name."""
 
-    def __init__(self, call: nodes.Call, api: apis.LayerApi) -> None:
+    def __init__(self, call: nodes.Call, api: apis.LayerApi, args: dict[str, nodes.NodeNG]) -> None:
         self.call = call
         self.api = api
-        self.args: dict[str, nodes.NodeNG] = {}
-        self.positional: dict[str, int] = {}
-        for index, arg in enumerate(call.args):
-            self.args[api.params[index]] = arg
-            self.positional[api.params[index]] = index
-        for keyword in call.keywords or ():
-            self.args[keyword.arg] = keyword.value
+        self.args = args
+        self.positional = {name: index for index, name in enumerate(api.params[: len(call.args)])}
 
     def __contains__(self, name: str) -> bool:
         return name in self.args
@@ -211,20 +169,15 @@ class _Bound:
     def value(self, name: str) -> object:
         """The literal value of an argument; the MindSpore default when absent."""
         if name in self.args:
-            return _literal(self.args[name])
-        return self.api.defaults.get(name, _UNKNOWN)
+            return literal(self.args[name])
+        return self.api.defaults.get(name, UNKNOWN)
 
 
 def _bind(call: nodes.Call, api: apis.LayerApi) -> _Bound | None:
     """None for calls whose arguments cannot all be seen (``*args``, ``**kwargs``)
     or that are not valid calls of this signature."""
-    if any(isinstance(arg, nodes.Starred) for arg in call.args):
-        return None
-    if any(keyword.arg is None for keyword in call.keywords or ()):
-        return None
-    if len(call.args) > len(api.params):
-        return None
-    return _Bound(call, api)
+    args = astutil.bind_by_name(call, api.params)
+    return _Bound(call, api, args) if args is not None else None
 
 
 class _CallText:
@@ -286,8 +239,8 @@ def _short(qname: str) -> str:
 def _padding_for_mindspore(node: nodes.NodeNG, dims: int) -> str:
     """PyTorch's padding as MindSpore's padding argument: per-side tuples for 2-D/3-D
     layers (``(1, 2)`` -> ``(1, 1, 2, 2)``), a plain int for 1-D ones."""
-    value = _ints(_literal(node))
-    if value is not None and isinstance(_literal(node), tuple):
+    value = _ints(literal(node))
+    if value is not None and isinstance(literal(node), tuple):
         if dims == 1 and len(value) == 1:
             return str(value[0])
         if dims > 1 and len(value) == dims:
@@ -298,7 +251,7 @@ def _padding_for_mindspore(node: nodes.NodeNG, dims: int) -> str:
 def _same_size(first: nodes.NodeNG, second: nodes.NodeNG, dims: int) -> bool:
     """Whether two size arguments are visibly equal: equal literals (``2`` and
     ``(2, 2)``), or the same expression (``patch_size`` and ``patch_size``)."""
-    left, right = _ints(_literal(first)), _ints(_literal(second))
+    left, right = _ints(literal(first)), _ints(literal(second))
     if left is not None and right is not None:
         return (left * dims if len(left) == 1 else left) == (right * dims if len(right) == 1 else right)
     if left is not None or right is not None:
@@ -316,7 +269,7 @@ def _mentions_shape(node: nodes.NodeNG) -> bool:
 
 
 def _all_zero(node: nodes.NodeNG) -> bool:
-    value = _ints(_literal(node))
+    value = _ints(literal(node))
     return value is not None and all(v == 0 for v in value)
 
 
@@ -425,7 +378,7 @@ class LayersChecker(BaseChecker):
         pad_mode = bound.value("pad_mode")
         if not isinstance(pad_mode, str):
             return False  # a variable, or PyTorch's padding given positionally (ms-torch-positional-args)
-        padding = _literal(padding_node)
+        padding = literal(padding_node)
         fixed = _CallText(bound.call)
         if isinstance(padding, str):
             # PyTorch's padding="same"/"valid": MindSpore wants pad_mode for that.
@@ -533,12 +486,12 @@ class LayersChecker(BaseChecker):
         if "p" in bound or "keep_prob" not in bound:
             return  # p overrides keep_prob; the default 0.5 is the same either way
         node = bound.args["keep_prob"]
-        value = _literal(node)
+        value = literal(node)
         positional = "keep_prob" in bound.positional
         fixed = _CallText(bound.call)
         if positional:
             fixed.items[0] = ("p", _text(node))
-        if _is_number(value):
+        if is_number(value):
             if value >= 0.5:
                 return  # a keep probability (keep_prob=0.9, nn.Dropout(1 - 0.1))
             if value <= 0:
@@ -564,7 +517,7 @@ class LayersChecker(BaseChecker):
                     (_CallText(bound.call), f"{effect}, and {_text(node)} looks like a drop rate", f"{fixed} if it is one"),
                 )
             return
-        if not positional or value is not _UNKNOWN:
+        if not positional or value is not UNKNOWN:
             return
         name = _identifier(node)
         if name is None:
@@ -585,8 +538,8 @@ class LayersChecker(BaseChecker):
         node = bound.get("momentum")
         if node is None:
             return
-        value = _literal(node)
-        if not _is_number(value) or not 0 <= value <= 1:
+        value = literal(node)
+        if not is_number(value) or not 0 <= value <= 1:
             return
         converted = _number_text(1 - value)
         fixed = _CallText(bound.call)
@@ -616,7 +569,7 @@ class LayersChecker(BaseChecker):
             node = call.args[trap.index]
             if not _looks_like(node, trap.looks_like):
                 continue
-            value = _literal(node)
+            value = literal(node)
             consequence = trap.consequence.get(repr(value), trap.consequence.get("*", ""))
             self._emit(
                 "ms-torch-positional-args",
@@ -671,7 +624,7 @@ def _torch_positionals_fixed(bound: _Bound, index: int) -> str:
         node = call.args[position]
         torch_param = api.torch_params[position] if position < len(api.torch_params) else None
         ms_param = api.torch_to_ms.get(torch_param) if torch_param else None
-        if ms_param is None and torch_param is not None and _literal(node) == api.torch_defaults.get(torch_param, _UNKNOWN):
+        if ms_param is None and torch_param is not None and literal(node) == api.torch_defaults.get(torch_param, UNKNOWN):
             continue  # PyTorch's default (padding_mode="zeros"): nothing to write
         if ms_param is None:
             return f"keyword arguments (MindSpore's order is {', '.join(api.params[:len(call.args)])})"

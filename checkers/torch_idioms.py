@@ -20,7 +20,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, resolve, scope
+from mslint import apis, astutil, resolve, scope
 from mslint.messages import spelled
 
 if TYPE_CHECKING:
@@ -71,18 +71,6 @@ def _terminal_name(expr: nodes.NodeNG) -> str | None:
     return None
 
 
-def _assigned(expr: nodes.NodeNG) -> nodes.NodeNG | None:
-    """The value bound to a bare name by its (only) assignment, else None."""
-    if not isinstance(expr, nodes.Name):
-        return None
-    bound = resolve.binding(expr)
-    if not (isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Assign)):
-        return None
-    if len(bound.scope().locals.get(expr.name, ())) != 1:
-        return None
-    return bound.parent.value
-
-
 def _is_torch_qname(qname: str | None) -> bool:
     return qname is not None and _root(qname) in apis.TORCH_PACKAGES
 
@@ -119,16 +107,8 @@ class TorchIdiomsChecker(BaseChecker):
     @staticmethod
     def _in_cell(node: nodes.NodeNG, analysis: scope.ModuleAnalysis) -> bool:
         """Inside a method (or the body) of a MindSpore Cell class."""
-        frame = node.frame()
-        while frame is not None:
-            if isinstance(frame, nodes.ClassDef):
-                return analysis.is_cell_class(frame)
-            if isinstance(frame, nodes.Module):
-                return False
-            if isinstance(frame.parent, nodes.ClassDef):
-                return analysis.is_cell_class(frame.parent)
-            frame = frame.parent.frame() if frame.parent is not None else None
-        return False
+        cls = astutil.enclosing_class(node)
+        return cls is not None and analysis.is_cell_class(cls)
 
     def _mindspore_code(self, node: nodes.NodeNG, analysis: scope.ModuleAnalysis) -> bool:
         if self._module_facts(node.root()).mindspore_only:
@@ -169,7 +149,7 @@ class TorchIdiomsChecker(BaseChecker):
                 return
             if not self._receiver_matches(receiver, idiom.receiver):
                 return
-            value = _assigned(receiver)
+            value = resolve.assigned_value(receiver, sole=True)
             if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):
                 return  # a torch object kept beside MindSpore code
         self.add_message(
@@ -189,22 +169,21 @@ class TorchIdiomsChecker(BaseChecker):
                 or re.search(apis.OPTIMIZER_SHORT_PARAM_PATTERN, name)
             ):
                 return True
-            value = _assigned(receiver)
+            value = resolve.assigned_value(receiver, sole=True)
             return isinstance(value, nodes.Call) and resolve.call_name(value) in apis.OPTIMIZER_CLASSES
         return False
 
     def _check_device(self, node: nodes.Call, func: nodes.Attribute) -> None:
-        device = node.args[0] if node.args else None
-        for keyword in node.keywords or ():
-            if keyword.arg == "device":
-                device = keyword.value
+        device = astutil.argument(node, 0, "device")
+        if device is astutil.UNKNOWN:
+            return
         spelled_device = self._torch_device(device, depth=0)
         if spelled_device is None:
             return
         analysis = scope.analysis(node.root())
         if not self._mindspore_code(node, analysis):
             return
-        value = _assigned(func.expr)
+        value = resolve.assigned_value(func.expr, sole=True)
         if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):
             return
         self.add_message(
@@ -232,7 +211,7 @@ class TorchIdiomsChecker(BaseChecker):
         if isinstance(expr, nodes.IfExp):
             return self._torch_device(expr.body, depth + 1) or self._torch_device(expr.orelse, depth + 1)
         if isinstance(expr, nodes.Name):
-            return self._torch_device(_assigned(expr), depth + 1)
+            return self._torch_device(resolve.assigned_value(expr, sole=True), depth + 1)
         return None
 
     def _check_torch_call(self, node: nodes.Call, qname: str) -> None:

@@ -21,49 +21,19 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, resolve, scope
+from mslint import apis, astutil, resolve, scope
+from mslint.astutil import UNKNOWN, argument, attribute_path, literal_bool, unwrap_chain
 from mslint.messages import spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
 
-# An argument hidden behind *args/**kwargs: its value cannot be judged.
-UNKNOWN = object()
 _SKIP_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
 
 
 # ---------------------------------------------------------------------------
 # Small AST helpers
 # ---------------------------------------------------------------------------
-def path_of(node: nodes.NodeNG | None) -> str | None:
-    """``net``, ``self.net``, ``net.head``: a name or an attribute chain on a name."""
-    parts: list[str] = []
-    while isinstance(node, nodes.Attribute):
-        parts.append(node.attrname)
-        node = node.expr
-    if not isinstance(node, nodes.Name):
-        return None
-    parts.append(node.name)
-    return ".".join(reversed(parts))
-
-
-def argument(call: nodes.Call, index: int | None, keyword: str | None):
-    """The argument node at position ``index`` or ``keyword``; None when not given;
-    UNKNOWN when ``*args``/``**kwargs`` may carry it."""
-    for kw in call.keywords or ():
-        if keyword is not None and kw.arg == keyword:
-            return kw.value
-    if index is not None:
-        for current, arg in enumerate(call.args):
-            if isinstance(arg, nodes.Starred):
-                return UNKNOWN
-            if current == index:
-                return arg
-    if any(kw.arg is None for kw in call.keywords or ()):
-        return UNKNOWN
-    return None
-
-
 def scope_calls(scope_node: nodes.NodeNG) -> list[nodes.Call]:
     """Calls in a function or module body, not in nested functions or classes."""
     return list(scope_node.nodes_of_class(nodes.Call, skip_klass=_SKIP_NESTED))
@@ -71,12 +41,6 @@ def scope_calls(scope_node: nodes.NodeNG) -> list[nodes.Call]:
 
 def position(node: nodes.NodeNG) -> tuple[int, int]:
     return (node.lineno or 0, node.col_offset or 0)
-
-
-def literal_bool(node) -> bool | None:
-    if isinstance(node, nodes.Const) and isinstance(node.value, bool):
-        return node.value
-    return None
 
 
 def float_dtype(node) -> str | None:
@@ -92,65 +56,12 @@ def float_dtype(node) -> str | None:
     return apis.MINDSPORE_FLOAT_DTYPES.get(name)
 
 
-def assigned_value(name_node: nodes.Name) -> nodes.NodeNG | None:
-    """The value last assigned to a bare name (``net = Net()``), or None."""
-    bound = resolve.binding(name_node)
-    if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Assign):
-        return bound.parent.value
-    return None
-
-
-def self_attribute_values(cls: nodes.ClassDef, attr: str) -> list[nodes.NodeNG]:
-    """Values assigned to ``self.<attr>`` in the methods of ``cls`` and its user bases."""
-    user, _ = resolve.class_hierarchy(cls)
-    values = []
-    for klass in user:
-        for method in klass.mymethods():
-            for assign in method.nodes_of_class(nodes.Assign, skip_klass=_SKIP_NESTED):
-                for target in assign.targets:
-                    if (
-                        isinstance(target, nodes.AssignAttr)
-                        and target.attrname == attr
-                        and isinstance(target.expr, nodes.Name)
-                        and target.expr.name == "self"
-                    ):
-                        values.append(assign.value)
-    return values
-
-
-def enclosing_class(node: nodes.NodeNG) -> nodes.ClassDef | None:
-    frame = node.frame()
-    if isinstance(frame, nodes.FunctionDef) and isinstance(frame.parent, nodes.ClassDef):
-        return frame.parent
-    return None
-
-
-def unwrap_chain(value: nodes.NodeNG) -> tuple[nodes.NodeNG, list[nodes.Call]]:
-    """``Net().set_grad().set_train()`` -> (``Net()``, [the chained method calls])."""
-    chained: list[nodes.Call] = []
-    while (
-        isinstance(value, nodes.Call)
-        and isinstance(value.func, nodes.Attribute)
-        and isinstance(value.func.expr, nodes.Call)
-    ):
-        chained.append(value)
-        value = value.func.expr
-    return value, chained
-
-
 def is_cell_constructor(call: nodes.Call, analysis: scope.ModuleAnalysis) -> bool:
     qname = resolve.call_name(call)
     if qname is not None and resolve.is_cell_qname(qname):
         return True
     cls = resolve.user_class_of_call(call)
     return cls is not None and analysis.is_cell_class(cls)
-
-
-def init_of(cls: nodes.ClassDef) -> nodes.FunctionDef | None:
-    for member in cls.locals.get("__init__", ()):
-        if isinstance(member, nodes.FunctionDef):
-            return member
-    return None
 
 
 # ---------------------------------------------------------------------------
@@ -276,7 +187,7 @@ class TrainingChecker(BaseChecker):
     def _to_float_receiver(call: nodes.Call) -> str | None:
         func = call.func
         if isinstance(func, nodes.Attribute) and func.attrname == apis.TO_FLOAT_METHOD:
-            return path_of(func.expr)
+            return attribute_path(func.expr)
         return None
 
     def _network_parts(self, network: nodes.NodeNG, analysis) -> tuple[set[str], list[nodes.ClassDef]]:
@@ -299,12 +210,12 @@ class TrainingChecker(BaseChecker):
                     pending.extend(expr.args)
                     pending.extend(kw.value for kw in expr.keywords or ())
                     continue
-                path = path_of(expr)
+                path = attribute_path(expr)
                 if path is None or path in targets:
                     continue
                 targets.add(path)
                 if isinstance(expr, nodes.Name):
-                    value = assigned_value(expr)
+                    value = resolve.assigned_value(expr)
                     if value is not None:
                         value, _ = unwrap_chain(value)
                         if isinstance(value, nodes.Call):
@@ -329,20 +240,20 @@ class TrainingChecker(BaseChecker):
         if isinstance(receiver, nodes.Call):
             return resolve.call_name(receiver)
         if isinstance(receiver, nodes.Name):
-            value = assigned_value(receiver)
+            value = resolve.assigned_value(receiver)
             value = unwrap_chain(value)[0] if value is not None else None
             return resolve.call_name(value) if isinstance(value, nodes.Call) else None
         if isinstance(receiver, nodes.Attribute):
             owner = cls
             if owner is None and isinstance(receiver.expr, nodes.Name):
-                value = assigned_value(receiver.expr)
+                value = resolve.assigned_value(receiver.expr)
                 value = unwrap_chain(value)[0] if value is not None else None
                 owner = resolve.user_class_of_call(value) if isinstance(value, nodes.Call) else None
-            elif owner is not None and not (isinstance(receiver.expr, nodes.Name) and receiver.expr.name == "self"):
+            elif owner is not None and not astutil.is_self(receiver.expr):
                 owner = None
             if owner is None:
                 return None
-            for value in self_attribute_values(owner, receiver.attrname):
+            for value in scope.analysis(call.root()).class_facts(owner).values(receiver.attrname):
                 value = unwrap_chain(value)[0]
                 if isinstance(value, nodes.Call):
                     return resolve.call_name(value)
@@ -353,7 +264,7 @@ class TrainingChecker(BaseChecker):
         built there) that the level overwrites."""
         user, _ = resolve.class_hierarchy(cls)
         for klass in user:
-            init = init_of(klass)
+            init = astutil.own_method(klass, "__init__")
             if init is None:
                 continue
             for call in scope_calls(init):
@@ -361,7 +272,7 @@ class TrainingChecker(BaseChecker):
                 if not (isinstance(func, nodes.Attribute) and func.attrname == apis.TO_FLOAT_METHOD):
                     continue
                 receiver = func.expr
-                on_self = (path_of(receiver) or "").split(".", 1)[0] == "self"
+                on_self = (attribute_path(receiver) or "").split(".", 1)[0] == "self"
                 built = isinstance(receiver, nodes.Call) and is_cell_constructor(receiver, analysis)
                 if (on_self or built) and self._overridden(call, level, amp_dtype, klass):
                     return call
@@ -373,7 +284,7 @@ class TrainingChecker(BaseChecker):
         ``grad_fn = ms.value_and_grad(net)``: the ``net`` expression."""
         func = node.func
         if isinstance(func, nodes.Name):
-            value = assigned_value(func)
+            value = resolve.assigned_value(func)
             if not isinstance(value, nodes.Call):
                 return None
             func = value
@@ -384,7 +295,7 @@ class TrainingChecker(BaseChecker):
             if resolve.call_name(func) in apis.BPROP_DIFFERENTIATORS:
                 return func.args[0]
             if isinstance(inner, nodes.Name):
-                factory = assigned_value(inner)
+                factory = resolve.assigned_value(inner)
                 if isinstance(factory, nodes.Call) and resolve.call_name(factory) in apis.GRAD_OPERATION_FACTORIES:
                     return func.args[0]
             return None
@@ -396,7 +307,7 @@ class TrainingChecker(BaseChecker):
         if not isinstance(node.func, (nodes.Call, nodes.Name)):
             return
         net_expr = self._differentiated_cell(node)
-        net_path = path_of(net_expr)
+        net_path = attribute_path(net_expr)
         if net_path is None:
             return
         analysis = scope.analysis(node.root())
@@ -408,7 +319,7 @@ class TrainingChecker(BaseChecker):
         inputs = _call_inputs(node)
         forwards = [
             call for call in calls
-            if position(call) < here and path_of(call.func) == net_path and _call_inputs(call) == inputs
+            if position(call) < here and attribute_path(call.func) == net_path and _call_inputs(call) == inputs
             and call.func is not net_expr
         ]
         if not forwards:
@@ -434,15 +345,12 @@ class TrainingChecker(BaseChecker):
         whether set_grad() was called on it at construction or in its __init__."""
         values: list[nodes.NodeNG] = []
         if isinstance(net_expr, nodes.Name):
-            value = assigned_value(net_expr)
+            value = resolve.assigned_value(net_expr)
             values = [value] if value is not None else []
-        elif (
-            isinstance(net_expr, nodes.Attribute)
-            and isinstance(net_expr.expr, nodes.Name)
-            and net_expr.expr.name == "self"
-        ):
-            owner = enclosing_class(net_expr)
-            values = self_attribute_values(owner, net_expr.attrname) if owner is not None else []
+        elif astutil.self_attribute(net_expr) is not None:
+            owner = astutil.enclosing_class(net_expr)
+            if owner is not None:
+                values = scope.analysis(net_expr.root()).class_facts(owner).values(net_expr.attrname)
         if not values:
             return None, False
         found: nodes.ClassDef | None = None
@@ -461,18 +369,18 @@ class TrainingChecker(BaseChecker):
             return None, False
         user, _ = resolve.class_hierarchy(found)
         for klass in user:
-            init = init_of(klass)
+            init = astutil.own_method(klass, "__init__")
             if init is None:
                 continue
             for call in scope_calls(init):
-                if _is_set_grad(call) and path_of(call.func.expr) == "self":
+                if _is_set_grad(call) and attribute_path(call.func.expr) == "self":
                     set_grad = True
         return found, set_grad
 
     @staticmethod
     def _set_grad_before(calls: list[nodes.Call], net_path: str, forward: nodes.Call) -> bool:
         return any(
-            _is_set_grad(call) and path_of(call.func.expr) == net_path and position(call) < position(forward)
+            _is_set_grad(call) and attribute_path(call.func.expr) == net_path and position(call) < position(forward)
             for call in calls
         )
 
@@ -482,7 +390,7 @@ class TrainingChecker(BaseChecker):
             if resolve.call_name(call) not in apis.SET_GRAD_WRAPPERS:
                 continue
             values = list(call.args) + [kw.value for kw in call.keywords or ()]
-            if any(path_of(value) == net_path for value in values):
+            if any(attribute_path(value) == net_path for value in values):
                 return True
         return False
 
@@ -523,7 +431,7 @@ class TrainingChecker(BaseChecker):
             return  # super().__init__() reaches another class's __init__
         if not external <= apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES:
             return
-        init = init_of(node)
+        init = astutil.own_method(node, "__init__")
         if init is None:
             return
         super_call, offset = _cell_init_call(init)
@@ -536,7 +444,7 @@ class TrainingChecker(BaseChecker):
         auto_prefix = True if value is None else literal_bool(value)
         if auto_prefix is None:
             return
-        holder = _optimizer_holder(node, init)
+        holder = _optimizer_holder(node, init, analysis)
         if auto_prefix and holder is not None:
             self.add_message(
                 "ms-auto-prefix",
@@ -616,27 +524,20 @@ def _cell_init_call(init: nodes.FunctionDef) -> tuple[nodes.Call | None, int]:
     return None, 0
 
 
-def _self_assignments(init: nodes.FunctionDef) -> list[tuple[str, nodes.NodeNG, nodes.Assign]]:
-    found = []
-    for assign in init.nodes_of_class((nodes.Assign, nodes.AnnAssign), skip_klass=_SKIP_NESTED):
-        targets = assign.targets if isinstance(assign, nodes.Assign) else [assign.target]
-        if assign.value is None:
-            continue
-        for target in targets:
-            if (
-                isinstance(target, nodes.AssignAttr)
-                and isinstance(target.expr, nodes.Name)
-                and target.expr.name == "self"
-            ):
-                found.append((target.attrname, assign.value, assign))
-    return found
+def _self_assignments(cls: nodes.ClassDef, analysis) -> list[tuple[str, nodes.NodeNG, nodes.NodeNG]]:
+    """(attr, value, statement) of ``self.<attr> = value`` in the class's own __init__."""
+    return [
+        (assignment.attr, assignment.value, assignment.statement)
+        for assignment in analysis.class_body(cls).init_assignments()
+        if assignment.value is not None
+    ]
 
 
 def _self_attr_uses(cls: nodes.ClassDef, attr: str) -> tuple[bool, bool]:
     """(``self.<attr>(...)`` is called, ``self.<attr>.parameters`` is read) anywhere in the class."""
     called = reads_parameters = False
     for node in cls.nodes_of_class(nodes.Attribute):
-        if not (node.attrname == attr and isinstance(node.expr, nodes.Name) and node.expr.name == "self"):
+        if astutil.self_attribute(node) != attr:
             continue
         parent = node.parent
         if isinstance(parent, nodes.Call) and parent.func is node:
@@ -655,12 +556,12 @@ def _is_optimizer_constructor(value: nodes.NodeNG) -> bool:
     return cls is not None and resolve.derives_from(cls, apis.OPTIMIZER_CLASSES)
 
 
-def _optimizer_params(cls: nodes.ClassDef, init: nodes.FunctionDef) -> set[str]:
+def _optimizer_params(cls: nodes.ClassDef, init: nodes.FunctionDef, analysis) -> set[str]:
     """__init__ parameters that are an optimizer: named so, annotated so, or (short
     names such as ``opt``) used as one."""
     params = [arg for arg in init.args.args[1:] + init.args.kwonlyargs]
     annotations = list(init.args.annotations[1:]) + list(init.args.kwonlyargs_annotations)
-    assignments = _self_assignments(init)
+    assignments = _self_assignments(cls, analysis)
     found: set[str] = set()
     for param, annotation in zip(params, annotations):
         name = param.name
@@ -686,12 +587,12 @@ def _optimizer_params(cls: nodes.ClassDef, init: nodes.FunctionDef) -> set[str]:
 _NETWORK_NAME = re.compile(r"net|model|backbone|cell|encoder|decoder|generator|discriminator", re.IGNORECASE)
 
 
-def _optimizer_holder(cls: nodes.ClassDef, init: nodes.FunctionDef) -> str | None:
+def _optimizer_holder(cls: nodes.ClassDef, init: nodes.FunctionDef, analysis) -> str | None:
     """The attribute whose prefix a wrapper holding an optimizer puts on the network's
     parameters (the last of the optimizer and network attributes assigned), or None
     when the class holds no optimizer."""
-    optimizer_params = _optimizer_params(cls, init)
-    assignments = _self_assignments(init)
+    optimizer_params = _optimizer_params(cls, init, analysis)
+    assignments = _self_assignments(cls, analysis)
     optimizer_attrs: list[tuple[str, nodes.NodeNG]] = [
         (attr, assign)
         for attr, value, assign in assignments
@@ -728,10 +629,7 @@ def _parameter_names(call: nodes.Call, analysis) -> tuple[object, frozenset[str]
     owned: set[str] = set()
     user, _ = resolve.class_hierarchy(cls)
     for klass in user:
-        init = init_of(klass)
-        if init is None:
-            continue
-        for attr, value, _ in _self_assignments(init):
+        for attr, value, _ in _self_assignments(klass, analysis):
             if not isinstance(value, nodes.Call):
                 continue
             inner = resolve.call_name(value)
@@ -749,7 +647,7 @@ def _colliding_children(cls: nodes.ClassDef, init: nodes.FunctionDef, analysis) 
     wraps no network given to it."""
     param_names = {arg.name for arg in init.args.args[1:] + init.args.kwonlyargs}
     children: list[tuple[str, object, frozenset[str]]] = []
-    for attr, value, _ in _self_assignments(init):
+    for attr, value, _ in _self_assignments(cls, analysis):
         if isinstance(value, nodes.Name) and value.name in param_names:
             called, _ = _self_attr_uses(cls, attr)
             if called or _NETWORK_NAME.search(value.name):

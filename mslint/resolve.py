@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import astroid
 from astroid import nodes
 
-from mslint import apis
+from mslint import apis, astutil
 
 _SORTED_ALIASES = sorted(apis.MODULE_ALIASES.items(), key=lambda item: -len(item[0]))
 
@@ -107,6 +107,19 @@ def binding(name_node: nodes.Name) -> nodes.NodeNG | None:
     return None
 
 
+def assigned_value(name_node: nodes.NodeNG, sole: bool = False) -> nodes.NodeNG | None:
+    """The value last assigned to a bare name (``net = Net()``), or None; with
+    ``sole``, only when that assignment is the name's one binding in its scope."""
+    if not isinstance(name_node, nodes.Name):
+        return None
+    bound = binding(name_node)
+    if not (isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Assign)):
+        return None
+    if sole and len(bound.scope().locals.get(name_node.name, ())) != 1:
+        return None
+    return bound.parent.value
+
+
 # Every checker asks for the name of every call it visits: answer each node once.
 # Keyed by the node itself (a name never changes within a tree); emptied per module
 # by scope.analysis() and bounded, so it never keeps old trees alive for long.
@@ -131,12 +144,9 @@ def qualified_name(node: nodes.NodeNG) -> str | None:
     return result
 
 
-def _qualified_name(node: nodes.NodeNG) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, nodes.Attribute):
-        parts.append(node.attrname)
-        node = node.expr
-    if not isinstance(node, nodes.Name):
+def _qualified_name(expr: nodes.NodeNG) -> str | None:
+    node, parts = astutil.attribute_chain(expr)
+    if node is None:
         return None
     bound = binding(node)
     if bound is None:
@@ -150,7 +160,7 @@ def _qualified_name(node: nodes.NodeNG) -> str | None:
     if base is None:
         return None
     if parts:
-        base = base + "." + ".".join(reversed(parts))
+        base = base + "." + ".".join(parts)
     return canonical(base)
 
 
@@ -216,18 +226,14 @@ def _follow_name(expr: nodes.NodeNG, depth: int) -> nodes.ClassDef | str | None:
     """What a Name/Attribute expression denotes, by import statements only: a
     user ClassDef, the qualified name of an external (or library) object, or None
     when unsure."""
-    names: list[str] = []
-    while isinstance(expr, nodes.Attribute):
-        names.append(expr.attrname)
-        expr = expr.expr
-    if not isinstance(expr, nodes.Name) or depth > _FOLLOW_DEPTH:
+    root, names = astutil.attribute_chain(expr)
+    if root is None or depth > _FOLLOW_DEPTH:
         return None
-    names.reverse()
-    bound = binding(expr)
+    bound = binding(root)
     if isinstance(bound, nodes.ClassDef):
         return _nested_class(bound, names)
     if isinstance(bound, (nodes.Import, nodes.ImportFrom)):
-        return _follow_import(bound, expr.name, names, depth)
+        return _follow_import(bound, root.name, names, depth)
     return None
 
 
@@ -316,6 +322,11 @@ def _is_library_module(module: nodes.Module) -> bool:
     path = module.file
     if not path:
         return True  # builtins and other modules without a source file
+    return is_library_path(path)
+
+
+def is_library_path(path: str) -> bool:
+    """A file of the standard library or of an installed package."""
     real = os.path.realpath(path)
     if any(real.startswith(directory + os.sep) for directory in _LIBRARY_DIRS):
         return True

@@ -19,7 +19,7 @@ from collections import deque
 
 from astroid import nodes
 
-from mslint import apis, dataflow, resolve
+from mslint import apis, astutil, resolve, values
 
 GRAPH = "graph"
 DIFFERENTIATED = "differentiated"
@@ -99,9 +99,10 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self.entries: set[nodes.NodeNG] = set()
         # callee -> list of (call node, caller) edges found from graph/diff code
         self.call_sites: dict[nodes.FunctionDef, list[tuple[nodes.Call, nodes.NodeNG, bool]]] = {}
-        self._taints: dict[nodes.NodeNG, dataflow.TensorTaint] | None = None
+        self._values: dict[nodes.NodeNG, values.FunctionValues] | None = None
         self._cell_classes: dict[nodes.ClassDef, bool] = {}
-        self._self_attrs: dict[nodes.ClassDef, frozenset[str]] = {}
+        self._class_bodies: dict[nodes.ClassDef, values.ClassBody] = {}
+        self._class_facts: dict[nodes.ClassDef, values.ClassFacts] = {}
         self._owners: dict[nodes.NodeNG, nodes.NodeNG] = {}
         self._enclosing: dict[nodes.NodeNG, tuple[nodes.NodeNG, str] | None] = {}
         # modes the module sets with set_context(mode=...): PYNATIVE, or
@@ -179,10 +180,11 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
     def _read_context_mode(self, call: nodes.Call) -> None:
         if resolve.call_name(call) not in apis.SET_CONTEXT_CALLS:
             return
-        mode = next((kw.value for kw in call.keywords or () if kw.arg == "mode"), None)
+        mode = astutil.argument(call, None, "mode")
+        if mode is astutil.UNKNOWN:
+            self.context_modes.add(UNKNOWN_MODE)  # set_context(**config)
+            return
         if mode is None:
-            if any(kw.arg is None for kw in call.keywords or ()):
-                self.context_modes.add(UNKNOWN_MODE)  # set_context(**config)
             return
         if isinstance(mode, nodes.Const):
             pynative = mode.value == apis.PYNATIVE_MODE_VALUE
@@ -217,12 +219,11 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         construct (``net = MyNet(); ms.grad(net)``)."""
         if isinstance(target, nodes.Lambda):
             return [target]
-        if isinstance(target, nodes.Attribute) and isinstance(target.expr, nodes.Name) and target.expr.name == "self":
-            cls = target.frame().parent if isinstance(target.frame(), nodes.FunctionDef) else None
-            if isinstance(cls, nodes.ClassDef):
-                method = resolve.find_method(cls, target.attrname)
-                return [method] if method is not None else []
-            return []
+        attr = astutil.self_attribute(target)
+        if attr is not None:
+            found = astutil.enclosing_method(target)
+            method = resolve.find_method(found[1], attr) if found is not None else None
+            return [method] if method is not None else []
         if isinstance(target, nodes.Call):
             cls = resolve.user_class_of_call(target)
             return self._cell_entry(cls)
@@ -265,16 +266,15 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
 
     def _callees(self, call: nodes.Call, caller: nodes.NodeNG) -> list[tuple[nodes.FunctionDef, bool]]:
         func = call.func
-        if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and func.expr.name == "self":
-            frame = caller
-            while frame is not None and not (isinstance(frame, nodes.FunctionDef) and isinstance(frame.parent, nodes.ClassDef)):
-                frame = frame.parent.frame() if frame.parent is not None else None
-            if frame is None:
+        attr = astutil.self_attribute(func)
+        if attr is not None:
+            found = astutil.enclosing_method(caller)
+            if found is None:
                 return []
-            method = resolve.find_method(frame.parent, func.attrname)
+            method = resolve.find_method(found[1], attr)
             if method is None or method.root() is not self.module:
                 return []
-            return [(method, dataflow.is_bound_method(method))]
+            return [(method, astutil.is_bound_method(method))]
         if isinstance(func, nodes.Name):
             bound = resolve.binding(func)
             if isinstance(bound, nodes.FunctionDef) and bound.root() is self.module:
@@ -306,18 +306,18 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
     def in_graph_or_differentiated(self, node: nodes.NodeNG) -> bool:
         return self.enclosing(node) is not None
 
-    def taint_of(self, node: nodes.NodeNG) -> dataflow.TensorTaint | None:
-        """Tensor taint of the graph/differentiated function enclosing ``node``."""
+    def values_at(self, node: nodes.NodeNG) -> values.FunctionValues | None:
+        """What the values of the graph/differentiated function enclosing ``node`` hold."""
         found = self.enclosing(node)
         if found is None:
             return None
-        return self.taints().get(self._taint_owner(found[0]))
+        return self.function_values().get(self._values_owner(found[0]))
 
     def depends_on_tensor(self, node: nodes.NodeNG) -> bool:
-        taint = self.taint_of(node)
-        return taint is not None and taint.depends(node)
+        known = self.values_at(node)
+        return known is not None and known.depends(node)
 
-    def _taint_owner(self, func: nodes.NodeNG) -> nodes.NodeNG:
+    def _values_owner(self, func: nodes.NodeNG) -> nodes.NodeNG:
         # nested functions and lambdas share the names of the outermost scope
         known = self._owners.get(func)
         if known is not None:
@@ -330,44 +330,57 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self._owners[func] = owner
         return owner
 
-    def self_tensor_attrs(self, func: nodes.NodeNG) -> frozenset[str]:
+    # -- what self attributes hold -------------------------------------------
+    def class_facts(self, cls: nodes.ClassDef) -> values.ClassFacts:
+        """What the ``self`` attributes of ``cls`` (and its user bases) hold; once per class."""
+        facts = self._class_facts.get(cls)
+        if facts is None:
+            facts = self._class_facts[cls] = values.ClassFacts(cls, self.class_body, _in_graph)
+        return facts
+
+    def class_body(self, cls: nodes.ClassDef) -> values.ClassBody:
+        """The facts the body of ``cls`` itself states about ``self``; once per class."""
+        body = self._class_bodies.get(cls)
+        if body is None:
+            body = self._class_bodies[cls] = values.ClassBody(cls)
+        return body
+
+    def _self_facts(self, func: nodes.NodeNG) -> tuple[frozenset[str], frozenset[str]]:
+        """(tensor attributes, trainable attributes) of the class of a method."""
         cls = func.parent if isinstance(func, nodes.FunctionDef) else None
         if not isinstance(cls, nodes.ClassDef):
-            return frozenset()
-        attrs = self._self_attrs.get(cls)
-        if attrs is None:
-            user, _ = resolve.class_hierarchy(cls)
-            attrs = dataflow.tensor_self_attributes(cls, user)
-            self._self_attrs[cls] = attrs
-        return attrs
+            return frozenset(), frozenset()
+        facts = self.class_facts(cls)
+        return facts.tensor_attrs, facts.trainable
 
-    def taints(self) -> dict[nodes.NodeNG, dataflow.TensorTaint]:
-        """Taint per owner function, propagated from entries through call sites."""
-        if self._taints is not None:
-            return self._taints
-        owners = {self._taint_owner(func) for func in self.kinds}
+    def function_values(self) -> dict[nodes.NodeNG, values.FunctionValues]:
+        """The values of each owner function, tensor parameters propagated from entries
+        through call sites."""
+        if self._values is not None:
+            return self._values
+        owners = {self._values_owner(func) for func in self.kinds}
         params: dict[nodes.NodeNG, set[str]] = {}
         for owner in owners:
             if owner in self.entries and isinstance(owner, nodes.FunctionDef):
-                params[owner] = dataflow.entry_tensor_params(owner)
+                params[owner] = values.entry_tensor_params(owner)
             elif isinstance(owner, nodes.Lambda):
-                params[owner] = {arg.name for arg in dataflow.all_params(owner)}
+                params[owner] = {arg.name for arg in astutil.all_params(owner)}
             else:
                 params[owner] = set()
         # call edges grouped by the owner of the calling code, built once: the loop
         # below then touches each edge once per round of its caller (linear, not
         # owners x callees, on modules with thousands of helpers)
-        # A nested function's parameters are names of its owner's taint (nested
+        # A nested function's parameters are names of its owner's values (nested
         # functions share the names of the outermost scope): ``local(x)`` inside
-        # construct taints ``local``'s parameter there.
+        # construct makes ``local``'s parameter a tensor there.
         edges: dict[nodes.NodeNG, list[tuple[nodes.FunctionDef, nodes.NodeNG, nodes.Call, bool]]] = {}
         for callee, sites in self.call_sites.items():
-            target = self._taint_owner(callee)
+            target = self._values_owner(callee)
             if target not in params:
                 continue
             for call, caller, skips_self in sites:
-                edges.setdefault(self._taint_owner(caller), []).append((callee, target, call, skips_self))
-        taints: dict[nodes.NodeNG, dataflow.TensorTaint] = {}
+                edges.setdefault(self._values_owner(caller), []).append((callee, target, call, skips_self))
+        found: dict[nodes.NodeNG, values.FunctionValues] = {}
         queue = deque(owners)
         queued = set(owners)
         rounds = 0
@@ -375,12 +388,13 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             rounds += 1
             owner = queue.popleft()
             queued.discard(owner)
-            taint = dataflow.TensorTaint(owner, params[owner], self.self_tensor_attrs(owner))
-            taints[owner] = taint
-            # push argument taint into callees' parameters
+            tensor_attrs, trainable = self._self_facts(owner)
+            known = values.FunctionValues(owner, params[owner], tensor_attrs, trainable)
+            found[owner] = known
+            # push argument values into callees' parameters
             grown: list[nodes.NodeNG] = []
             for callee, target, call, skips_self in edges.get(owner, ()):
-                for name in _tainted_params(callee, call, skips_self, taint):
+                for name in values.tensor_parameters_of_call(callee, call, skips_self, known):
                     if name not in params[target]:
                         params[target].add(name)
                         grown.append(target)
@@ -388,40 +402,13 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
                 if callee not in queued:
                     queue.append(callee)
                     queued.add(callee)
-        self._taints = taints
-        return taints
+        self._values = found
+        return found
 
 
-def _tainted_params(
-    callee: nodes.FunctionDef, call: nodes.Call, skips_self: bool, taint: dataflow.TensorTaint
-) -> set[str]:
-    positional = dataflow.positional_params(callee)
-    if skips_self and positional:
-        positional = positional[1:]
-    names: set[str] = set()
-    for index, arg in enumerate(call.args):
-        if isinstance(arg, nodes.Starred):
-            if taint.depends(arg.value):
-                names.update(p.name for p in positional[index:])
-                if callee.args.vararg:
-                    names.add(callee.args.vararg)
-            continue
-        if not taint.depends(arg):
-            continue
-        if index < len(positional):
-            names.add(positional[index].name)
-        elif callee.args.vararg:
-            names.add(callee.args.vararg)
-    for keyword in call.keywords or ():
-        if not taint.depends(keyword.value):
-            continue
-        if keyword.arg is None:  # **kwargs
-            names.update(p.name for p in dataflow.all_params(callee))
-        elif callee.args.kwarg and keyword.arg not in {p.name for p in dataflow.all_params(callee)}:
-            names.add(callee.args.kwarg)
-        else:
-            names.add(keyword.arg)
-    return names
+def _in_graph(method: nodes.FunctionDef) -> bool:
+    """Whether a method (of this module or another) is graph code."""
+    return analysis(method.root()).kinds.get(method) == GRAPH
 
 
 def graph_call_analysis(call: nodes.Call) -> ModuleAnalysis | None:

@@ -10,7 +10,7 @@ import astroid
 import pytest
 from pylint.testutils import CheckerTestCase
 
-from mslint import apis
+from mslint import apis, astutil
 from mslint.checkers import layers
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
@@ -25,16 +25,16 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
         ("(1, 2)", (1, 2)),
         ("3 // 2", 1),
         ("'same'", "same"),
-        ("1 - m", layers._UNKNOWN),
-        ("x.shape[2]", layers._UNKNOWN),
-        ("1 / 0", layers._UNKNOWN),
-        ("2 ** 1000", layers._UNKNOWN),
+        ("1 - m", astutil.UNKNOWN),
+        ("x.shape[2]", astutil.UNKNOWN),
+        ("1 / 0", astutil.UNKNOWN),
+        ("2 ** 1000", astutil.UNKNOWN),
     ],
 )
 def test_literal(source: str, expected: object) -> None:
-    value = layers._literal(astroid.extract_node(f"f({source})").args[0])
-    if expected is layers._UNKNOWN:
-        assert value is layers._UNKNOWN
+    value = astutil.literal(astroid.extract_node(f"f({source})").args[0])
+    if expected is astutil.UNKNOWN:
+        assert value is astutil.UNKNOWN
     elif isinstance(expected, float):
         assert value == pytest.approx(expected)
     else:

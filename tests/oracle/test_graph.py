@@ -166,6 +166,51 @@ report(inline_trainable=len(inline.trainable_params()), fixed_trainable=len(fixe
     assert result["fixed_trainable"] == 2
 
 
+def test_ms_cell_in_construct_frozen_parameters_train_nothing(run_snippet):
+    """A Cell holding only frozen Parameters (requires_grad False as the third positional
+    argument, as a keyword, or set after creation) has nothing to train wherever it is
+    built: building it in construct loses nothing, so ms-cell-in-construct stays quiet."""
+    result = run_snippet('''
+graph_mode("lax")
+
+class FrozenScale(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scale = Parameter(Tensor(2.0, ms.float32), "scale", False)
+        self.shift = Parameter(Tensor(1.0, ms.float32), name="shift", requires_grad=False)
+        self.bias = Parameter(Tensor(0.5, ms.float32), name="bias")
+        self.bias.requires_grad = False
+
+    def construct(self, x):
+        return x * self.scale + self.shift + self.bias
+
+class Inline(nn.Cell):
+    def construct(self, x):
+        return FrozenScale()(x)
+
+class Fixed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.block = FrozenScale()
+
+    def construct(self, x):
+        return self.block(x)
+
+x = Tensor(np.ones((2, 2)), ms.float32)
+inline, fixed = Inline(), Fixed()
+report(
+    inline=float(inline(x).asnumpy().sum()),
+    fixed=float(fixed(x).asnumpy().sum()),
+    inline_trainable=len(inline.trainable_params()),
+    fixed_trainable=len(fixed.trainable_params()),
+    positional_requires_grad=Parameter(Tensor(1.0, ms.float32), "p", False).requires_grad,
+)
+''')
+    assert result["inline"] == result["fixed"] == 14.0
+    assert result["inline_trainable"] == result["fixed_trainable"] == 0
+    assert result["positional_requires_grad"] is False
+
+
 def test_ms_parameter_init_in_construct_fails_and_ops_assign_works(run_snippet):
     for level in ("lax", "strict"):
         result = run_snippet(f'''

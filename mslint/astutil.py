@@ -1,0 +1,301 @@
+"""Small questions about the syntax tree that every rule asks, answered once.
+
+Arguments of a call by position or keyword (and how a call binds a function's
+parameters), literal values, the method and class enclosing a node, ``self.x``
+attributes and dotted paths, assignment targets. Nothing here resolves names or
+knows MindSpore: that is :mod:`mslint.resolve` and :mod:`mslint.values`.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator
+
+from astroid import nodes
+
+# An argument hidden behind ``*args``/``**kwargs``, or a value that is not a literal.
+UNKNOWN = object()
+
+_BINARY_OPERATORS = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+}
+
+
+# ---------------------------------------------------------------------------
+# Arguments
+# ---------------------------------------------------------------------------
+def argument(call: nodes.Call, index: int | None, keyword: str | None):
+    """The argument node at position ``index`` or ``keyword``; None when not given;
+    UNKNOWN when ``*args``/``**kwargs`` may carry it."""
+    for kw in call.keywords or ():
+        if keyword is not None and kw.arg == keyword:
+            return kw.value
+    if index is not None:
+        for current, arg in enumerate(call.args):
+            if isinstance(arg, nodes.Starred):
+                return UNKNOWN
+            if current == index:
+                return arg
+    if any(kw.arg is None for kw in call.keywords or ()):
+        return UNKNOWN
+    return None
+
+
+def call_arguments(call: nodes.Call) -> list[nodes.NodeNG]:
+    """Every argument value of a call, positional then keyword."""
+    return list(call.args) + [keyword.value for keyword in call.keywords or ()]
+
+
+def bind_by_name(call: nodes.Call, params: tuple[str, ...] | list[str]) -> dict[str, nodes.NodeNG] | None:
+    """A call's arguments by parameter name, given the callee's positional
+    parameter names; None when ``*args``/``**kwargs`` hide some or there are more
+    positional arguments than parameters."""
+    if any(isinstance(arg, nodes.Starred) for arg in call.args):
+        return None
+    if any(keyword.arg is None for keyword in call.keywords or ()):
+        return None
+    if len(call.args) > len(params):
+        return None
+    bound = dict(zip(params, call.args))
+    for keyword in call.keywords or ():
+        bound[keyword.arg] = keyword.value
+    return bound
+
+
+def positional_params(func: nodes.FunctionDef | nodes.Lambda) -> list[nodes.AssignName]:
+    args = func.args
+    return list(args.posonlyargs or ()) + list(args.args or ())
+
+
+def all_params(func: nodes.FunctionDef | nodes.Lambda) -> list[nodes.AssignName]:
+    return positional_params(func) + list(func.args.kwonlyargs or ())
+
+
+def annotation_of(args: nodes.Arguments, param: nodes.AssignName) -> nodes.NodeNG | None:
+    for group, annotations in (
+        (args.posonlyargs, args.posonlyargs_annotations),
+        (args.args, args.annotations),
+        (args.kwonlyargs, args.kwonlyargs_annotations),
+    ):
+        for arg, annotation in zip(group or (), annotations or ()):
+            if arg is param:
+                return annotation
+    return None
+
+
+def default_of(args: nodes.Arguments, param: nodes.AssignName) -> nodes.NodeNG | None:
+    positional = list(args.posonlyargs or ()) + list(args.args or ())
+    defaults = list(args.defaults or ())
+    if param in positional and defaults:
+        offset = len(positional) - len(defaults)
+        index = positional.index(param)
+        if index >= offset:
+            return defaults[index - offset]
+    kwonly = list(args.kwonlyargs or ())
+    if param in kwonly:
+        return (args.kw_defaults or [None] * len(kwonly))[kwonly.index(param)]
+    return None
+
+
+def is_bound_method(func: nodes.FunctionDef) -> bool:
+    """A method whose first parameter is self/cls (not a staticmethod).
+
+    Read from the decorators' spelling: astroid's ``FunctionDef.type`` infers every
+    decorator (``@ms.jit`` would load mindspore's sources) and is slow."""
+    if not isinstance(func.parent, nodes.ClassDef):
+        return False
+    for decorator in func.decorators.nodes if func.decorators else ():
+        if isinstance(decorator, nodes.Name) and decorator.name == "staticmethod":
+            return False
+        if isinstance(decorator, nodes.Attribute) and decorator.attrname == "staticmethod":
+            return False
+    return True
+
+
+def bind_call(
+    call: nodes.Call, callee: nodes.FunctionDef | nodes.Lambda, skips_self: bool
+) -> Iterator[tuple[list[str], nodes.NodeNG]]:
+    """(the callee's parameter names an argument may bind, the argument value) for
+    every argument of ``call``: by position, into ``*args``, by keyword, into
+    ``**kwargs``; a ``*seq`` or ``**mapping`` may bind every parameter it reaches."""
+    positional = positional_params(callee)
+    if skips_self and positional:
+        positional = positional[1:]
+    vararg, kwarg = callee.args.vararg, callee.args.kwarg
+    every = [param.name for param in all_params(callee)]
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, nodes.Starred):
+            names = [param.name for param in positional[index:]]
+            yield names + ([vararg] if vararg else []), arg.value
+        elif index < len(positional):
+            yield [positional[index].name], arg
+        elif vararg:
+            yield [vararg], arg
+    for keyword in call.keywords or ():
+        if keyword.arg is None:  # **kwargs
+            yield every, keyword.value
+        elif kwarg and keyword.arg not in every:
+            yield [kwarg], keyword.value
+        else:
+            yield [keyword.arg], keyword.value
+
+
+# ---------------------------------------------------------------------------
+# Literal values
+# ---------------------------------------------------------------------------
+def literal(node: nodes.NodeNG | None) -> object:
+    """The value of a literal expression (numbers, strings, tuples of them and
+    arithmetic on numbers), or UNKNOWN."""
+    if isinstance(node, nodes.Const):
+        return node.value
+    if isinstance(node, nodes.UnaryOp) and node.op in ("-", "+"):
+        value = literal(node.operand)
+        if is_number(value):
+            return -value if node.op == "-" else value
+        return UNKNOWN
+    if isinstance(node, nodes.BinOp) and node.op in _BINARY_OPERATORS:
+        left, right = literal(node.left), literal(node.right)
+        if is_number(left) and is_number(right):
+            try:
+                return _BINARY_OPERATORS[node.op](left, right)
+            except ArithmeticError:
+                return UNKNOWN
+        return UNKNOWN
+    if isinstance(node, (nodes.Tuple, nodes.List)):
+        values = tuple(literal(element) for element in node.elts)
+        return UNKNOWN if any(value is UNKNOWN for value in values) else values
+    return UNKNOWN
+
+
+def literal_bool(node: object) -> bool | None:
+    """True/False for a literal ``True``/``False``; None for anything else."""
+    if isinstance(node, nodes.Const) and isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def is_binary_arithmetic(node: nodes.NodeNG) -> bool:
+    """``a + b``, ``k // 2``: arithmetic :func:`literal` can fold."""
+    return isinstance(node, nodes.BinOp) and node.op in _BINARY_OPERATORS
+
+
+# ---------------------------------------------------------------------------
+# Enclosing scopes
+# ---------------------------------------------------------------------------
+def enclosing_method(node: nodes.NodeNG) -> tuple[nodes.FunctionDef, nodes.ClassDef] | None:
+    """The method (and its class) whose body holds ``node``, through nested
+    functions and lambdas (``self`` there is the method's ``self``)."""
+    frame = node.frame()
+    while frame is not None and not isinstance(frame, nodes.Module):
+        if isinstance(frame, nodes.FunctionDef) and isinstance(frame.parent, nodes.ClassDef):
+            return frame, frame.parent
+        parent = frame.parent
+        frame = parent.frame() if parent is not None else None
+    return None
+
+
+def enclosing_class(node: nodes.NodeNG) -> nodes.ClassDef | None:
+    """The class of :func:`enclosing_method`, or the class whose body holds ``node``."""
+    frame = node.frame()
+    while frame is not None and not isinstance(frame, nodes.Module):
+        if isinstance(frame, nodes.ClassDef):
+            return frame
+        if isinstance(frame.parent, nodes.ClassDef):
+            return frame.parent
+        parent = frame.parent
+        frame = parent.frame() if parent is not None else None
+    return None
+
+
+def own_method(cls: nodes.ClassDef, name: str) -> nodes.FunctionDef | None:
+    """The method ``name`` defined in the body of ``cls`` itself (not inherited)."""
+    for member in cls.locals.get(name, ()):
+        if isinstance(member, nodes.FunctionDef):
+            return member
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Attributes, paths and assignment targets
+# ---------------------------------------------------------------------------
+def is_self(node: nodes.NodeNG) -> bool:
+    return isinstance(node, nodes.Name) and node.name == "self"
+
+
+def self_attribute(expr: nodes.NodeNG | None) -> str | None:
+    """``attr`` of ``self.attr`` (read, or an assignment target)."""
+    if isinstance(expr, (nodes.Attribute, nodes.AssignAttr)) and is_self(expr.expr):
+        return expr.attrname
+    return None
+
+
+def attribute_chain(node: nodes.NodeNG | None) -> tuple[nodes.Name | None, list[str]]:
+    """``a.b.c`` -> (the Name ``a``, ["b", "c"]); (None, ...) when the chain does not
+    start at a bare name (``f().b``)."""
+    parts: list[str] = []
+    while isinstance(node, nodes.Attribute):
+        parts.append(node.attrname)
+        node = node.expr
+    parts.reverse()
+    return (node if isinstance(node, nodes.Name) else None), parts
+
+
+def attribute_path(node: nodes.NodeNG | None) -> str | None:
+    """``net``, ``self.net``, ``net.head``: a name or an attribute chain on a name."""
+    root, parts = attribute_chain(node)
+    return ".".join([root.name, *parts]) if root is not None else None
+
+
+def flatten_targets(target: nodes.NodeNG) -> list[nodes.NodeNG]:
+    """The leaves of an assignment target (``a, (b, *c)`` -> a, b, c)."""
+    if isinstance(target, (nodes.Tuple, nodes.List)):
+        found: list[nodes.NodeNG] = []
+        for element in target.elts:
+            found.extend(flatten_targets(element))
+        return found
+    if isinstance(target, nodes.Starred):
+        return flatten_targets(target.value)
+    return [target]
+
+
+def target_names(target: nodes.NodeNG) -> list[str]:
+    """Local names an assignment target binds."""
+    return [leaf.name for leaf in flatten_targets(target) if isinstance(leaf, nodes.AssignName)]
+
+
+def assignment_pairs(
+    targets: list[nodes.NodeNG], value: nodes.NodeNG
+) -> list[tuple[nodes.NodeNG, nodes.NodeNG | None]]:
+    """(target leaf, value) pairs of an assignment; value None where unpacking hides it."""
+    pairs: list[tuple[nodes.NodeNG, nodes.NodeNG | None]] = []
+    for target in targets:
+        if isinstance(target, (nodes.Tuple, nodes.List)):
+            if isinstance(value, (nodes.Tuple, nodes.List)) and len(value.elts) == len(target.elts):
+                for element, element_value in zip(target.elts, value.elts):
+                    pairs.extend(assignment_pairs([element], element_value))
+            else:
+                pairs.extend((leaf, None) for leaf in flatten_targets(target))
+        else:
+            pairs.append((target, value))
+    return pairs
+
+
+def unwrap_chain(value: nodes.NodeNG) -> tuple[nodes.NodeNG, list[nodes.Call]]:
+    """``Net().set_grad().set_train()`` -> (``Net()``, [the chained method calls])."""
+    chained: list[nodes.Call] = []
+    while (
+        isinstance(value, nodes.Call)
+        and isinstance(value.func, nodes.Attribute)
+        and isinstance(value.func.expr, nodes.Call)
+    ):
+        chained.append(value)
+        value = value.func.expr
+    return value, chained

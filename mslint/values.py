@@ -1,0 +1,700 @@
+"""What values hold, in graph and differentiated code: one expression walker and
+one table of what each ``self`` attribute of a class holds.
+
+The walker (:class:`FunctionValues`, one per graph function and the functions
+nested in it) answers three questions about an expression, with one case per
+node kind:
+
+- *may depend on a tensor* (:meth:`FunctionValues.depends`): computed from a
+  runtime tensor (a construct/@jit parameter that is not a declared constant, a
+  tensor attribute of the Cell, anything computed from those). Shapes, dtypes,
+  ``len(...)``, identity and membership tests and numpy arrays built from shapes
+  are compile-time constants, not tensor data.
+- *is certainly a tensor* (:meth:`FunctionValues.is_tensor`), with the trainable
+  Parameter attributes flowing into it (:meth:`FunctionValues.trainable_sources`):
+  silent when unsure (a bare construct parameter may be a Python int; a user
+  helper may return anything); a tuple or list is not a tensor.
+- *carries a gradient* (:meth:`FunctionValues.carries_gradient`): computed by
+  tensor operations from a tensor parameter or a trainable Parameter; containers
+  carry what they hold; ``float(t)``, ``t.detach()``, ``ops.stop_gradient`` and
+  comparisons carry none (FACTS.md: ``float(t)`` in construct is detached).
+
+Where branches meet (an ``if``-expression, a name bound twice) "is a tensor" needs
+every branch, the other two questions any branch.
+
+The class table (:class:`ClassFacts`, cached per class on the module analysis)
+says, for a class and its user base classes, what each ``self.x`` is assigned
+(in ``__init__``, other methods and the class body), which attributes hold
+tensors, which hold trainable Parameters (``requires_grad`` read as a keyword,
+as the third positional argument of ``Parameter(default_input, name,
+requires_grad)``, and from a later ``self.x.requires_grad = False``), and
+whether constructing the class creates trainable parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from astroid import nodes
+
+from mslint import apis, astutil, resolve
+
+# ---------------------------------------------------------------------------
+# API facts
+# ---------------------------------------------------------------------------
+
+
+def is_op_function(qname: str) -> bool:
+    """``ops.cast``, ``mint.sum``, ``mindspore.numpy.exp``: a function of a MindSpore op
+    namespace itself (not of a sub-package such as ``mint.distributed``)."""
+    for package in apis.TENSOR_PACKAGES:
+        if qname.startswith(package + "."):
+            rest = qname[len(package) + 1:]
+            return "." not in rest and rest[:1].islower()
+    return False
+
+
+def is_op_class(qname: str) -> bool:
+    """``ops.ReduceSum``: a primitive class of a MindSpore op namespace."""
+    for package in apis.TENSOR_PACKAGES:
+        if qname.startswith(package + "."):
+            rest = qname[len(package) + 1:]
+            return "." not in rest and rest[:1].isupper()
+    return False
+
+
+def constant_result(call: nodes.Call) -> bool:
+    """A call whose result is a compile-time constant whatever its arguments: shapes,
+    types, predicates (``len``, ``ops.shape``, ``ops.Shape()(x)``), numpy arrays
+    built from shapes (``np.zeros``; not the conversions ``np.float32(t)``)."""
+    func = call.func
+    if isinstance(func, nodes.Call):  # ops.Shape()(x)
+        return resolve.qualified_name(func.func) in apis.CONSTANT_RESULT_CALLS
+    qname = resolve.qualified_name(func)
+    if qname is None:
+        return False
+    if qname in apis.CONSTANT_RESULT_CALLS:
+        return True
+    return qname in apis.HOST_CONSTANT_CALLS and qname not in apis.HOST_TYPE_CONVERSIONS
+
+
+def produces_tensor(value: nodes.NodeNG | None) -> bool:
+    """``Parameter(...)``, ``Tensor(...)``, ``initializer(...)``, ``ops.ones(...)``: a
+    call that certainly makes a tensor. Other calls (``self.make_anchors(...)``,
+    ``np.ones(...)``) may build host data: unsure, so not a tensor."""
+    if not isinstance(value, nodes.Call):
+        return False
+    qname = resolve.qualified_name(value.func)
+    return qname is not None and (qname in apis.TENSOR_CONSTRUCTORS or is_op_function(qname))
+
+
+def requires_grad(call: nodes.Call) -> bool | None:
+    """Whether ``Parameter(default_input, name=None, requires_grad=True, ...)`` is
+    trainable as written: True, False, or None when it cannot be read (a variable,
+    ``**kwargs``)."""
+    flag = astutil.argument(call, 2, "requires_grad")
+    if flag is None:
+        return True
+    if flag is astutil.UNKNOWN:
+        return None
+    return astutil.literal_bool(flag)
+
+
+def builds_parameters(call: nodes.Call, qname: str) -> bool:
+    """Whether this call builds a MindSpore Cell known to hold trainable parameters."""
+    if qname not in apis.PARAMETERIZED_CELLS:
+        return False
+    for keyword in call.keywords or ():
+        if keyword.arg in apis.PARAMETER_AFFINE_KEYWORDS and astutil.literal_bool(keyword.value) is not True:
+            return False  # affine=False (or unknown): maybe no trainable weights
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Parameters of graph entry points
+# ---------------------------------------------------------------------------
+
+
+def parameter_is_constant(func: nodes.FunctionDef, param: nodes.AssignName) -> bool:
+    """Whether a parameter is a compile-time constant by its declaration:
+    a constant default value or an ``int``/``float``/``bool``/``str`` annotation."""
+    annotation = astutil.annotation_of(func.args, param)
+    if annotation is not None and _constant_annotation(annotation):
+        return True
+    default = astutil.default_of(func.args, param)
+    if isinstance(default, nodes.Const):
+        return True
+    return isinstance(default, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in default.elts)
+
+
+def _constant_annotation(annotation: nodes.NodeNG) -> bool:
+    """``int``, ``float``..., or ``List[int]``, ``Tuple[int, ...]``, ``Optional[int]``."""
+    if isinstance(annotation, nodes.Name):
+        return annotation.name in apis.CONSTANT_ANNOTATIONS
+    if isinstance(annotation, nodes.Const):  # the ``...`` of Tuple[int, ...], or None
+        return annotation.value is Ellipsis or annotation.value is None
+    if isinstance(annotation, nodes.Subscript):
+        container = annotation.value
+        name = container.attrname if isinstance(container, nodes.Attribute) else getattr(container, "name", None)
+        if name not in apis.CONSTANT_ANNOTATION_CONTAINERS:
+            return False
+        inner = annotation.slice
+        elements = inner.elts if isinstance(inner, nodes.Tuple) else [inner]
+        return all(_constant_annotation(element) for element in elements)
+    return False
+
+
+def entry_tensor_params(func: nodes.FunctionDef) -> set[str]:
+    """Tensor parameters of a graph entry point (construct, @jit, a function given
+    to ms.grad): every parameter that is not a declared constant."""
+    params = astutil.all_params(func)
+    skip_first = astutil.is_bound_method(func) and bool(astutil.positional_params(func))
+    tainted = {
+        param.name
+        for index, param in enumerate(params)
+        if not (skip_first and index == 0) and not parameter_is_constant(func, param)
+    }
+    for extra in (func.args.vararg, func.args.kwarg):
+        if extra:
+            tainted.add(extra)
+    return tainted
+
+
+# ---------------------------------------------------------------------------
+# The expression walker
+# ---------------------------------------------------------------------------
+
+MAY_DEPEND = "may depend on a tensor"
+IS_TENSOR = "is a tensor"
+CARRIES_GRADIENT = "carries a gradient"
+
+# A walk answers None (no, or unsure) or the trainable Parameter attributes that
+# flow into the value (empty: yes, from no trainable Parameter).
+_YES: frozenset[str] = frozenset()
+_PENDING = object()  # an assigned value being walked: met again, it is a cycle (unsure)
+
+_COMPREHENSIONS = (nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)
+_CONTAINERS = (nodes.Tuple, nodes.List, nodes.Set, nodes.Dict, nodes.Starred)
+_NEVER = (nodes.Const, nodes.JoinedStr, nodes.Lambda, nodes.FunctionDef, nodes.ClassDef)
+_PYTHON_BOOL_OPERATORS = frozenset({"is", "is not", "in", "not in"})
+
+
+class FunctionValues:
+    """What the expressions of one graph or differentiated function hold (and of the
+    functions nested in it, which share its names for simplicity)."""
+
+    def __init__(
+        self,
+        func: nodes.FunctionDef | nodes.Lambda,
+        tensor_params: set[str],
+        tensor_attrs: frozenset[str] = frozenset(),
+        trainable: frozenset[str] = frozenset(),
+    ) -> None:
+        self.func = func
+        # names that may hold tensor data anywhere in the function
+        self.names: set[str] = set(tensor_params)
+        self.tensor_attrs = tensor_attrs | trainable
+        self.trainable = trainable
+        # (assigned value, question) -> answer: a name bound many times, read through
+        # chains of such names, is walked once, not once per path
+        self._assigned: dict[tuple[nodes.NodeNG, str], object] = {}
+        self._propagate()
+
+    # -- the questions -------------------------------------------------------
+    def depends(self, expr: nodes.NodeNG | None) -> bool:
+        """Whether the value of ``expr`` may depend on a runtime tensor."""
+        return self._ask(expr, MAY_DEPEND) is not None
+
+    def is_tensor(self, expr: nodes.NodeNG | None) -> bool:
+        """Whether ``expr`` is certainly a runtime tensor."""
+        return self._ask(expr, IS_TENSOR) is not None
+
+    def trainable_sources(self, expr: nodes.NodeNG | None) -> frozenset[str] | None:
+        """None unless ``expr`` is certainly a tensor; else the trainable Parameter
+        attributes whose data flows into it (``self.<attr>``)."""
+        return self._ask(expr, IS_TENSOR)
+
+    def carries_gradient(self, expr: nodes.NodeNG | None) -> bool:
+        """Whether ``expr`` holds a value computed by tensor operations from a tensor
+        parameter or a trainable Parameter (silent for user helpers and dtype-only uses
+        such as ``t.type_as(x)``)."""
+        return self._ask(expr, CARRIES_GRADIENT) is not None
+
+    def _ask(self, expr: nodes.NodeNG | None, question: str) -> frozenset[str] | None:
+        if expr is None:
+            return None
+        try:
+            return self._walk(expr, question, frozenset())
+        except RecursionError:  # a pathologically deep expression: unsure
+            return None
+
+    # -- propagation of MAY_DEPEND over assignments, to a fixpoint -----------
+    def _propagate(self) -> None:
+        bindings = list(_bindings(self.func))
+        for _ in range(8):
+            before = len(self.names)
+            for targets, value in bindings:
+                if self.depends(value):
+                    self.names.update(targets)
+            if len(self.names) == before:
+                break
+
+    # -- one case per node kind ------------------------------------------------
+    def _walk(self, node: nodes.NodeNG, q: str, visiting: frozenset) -> frozenset[str] | None:  # noqa: C901
+        if isinstance(node, nodes.Name):
+            return self._name(node, q, visiting)
+        if isinstance(node, nodes.Attribute):
+            return self._attribute(node, q, visiting)
+        if isinstance(node, nodes.Call):
+            return self._call(node, q, visiting)
+        if isinstance(node, _NEVER):
+            return None
+        if isinstance(node, nodes.Subscript):
+            if q is MAY_DEPEND:  # ``table[t]``: the index picks the data too
+                return self._any((node.value, node.slice), q, visiting)
+            return self._walk(node.value, q, visiting)
+        if isinstance(node, nodes.BinOp):
+            return self._any((node.left, node.right), q, visiting)
+        if isinstance(node, nodes.UnaryOp):
+            return self._walk(node.operand, q, visiting)
+        if isinstance(node, nodes.Compare):
+            if q is CARRIES_GRADIENT or any(op in _PYTHON_BOOL_OPERATORS for op, _ in node.ops):
+                return None  # ``t is None``, ``"mask" in kwargs``: Python bools; a comparison has no gradient
+            return self._any([node.left] + [operand for _, operand in node.ops], q, visiting)
+        if isinstance(node, nodes.IfExp):
+            # the test only picks a branch: ``a.shape if t is not None else b.shape``
+            branches = (node.body, node.orelse)
+            if q is IS_TENSOR:
+                return self._all(branches, q, visiting)
+            return self._any(branches, q, visiting)
+        if q is IS_TENSOR:
+            return None  # a container, a bool operation...: not a tensor itself
+        if q is CARRIES_GRADIENT:
+            if isinstance(node, _CONTAINERS):  # a tuple or dict carries what it holds
+                return self._any(node.get_children(), q, visiting)
+            if isinstance(node, _COMPREHENSIONS):
+                produced = (node.key, node.value) if isinstance(node, nodes.DictComp) else (node.elt,)
+                return self._any(produced, q, visiting)
+            return None
+        return self._any(node.get_children(), q, visiting)
+
+    def _any(self, children, q: str, visiting: frozenset) -> frozenset[str] | None:
+        found = None
+        for child in children:
+            result = self._walk(child, q, visiting)
+            if result is not None:
+                if q is not IS_TENSOR:
+                    return result  # the sources matter only for IS_TENSOR
+                found = result if found is None else found | result
+        return found
+
+    def _all(self, children, q: str, visiting: frozenset) -> frozenset[str] | None:
+        found: frozenset[str] = _YES
+        for child in children:
+            result = self._walk(child, q, visiting)
+            if result is None:
+                return None
+            found |= result
+        return found
+
+    def _name(self, node: nodes.Name, q: str, visiting: frozenset) -> frozenset[str] | None:
+        if q is MAY_DEPEND and node.name not in self.names:
+            return None
+        generator = _comprehension_generator(node)
+        if generator is not None:
+            # Python 3 scopes a comprehension's variable to it: ``d`` in
+            # ``tuple(int(d) for d in x.shape)`` holds elements of x.shape, whatever
+            # another ``d`` of the function holds
+            if generator in visiting:
+                return _YES if q is MAY_DEPEND else None  # unsure: keep the function-wide answer
+            return self._walk(generator.iter, q, visiting | {generator})
+        if q is MAY_DEPEND:
+            return _YES
+        frame = node.frame()
+        bindings = frame.locals.get(node.name, ()) if isinstance(frame, (nodes.FunctionDef, nodes.Lambda)) else ()
+        results = []
+        for binding in bindings:
+            parent = binding.parent if isinstance(binding, nodes.AssignName) else None
+            if isinstance(parent, nodes.Arguments):
+                # a parameter: a tensor input carries its gradient, but a bare
+                # parameter may also be a Python int: not certainly a tensor
+                tensor_input = q is CARRIES_GRADIENT and node.name in self.names
+                results.append(_YES if tensor_input else None)
+            elif isinstance(parent, nodes.Assign) and parent.targets == [binding]:
+                results.append(self._assigned_value(parent.value, q, visiting))
+            else:
+                results.append(None)  # a loop variable, an unpacking: unsure
+        if not results:
+            return None
+        if q is IS_TENSOR:
+            if any(result is None for result in results):
+                return None
+            return frozenset().union(*results)
+        return next((result for result in results if result is not None), None)
+
+    def _assigned_value(self, value: nodes.NodeNG, q: str, visiting: frozenset) -> frozenset[str] | None:
+        key = (value, q)
+        known = self._assigned.get(key)
+        if known is _PENDING:
+            return None
+        if key in self._assigned:
+            return known  # type: ignore[return-value]
+        self._assigned[key] = _PENDING
+        result = self._assigned[key] = self._walk(value, q, visiting)
+        return result
+
+    def _attribute(self, node: nodes.Attribute, q: str, visiting: frozenset) -> frozenset[str] | None:
+        if node.attrname in apis.STATIC_TENSOR_ATTRIBUTES:
+            return None  # x.shape, x.dtype: compile-time constants
+        attr = astutil.self_attribute(node)
+        if attr is not None:
+            if attr in self.trainable:
+                return frozenset({attr})
+            if q is not CARRIES_GRADIENT and attr in self.tensor_attrs:
+                return _YES
+            return None
+        return self._walk(node.expr, q, visiting)
+
+    def _call(self, node: nodes.Call, q: str, visiting: frozenset) -> frozenset[str] | None:  # noqa: C901
+        if constant_result(node):
+            return None
+        func = node.func
+        arguments = astutil.call_arguments(node)
+        if q is MAY_DEPEND:
+            # any call's result may depend on its inputs, and a method's on its receiver
+            if isinstance(func, nodes.Attribute) and func.attrname not in apis.STATIC_TENSOR_METHODS:
+                arguments.append(func)  # not x.numel(), x.dim(): static, like x.shape
+            return self._any(arguments, q, visiting)
+        # IS_TENSOR and CARRIES_GRADIENT: only tensor operations MindSpore defines
+        if isinstance(func, nodes.Call):  # ops.ReduceSum()(x)
+            inner = resolve.qualified_name(func.func)
+            if inner is None or not is_op_class(inner):
+                return None
+            return self._tensor_operation(arguments, q, visiting)
+        qname = resolve.qualified_name(func)
+        if qname is not None:
+            if qname in apis.GRADIENT_STOPPING_CALLS:
+                return _YES if q is IS_TENSOR else None
+            if qname == "mindspore.Tensor":  # new tensor data: no gradient path
+                return self._tensor_operation(arguments, q, visiting) if q is IS_TENSOR else None
+            if is_op_function(qname):
+                return self._tensor_operation(arguments, q, visiting)
+            return None  # int(t), float(t), user helpers: a Python value, or unsure
+        if not isinstance(func, nodes.Attribute):
+            return None
+        method = func.attrname
+        if method in apis.STATIC_TENSOR_METHODS or method in apis.HOST_COPY_METHODS:
+            return None  # x.numel(), x.item(), x.asnumpy(): Python or host values
+        receiver = self._walk(func.expr, q, visiting)
+        if method in apis.GRADIENT_STOPPING_METHODS:
+            return _YES if q is IS_TENSOR and receiver is not None else None
+        if q is IS_TENSOR:
+            if receiver is not None:
+                return receiver
+            # ``x.sum()`` on a construct parameter: Python numbers have no such method
+            if method in apis.TENSOR_VALUE_METHODS and isinstance(func.expr, nodes.Name) and self.depends(func.expr):
+                return _YES
+            return None
+        if receiver is not None:
+            return receiver
+        if method in apis.RECEIVER_ONLY_METHODS:
+            return None  # t.type_as(x): x lends its dtype, not its data
+        return self._any(arguments, q, visiting)
+
+    def _tensor_operation(self, arguments, q: str, visiting: frozenset) -> frozenset[str] | None:
+        """A MindSpore op's result: a tensor (whose sources are its inputs'), carrying a
+        gradient when an input does."""
+        if q is IS_TENSOR:
+            found = _YES
+            for argument in arguments:
+                found |= self._walk(argument, q, visiting) or _YES
+            return found
+        return self._any(arguments, q, visiting)
+
+
+def _comprehension_generator(name: nodes.Name) -> nodes.Comprehension | None:
+    """The ``for`` clause binding ``name`` when it is a comprehension's own variable
+    (not read in the first iterable, which is evaluated in the enclosing scope)."""
+    comprehension = name.scope()
+    if not isinstance(comprehension, _COMPREHENSIONS) or name.name not in comprehension.locals:
+        return None
+    generators = comprehension.generators
+    current = name
+    while current is not None and current is not comprehension:
+        if current is generators[0].iter:
+            return None
+        current = current.parent
+    for generator in generators:
+        if name.name in astutil.target_names(generator.target):
+            return generator
+    return None
+
+
+def _bindings(func: nodes.NodeNG):
+    """(target names, value) for every binding in the function."""
+    for node in func.nodes_of_class(
+        (nodes.Assign, nodes.AugAssign, nodes.AnnAssign, nodes.For, nodes.Comprehension, nodes.NamedExpr, nodes.With)
+    ):
+        if isinstance(node, nodes.Assign):
+            names: list[str] = []
+            for target in node.targets:
+                names.extend(astutil.target_names(target))
+            yield names, node.value
+        elif isinstance(node, (nodes.AugAssign, nodes.NamedExpr)):
+            # x += t makes x tensor-dependent; x's old value is already counted
+            yield astutil.target_names(node.target), node.value
+        elif isinstance(node, nodes.AnnAssign):
+            if node.value is not None:
+                yield astutil.target_names(node.target), node.value
+        elif isinstance(node, (nodes.For, nodes.Comprehension)):
+            yield astutil.target_names(node.target), node.iter
+        else:
+            for expr, target in node.items:
+                if target is not None:
+                    yield astutil.target_names(target), expr
+
+
+def tensor_parameters_of_call(
+    callee: nodes.FunctionDef | nodes.Lambda, call: nodes.Call, skips_self: bool, caller: FunctionValues
+) -> set[str]:
+    """The callee's parameters that receive a value that may depend on a tensor."""
+    names: set[str] = set()
+    for params, value in astutil.bind_call(call, callee, skips_self):
+        if caller.depends(value):
+            names.update(params)
+    return names
+
+
+# ---------------------------------------------------------------------------
+# What each self attribute holds
+# ---------------------------------------------------------------------------
+
+# What ``self.<attr>`` holds, from its assignments outside graph code.
+PARAMETER, LIST, DICT, VALUE, UNSURE, ABSENT = "parameter", "list", "dict", "value", "unsure", "absent"
+
+
+class Assignment(NamedTuple):
+    """``self.<attr> = value`` (or a class attribute ``attr = value``)."""
+
+    attr: str
+    value: nodes.NodeNG | None  # None where unpacking hides it
+    statement: nodes.NodeNG  # the Assign or AnnAssign
+    method: nodes.FunctionDef | None  # None: the class body
+    nested: bool  # inside a function nested in the method
+
+
+class ClassBody:
+    """The facts one class's own body states about ``self`` (one walk of its methods)."""
+
+    def __init__(self, cls: nodes.ClassDef) -> None:
+        self.cls = cls
+        self.assignments: list[Assignment] = []
+        self.dynamic_methods: list[nodes.FunctionDef] = []  # methods calling setattr & co
+        self.init_calls: list[tuple[nodes.Call, nodes.FunctionDef]] = []  # every call in __init__
+        # ``<path>.requires_grad = False``: self paths (``self.w``), and method-local names
+        self.frozen_self: set[str] = set()
+        self.frozen_local: set[tuple[nodes.FunctionDef, str]] = set()
+        for name, bound in cls.locals.items():  # class attributes: ``count = 0``
+            for assign_name in bound:
+                if isinstance(assign_name, nodes.AssignName) and isinstance(assign_name.parent, nodes.Assign):
+                    statement = assign_name.parent
+                    self.assignments.append(Assignment(name, statement.value, statement, None, False))
+        for bound in cls.locals.values():
+            for method in bound:
+                # every def of the class body (mymethods() keeps only the first of a
+                # name, missing property setters)
+                if isinstance(method, nodes.FunctionDef):
+                    self._read_method(method)
+
+    def _read_method(self, method: nodes.FunctionDef) -> None:
+        is_init = method.name == "__init__"
+        dynamic = False
+        for node in method.nodes_of_class((nodes.Assign, nodes.AnnAssign, nodes.Call)):
+            if isinstance(node, nodes.Call):
+                callee = node.func
+                name = callee.attrname if isinstance(callee, nodes.Attribute) else getattr(callee, "name", None)
+                dynamic = dynamic or name in apis.DYNAMIC_ATTRIBUTE_CALLS
+                if is_init:
+                    self.init_calls.append((node, method))
+                continue
+            if node.value is None:
+                continue  # ``self.x: int`` alone assigns nothing
+            targets = node.targets if isinstance(node, nodes.Assign) else [node.target]
+            nested = node.frame() is not method
+            for target, value in astutil.assignment_pairs(targets, node.value):
+                attr = astutil.self_attribute(target)
+                if attr is not None:
+                    self.assignments.append(Assignment(attr, value, node, method, nested))
+                elif isinstance(target, nodes.AssignAttr) and target.attrname == "requires_grad" \
+                        and astutil.literal_bool(value) is False:
+                    holder = astutil.attribute_path(target.expr)
+                    if holder is not None and holder.startswith("self."):
+                        self.frozen_self.add(holder)
+                    elif holder is not None and "." not in holder:
+                        self.frozen_local.add((method, holder))
+        if dynamic:
+            self.dynamic_methods.append(method)
+
+    def init_assignments(self) -> list[Assignment]:
+        """``self.<attr> = value`` in the class's own ``__init__`` (not in functions nested there)."""
+        return [
+            assignment
+            for assignment in self.assignments
+            if assignment.method is not None and assignment.method.name == "__init__" and not assignment.nested
+        ]
+
+    def frozen(self, call: nodes.Call, method: nodes.FunctionDef | None, frozen_self: set[str]) -> bool:
+        """Whether the Parameter ``call`` makes is frozen later by
+        ``<holder>.requires_grad = False``."""
+        statement = call.parent
+        if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
+            return False
+        target = statement.targets[0]
+        if isinstance(target, nodes.AssignName):
+            return (method, target.name) in self.frozen_local
+        attr = astutil.self_attribute(target)
+        return attr is not None and f"self.{attr}" in frozen_self
+
+
+class ClassFacts:
+    """What the ``self`` attributes of a class (with its user base classes) hold."""
+
+    def __init__(
+        self,
+        cls: nodes.ClassDef,
+        body_of: Callable[[nodes.ClassDef], ClassBody],
+        in_graph: Callable[[nodes.FunctionDef], bool],
+    ) -> None:
+        self.cls = cls
+        user, self.external = resolve.class_hierarchy(cls)
+        self.bodies = [body_of(klass) for klass in user]  # cls first, then its user bases
+        self._in_graph = in_graph
+        self._kinds: tuple[dict[str, str], bool] | None = None
+        self.frozen_self: set[str] = set()
+        for body in self.bodies:
+            self.frozen_self |= body.frozen_self
+        tensors: set[str] = set()
+        trainable: set[str] = set()
+        for body in self.bodies:
+            for assignment in body.assignments:
+                if assignment.method is None:
+                    continue
+                value = assignment.value
+                whole = assignment.statement.value  # ``self.a, self.b = ops.split(x)``
+                if assignment.method.name == "__init__" and produces_tensor(value if value is not None else whole):
+                    tensors.add(assignment.attr)
+                if self.is_parameter(value):
+                    tensors.add(assignment.attr)
+                    if requires_grad(value) is True and f"self.{assignment.attr}" not in self.frozen_self:
+                        trainable.add(assignment.attr)
+        # attributes holding a runtime tensor: a tensor built in __init__, a Parameter
+        self.tensor_attrs = frozenset(tensors)
+        # attributes holding a trainable Parameter
+        self.trainable = frozenset(trainable)
+
+    @staticmethod
+    def is_parameter(value: nodes.NodeNG | None) -> bool:
+        return isinstance(value, nodes.Call) and resolve.qualified_name(value.func) in apis.PARAMETER_CLASSES
+
+    def values(self, attr: str) -> list[nodes.NodeNG | None]:
+        """Values assigned to ``self.<attr>`` in the methods of the class and its user
+        bases (None where unpacking hides one)."""
+        return [
+            assignment.value
+            for body in self.bodies
+            for assignment in body.assignments
+            if assignment.attr == attr and assignment.method is not None and not assignment.nested
+        ]
+
+    def kind(self, attr: str) -> str:
+        """What ``self.<attr>`` holds from its assignments outside graph code:
+        PARAMETER, LIST, DICT, VALUE, UNSURE, or ABSENT when nothing assigns it."""
+        kinds, dynamic = self._attribute_kinds()
+        kind = kinds.get(attr)
+        if kind is not None:
+            return kind
+        if dynamic:
+            return UNSURE  # setattr / insert_param_to_cell may create it
+        if self.external - apis.CELL_ROOT_CLASSES - {"object"}:
+            return UNSURE  # a MindSpore layer base (nn.Dense owns weight, bias) or an unknown base
+        return ABSENT
+
+    def _attribute_kinds(self) -> tuple[dict[str, str], bool]:
+        if self._kinds is not None:
+            return self._kinds
+        seen: dict[str, set[str]] = {}
+        dynamic = False
+        for body in self.bodies:
+            dynamic = dynamic or any(not self._in_graph(method) for method in body.dynamic_methods)
+            for assignment in body.assignments:
+                if assignment.method is not None and self._in_graph(assignment.method):
+                    continue
+                seen.setdefault(assignment.attr, set()).add(value_kind(assignment.value))
+        kinds: dict[str, str] = {}
+        for attr, found in seen.items():
+            if PARAMETER in found or UNSURE in found:
+                kinds[attr] = UNSURE if UNSURE in found else PARAMETER
+            elif len(found) == 1:
+                kinds[attr] = found.pop()
+            else:
+                kinds[attr] = VALUE if LIST not in found and DICT not in found else UNSURE
+        self._kinds = (kinds, dynamic)
+        return self._kinds
+
+    def creates_trainable_parameters(self, facts_of: Callable[[nodes.ClassDef], ClassFacts]) -> bool:
+        """Whether constructing the class certainly creates trainable parameters: it
+        derives from a parameterised MindSpore layer, or its ``__init__`` (or a user
+        base's) creates a Parameter that stays trainable, a parameterised layer, or a
+        user Cell that does. Unsure: False."""
+        return self._creates_parameters(facts_of, set())
+
+    def _creates_parameters(self, facts_of, seen: set[nodes.ClassDef]) -> bool:
+        if self.cls in seen or len(seen) > 50:
+            return False
+        seen.add(self.cls)
+        if self.external & apis.PARAMETERIZED_CELLS:
+            return True
+        for body in self.bodies:
+            for call, method in body.init_calls:
+                qname = resolve.qualified_name(call.func)
+                if qname in apis.PARAMETER_CLASSES:
+                    if requires_grad(call) is True and not body.frozen(call, method, self.frozen_self):
+                        return True
+                elif qname is not None and builds_parameters(call, qname):
+                    return True
+                elif qname is None or not resolve.is_external(qname):
+                    inner = resolve.user_class_of_call(call)
+                    if inner is not None and inner is not self.cls and facts_of(inner)._creates_parameters(facts_of, seen):
+                        return True
+        return False
+
+
+def value_kind(value: nodes.NodeNG | None) -> str:  # noqa: C901 - one case per value form
+    """What assigning ``value`` to an attribute makes it: a Parameter, a list, a dict,
+    another known value, or unsure."""
+    if value is None:
+        return UNSURE
+    if isinstance(value, (nodes.List, nodes.ListComp)):
+        return LIST
+    if isinstance(value, (nodes.Dict, nodes.DictComp)):
+        return DICT
+    if isinstance(value, (nodes.Const, nodes.Tuple, nodes.JoinedStr, nodes.Set)):
+        return VALUE
+    if isinstance(value, (nodes.BinOp, nodes.UnaryOp, nodes.Compare, nodes.BoolOp)):
+        kinds = {value_kind(child) for child in value.get_children() if not isinstance(child, nodes.Const)}
+        return VALUE if kinds <= {VALUE} else UNSURE
+    if isinstance(value, nodes.Call):
+        qname = resolve.qualified_name(value.func) if isinstance(value.func, (nodes.Name, nodes.Attribute)) else None
+        if qname is None:
+            return UNSURE
+        if qname in apis.PARAMETER_CLASSES:
+            return PARAMETER
+        if qname in apis.LIST_FACTORIES:
+            return LIST
+        if qname in apis.DICT_FACTORIES:
+            return DICT
+        if qname == "mindspore.Tensor" or qname in apis.PYTHON_SCALAR_BUILTINS or is_op_function(qname):
+            return VALUE  # ops.ones(...): a tensor, not a Parameter
+        return UNSURE
+    return UNSURE

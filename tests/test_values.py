@@ -1,0 +1,351 @@
+"""The value analysis (mslint/values.py) and the shared AST helpers (mslint/astutil.py):
+one walker's three questions, the per-class table of what ``self.x`` holds, and the
+argument binding and literal evaluation the checkers share. Static: no framework."""
+
+from __future__ import annotations
+
+import astroid
+import pytest
+from astroid import nodes
+
+from mslint import astutil, scope, values
+
+HEADER = """
+import numpy as np
+import mindspore as ms
+from mindspore import nn, ops, Parameter, Tensor
+
+def probe(value):
+    return value
+
+class Net(nn.Cell):
+    def __init__(self, flag):
+        super().__init__()
+        self.w = Parameter(Tensor(1.0), "w")
+        self.frozen_positional = Parameter(Tensor(1.0), "fp", False)
+        self.frozen_keyword = Parameter(Tensor(1.0), name="fk", requires_grad=False)
+        self.frozen_later = Parameter(Tensor(1.0), name="fl")
+        self.frozen_later.requires_grad = False
+        self.unsure = Parameter(Tensor(1.0), name="u", requires_grad=flag)
+        self.table = ops.ones((2, 2))
+        self.items = []
+        self.count = 0
+        self.p, self.q = make_pair()
+
+    def construct(self, x, n, *args, **kwargs):
+"""
+
+
+def _probes(body: str) -> tuple[values.FunctionValues, list[nodes.NodeNG]]:
+    source = HEADER + "".join(f"        {line}\n" for line in body.strip().splitlines())
+    module = astroid.parse(source)
+    analysis = scope.ModuleAnalysis(module)
+    probes = [call.args[0] for call in module.nodes_of_class(nodes.Call) if getattr(call.func, "name", None) == "probe"]
+    known = analysis.values_at(probes[0])
+    assert known is not None
+    return known, probes
+
+
+def _answers(expression: str, before: str = "") -> tuple[bool, bool, bool]:
+    known, probes = _probes(before + f"\nreturn probe({expression})")
+    expr = probes[-1]
+    return known.depends(expr), known.is_tensor(expr), known.carries_gradient(expr)
+
+
+# (may depend, is a tensor, carries a gradient)
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("x", (True, False, True)),  # a bare parameter may be a Python number
+        ("ops.exp(x)", (True, True, True)),
+        ("x.shape[0]", (False, False, False)),
+        ("x.numel()", (False, False, False)),
+        # IfExp: any branch may depend; a tensor only when every branch is one
+        ("ops.exp(x) if n else ops.sin(x)", (True, True, True)),
+        ("ops.exp(x) if n else x.shape[0]", (True, False, True)),
+        ("x.shape if x is not None else (1,)", (False, False, False)),
+        # identity and membership: Python bools
+        ("x is None", (False, False, False)),
+        ('"mask" in kwargs', (False, False, False)),
+        ("x in (1, 2)", (False, False, False)),
+        ("ops.exp(x) > 0", (True, True, False)),  # a comparison of tensors: a tensor, no gradient
+        # tuples and lists hold tensors but are not one
+        ("(x, 1)", (True, False, True)),
+        ("[ops.exp(x)]", (True, False, True)),
+        ("(x.shape[0], 1)", (False, False, False)),
+        # constant calls
+        ("len(x)", (False, False, False)),
+        ("ops.shape(x)", (False, False, False)),
+        ("ops.Shape()(x)", (False, False, False)),
+        ("np.zeros(x.shape)", (False, False, False)),
+        ("np.float32(x)", (True, False, False)),  # a conversion of tensor data
+        ("float(x)", (True, False, False)),  # detached Python number (FACTS.md)
+        ("ops.stop_gradient(x)", (True, True, False)),
+        ("ops.ReduceSum()(x)", (True, True, True)),
+        ("x.asnumpy()", (True, False, False)),
+        ("ops.exp(x).detach()", (True, True, False)),
+        ("n.sum()", (True, True, True)),  # only tensors have .sum(): n is one
+        ("ops.exp(x).type_as(n)", (True, True, True)),
+        ("ops.zeros((2,)).type_as(x)", (True, True, False)),  # x lends its dtype only
+        ("self.helper(x)", (True, False, True)),  # a user helper: unsure it is a tensor
+        # self attributes
+        ("self.w * 2", (True, True, True)),
+        ("self.table", (True, True, False)),
+        ("self.frozen_positional", (True, True, False)),
+        ("self.count", (False, False, False)),
+    ],
+)
+def test_walker_questions(expression: str, expected: tuple[bool, bool, bool]) -> None:
+    assert _answers(expression) == expected
+
+
+def test_names_follow_their_assignments() -> None:
+    before = "y = ops.exp(x)\nz = ops.exp(x)\nz = 1\ns = x.shape\n"
+    assert _answers("y", before) == (True, True, True)
+    # bound twice: may depend and carry (one binding does), not certainly a tensor
+    assert _answers("z", before) == (True, False, True)
+    assert _answers("s", before) == (False, False, False)
+
+
+def test_taint_flows_through_loops_and_augmented_assignment() -> None:
+    before = "total = 0\nfor row in x:\n    total += row\n"
+    assert _answers("total", before)[0]
+
+
+def test_comprehension_variables_hold_their_iterable_elements() -> None:
+    before = "d = x\n"  # another d of the function holds a tensor
+    assert _answers("tuple(int(d) for d in x.shape)", before)[0] is False
+    assert _answers("[e * 2 for e in x]")[0] is True
+    assert _answers("[e * 2 for e in x]")[2] is True  # a list of values computed from x
+    assert _answers("[e for e in x.shape]")[2] is False
+
+
+def test_trainable_sources() -> None:
+    known, probes = _probes(
+        "a = probe(self.w * 2)\nb = probe(self.frozen_keyword)\nc = probe(self.w.detach())\n"
+        "return probe(ops.exp(x) + self.w)"
+    )
+    assert [known.trainable_sources(expr) for expr in probes] == [
+        frozenset({"w"}),
+        frozenset(),
+        frozenset(),
+        frozenset({"w"}),
+    ]
+
+
+def test_entry_parameters_declared_constant_are_not_tensors() -> None:
+    module = astroid.parse(
+        "import mindspore as ms\n"
+        "@ms.jit\n"
+        "def f(x, k: int, shape=(1, 2), scale=1.0, *args, mode='a', **kw):\n"
+        "    return x\n"
+    )
+    func = next(module.nodes_of_class(nodes.FunctionDef))
+    assert values.entry_tensor_params(func) == {"x", "args", "kw"}
+
+
+# ---------------------------------------------------------------------------
+# The class table
+# ---------------------------------------------------------------------------
+
+
+def _class_facts(source: str, name: str = "Net") -> tuple[scope.ModuleAnalysis, values.ClassFacts]:
+    module = astroid.parse(source)
+    analysis = scope.ModuleAnalysis(module)
+    cls = next(c for c in module.nodes_of_class(nodes.ClassDef) if c.name == name)
+    return analysis, analysis.class_facts(cls)
+
+
+def test_requires_grad_in_every_spelling() -> None:
+    _, facts = _class_facts(HEADER + "        return x\n")
+    assert facts.trainable == {"w"}
+    assert {"w", "frozen_positional", "frozen_keyword", "frozen_later", "unsure", "table"} <= facts.tensor_attrs
+    assert "count" not in facts.tensor_attrs and "items" not in facts.tensor_attrs
+
+
+@pytest.mark.parametrize(
+    ("parameter", "expected"),
+    [
+        ('Parameter(t, "w")', True),
+        ('Parameter(t, "w", True)', True),
+        ('Parameter(t, "w", False)', False),
+        ('Parameter(t, name="w", requires_grad=False)', False),
+        ('Parameter(t, "w", requires_grad=flag)', None),
+        ("Parameter(*args)", None),
+    ],
+)
+def test_requires_grad_of_a_call(parameter: str, expected: bool | None) -> None:
+    assert values.requires_grad(astroid.extract_node(parameter)) is expected
+
+
+CELLS = """
+from mindspore import nn, Parameter, Tensor
+
+class Frozen(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scale = Parameter(Tensor(2.0), "scale", False)
+
+class FrozenKeyword(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scale = Parameter(Tensor(2.0), name="scale", requires_grad=False)
+
+class FrozenLater(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        bias = Parameter(Tensor(1.0), name="bias")
+        bias.requires_grad = False
+        self.bias = bias
+
+class Trainable(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scale = Parameter(Tensor(2.0), "scale", True)
+
+class Holder(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.inner = Trainable()
+
+class FrozenHolder(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.inner = Frozen()
+
+class WithLayer(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.BatchNorm1d(2, affine=False)
+        self.dense = nn.Dense(2, 2)
+
+class Derived(Trainable):
+    pass
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Frozen", False),
+        ("FrozenKeyword", False),
+        ("FrozenLater", False),
+        ("Trainable", True),
+        ("Holder", True),
+        ("FrozenHolder", False),
+        ("WithLayer", True),
+        ("Derived", True),
+    ],
+)
+def test_creates_trainable_parameters(name: str, expected: bool) -> None:
+    analysis, facts = _class_facts(CELLS, name)
+    assert facts.creates_trainable_parameters(analysis.class_facts) is expected
+
+
+def test_attribute_kinds_and_values() -> None:
+    source = HEADER + (
+        "        self.cache = x\n"
+        "        return x\n"
+        "    def reset(self):\n"
+        "        self.count = 1\n"
+        "        self.mapping = {}\n"
+        "    @property\n"
+        "    def size(self):\n"
+        "        return 1\n"
+        "    @size.setter\n"
+        "    def size(self, value):\n"
+        "        self.stored = value\n"
+    )
+    _, facts = _class_facts(source)
+    assert facts.kind("items") == values.LIST
+    assert facts.kind("mapping") == values.DICT
+    assert facts.kind("count") == values.VALUE
+    assert facts.kind("w") == values.PARAMETER
+    assert facts.kind("cache") == values.ABSENT  # assigned in graph code only
+    assert facts.kind("p") == values.UNSURE  # hidden by unpacking
+    assert facts.kind("stored") == values.UNSURE  # a property setter is read too
+    assert facts.values("p") == [None]
+    assert [value.as_string() for value in facts.values("count")] == ["0", "1"]
+
+
+def test_class_attributes_and_dynamic_creation() -> None:
+    source = (
+        "from mindspore import nn\n"
+        "class Net(nn.Cell):\n"
+        "    steps = 0\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        setattr(self, 'x', 1)\n"
+        "    def construct(self, x):\n"
+        "        return x\n"
+    )
+    _, facts = _class_facts(source)
+    assert facts.kind("steps") == values.VALUE
+    assert facts.kind("anything") == values.UNSURE  # setattr may create it
+
+
+def test_class_facts_are_cached_per_class() -> None:
+    analysis, facts = _class_facts(CELLS, "Holder")
+    assert analysis.class_facts(facts.cls) is facts
+
+
+# ---------------------------------------------------------------------------
+# Shared AST helpers
+# ---------------------------------------------------------------------------
+
+
+def test_argument_by_position_or_keyword() -> None:
+    call = astroid.extract_node("f(a, b, c=3)")
+    assert astutil.argument(call, 1, "b").as_string() == "b"
+    assert astutil.argument(call, 5, "c").as_string() == "3"
+    assert astutil.argument(call, 5, "d") is None
+    assert astutil.argument(astroid.extract_node("f(*args)"), 1, "b") is astutil.UNKNOWN
+    assert astutil.argument(astroid.extract_node("f(**kw)"), 1, "b") is astutil.UNKNOWN
+
+
+def test_bind_call_to_a_function() -> None:
+    module = astroid.parse("def f(self, a, b=1, *rest, c, **extra):\n    pass\nf(x, y, z, w, c=v, d=u)\nf(*s)\n")
+    func = next(module.nodes_of_class(nodes.FunctionDef))
+    first, second = list(module.nodes_of_class(nodes.Call))
+    bound = [(names, value.as_string()) for names, value in astutil.bind_call(first, func, skips_self=True)]
+    assert bound == [(["a"], "x"), (["b"], "y"), (["rest"], "z"), (["rest"], "w"), (["c"], "v"), (["extra"], "u")]
+    starred = list(astutil.bind_call(second, func, skips_self=True))
+    assert starred[0][0] == ["a", "b", "rest"]
+
+
+def test_bind_by_name() -> None:
+    assert astutil.bind_by_name(astroid.extract_node("f(1, b=2)"), ("a", "b")).keys() == {"a", "b"}
+    assert astutil.bind_by_name(astroid.extract_node("f(1, 2, 3)"), ("a", "b")) is None
+    assert astutil.bind_by_name(astroid.extract_node("f(*x)"), ("a", "b")) is None
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [("1 - 0.25", 0.75), ("(1, -2)", (1, -2)), ("'same'", "same"), ("1 / 0", astutil.UNKNOWN), ("k", astutil.UNKNOWN)],
+)
+def test_literal(source: str, expected: object) -> None:
+    assert astutil.literal(astroid.extract_node(f"f({source})").args[0]) == expected
+
+
+def test_enclosing_method_class_and_paths() -> None:
+    module = astroid.parse(
+        "class A:\n"
+        "    def m(self):\n"
+        "        def inner():\n"
+        "            return self.net.head\n"
+        "        return inner\n"
+    )
+    attribute = next(node for node in module.nodes_of_class(nodes.Attribute) if node.attrname == "head")
+    method, cls = astutil.enclosing_method(attribute)
+    assert (method.name, cls.name) == ("m", "A")
+    assert astutil.enclosing_class(attribute) is cls
+    assert astutil.attribute_path(attribute) == "self.net.head"
+    assert astutil.self_attribute(attribute.expr) == "net"
+
+
+def test_assignment_pairs() -> None:
+    assign = astroid.extract_node("a, (b, c) = 1, (2, 3)")
+    pairs = [(target.name, value.as_string()) for target, value in astutil.assignment_pairs(assign.targets, assign.value)]
+    assert pairs == [("a", "1"), ("b", "2"), ("c", "3")]
+    hidden = astroid.extract_node("a, b = f()")
+    assert [value for _, value in astutil.assignment_pairs(hidden.targets, hidden.value)] == [None, None]
