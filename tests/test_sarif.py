@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mslint import catalog, cli, sarif
+from mslint import catalog, cli, findings, sarif
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "cli"
@@ -120,10 +120,10 @@ def test_columns_are_characters_not_bytes(project: Path) -> None:
 
 
 def test_char_column_conversion() -> None:
-    assert sarif.char_column("a = 'é'; b", len("a = 'é'; ".encode())) == len("a = 'é'; ")
-    assert sarif.char_column("x = '😀' + y", len("x = '😀' + ".encode())) == len("x = '😀' + ")
-    assert sarif.char_column("", 0) == 0
-    assert sarif.char_column("abc", 10) == 10  # past the end: kept as is
+    assert findings.char_column("a = 'é'; b", len("a = 'é'; ".encode())) == len("a = 'é'; ")
+    assert findings.char_column("x = '😀' + y", len("x = '😀' + ".encode())) == len("x = '😀' + ")
+    assert findings.char_column("", 0) == 0
+    assert findings.char_column("abc", 10) == 10  # past the end: kept as is
 
 
 def test_fingerprints_survive_edits_above(project: Path) -> None:
