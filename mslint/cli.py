@@ -30,6 +30,7 @@ from typing import Any
 import mslint
 from mslint import cache as result_cache
 from mslint import catalog, findings
+from mslint.compat import IncompatibleVersions
 from mslint.engine import Settings, module_name, package_root, skipped_libraries
 from mslint.findings import Finding
 from mslint.pool import default_jobs, lint
@@ -625,7 +626,7 @@ def cmd_check(argv: Sequence[str]) -> int:
         return EXIT_ERROR
     try:
         return _check(args, config)
-    except ConfigError as error:
+    except (ConfigError, IncompatibleVersions) as error:
         print(f"mslint: {error}", file=sys.stderr)
         return EXIT_ERROR
 

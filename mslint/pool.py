@@ -103,6 +103,7 @@ def lint(
     results: dict[str, tuple[list[Finding], str | None]] = {}
     if not tasks:
         return results
+    compat.check_signatures()  # here, not in a worker: IncompatibleVersions reaches the caller
     if _LINTED_HERE:
         compat.fresh_astroid()  # trees cached by an earlier run in this process may be stale
     _LINTED_HERE.append(True)
