@@ -289,7 +289,7 @@ def _result_keys(
         return contents[path]
 
     deps = result_cache.DependencyHasher(settings.roots, read_imports)
-    analysis = result_cache.analysis_key(settings.fingerprint())
+    analysis = result_cache.analysis_key(settings.cache_fields())
     keys = {
         path: result_cache.digest_text(analysis, os.path.abspath(path), modname, deps.closure_hash(os.path.abspath(path)))
         for path, modname, _ in tasks

@@ -54,7 +54,7 @@ class Settings:
     # message: astroid can skip work only pylint's own checkers use
     only_mslint: bool = False
 
-    def fingerprint(self) -> dict[str, Any]:
+    def cache_fields(self) -> dict[str, Any]:
         """What the findings depend on, for the cache key. The roots are not in
         it: they change findings only through the dependency files, which are
         (see mslint/cache.py)."""
