@@ -208,36 +208,17 @@ def _check_cached(
     tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, store: result_cache.ResultCache, stats: dict[str, int]
 ) -> dict[str, list[Finding]]:
     keys, hashes = _result_keys(tasks, settings, store)
-    found = store.get_results(sorted(set(keys.values())))
-    results: dict[str, list[Finding]] = {}
-    misses = []
-    for path, modname, _ in tasks:
-        cached = _from_rows(found.get(keys.get(path, "")), path)
-        if cached is not None:
-            results[path] = cached
-        else:
-            misses.append((path, modname, hashes.get(path)))
-    del found
+    results = store.get_findings(keys)
+    misses = [(path, modname, hashes.get(path)) for path, modname, _ in tasks if path not in results]
     fresh = []
     for path, (items, content_hash) in lint(misses, settings, jobs).items():
         results[path] = items
         if content_hash is not None and path in keys:  # None: the file changed while it was checked
-            fresh.append((keys[path], [item.row() for item in items]))
-    store.put_results(fresh)
+            fresh.append((keys[path], items))
+    store.put_findings(fresh)
     store.prune()
     stats.update(checked=len(misses), cached=len(tasks) - len(misses))
     return results
-
-
-def _from_rows(rows: Any, path: str) -> list[Finding] | None:
-    """A file's findings from its cache entry; None (a miss) when there is none
-    or a row does not load (written by another version, or damaged)."""
-    if not isinstance(rows, list):
-        return None
-    try:
-        return [findings.from_row(row, path) for row in rows]
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return None
 
 
 KEY_CHUNK_FILES = 256  # files whose bytes are held at once while their keys are computed

@@ -518,9 +518,9 @@ class adjusted_astroid:  # noqa: N801 - used like a function
 
 def _clear_checker_caches() -> None:
     """Drop what mslint's resolver and pylint's checkers memoise per node."""
-    from mslint import resolve  # noqa: PLC0415
-
     from pylint.checkers.clear_lru_cache import clear_lru_caches  # noqa: PLC0415
+
+    from mslint import resolve  # noqa: PLC0415
 
     resolve.clear_caches()
     clear_lru_caches()
