@@ -123,8 +123,8 @@ class RuntimeConfirmationChecker(BaseChecker):
 
     def reduce_map_data(self, linter: PyLinter, data: list[Any]) -> None:
         """Parallel mode, in the parent: confirm everything once."""
-        findings = [finding for chunk in data for finding in chunk]
-        self._confirm(findings, _messages_of(self.linter.reporter))
+        collected = [finding for chunk in data for finding in chunk]
+        self._confirm(collected, _messages_of(self.linter.reporter))
 
     def close(self) -> None:
         if not self._enabled() or self._parallel():
