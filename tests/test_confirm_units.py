@@ -349,3 +349,15 @@ def test_memory_limit(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_other_mslint_comments_are_not_hints() -> None:
     assert specs.hint_for(["# mslint: disable=ms-numpy-on-tensor", "class Net(nn.Cell):"], 2) == (None, None)
+
+
+def test_an_anchor_that_cannot_be_worked_out_leaves_the_finding(mslint_findings, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    from mslint.confirm import anchors
+
+    def fail(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise RecursionError("too deep")
+
+    monkeypatch.setattr(anchors, "_graph_anchor", fail)
+    (finding,) = [item for item in mslint_findings(RUNTIME / "host_code.py") if item.line == 42]
+    assert finding.symbol == "ms-numpy-on-tensor"
+    assert finding.anchor.problem == "mslint could not work out what reaches this line (RecursionError: too deep)"

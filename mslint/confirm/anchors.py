@@ -27,10 +27,13 @@ from mslint.findings import Anchor, Entry, LayerCall
 def anchor_of(symbol: str, node: nodes.NodeNG | None) -> Anchor | None:
     """The anchor of a finding of ``symbol`` added for ``node``; None for rules
     runtime mode does not check."""
-    if symbol in rules.LAYER_RULES:
-        return _layer_anchor(node)
-    if symbol in rules.GRAPH_RULES:
-        return _graph_anchor(node)
+    try:
+        if symbol in rules.LAYER_RULES:
+            return _layer_anchor(node)
+        if symbol in rules.GRAPH_RULES:
+            return _graph_anchor(node)
+    except Exception as error:  # noqa: BLE001 - the finding stands; only its runtime check is lost
+        return Anchor(problem=f"mslint could not work out what reaches this line ({type(error).__name__}: {error})")
     return None
 
 
