@@ -1,6 +1,8 @@
 """Runtime confirmation in plugin mode: ``pylint --load-plugins mslint --confirm=y``.
 
-The checker collects mslint's messages as the reporter receives them, and when
+The checker makes a finding of each of mslint's messages as the reporter
+receives it (with its anchor, from the node the message was added for, while
+the tree is alive: see mslint.compat.record_message_nodes), and when
 the run ends (``close()``; with ``--jobs`` > 1, pylint's map/reduce hook in the
 parent process) hands them to :func:`mslint.confirm.confirm_findings`, which
 compiles the flagged code with MindSpore in separate worker processes. It then
@@ -24,7 +26,9 @@ from pylint.checkers import BaseChecker
 from pylint.constants import WarningScope
 from pylint.reporters.text import TextReporter
 
+from mslint import compat, findings
 from mslint.confirm.rules import COMPILE_ERROR_MSGID, COMPILE_ERROR_SYMBOL
+from mslint.findings import Finding
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -79,7 +83,8 @@ class RuntimeConfirmationChecker(BaseChecker):
 
     def __init__(self, linter: PyLinter) -> None:
         super().__init__(linter)
-        self._collected: list[Message] = []
+        self._collected: list[Finding] = []
+        self._lines: dict[str, list[str]] = {}  # of the file being checked
         self._report_new = True
 
     # -- collecting ----------------------------------------------------------
@@ -92,34 +97,40 @@ class RuntimeConfirmationChecker(BaseChecker):
         reporter = self.linter.reporter
         if getattr(reporter, _WRAPPED, None) is self:
             return
-        handle = reporter.handle_message
         symbols = _mslint_symbols(self.linter)
 
-        def handle_message(msg: Message) -> None:
+        def collect(msg: Message, node: Any) -> None:
             if msg.symbol in symbols and msg.symbol != COMPILE_ERROR_SYMBOL:
-                self._collected.append(msg)
-            handle(msg)
+                self._collected.append(self._finding(msg, node))
 
-        reporter.handle_message = handle_message
+        compat.record_message_nodes(self.linter, collect)
         setattr(reporter, _WRAPPED, self)
+
+    def _finding(self, msg: Message, node: Any) -> Finding:
+        from mslint.confirm.anchors import anchor_of  # noqa: PLC0415
+
+        path = os.path.abspath(msg.abspath or msg.path)
+        if path not in self._lines:
+            self._lines = {path: findings.read_source_lines(path)}  # one file at a time
+        return findings.from_message(msg, self._lines[path], anchor_of(msg.symbol, node))
 
     def get_map_data(self) -> Any:
         """Parallel mode, in a worker process: this file's findings."""
         if not self._enabled():
             return None
         collected, self._collected = self._collected, []
-        return [_finding(msg) for msg in collected]
+        return collected
 
     def reduce_map_data(self, linter: PyLinter, data: list[Any]) -> None:
         """Parallel mode, in the parent: confirm everything once."""
-        findings = [finding for chunk in data for finding in chunk]
-        self._confirm(findings, _messages_of(self.linter.reporter))
+        collected = [finding for chunk in data for finding in chunk]
+        self._confirm(collected, _messages_of(self.linter.reporter))
 
     def close(self) -> None:
         if not self._enabled() or self._parallel():
             return
         collected, self._collected = self._collected, []
-        self._confirm([_finding(msg) for msg in collected], _messages_of(self.linter.reporter))
+        self._confirm(collected, _messages_of(self.linter.reporter))
 
     def _parallel(self) -> bool:
         return int(getattr(self.linter.config, "jobs", 1) or 1) > 1 and not getattr(
@@ -127,17 +138,17 @@ class RuntimeConfirmationChecker(BaseChecker):
         )
 
     # -- confirming ----------------------------------------------------------
-    def _confirm(self, findings: list[dict], messages: list[Message]) -> None:
+    def _confirm(self, collected: list[Finding], messages: list[Message]) -> None:
         from mslint.confirm import RuntimeModeUnavailable, confirm_findings, format_suffix, format_summary  # noqa: PLC0415
 
         out = _text_stream(self.linter.reporter)
         try:
             confirmed, new = confirm_findings(
-                findings,
+                collected,
                 device=self.linter.config.device,
                 timeout=float(self.linter.config.confirm_timeout),
                 jobs=max(1, int(getattr(self.linter.config, "jobs", 1) or 1)),
-                project_root=_project_root(findings),
+                project_root=_project_root(collected),
                 config={},
                 syntax_level=getattr(self.linter.config, "jit_syntax_level", "lax"),
             )
@@ -149,17 +160,17 @@ class RuntimeConfirmationChecker(BaseChecker):
         for finding in confirmed:
             msg = by_key.get(_key_of(finding))
             if msg is not None:
-                _annotate(msg, finding["confirmation"], in_text=out is None, suffix=format_suffix)
+                _annotate(msg, finding.confirmation, in_text=out is None, suffix=format_suffix)
         if not self._report_new:
             new = []  # ms-graph-compile-error is disabled
-        module_of = {finding["path"]: finding["module"] for finding in findings if finding.get("module")}
+        module_of = {finding.path: finding.module for finding in collected if finding.module}
         added = self._add_new(new, module_of)
         for finding, msg in added:
             if msg is not None:
-                msg.confirmation = finding["confirmation"]
+                msg.confirmation = finding.confirmation
         self._print_section(confirmed, new, out, format_suffix, format_summary(confirmed, new))
 
-    def _add_new(self, new: list[dict], module_of: dict[str, str]) -> list[tuple[dict, Message | None]]:
+    def _add_new(self, new: list[Finding], module_of: dict[str, str]) -> list[tuple[Finding, Message | None]]:
         """Report new findings as messages of their file. pylint attributes a
         message to the current module, so switch to it; set_current_module
         resets that module's statistics, so they are restored afterwards."""
@@ -170,7 +181,7 @@ class RuntimeConfirmationChecker(BaseChecker):
         by_module = self.linter.stats.by_module
         saved: dict[str, dict] = {}
         for finding in new:
-            path = Path(finding["path"])
+            path = Path(finding.path)
             modname = module_of.get(str(path))
             if modname is None:
                 try:
@@ -184,11 +195,11 @@ class RuntimeConfirmationChecker(BaseChecker):
             before = len(getattr(reporter, "messages", None) or [])
             self.add_message(
                 COMPILE_ERROR_SYMBOL,
-                line=finding["line"],
-                col_offset=finding["column"] - 1,
-                end_lineno=finding.get("end_line"),
-                end_col_offset=finding["end_column"] - 1 if finding.get("end_column") else None,
-                args=(finding["message"],),
+                line=finding.line,
+                col_offset=finding.column - 1,
+                end_lineno=finding.end_line,
+                end_col_offset=finding.end_column - 1 if finding.end_column else None,
+                args=(finding.message,),
             )
             stored = getattr(reporter, "messages", None) or []
             added.append((finding, stored[-1] if len(stored) > before else None))
@@ -203,9 +214,9 @@ class RuntimeConfirmationChecker(BaseChecker):
         stream = out if out is not None else sys.stderr
         cwd = os.getcwd()
         lines = ["", "-" * 70, "mslint runtime confirmation (GRAPH_MODE)"]
-        for finding in sorted(confirmed + new, key=lambda item: (item["path"], item["line"], item["column"])):
-            shown = os.path.relpath(finding["path"], cwd) if finding["path"].startswith(cwd + os.sep) else finding["path"]
-            lines.append(f"{shown}:{finding['line']}: {finding['symbol']}{format_suffix(finding.get('confirmation'))}")
+        for finding in sorted(confirmed + new, key=Finding.sort_key):
+            shown = os.path.relpath(finding.path, cwd) if finding.path.startswith(cwd + os.sep) else finding.path
+            lines.append(f"{shown}:{finding.line}: {finding.symbol}{format_suffix(finding.confirmation)}")
         lines.append(summary)
         stream.write("\n".join(lines) + "\n")
         stream.flush()
@@ -219,28 +230,13 @@ def _mslint_symbols(linter: PyLinter) -> frozenset[str]:
     return frozenset(symbols)
 
 
-def _finding(msg: Message) -> dict:
-    return {
-        "path": os.path.abspath(msg.abspath or msg.path),
-        "line": msg.line,
-        "column": msg.column + 1,  # confirm_findings takes 1-based columns
-        "end_line": msg.end_line,
-        "end_column": msg.end_column + 1 if msg.end_column is not None else None,
-        "symbol": msg.symbol,
-        "msg_id": msg.msg_id,
-        "message": msg.msg,
-        "category": msg.category,
-        "fingerprint": "",
-        "module": msg.module,  # for reporting new findings under pylint's module name
-    }
-
-
 def _key(msg: Message) -> tuple:
-    return (os.path.abspath(msg.abspath or msg.path), msg.line, msg.column, msg.symbol)
+    """A message and its finding share it (columns differ: bytes and characters)."""
+    return (os.path.abspath(msg.abspath or msg.path), msg.line, msg.symbol, msg.msg)
 
 
-def _key_of(finding: dict) -> tuple:
-    return (finding["path"], finding["line"], finding["column"] - 1, finding["symbol"])
+def _key_of(finding: Finding) -> tuple:
+    return (finding.path, finding.line, finding.symbol, finding.message)
 
 
 def _messages_of(reporter) -> list[Message]:
@@ -269,9 +265,9 @@ def _annotate(msg: Message, confirmation: dict, in_text: bool, suffix) -> None:
         msg.msg = f"{msg.msg}{suffix(confirmation)}"
 
 
-def _project_root(findings: list[dict]) -> Path:
+def _project_root(collected: list[Finding]) -> Path:
     """The nearest folder holding a pyproject.toml above the findings, else the cwd."""
-    paths = [finding["path"] for finding in findings if finding.get("path")]
+    paths = [finding.path for finding in collected if finding.path]
     if not paths:
         return Path.cwd()
     try:

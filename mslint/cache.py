@@ -30,6 +30,10 @@ Editing one file therefore re-checks that file and the files that import it,
 directly or through other project modules, and nothing else; a configuration
 change re-checks everything (it is part of every key).
 
+What: each file's findings (mslint.findings.Finding, anchors included, its path
+left out: the key holds it). An entry that does not load, written by another
+version or damaged, counts as a miss and the file is checked again.
+
 Where: ``$MSLINT_CACHE_DIR`` if set, else the user cache folder
 (``~/.cache/mslint`` on Linux, ``~/Library/Caches/mslint`` on macOS,
 ``%LOCALAPPDATA%\\mslint\\Cache`` on Windows), never inside the sources. One
@@ -50,6 +54,9 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from mslint import findings
+from mslint.findings import Finding
 
 SCHEMA_VERSION = 1
 DB_NAME = f"results-v{SCHEMA_VERSION}.sqlite3"
@@ -416,11 +423,23 @@ class ResultCache:
         except sqlite3.Error as error:
             self._fail(error)
 
-    def get_results(self, keys: Sequence[str]) -> dict[str, Any]:
-        return self._get_many("results", "findings", keys)
+    def get_findings(self, keys: dict[str, str]) -> dict[str, list[Finding]]:
+        """The cached findings of the files ``keys`` maps to their cache keys;
+        a file whose entry does not load (another version wrote it, or it is
+        damaged) is left out: a miss."""
+        rows = self._get_many("results", "findings", sorted(set(keys.values())))
+        found = {}
+        for path, key in keys.items():
+            if key in rows:
+                try:
+                    found[path] = [findings.from_row(row, path) for row in rows[key]]
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    continue
+        return found
 
-    def put_results(self, rows: Iterable[tuple[str, Any]]) -> None:
-        self._put_many("results", rows)
+    def put_findings(self, rows: Iterable[tuple[str, list[Finding]]]) -> None:
+        """Store each key's findings (their paths are part of the key)."""
+        self._put_many("results", ((key, [item.row() for item in items]) for key, items in rows))
 
     def get_imports(self, hashes: Sequence[str]) -> dict[str, Any]:
         return self._get_many("imports", "imports", hashes)

@@ -29,8 +29,11 @@ from typing import Any
 
 import mslint
 from mslint import cache as result_cache
-from mslint import catalog
-from mslint.engine import Settings, default_jobs, lint, module_name, package_root, skipped_libraries
+from mslint import catalog, findings
+from mslint.compat import IncompatibleVersions
+from mslint.engine import Settings, module_name, package_root, skipped_libraries
+from mslint.findings import Finding
+from mslint.pool import default_jobs, lint
 from mslint.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -184,7 +187,7 @@ def check_files(
     jobs: int,
     use_cache: bool,
     stats: dict[str, int] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[Finding]:
     """Findings for ``files``, from the cache where it is valid."""
     stats = stats if stats is not None else {}
     tasks = [(path, module_name(path), None) for path in files]
@@ -203,24 +206,16 @@ def check_files(
 
 def _check_cached(
     tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, store: result_cache.ResultCache, stats: dict[str, int]
-) -> dict[str, list[dict[str, Any]]]:
+) -> dict[str, list[Finding]]:
     keys, hashes = _result_keys(tasks, settings, store)
-    found = store.get_results(sorted(set(keys.values())))
-    results: dict[str, list[dict[str, Any]]] = {}
-    misses = []
-    for path, modname, _ in tasks:
-        key = keys.get(path)
-        if key is not None and key in found:
-            results[path] = [dict(item, path=path) for item in found[key]]
-        else:
-            misses.append((path, modname, hashes.get(path)))
-    del found
+    results = store.get_findings(keys)
+    misses = [(path, modname, hashes.get(path)) for path, modname, _ in tasks if path not in results]
     fresh = []
     for path, (items, content_hash) in lint(misses, settings, jobs).items():
         results[path] = items
         if content_hash is not None and path in keys:  # None: the file changed while it was checked
-            fresh.append((keys[path], [{k: v for k, v in item.items() if k != "path"} for item in items]))
-    store.put_results(fresh)
+            fresh.append((keys[path], items))
+    store.put_findings(fresh)
     store.prune()
     stats.update(checked=len(misses), cached=len(tasks) - len(misses))
     return results
@@ -275,7 +270,7 @@ def _result_keys(
         return contents[path]
 
     deps = result_cache.DependencyHasher(settings.roots, read_imports)
-    analysis = result_cache.analysis_key(settings.fingerprint())
+    analysis = result_cache.analysis_key(settings.cache_fields())
     keys = {
         path: result_cache.digest_text(analysis, os.path.abspath(path), modname, deps.closure_hash(os.path.abspath(path)))
         for path, modname, _ in tasks
@@ -375,29 +370,29 @@ def read_baseline(path: str) -> set[tuple[str, str]]:
 # ---------------------------------------------------------------------------
 
 
-def _confirmation_suffix(item: dict[str, Any]) -> str:
-    confirmation = item.get("confirmation")
+def _confirmation_suffix(item: Finding) -> str:
+    confirmation = item.confirmation
     if not confirmation:
         return ""
     detail = confirmation.get("detail") or ""
     return f" [{confirmation.get('status', 'not run')}{': ' + detail if detail else ''}]"
 
 
-def summary_counts(findings: list[dict[str, Any]], new: list[dict[str, Any]] | None) -> dict[str, int] | None:
+def summary_counts(found: list[Finding], new: list[Finding] | None) -> dict[str, int] | None:
     if new is None:
         return None
     counts = {"confirmed": 0, "not reproduced": 0, "not run": 0, "new": len(new)}
-    for item in findings:
-        status = (item.get("confirmation") or {}).get("status", "not run")
+    for item in found:
+        status = (item.confirmation or {}).get("status", "not run")
         counts[status] = counts.get(status, 0) + 1
     return counts
 
 
 def summary_line(report: dict[str, Any]) -> str:
-    findings = report["findings"]
+    found = report["findings"]
     by_category: dict[str, int] = {}
-    for item in findings:
-        by_category[item["category"]] = by_category.get(item["category"], 0) + 1
+    for item in found:
+        by_category[item.category] = by_category.get(item.category, 0) + 1
     files = report["files"]
     plural = {"error": "errors", "warning": "warnings", "convention": "conventions", "refactor": "refactors"}
     parts = [
@@ -405,8 +400,8 @@ def summary_line(report: dict[str, Any]) -> str:
         for name, count in sorted(by_category.items(), key=lambda kv: (-RANK.get(kv[0], 0), kv[0]))
     ]
     text = (
-        f"Found {len(findings)} finding{'s' * (len(findings) != 1)} ({', '.join(parts)}) in {files} file{'s' * (files != 1)}"
-        if findings
+        f"Found {len(found)} finding{'s' * (len(found) != 1)} ({', '.join(parts)}) in {files} file{'s' * (files != 1)}"
+        if found
         else f"No findings in {files} file{'s' * (files != 1)}"
     )
     if report.get("baselined"):
@@ -427,32 +422,30 @@ def format_text(report: dict[str, Any]) -> str:
     out = []
     for item in report["findings"]:
         out.append(
-            f"{display_path(item['path'])}:{item['line']}:{item['column']}: {item['msg_id']} [{item['symbol']}] "
-            f"{item['message']}{_confirmation_suffix(item)}"
+            f"{display_path(item.path)}:{item.line}:{item.column}: {item.msg_id} [{item.symbol}] "
+            f"{item.message}{_confirmation_suffix(item)}"
         )
     out.append(summary_line(report))
     return "\n".join(out) + "\n"
 
 
-def _json_finding(item: dict[str, Any], root: str) -> dict[str, Any]:
-    from mslint import sarif  # noqa: PLC0415
-
+def _json_finding(item: Finding, root: str) -> dict[str, Any]:
     entry = {
-        "path": sarif.relative_path(item["path"], root) or item["path"],
-        "absolutePath": item["path"],
-        "line": item["line"],
-        "column": item["column"],
-        "endLine": item["end_line"],
-        "endColumn": item["end_column"],
-        "symbol": item["symbol"],
-        "msgId": item["msg_id"],
-        "category": item["category"],
-        "message": item["message"],
-        "obj": item.get("obj", ""),
-        "fingerprint": item["fingerprint"],
+        "path": findings.relative_path(item.path, root) or item.path,
+        "absolutePath": item.path,
+        "line": item.line,
+        "column": item.column,
+        "endLine": item.end_line,
+        "endColumn": item.end_column,
+        "symbol": item.symbol,
+        "msgId": item.msg_id,
+        "category": item.category,
+        "message": item.message,
+        "obj": item.obj,
+        "fingerprint": item.fingerprint,
     }
-    if item.get("confirmation"):
-        entry["confirmation"] = item["confirmation"]
+    if item.confirmation:
+        entry["confirmation"] = item.confirmation
     return entry
 
 
@@ -478,10 +471,11 @@ def format_json(report: dict[str, Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def _by(findings: list[dict[str, Any]], key: str) -> dict[str, int]:
+def _by(found: list[Finding], key: str) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for item in findings:
-        counts[item[key]] = counts.get(item[key], 0) + 1
+    for item in found:
+        value = getattr(item, key)
+        counts[value] = counts.get(value, 0) + 1
     return dict(sorted(counts.items()))
 
 
@@ -517,12 +511,12 @@ def format_github(report: dict[str, Any]) -> str:
     out = []
     levels = {"error": "error", "warning": "warning", "note": "notice"}
     for item in report["findings"]:
-        level = levels[sarif.LEVELS.get(item["category"], "note")]
-        where = [f"file={_escape_property(sarif.relative_path(item['path'], os.getcwd()) or item['path'])}", f"line={item['line']}", f"col={item['column']}"]
-        if item.get("end_line"):
-            where += [f"endLine={item['end_line']}", f"endColumn={item['end_column']}"]
-        where.append(f"title={_escape_property(item['symbol'] + ' (' + item['msg_id'] + ')')}")
-        out.append(f"::{level} {','.join(where)}::{_escape_data(item['message'] + _confirmation_suffix(item))}")
+        level = levels[sarif.LEVELS.get(item.category, "note")]
+        where = [f"file={_escape_property(findings.relative_path(item.path, os.getcwd()) or item.path)}", f"line={item.line}", f"col={item.column}"]
+        if item.end_line:
+            where += [f"endLine={item.end_line}", f"endColumn={item.end_column}"]
+        where.append(f"title={_escape_property(item.symbol + ' (' + item.msg_id + ')')}")
+        out.append(f"::{level} {','.join(where)}::{_escape_data(item.message + _confirmation_suffix(item))}")
     for problem in report["problems"]:
         out.append(f"::error file={_escape_property(display_path(problem.path))}::{_escape_data(problem.message)}")
     out.append(summary_line(report))
@@ -537,7 +531,7 @@ FORMATTERS = {"text": format_text, "json": format_json, "sarif": format_sarif, "
 # ---------------------------------------------------------------------------
 
 
-def run_confirmation(findings, options) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:  # noqa: ANN001
+def run_confirmation(found: list[Finding], options: dict[str, Any]) -> tuple[list[Finding], list[Finding]]:
     """mslint.confirm.confirm_findings, or a ConfigError (exit 2) when the
     runtime mode is missing or cannot start."""
     try:
@@ -549,37 +543,10 @@ def run_confirmation(findings, options) -> tuple[list[dict[str, Any]], list[dict
     except ImportError as error:
         raise ConfigError(f"--confirm cannot start: {error}") from error
     try:
-        confirmed, new = confirm_findings(findings, options)
+        confirmed, new = confirm_findings(found, options)
     except (RuntimeError, ValueError) as error:  # RuntimeModeUnavailable, an unknown device
         raise ConfigError(f"--confirm: {error}") from error
     return list(confirmed), list(new)
-
-
-def _complete_new_findings(new: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    from mslint import sarif  # noqa: PLC0415
-
-    lines_of: dict[str, list[str]] = {}
-    completed = []
-    for item in new:
-        item = dict(item)
-        item.setdefault("symbol", "ms-graph-compile-error")
-        item.setdefault("msg_id", "")
-        item.setdefault("category", catalog.CATEGORIES.get(item["msg_id"][:1], "error"))
-        item.setdefault("column", 1)
-        item.setdefault("end_line", None)
-        item.setdefault("end_column", None)
-        item.setdefault("obj", "")
-        item.setdefault("module", "")
-        item["line"] = int(item.get("line") or 1)
-        item["path"] = os.path.abspath(item["path"])
-        if "line_hash" not in item:
-            if item["path"] not in lines_of:
-                lines_of[item["path"]] = sarif.read_source_lines(item["path"])
-            lines = lines_of[item["path"]]
-            text = lines[item["line"] - 1] if 0 < item["line"] <= len(lines) else None
-            item["line_hash"] = sarif.line_hash(text)
-        completed.append(item)
-    return completed
 
 
 # ---------------------------------------------------------------------------
@@ -640,7 +607,7 @@ def cmd_check(argv: Sequence[str]) -> int:
         return EXIT_ERROR
     try:
         return _check(args, config)
-    except ConfigError as error:
+    except (ConfigError, IncompatibleVersions) as error:
         print(f"mslint: {error}", file=sys.stderr)
         return EXIT_ERROR
 
@@ -662,9 +629,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         raise ConfigError("--timeout must be >= 0")
     baseline_file = args.baseline or config.baseline
     baseline = read_baseline(baseline_file) if baseline_file else None
-    from mslint import sarif  # noqa: PLC0415
-
-    root = sarif.repository_root(str(config.root))  # report paths and fingerprints are relative to it
+    root = findings.repository_root(str(config.root))  # report paths and fingerprints are relative to it
 
     excluded = Excluder(config.root, [*config.exclude, *_csv(args.exclude)])
     files, problems = discover(args.paths or ["."], excluded)
@@ -679,13 +644,11 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         only_mslint=set(enabled) <= {rule.symbol for rule in rules if rule.mslint} | set(ALWAYS_ON),
     )
     stats: dict[str, int] = {}
-    findings = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats)
-    findings = sarif.assign_fingerprints(findings, root)
-    baselined: list[dict[str, Any]] = []
+    found = findings.assign_fingerprints(check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats), root)
+    baselined: list[Finding] = []
     if baseline is not None:
-        kept = [item for item in findings if (item["symbol"], item["fingerprint"]) not in baseline]
-        baselined = [item for item in findings if (item["symbol"], item["fingerprint"]) in baseline]
-        findings = kept
+        baselined = [item for item in found if (item.symbol, item.fingerprint) in baseline]
+        found = [item for item in found if (item.symbol, item.fingerprint) not in baseline]
     confirmation_counts = None
     if args.confirm:
         options = {
@@ -696,17 +659,12 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
             "config": dict(config.confirm),
             "syntax_level": settings.jit_syntax_level,
         }
-        confirmed, new = run_confirmation([_public(item) for item in findings], options)
-        by_fingerprint = {(item["symbol"], item["fingerprint"]): item for item in findings}
-        merged = []
-        for item in confirmed:
-            original = by_fingerprint.get((item.get("symbol"), item.get("fingerprint")))
-            merged.append(dict(original, confirmation=item.get("confirmation")) if original else item)
-        new = sarif.assign_fingerprints(_complete_new_findings(new), root)
+        confirmed, new = run_confirmation(found, options)  # sets each finding's confirmation
+        new = findings.assign_fingerprints(new, root)
         if baseline is not None:
-            new = [item for item in new if (item["symbol"], item["fingerprint"]) not in baseline]
-        findings = sorted(merged + new, key=sarif.sort_key)
-        confirmation_counts = summary_counts(merged, new)
+            new = [item for item in new if (item.symbol, item.fingerprint) not in baseline]
+        found = sorted(confirmed + new, key=Finding.sort_key)
+        confirmation_counts = summary_counts(confirmed, new)
     if args.statistics:
         print(
             f"mslint: {len(files)} files: {stats.get('checked', 0)} checked, {stats.get('cached', 0)} from the cache"
@@ -714,14 +672,14 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
             file=sys.stderr,
         )
     if args.write_baseline:
-        everything = sorted(findings + baselined, key=sarif.sort_key)
+        everything = sorted(found + baselined, key=Finding.sort_key)
         report = {"findings": everything, "problems": problems, "files": len(files), "root": root, "rules": rules}
         text = format_sarif(report) if args.write_baseline.endswith(".sarif") else format_json(report)
         Path(args.write_baseline).write_text(text, encoding="utf-8")
         print(f"mslint: wrote {len(everything)} findings to the baseline {args.write_baseline}", file=sys.stderr)
         return EXIT_ERROR if problems else EXIT_OK
     report = {
-        "findings": findings,
+        "findings": found,
         "problems": problems,
         "files": len(files),
         "root": root,
@@ -741,15 +699,9 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     if problems:
         return EXIT_ERROR
     threshold = THRESHOLD[fail_on]
-    if any(RANK.get(item["category"], 1) >= threshold for item in findings):
+    if any(RANK.get(item.category, 1) >= threshold for item in found):
         return EXIT_FINDINGS
     return EXIT_OK
-
-
-def _public(item: dict[str, Any]) -> dict[str, Any]:
-    """A finding as handed to mslint.confirm."""
-    keys = ("path", "line", "column", "end_line", "end_column", "symbol", "msg_id", "message", "category", "fingerprint")
-    return {key: item.get(key) for key in keys}
 
 
 def _write_stdout(text: str) -> None:

@@ -28,3 +28,23 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copy(CLI_FIXTURES / "good.py", tmp_path / "good.py")
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def mslint_findings():  # noqa: ANN201
+    """``lint(*paths, enabled=None)``: the findings (mslint.findings.Finding, with
+    their anchors) the mslint command makes for files and folders, every mslint
+    rule enabled by default, fingerprinted, without the result cache."""
+    from mslint import catalog, cli, findings  # noqa: PLC0415
+    from mslint.cache import project_roots  # noqa: PLC0415
+    from mslint.engine import Settings, package_root, skipped_libraries  # noqa: PLC0415
+
+    def lint(*paths: Path, enabled: list[str] | None = None) -> list:
+        files = sorted({str(file.resolve()) for path in paths for file in ([path] if path.is_file() else path.rglob("*.py"))})
+        symbols = enabled or [rule.symbol for rule in catalog.mslint_rules() if rule.symbol != "ms-graph-compile-error"]
+        settings = Settings(enabled=symbols, jit_syntax_level="lax", roots=project_roots(files, package_root),
+                            skipped_libraries=skipped_libraries(files))
+        found = cli.check_files(files, settings, jobs=1, use_cache=False)
+        return findings.assign_fingerprints(found, findings.repository_root(str(paths[0])))
+
+    return lint

@@ -15,7 +15,7 @@ from pathlib import Path
 import astroid
 import pytest
 
-from mslint import cache, cli, engine
+from mslint import cache, cli, compat, engine, pool
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -187,6 +187,32 @@ def test_cache_entries_hold_no_absolute_paths_of_findings(project: Path, capsys:
     assert rows and all('"path"' not in row[0] for row in rows)
 
 
+def test_rows_that_do_not_load_are_misses(project: Path, capsys: pytest.CaptureFixture, cache_dir: Path) -> None:
+    """Rows written by another version (or damaged) are checked again, never an error."""
+    first, _ = lint(capsys, "cli")
+    db = sqlite3.connect(str(cache_dir / cache.DB_NAME), isolation_level=None)
+    keys = [row[0] for row in db.execute("SELECT key FROM results ORDER BY key")]
+    bad = ['{"not": "a list"}', '[{"line": 1}]', '[{"line": "x", "column": 1, "end_line": null, "end_column": null, '
+           '"symbol": "s", "msg_id": "E1", "message": "", "category": "error", "unknown_field": 1}]']
+    for key, value in zip(keys, bad):
+        db.execute("UPDATE results SET findings=? WHERE key=?", (value, key))
+    db.close()
+    found, stats = lint(capsys, "cli")
+    assert stats["checked"] == len(bad) and found == first
+
+
+def test_anchors_survive_the_cache(project: Path, cache_dir: Path) -> None:
+    """Runtime confirmation plans from the anchors recorded at lint time: a
+    finding from the cache carries the same one."""
+    files = [str(path) for path in sorted((project / "cli").rglob("*.py"))]
+    settings = engine.Settings(enabled=["ms-numpy-on-tensor", "ms-cell-in-construct", "ms-conv-padding-ignored"],
+                               jit_syntax_level="lax", roots=cache.project_roots(files, engine.package_root))
+    cold = cli.check_files(files, settings, jobs=1, use_cache=True)
+    warm = cli.check_files(files, settings, jobs=1, use_cache=True)
+    assert cold == warm and [item.anchor for item in cold] == [item.anchor for item in warm]
+    assert any(item.anchor and item.anchor.entries for item in warm)
+
+
 # ---------------------------------------------------------------------------
 # The pieces
 # ---------------------------------------------------------------------------
@@ -304,7 +330,7 @@ def test_lazy_star_imports_bind_what_astroid_binds(tmp_path: Path) -> None:
     (package / "sibling.py").write_text("from .third import *\nsib = 1\n__all__ = ['sib']\n", encoding="utf-8")
     (package / "third.py").write_text("from .sibling import *\nthird = 3\n", encoding="utf-8")  # a star cycle
     (package / "other.py").write_text("imported_global = local_only = 1\n", encoding="utf-8")
-    lazy = engine.LazyStarImports([str(tmp_path)])
+    lazy = compat.LazyStarImports([str(tmp_path)])
     import sys
 
     sys.path.insert(0, str(tmp_path))
@@ -327,7 +353,7 @@ def test_lazy_star_imports_bind_what_astroid_binds(tmp_path: Path) -> None:
 def test_lazy_star_imports_agree_on_the_fixtures() -> None:
     files = sorted(str(path) for path in FIXTURES.rglob("*.py"))
     roots = sorted({engine.package_root(path) for path in files})
-    lazy = engine.LazyStarImports(roots)
+    lazy = compat.LazyStarImports(roots)
     import sys
 
     saved = list(sys.path)
@@ -371,11 +397,11 @@ def test_dropping_astroid_caches_changes_nothing(tmp_path: Path, monkeypatch: py
     shutil.copytree(FIXTURES, tmp_path / "fixtures")
     monkeypatch.chdir(tmp_path)
     reference, _ = lint(capsys, "--select=all", "--no-cache", "--jobs=1", "fixtures")
-    monkeypatch.setattr(engine, "MEMORY_BUDGET", 0)
-    monkeypatch.setattr(engine, "MIN_WORKER_MEMORY", 0)  # drop everything every 8 files
+    monkeypatch.setattr(pool, "MEMORY_BUDGET", 0)
+    monkeypatch.setattr(pool, "MIN_WORKER_MEMORY", 0)  # drop everything every 8 files
     resets = []
-    original = engine._fresh_astroid
-    monkeypatch.setattr(engine, "_fresh_astroid", lambda: (resets.append(1), original())[1])
+    original = compat.fresh_astroid
+    monkeypatch.setattr(compat, "fresh_astroid", lambda: (resets.append(1), original())[1])
     assert lint(capsys, "--select=all", "--no-cache", "--jobs=1", "fixtures")[0] == reference
     assert len(resets) >= 5
 
@@ -390,9 +416,9 @@ def test_batches_keep_neighbours_together_and_shrink(tmp_path: Path) -> None:
         path.write_text("x = 1\n" * (1 + index % 7))
         tasks.append((str(path), f"pkg{index // 100}.m{index:03}", None))
     shuffled = tasks[1::2] + tasks[::2]
-    found = engine.batches(shuffled, 2)
+    found = pool.batches(shuffled, 2)
     assert [task for batch in found for task in batch] == sorted(tasks)
     sizes = [len(batch) for batch in found]
     assert sizes[0] > 50 and sizes[-1] < 10
     assert all(later <= earlier + 8 for earlier, later in zip(sizes, sizes[1:]))
-    assert engine.batches(tasks[:1], 2) == [tasks[:1]]
+    assert pool.batches(tasks[:1], 2) == [tasks[:1]]

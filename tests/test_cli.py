@@ -17,6 +17,7 @@ import pytest
 
 import mslint
 from mslint import catalog, cli, sarif
+from mslint.findings import Finding
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "cli"
@@ -223,8 +224,8 @@ def test_formats(project: Path, capsys: pytest.CaptureFixture) -> None:
 def test_github_escapes_workflow_command_characters() -> None:
     report = {
         "findings": [
-            {"path": os.path.abspath("a,b:c.py"), "line": 1, "column": 1, "end_line": None, "end_column": None, "symbol": "s",
-             "msg_id": "E7101", "message": "50% of\nit", "category": "error", "fingerprint": "x"}
+            Finding(path=os.path.abspath("a,b:c.py"), line=1, column=1, end_line=None, end_column=None, symbol="s",
+                    msg_id="E7101", message="50% of\nit", category="error", fingerprint="x")
         ],
         "problems": [],
         "files": 1,
@@ -454,25 +455,25 @@ def test_confirm_results_in_every_format(project: Path, capsys: pytest.CaptureFi
     calls = []
 
     def fake_confirm(findings, options):  # noqa: ANN001, ANN202
-        calls.append((findings, options))
+        calls.append((list(findings), options))
         statuses = iter([("confirmed", "compile error at line 17"), ("not reproduced", "trained fine")])
         for finding in findings:
             status, detail = next(statuses)
-            finding["confirmation"] = {"status": status, "detail": detail}
+            finding.confirmation = {"status": status, "detail": detail}
         new = [
-            {"path": str(project / "good.py"), "line": 13, "column": 9, "end_line": None, "end_column": None,
-             "symbol": "ms-graph-compile-error", "msg_id": "E7801", "message": "MindSpore refuses this line", "category": "error",
-             "fingerprint": "", "confirmation": {"status": "confirmed", "detail": "reported by the compiler"}}
+            Finding(path=str(project / "good.py"), line=13, column=9, end_line=None, end_column=None,
+                    symbol="ms-graph-compile-error", msg_id="E7801", message="MindSpore refuses this line", category="error",
+                    confirmation={"status": "confirmed", "detail": "reported by the compiler"})
         ]
         return findings, new
 
     monkeypatch.setattr(mslint.confirm, "confirm_findings", fake_confirm)
     code, out, _ = run(capsys, "--confirm", "--device=GPU", "--confirm-timeout=30", "bad.py", "good.py")
     findings, options = calls[0]
-    assert [set(f) for f in findings] == [
-        {"path", "line", "column", "end_line", "end_column", "symbol", "msg_id", "message", "category", "fingerprint", "confirmation"}
-    ] * 2
-    assert findings[0]["path"] == str(project / "bad.py") and os.path.isabs(findings[0]["path"])
+    assert [type(f) for f in findings] == [Finding] * 2 and all(f.fingerprint for f in findings)
+    # what runtime mode compiles was recorded at lint time
+    assert [f.anchor.entries[0].name for f in findings if f.symbol == "ms-numpy-on-tensor"] == ["Net"]
+    assert findings[0].path == str(project / "bad.py") and os.path.isabs(findings[0].path)
     assert options["device"] == "GPU" and options["timeout"] == 30.0 and options["project_root"] == str(project)
     assert options["config"] == {} and options["jobs"] >= 1
     lines = out.splitlines()

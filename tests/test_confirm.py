@@ -1,13 +1,14 @@
 """Runtime mode with the real MindSpore on CPU (no mock of the compiler).
 
-Findings come from linting fixtures/runtime/ with pylint and mslint, exactly as
-a user gets them; ``confirm_findings`` then compiles the flagged code in worker
+Findings come from linting fixtures/runtime/ with mslint, exactly as a user
+gets them (with the anchors recorded at lint time); ``confirm_findings`` then compiles the flagged code in worker
 processes. One worker per module, one MindSpore import per worker: the modules
 of a scenario go through one call, and the expensive calls run once per session.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -17,8 +18,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mslint import catalog
 from mslint.confirm import COMPILE_ERROR_SYMBOL, STATUSES, confirm_findings
+from mslint.findings import Finding
 
 pytestmark = pytest.mark.frameworks  # compiles with the real MindSpore
 
@@ -27,43 +28,16 @@ RUNTIME = ROOT / "fixtures" / "runtime"
 PROJECT = RUNTIME / "project"
 
 
-def lint(*paths: Path) -> list[dict]:
-    """mslint's findings for paths, from pylint's json2 output, in the shape
-    confirm_findings takes (1-based columns, as mslint's own output)."""
-    symbols = [rule.symbol for rule in catalog.mslint_rules() if rule.symbol != COMPILE_ERROR_SYMBOL]
-    completed = subprocess.run(
-        [sys.executable, "-m", "pylint", "--load-plugins=mslint", "--disable=all", f"--enable={','.join(symbols)}",
-         "--output-format=json2", "--persistent=n", *map(str, paths)],
-        capture_output=True, text=True, cwd=ROOT, check=False,
-    )
-    messages = json.loads(completed.stdout)["messages"]
-    return [
-        {
-            "path": message["absolutePath"],
-            "line": message["line"],
-            "column": message["column"] + 1,
-            "end_line": message["endLine"],
-            "end_column": message["endColumn"] + 1 if message["endColumn"] is not None else None,
-            "symbol": message["symbol"],
-            "msg_id": message["messageId"],
-            "message": message["message"],
-            "category": message["type"],
-            "fingerprint": f"{message['symbol']}:{message['line']}",
-        }
-        for message in messages
-    ]
-
-
 @pytest.fixture(scope="module")
-def linted() -> list[dict]:
-    """Every finding in fixtures/runtime/, linted once."""
-    return lint(RUNTIME)
+def linted(mslint_findings) -> list[Finding]:  # noqa: ANN001
+    """Every finding in fixtures/runtime/, linted once by mslint (anchors recorded)."""
+    return mslint_findings(RUNTIME)
 
 
-def findings_in(linted: list[dict], *paths: Path) -> list[dict]:
+def findings_in(linted: list[Finding], *paths: Path) -> list[Finding]:
     wanted = {str(path.resolve()) for path in paths}
-    found = [dict(item) for item in linted if item["path"] in wanted]
-    assert {item["path"] for item in found} == wanted, "a fixture lost its findings"
+    found = [dataclasses.replace(item) for item in linted if item.path in wanted]
+    assert {item.path for item in found} == wanted, "a fixture lost its findings"
     return found
 
 
@@ -71,12 +45,12 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
     return {str(path.relative_to(folder)): (path.stat().st_size, path.stat().st_mtime_ns) for path in folder.rglob("*")}
 
 
-def by_line(findings: list[dict], name: str) -> dict[tuple[int, str], dict]:
-    return {(item["line"], item["symbol"]): item["confirmation"] for item in findings if Path(item["path"]).name == name}
+def by_line(findings: list[Finding], name: str) -> dict[tuple[int, str], dict]:
+    return {(item.line, item.symbol): item.confirmation for item in findings if Path(item.path).name == name}
 
 
 @pytest.fixture(scope="module")
-def main_run(linted: list[dict]) -> dict:
+def main_run(linted: list[Finding]) -> dict:
     """host_code.py, layers.py, import_fails.py and crashes.py in one call, two
     workers at a time; the fixture tree and the working directory are
     snapshotted around it."""
@@ -128,13 +102,13 @@ def test_not_reproduced_and_not_run(main_run: dict) -> None:
 
 def test_compile_error_no_rule_predicted(main_run: dict) -> None:
     (new,) = main_run["new"]
-    assert new["symbol"] == COMPILE_ERROR_SYMBOL and new["msg_id"] == "E7801"
-    assert (Path(new["path"]).name, new["line"], new["column"], new["end_column"]) == ("host_code.py", 77, 16, 26)
-    assert new["message"] == (
+    assert new.symbol == COMPILE_ERROR_SYMBOL and new.msg_id == "E7801"
+    assert (Path(new.path).name, new.line, new.column, new.end_column) == ("host_code.py", 77, 16, 26)
+    assert new.message == (
         "MindSpore cannot compile this in GRAPH_MODE (LAX and STRICT): AttributeError: "
         "ClassMember: 'Namespace:host_code..MissingAttribute' object has no attribute 'scale'"
     )
-    assert new["confirmation"]["status"] == "confirmed"
+    assert new.confirmation["status"] == "confirmed" and new.fingerprint
 
 
 def test_layer_findings_confirmed_by_building_the_call(main_run: dict) -> None:
@@ -205,16 +179,16 @@ FINDING_SCHEMA = {
 def test_output_shape(main_run: dict) -> None:
     """What the CLI renders as text suffixes, JSON fields and SARIF result
     properties: every finding (old and new) is JSON with a confirmation."""
-    everything = main_run["findings"] + main_run["new"]
+    everything = [{key: value for key, value in vars(item).items() if key != "anchor"} for item in main_run["findings"] + main_run["new"]]
     for item in json.loads(json.dumps(everything)):
         jsonschema.validate(item, FINDING_SCHEMA)
     assert all(len(item["confirmation"]["detail"]) < 400 for item in everything)
 
 
-def test_factory_and_inputs_from_pyproject(linted: list[dict]) -> None:
+def test_factory_and_inputs_from_pyproject(linted: list[Finding]) -> None:
     findings = findings_in(linted, PROJECT / "pkg" / "model.py")
     confirmed, new = confirm_findings(findings, timeout=120, project_root=PROJECT, config={}, progress=False)
-    statuses = {item["symbol"]: item["confirmation"] for item in confirmed}
+    statuses = {item.symbol: item.confirmation for item in confirmed}
     assert statuses["ms-asnumpy-in-graph"]["status"] == "confirmed"
     assert "Net.construct" in statuses["ms-asnumpy-in-graph"]["detail"]
     assert "gradient sum 0.0" in statuses["ms-asnumpy-in-graph"]["detail"]
@@ -222,35 +196,35 @@ def test_factory_and_inputs_from_pyproject(linted: list[dict]) -> None:
     assert new == []
 
 
-def test_timeout(linted: list[dict]) -> None:
+def test_timeout(linted: list[Finding]) -> None:
     findings = findings_in(linted, RUNTIME / "hangs.py")
     confirmed, _ = confirm_findings(findings, timeout=12, project_root=ROOT, config={}, progress=False)
     (finding,) = confirmed
-    assert finding["confirmation"]["status"] == "not run"
+    assert finding.confirmation["status"] == "not run"
     # "... while compiling Sleeper.construct" (or an earlier step on a machine so
     # loaded that importing MindSpore alone takes 12 s)
-    assert finding["confirmation"]["detail"].startswith("timeout after 12 s while ")
+    assert finding.confirmation["detail"].startswith("timeout after 12 s while ")
 
 
-def test_memory_limit(linted: list[dict], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_memory_limit(linted: list[Finding], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MSLINT_CONFIRM_MEMORY", "6G")
     confirmed, _ = confirm_findings(
         findings_in(linted, RUNTIME / "exhausts_memory.py"), timeout=120, project_root=ROOT, config={}, progress=False
     )
     (finding,) = confirmed
-    assert finding["confirmation"] == {
+    assert finding.confirmation == {
         "status": "not run",
         "detail": "import failed: MemoryError (worker address-space limit 6.0 GiB)",
     }
 
 
-def test_device_unavailable(linted: list[dict]) -> None:
+def test_device_unavailable(linted: list[Finding]) -> None:
     confirmed, _ = confirm_findings(
         findings_in(linted, RUNTIME / "import_fails.py"), device="Ascend", project_root=ROOT, config={}, progress=False
     )
     (finding,) = confirmed
-    assert finding["confirmation"]["status"] == "not run"
-    assert finding["confirmation"]["detail"].startswith("device Ascend unavailable: ")
+    assert finding.confirmation["status"] == "not run"
+    assert finding.confirmation["detail"].startswith("device Ascend unavailable: ")
 
 
 # -- plugin mode ------------------------------------------------------------------

@@ -6,6 +6,7 @@ copied from MindSpore 2.10's output (see tests/test_confirm.py for the real runs
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from mslint.confirm.errors import first_useful_line, gradient_cut_locations, loc
 from mslint.confirm.plan import load_config, module_names, plan_module
 from mslint.confirm.runner import memory_limit
 from mslint.confirm.verdict import Span, WorkerEnd, decide_module, new_findings
+from mslint.findings import Finding
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIME = ROOT / "fixtures" / "runtime"
@@ -182,7 +184,7 @@ def _plan_with_check(line: int, symbol: str = "ms-numpy-on-tensor", column=8, en
 
     plan = ModulePlan(path="/src/m.py", module="m", sys_path=[])
     plan.graph_checks.append(GraphCheck(0, symbol, line, ["t0"], column, line, end_column))
-    return plan, [{"path": "/src/m.py", "line": line, "symbol": symbol}]
+    return plan, [Finding("/src/m.py", line, column + 1, line, end_column + 1, symbol, "E7101", "", "error")]
 
 
 def test_verdicts() -> None:
@@ -237,24 +239,25 @@ def test_new_findings_only_where_no_finding_points(tmp_path: Path) -> None:
     ]
     found = new_findings(plan, records, {str(source): set()}, tmp_path, "lax")
     # line 3 fails under LAX too: a compile error; line 7 is STRICT-only with no cut gradient: dropped under LAX
-    assert [(item["line"], item["column"], item["end_column"]) for item in found] == [(3, 9, 21)]
-    assert found[0]["symbol"] == "ms-graph-compile-error" and found[0]["msg_id"] == "E7801"
+    assert [(item.line, item.column, item.end_column) for item in found] == [(3, 9, 21)]
+    assert found[0].symbol == "ms-graph-compile-error" and found[0].msg_id == "E7801"
     assert new_findings(plan, records, {str(source): {3}}, tmp_path, "lax") == []
     strict = new_findings(plan, records, {str(source): set()}, tmp_path, "strict")
-    assert sorted(item["line"] for item in strict) == [3, 7]
+    assert sorted(item.line for item in strict) == [3, 7]
 
 
-# -- planning (static, astroid) -----------------------------------------------------
-def _finding(path: Path, line: int, symbol: str, column: int = 1) -> dict:
-    return {"path": str(path), "line": line, "column": column, "symbol": symbol}
+# -- planning (from the anchors recorded at lint time) --------------------------------
+def _at(found: list[Finding], line: int, symbol: str) -> Finding:
+    return next(item for item in found if item.line == line and item.symbol == symbol)
 
 
-def test_plan_maps_findings_to_the_cells_that_reach_them() -> None:
+def test_plan_maps_findings_to_the_cells_that_reach_them(mslint_findings) -> None:  # noqa: ANN001
     path = RUNTIME / "host_code.py"
+    linted = mslint_findings(path)
     findings = [
-        _finding(path, 42, "ms-numpy-on-tensor", 19),  # in host_exp, reached from ThroughHelper
-        _finding(path, 54, "ms-numpy-on-tensor", 19),  # in the @jit function
-        _finding(path, 18, "ms-frozen-random-in-graph"),  # no runtime check
+        _at(linted, 42, "ms-numpy-on-tensor"),  # in host_exp, reached from ThroughHelper
+        _at(linted, 54, "ms-numpy-on-tensor"),  # in the @jit function
+        dataclasses.replace(_at(linted, 18, "ms-numpy-on-tensor"), symbol="ms-frozen-random-in-graph"),  # no runtime check
     ]
     plan = plan_module(str(path), list(enumerate(findings)), ROOT, {})
     targets = {target.id: target for target in plan.targets}
@@ -268,10 +271,28 @@ def test_plan_maps_findings_to_the_cells_that_reach_them() -> None:
     assert {"MissingAttribute", "NoInputsDeclared"} <= {target.name for target in plan.targets}
 
 
-def test_plan_reads_factory_and_inputs_from_config() -> None:
+def test_plan_never_parses_the_file(mslint_findings, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    path = RUNTIME / "host_code.py"
+    found = [_at(mslint_findings(path), 42, "ms-numpy-on-tensor")]
+    import astroid
+
+    def refuse(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("planning parsed the file")
+
+    monkeypatch.setattr(astroid, "parse", refuse)
+    monkeypatch.setattr(astroid.MANAGER, "ast_from_file", refuse)
+    plan = plan_module(str(path), list(enumerate(found)), ROOT, {})
+    assert [check.index for check in plan.graph_checks] == [0]
+    # a finding without an anchor (not linted by mslint) is not run, with the reason
+    plan = plan_module(str(path), [(0, dataclasses.replace(found[0], anchor=None))], ROOT, {})
+    assert plan.preset[0]["status"] == "not run" and "anchor" in plan.preset[0]["detail"]
+
+
+def test_plan_reads_factory_and_inputs_from_config(mslint_findings) -> None:  # noqa: ANN001
     project = RUNTIME / "project"
     path = project / "pkg" / "model.py"
-    plan = plan_module(str(path), [(0, _finding(path, 19, "ms-numpy-on-tensor", 23))], project, load_config(project))
+    found = [_at(mslint_findings(path), 19, "ms-numpy-on-tensor")]
+    plan = plan_module(str(path), list(enumerate(found)), project, load_config(project))
     (target,) = plan.targets
     assert (target.factory, target.inputs, target.inputs_from) == (
         "pkg.model:make_net",
@@ -280,9 +301,10 @@ def test_plan_reads_factory_and_inputs_from_config() -> None:
     )
 
 
-def test_plan_layer_calls() -> None:
+def test_plan_layer_calls(mslint_findings) -> None:  # noqa: ANN001
     path = RUNTIME / "layers.py"
-    findings = [_finding(path, 10, "ms-conv-padding-ignored", 23), _finding(path, 11, "ms-conv-implicit-pad-mode", 21)]
+    linted = mslint_findings(path)
+    findings = [_at(linted, 10, "ms-conv-padding-ignored"), _at(linted, 11, "ms-conv-implicit-pad-mode")]
     plan = plan_module(str(path), list(enumerate(findings)), ROOT, {})
     assert [(c.qname, c.args, c.kwargs) for c in plan.layer_checks] == [
         ("mindspore.nn.Conv2d", ["3", "8", "3"], {"padding": "1"}),
@@ -306,11 +328,13 @@ def test_unavailable_without_mindspore(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_summary_and_suffix() -> None:
     findings = [
-        {"confirmation": {"status": "confirmed", "detail": "compile error at line 3"}},
-        {"confirmation": {"status": "not run", "detail": "timeout after 5 s"}},
+        Finding("/a.py", 3, 1, None, None, "ms-numpy-on-tensor", "E7101", "", "error",
+                confirmation={"status": "confirmed", "detail": "compile error at line 3"}),
+        Finding("/a.py", 4, 1, None, None, "ms-numpy-on-tensor", "E7101", "", "error",
+                confirmation={"status": "not run", "detail": "timeout after 5 s"}),
     ]
-    assert format_summary(findings, [{}]) == "runtime confirmation: 1 confirmed, 0 not reproduced, 1 not run, 1 new"
-    assert format_suffix(findings[0]["confirmation"]) == " [confirmed: compile error at line 3]"
+    assert format_summary(findings, findings[:1]) == "runtime confirmation: 1 confirmed, 0 not reproduced, 1 not run, 1 new"
+    assert format_suffix(findings[0].confirmation) == " [confirmed: compile error at line 3]"
 
 
 def test_memory_limit(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -325,3 +349,15 @@ def test_memory_limit(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_other_mslint_comments_are_not_hints() -> None:
     assert specs.hint_for(["# mslint: disable=ms-numpy-on-tensor", "class Net(nn.Cell):"], 2) == (None, None)
+
+
+def test_an_anchor_that_cannot_be_worked_out_leaves_the_finding(mslint_findings, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    from mslint.confirm import anchors
+
+    def fail(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise RecursionError("too deep")
+
+    monkeypatch.setattr(anchors, "_graph_anchor", fail)
+    (finding,) = [item for item in mslint_findings(RUNTIME / "host_code.py") if item.line == 42]
+    assert finding.symbol == "ms-numpy-on-tensor"
+    assert finding.anchor.problem == "mslint could not work out what reaches this line (RecursionError: too deep)"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mslint import catalog, cli, sarif
+from mslint import catalog, cli, findings, sarif
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "cli"
@@ -120,10 +120,10 @@ def test_columns_are_characters_not_bytes(project: Path) -> None:
 
 
 def test_char_column_conversion() -> None:
-    assert sarif.char_column("a = 'é'; b", len("a = 'é'; ".encode())) == len("a = 'é'; ")
-    assert sarif.char_column("x = '😀' + y", len("x = '😀' + ".encode())) == len("x = '😀' + ")
-    assert sarif.char_column("", 0) == 0
-    assert sarif.char_column("abc", 10) == 10  # past the end: kept as is
+    assert findings.char_column("a = 'é'; b", len("a = 'é'; ".encode())) == len("a = 'é'; ")
+    assert findings.char_column("x = '😀' + y", len("x = '😀' + ".encode())) == len("x = '😀' + ")
+    assert findings.char_column("", 0) == 0
+    assert findings.char_column("abc", 10) == 10  # past the end: kept as is
 
 
 def test_fingerprints_survive_edits_above(project: Path) -> None:
@@ -250,3 +250,28 @@ def test_validate_command(project: Path) -> None:
         cwd=project, capture_output=True, text=True, check=False, timeout=120,
     )
     assert done.returncode == 1 and "invalid SARIF" in done.stderr
+
+
+BASELINE_V1 = Path(__file__).resolve().parent / "data" / "baseline_v1"
+
+
+@pytest.mark.parametrize("name", ["baseline.json", "baseline.sarif"])
+def test_baselines_written_before_typed_findings_still_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """tests/data/baseline_v1 holds a project and the baselines and JSON report
+    mslint wrote for it at fc389bb (dict findings): every finding must still be
+    in the old baseline, and the report keep its fields, columns and fingerprints."""
+    project = tmp_path / "checkout"
+    shutil.copytree(BASELINE_V1 / "project", project)
+    (project / ".git").mkdir()  # the repository root: report paths are relative to it
+    monkeypatch.chdir(project)
+    out = project / "now.json"
+    code = cli.main(["--no-cache", f"--baseline={BASELINE_V1 / name}", "--format=json", f"--output={out}", "."])
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 0 and report["findings"] == []
+    assert report["summary"]["baselined"] == 7
+    cli.main(["--no-cache", "--format=json", f"--output={out}", "."])
+    now = json.loads(out.read_text(encoding="utf-8"))["findings"]
+    old = json.loads((BASELINE_V1 / "report.json").read_text(encoding="utf-8"))["findings"]
+    for item in now + old:
+        item.pop("absolutePath")
+    assert now == old

@@ -18,6 +18,7 @@ import importlib.util
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mslint.confirm.rules import (
     COMPILE_ERROR_MSGID,
@@ -27,6 +28,9 @@ from mslint.confirm.rules import (
     NOT_RUN,
     STATUSES,
 )
+
+if TYPE_CHECKING:
+    from mslint.findings import Finding
 
 __all__ = [
     "COMPILE_ERROR_MSGID",
@@ -69,7 +73,7 @@ def normalize_device(device: str) -> str:
 
 
 def confirm_findings(
-    findings: list[dict],
+    findings: list[Finding],
     options: dict | None = None,
     *,
     device: str = "CPU",
@@ -79,12 +83,15 @@ def confirm_findings(
     config: dict | None = None,
     syntax_level: str = "lax",
     progress: bool | None = None,
-) -> tuple[list[dict], list[dict]]:
+) -> tuple[list[Finding], list[Finding]]:
     """Confirm findings by compiling the flagged code with MindSpore.
 
-    Adds ``finding["confirmation"] = {"status": ..., "detail": ...}`` to each
-    finding (the same dicts, returned in the same order) and returns them with
-    the new ``ms-graph-compile-error`` findings. Raises
+    ``findings``: mslint.findings.Finding objects as mslint lints them (their
+    anchors say what to compile or build; one without is *not run*). Sets
+    ``finding.confirmation = {"status": ..., "detail": ...}`` on each (the same
+    objects, returned in the same order) and returns them with the new
+    ``ms-graph-compile-error`` findings, fingerprinted relative to
+    ``project_root``. Raises
     :class:`RuntimeModeUnavailable` when mindspore is not installed.
     ``options``, when given, is a dict of the same keyword arguments.
     """
@@ -101,6 +108,7 @@ def confirm_findings(
         progress = options.get("progress", progress)
     if project_root is None:
         raise TypeError("confirm_findings() needs project_root")
+    from mslint import findings as made  # noqa: PLC0415
     from mslint.confirm import plan as planning  # noqa: PLC0415
     from mslint.confirm import runner, verdict  # noqa: PLC0415
 
@@ -112,17 +120,16 @@ def confirm_findings(
     if not config:
         config = planning.load_config(project_root)
 
-    by_module: dict[str, list[tuple[int, dict]]] = {}
+    by_module: dict[str, list[tuple[int, Finding]]] = {}
     finding_lines: dict[str, set[int]] = {}
     for index, finding in enumerate(findings):
-        path = finding.get("path")
-        if not path:
-            finding["confirmation"] = planning.not_run("the finding has no file")
+        if not finding.path:
+            finding.confirmation = planning.not_run("the finding has no file")
             continue
-        real = os.path.realpath(path)
+        real = os.path.realpath(finding.path)
         by_module.setdefault(real, []).append((index, finding))
-        if finding.get("line"):
-            finding_lines.setdefault(real, set()).add(int(finding["line"]))
+        if finding.line:
+            finding_lines.setdefault(real, set()).add(finding.line)
 
     plans = [planning.plan_module(path, items, project_root, config) for path, items in sorted(by_module.items())]
     to_run = [plan for plan in plans if plan.needs_worker]
@@ -157,29 +164,27 @@ def confirm_findings(
     finally:
         shown.close()
 
-    new: list[dict] = []
+    new: list[Finding] = []
     for plan in plans:
         records, end = outcomes.get(plan.path, ([], verdict.WorkerEnd("skipped", "")))
-        module_findings = {index: finding for index, finding in by_module[plan.path]}
         decided = verdict.decide_module(plan, records, end, findings, syntax_level)
-        for index, finding in module_findings.items():
-            finding["confirmation"] = decided.get(index) or planning.not_run("not checked")
+        for index, finding in by_module[plan.path]:
+            finding.confirmation = decided.get(index) or planning.not_run("not checked")
         new.extend(verdict.new_findings(plan, records, finding_lines, project_root, syntax_level))
-    new.sort(key=lambda item: (item["path"], item["line"], item["column"]))
-    return findings, new
+    return findings, made.assign_fingerprints(new, str(project_root))
 
 
-def count_statuses(findings: list[dict], new_findings: list[dict]) -> dict[str, int]:
+def count_statuses(findings: list[Finding], new_findings: list[Finding]) -> dict[str, int]:
     counts = {status: 0 for status in STATUSES}
     for finding in findings:
-        status = (finding.get("confirmation") or {}).get("status")
+        status = (finding.confirmation or {}).get("status")
         if status in counts:
             counts[status] += 1
     counts["new"] = len(new_findings)
     return counts
 
 
-def format_summary(findings: list[dict], new_findings: list[dict]) -> str:
+def format_summary(findings: list[Finding], new_findings: list[Finding]) -> str:
     """``runtime confirmation: 5 confirmed, 1 not reproduced, 3 not run, 1 new``"""
     counts = count_statuses(findings, new_findings)
     return (

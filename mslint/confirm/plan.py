@@ -1,20 +1,20 @@
 """Parent side, static: which worker checks each finding needs.
 
-For every module with confirmable findings this works out, with mslint's own
-scope analysis (no user code imported): the layer calls to build, the Cells and
-@jit functions whose compilation reaches each graph finding, and how to build
-each of them (factory and inputs from ``[tool.mslint.confirm]`` or a
-``# mslint:`` hint). The worker only executes the plan.
+For every module with confirmable findings this works out, from the findings'
+anchors (mslint/confirm/anchors.py: recorded from the live tree at lint time,
+no user code imported, the file not parsed again): the layer calls to build,
+the Cells and @jit functions whose compilation reaches each graph finding, and
+how to build each of them (factory and inputs from ``[tool.mslint.confirm]`` or
+a ``# mslint:`` hint). The worker only executes the plan.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from mslint.confirm import rules, specs
+from mslint.findings import Entry, Finding, read_source_lines
 
 
 @dataclass
@@ -150,283 +150,89 @@ def _config_entry(config: dict, names: list[str], symbol: str) -> tuple[dict | N
 
 
 # -- planning ----------------------------------------------------------------
-def plan_module(path: str, findings: list[tuple[int, dict]], project_root: Path, config: dict) -> ModulePlan:
+NO_ANCHOR = "the finding carries no anchor (what reaches its line was not recorded when it was linted): lint it with mslint"
+
+
+def plan_module(path: str, findings: list[tuple[int, Finding]], project_root: Path, config: dict) -> ModulePlan:
+    """The plan for one module's findings, from their anchors (recorded from the
+    live tree when they were linted: the file is not parsed again)."""
     file_path = Path(path).resolve()
     name, names, sys_path = module_names(file_path, project_root)
     plan = ModulePlan(path=str(file_path), module=name, sys_path=sys_path)
-    wanted = []
+    targets = _Targets(file_path, names, config)
+    module_entries: dict[Entry, None] = {}
     for index, finding in findings:
-        symbol = finding.get("symbol")
-        if symbol in rules.CONFIRMABLE:
-            wanted.append((index, finding))
-        else:
+        anchor = finding.anchor
+        if finding.symbol not in rules.CONFIRMABLE:
             plan.preset[index] = not_run(rules.NO_CHECK)
-    if not wanted:
-        return plan
-    try:
-        source = file_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        for index, _ in wanted:
-            plan.preset[index] = not_run(f"cannot read the module: {type(error).__name__}: {error}")
-        return plan
-    with _no_external_inference(source):
-        try:
-            module = _parse(file_path, source, name)
-        except Exception as error:  # noqa: BLE001 - unparsable file
-            for index, _ in wanted:
-                plan.preset[index] = not_run(f"cannot parse the module: {type(error).__name__}: {error}")
-            return plan
-        _plan_findings(plan, module, source, names, config, wanted)
-    return plan
-
-
-def _plan_findings(plan: ModulePlan, module, source: str, names: list[str], config: dict, wanted) -> None:
-    lines = source.splitlines()
-    planner = _TargetPlanner(module, lines, names, config)
-    for index, finding in wanted:
-        symbol = finding["symbol"]
-        # findings carry 1-based columns (SARIF style, like mslint's own output);
-        # astroid's col_offset is 0-based
-        line, column = int(finding["line"]), int(finding.get("column") or 1) - 1
-        if symbol in rules.LAYER_RULES:
-            check, problem = _layer_check(module, index, symbol, line, column)
-            if problem:
-                plan.preset[index] = not_run(problem)
-            else:
-                plan.layer_checks.append(check)
-            continue
-        target_ids, problem = planner.targets_for(line, column)
-        if problem:
-            plan.preset[index] = not_run(problem)
-        else:
+        elif anchor is None:
+            plan.preset[index] = not_run(NO_ANCHOR)
+        elif anchor.problem:
+            plan.preset[index] = not_run(anchor.problem)
+        elif finding.symbol in rules.LAYER_RULES and anchor.call is not None:
+            call = anchor.call
+            plan.layer_checks.append(LayerCheck(index, finding.symbol, finding.line, call.qname, list(call.args), dict(call.kwargs)))
+        elif finding.symbol in rules.GRAPH_RULES and anchor.entries:
+            ids = [targets.add(entry).id for entry in anchor.entries]
             plan.graph_checks.append(
                 GraphCheck(
                     index,
-                    symbol,
-                    line,
-                    target_ids,
-                    column,
-                    finding.get("end_line"),
-                    int(finding["end_column"]) - 1 if finding.get("end_column") else None,
+                    finding.symbol,
+                    finding.line,
+                    ids,
+                    # verdicts compare with MindSpore's 0-based columns
+                    finding.column - 1,
+                    finding.end_line,
+                    finding.end_column - 1 if finding.end_column else None,
                 )
             )
+            module_entries.update(dict.fromkeys(anchor.module_entries))
+        else:
+            plan.preset[index] = not_run(NO_ANCHOR)
     if plan.graph_checks:
         # every other Cell and @jit function of the module too: compile errors
         # that no finding predicted are reported as ms-graph-compile-error
-        planner.add_all_entries()
-    plan.targets = planner.targets()
+        for entry in module_entries:
+            targets.add(entry)
+        plan.targets = targets.all()
+    return plan
 
 
-def _parse(path: Path, source: str, name: str):
-    """The module's astroid tree: the linter's own when it is still cached (the
-    ``mslint`` command and plugin mode lint in this process), else a fresh one."""
-    import astroid  # noqa: PLC0415 - only the parent plans, and only in runtime mode
+class _Targets:
+    """The entries to compile, each once, with how to build and feed it
+    ([tool.mslint.confirm] or a ``# mslint:`` hint above it)."""
 
-    for cached in list(astroid.MANAGER.astroid_cache.values()):
-        cached_file = getattr(cached, "file", None)
-        if cached_file and cached_file.endswith(".py") and os.path.realpath(cached_file) == str(path):
-            return cached
-    return astroid.parse(source, module_name=name, path=str(path))
-
-
-@contextlib.contextmanager
-def _no_external_inference(source: str):
-    """Keep astroid out of mindspore/torch/... while planning, as the rules do:
-    names are resolved from import statements, and building those packages
-    for inference costs seconds."""
-    import ast  # noqa: PLC0415
-
-    import astroid  # noqa: PLC0415
-
-    from mslint import apis  # noqa: PLC0415
-
-    denied = set(apis.EXTERNAL_PACKAGES)
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        tree = None
-    for node in ast.walk(tree) if tree is not None else ():
-        names = []
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
-        for name in names:
-            if name.split(".", 1)[0] in apis.EXTERNAL_PACKAGES:
-                parts = name.split(".")
-                denied.update(".".join(parts[:cut]) for cut in range(1, len(parts) + 1))
-    added = denied - astroid.MANAGER.module_denylist
-    astroid.MANAGER.module_denylist.update(added)
-    try:
-        yield
-    finally:
-        astroid.MANAGER.module_denylist.difference_update(added)
-
-
-def _nodes_at(module, line: int, column: int):
-    from astroid import nodes  # noqa: PLC0415
-
-    exact, on_line = [], []
-    for node in module.nodes_of_class(nodes.NodeNG):
-        if getattr(node, "lineno", None) != line:
-            continue
-        on_line.append(node)
-        if node.col_offset == column:
-            exact.append(node)
-    return exact, on_line
-
-
-def _layer_check(module, index: int, symbol: str, line: int, column: int) -> tuple[LayerCheck | None, str | None]:
-    from astroid import nodes  # noqa: PLC0415
-
-    from mslint import resolve  # noqa: PLC0415
-
-    exact, on_line = _nodes_at(module, line, column)
-    calls = [node for node in exact if isinstance(node, nodes.Call)]
-    if not calls:
-        calls = [node for node in on_line if isinstance(node, nodes.Call)]
-    candidates = []
-    for call in calls:
-        qname = resolve.qualified_name(call.func) if isinstance(call.func, (nodes.Name, nodes.Attribute)) else None
-        if qname and qname.startswith("mindspore."):
-            candidates.append((call, qname))
-    if not candidates:
-        return None, f"no MindSpore layer call found at line {line}"
-    call, qname = candidates[0]
-    args, kwargs = [], {}
-    for arg in call.args:
-        if isinstance(arg, nodes.Starred):
-            return None, "the call passes *args: its arguments are not literals"
-        args.append(arg.as_string())
-    for keyword in call.keywords or ():
-        if keyword.arg is None:
-            return None, "the call passes **kwargs: its arguments are not literals"
-        kwargs[keyword.arg] = keyword.value.as_string()
-    return LayerCheck(index, symbol, line, qname, args, kwargs), None
-
-
-class _TargetPlanner:
-    """Entry points of graph code in one module and what each one reaches."""
-
-    def __init__(self, module, lines: list[str], names: list[str], config: dict) -> None:
-        from mslint import scope  # noqa: PLC0415
-
-        self.module = module
-        self.lines = lines
+    def __init__(self, path: Path, names: list[str], config: dict) -> None:
+        self.path = path
         self.names = names
         self.config = config
-        self.analysis = scope.analysis(module)
-        self._targets: dict[object, Target] = {}
-        self._reach: dict[object, set] = {}
-        self._edges = self._call_edges()
+        self._targets: dict[Entry, Target] = {}
+        self._lines: list[str] | None = None
 
-    def _call_edges(self) -> dict:
-        from astroid import nodes  # noqa: PLC0415
-
-        edges: dict = {}
-        for callee, sites in self.analysis.call_sites.items():
-            for _call, caller, _skips in sites:
-                edges.setdefault(caller, set()).add(callee)
-        for func in self.analysis.kinds:
-            parent = func.parent.frame() if func.parent is not None else None
-            while parent is not None and not isinstance(parent, (nodes.Module, nodes.ClassDef)):
-                if parent in self.analysis.kinds:
-                    edges.setdefault(parent, set()).add(func)
-                    break
-                parent = parent.parent.frame() if parent.parent is not None else None
-        return edges
-
-    def _reachable(self, entry) -> set:
-        reached = self._reach.get(entry)
-        if reached is None:
-            reached, stack = {entry}, [entry]
-            while stack:
-                for callee in self._edges.get(stack.pop(), ()):
-                    if callee not in reached:
-                        reached.add(callee)
-                        stack.append(callee)
-            self._reach[entry] = reached
-        return reached
-
-    def targets_for(self, line: int, column: int) -> tuple[list[str], str | None]:
-        from mslint import scope  # noqa: PLC0415
-
-        exact, on_line = _nodes_at(self.module, line, column)
-        nodes_here = exact or on_line
-        found = None
-        for node in nodes_here:
-            found = self.analysis.enclosing(node)
-            if found is not None:
-                break
-        if found is None:
-            return [], "not inside graph code that runtime mode can compile"
-        func, kind = found
-        if kind != scope.GRAPH:
-            return [], "in differentiated PyNative code, not graph code: runtime mode compiles graph code only"
-        entries = [
-            entry
-            for entry in self.analysis.entries
-            if self.analysis.kinds.get(entry) == scope.GRAPH and func in self._reachable(entry)
-        ]
-        ids, problems = [], []
-        for entry in sorted(entries, key=lambda node: node.lineno or 0):
-            target = self._target(entry)
-            if isinstance(target, str):
-                problems.append(target)
-            else:
-                ids.append(target.id)
-        if ids:
-            return ids, None
-        return [], problems[0] if problems else "no Cell or @jit function reaching this line"
-
-    def _target(self, entry) -> Target | str:
-        known = self._targets.get(entry)
-        if known is not None:
-            return known
-        target = self._describe(entry)
-        if isinstance(target, Target):
-            target.id = f"t{len(self._targets)}"
+    def add(self, entry: Entry) -> Target:
+        target = self._targets.get(entry)
+        if target is None:
+            target = Target(
+                id=f"t{len(self._targets)}",
+                kind=entry.kind,
+                name=entry.name,
+                method=entry.method,
+                wrap_jit=entry.wrap_jit,
+                line=entry.line,
+                required_params=list(entry.required_params),
+            )
+            self._add_build_info(target)
             self._targets[entry] = target
         return target
 
-    def add_all_entries(self) -> None:
-        from mslint import scope  # noqa: PLC0415
-
-        for entry in sorted(self.analysis.entries, key=lambda node: node.lineno or 0):
-            if self.analysis.kinds.get(entry) == scope.GRAPH:
-                self._target(entry)
-
-    def targets(self) -> list[Target]:
+    def all(self) -> list[Target]:
         return list(self._targets.values())
 
-    def _describe(self, entry) -> Target | str:
-        from astroid import nodes  # noqa: PLC0415
-
-        from mslint import apis, resolve  # noqa: PLC0415
-
-        if not isinstance(entry, nodes.FunctionDef):
-            return "reached only from a lambda: runtime mode compiles Cells and module-level functions"
-        parent = entry.parent
-        if isinstance(parent, nodes.ClassDef):
-            if not isinstance(parent.parent, nodes.Module):
-                return f"class {parent.name} is not defined at module level"
-            if not self.analysis.is_cell_class(parent):
-                return f"{parent.name}.{entry.name} is a method of a class that is not an nn.Cell"
-            if entry.name not in apis.CELL_METHODS_COMPILED and not resolve.has_decorator(entry, apis.JIT_DECORATORS):
-                return f"{parent.name}.{entry.name} is not construct or a @jit method"
-            target = Target(id="", kind="cell", name=parent.name, method=entry.name, line=parent.lineno)
-        elif isinstance(parent, nodes.Module):
-            decorated = resolve.has_decorator(entry, apis.JIT_DECORATORS)
-            target = Target(id="", kind="function", name=entry.name, wrap_jit=not decorated, line=entry.lineno)
-        else:
-            return f"{entry.name} is a nested function: runtime mode compiles Cells and module-level functions"
-        target.required_params = _required_params(entry, bound=target.kind == "cell")
-        self._add_build_info(target)
-        return target
-
     def _add_build_info(self, target: Target) -> None:
+        if self._lines is None:  # hints are comments: the text, not a tree
+            self._lines = read_source_lines(self.path)
         entry, entry_problem = _config_entry(self.config, self.names, target.name)
-        hint, hint_problem = specs.hint_for(self.lines, target.line)
+        hint, hint_problem = specs.hint_for(self._lines, target.line)
         problem = entry_problem or hint_problem
         if problem:
             target.problem = problem
@@ -439,17 +245,3 @@ class _TargetPlanner:
             if target.inputs is None and "inputs" in values:
                 target.inputs = list(values["inputs"])
                 target.inputs_from = source
-
-
-def _required_params(func, bound: bool) -> list[str]:
-    args = func.args
-    positional = list(args.posonlyargs or []) + list(args.args or [])
-    if bound and positional:
-        positional = positional[1:]
-    with_default = len(args.defaults or [])
-    required = positional[: len(positional) - with_default] if with_default else positional
-    required_kwonly = [
-        arg for arg, default in zip(args.kwonlyargs or [], args.kw_defaults or []) if default is None
-    ]
-    return [arg.name for arg in required + required_kwonly]
-

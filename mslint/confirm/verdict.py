@@ -11,12 +11,12 @@ else is *not run*, with the reason.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import signal
 from dataclasses import dataclass
 from pathlib import Path
 
+from mslint import findings as made
 from mslint.confirm import rules
 from mslint.confirm.errors import Location, same_file
 from mslint.confirm.plan import ModulePlan, not_run
@@ -121,7 +121,7 @@ def decide_module(
     plan: ModulePlan,
     records: list[dict],
     end: WorkerEnd,
-    findings: list[dict],
+    findings: list[made.Finding],
     syntax_level: str,
 ) -> dict[int, dict]:
     """Confirmation of every finding of the module, by finding index."""
@@ -139,7 +139,7 @@ def decide_module(
         else:
             decided[check.index] = fallback
     for check in plan.graph_checks:
-        path = findings[check.index]["path"]
+        path = findings[check.index].path
         if fatal is not None:
             decided[check.index] = not_run(fatal["detail"])
             continue
@@ -222,26 +222,17 @@ def _user_location(error: dict, project_root: Path, module_path: str) -> Locatio
     return None
 
 
-def fingerprint(symbol: str, path: str, line: int, project_root: Path) -> str:
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()[line - 1].strip()
-    except (OSError, IndexError):
-        text = ""
-    try:
-        relative = os.path.relpath(path, project_root)
-    except ValueError:
-        relative = path
-    return hashlib.sha256(f"{symbol}\0{relative}\0{text}".encode()).hexdigest()[:32]
-
-
 def new_findings(
     plan: ModulePlan,
     records: list[dict],
     finding_lines: dict[str, set[int]],
     project_root: Path,
     syntax_level: str,
-) -> list[dict]:
-    found: list[dict] = []
+) -> list[made.Finding]:
+    """Compile errors no finding points at, as ``ms-graph-compile-error``
+    findings (confirmed by MindSpore)."""
+    found: list[made.Finding] = []
+    lines_of: dict[str, list[str]] = {}
     for record in records:
         if record.get("type") != "target":
             continue
@@ -266,25 +257,24 @@ def new_findings(
                 continue
             message = compile_error_message(level, error)
             path = os.path.realpath(location.path)
-            if any(item["path"] == path and item["line"] == location.line for item in found):
+            if any(item.path == path and item.line == location.line for item in found):
                 continue  # one compile error per line (the LAX one, when both levels fail)
-            found.append(
-                {
-                    "path": path,
-                    "line": location.line,
-                    # 1-based columns like the findings (MindSpore's are 0-based)
-                    "column": (location.column or 0) + 1,
-                    "end_line": location.end_line,
-                    "end_column": location.end_column + 1 if location.end_column is not None else None,
-                    "symbol": rules.COMPILE_ERROR_SYMBOL,
-                    "msg_id": rules.COMPILE_ERROR_MSGID,
-                    "message": message,
-                    "category": "error",
-                    "fingerprint": fingerprint(rules.COMPILE_ERROR_SYMBOL, path, location.line, project_root),
-                    "confirmation": {
-                        "status": rules.CONFIRMED,
-                        "detail": f"reported by MindSpore's graph compiler ({record.get('label', '')})",
-                    },
-                }
+            if path not in lines_of:
+                lines_of[path] = made.read_source_lines(path)
+            finding = made.located(
+                path=path,
+                line=location.line,
+                byte_column=location.column or 0,  # MindSpore's columns: 0-based, as Python's parser
+                end_line=location.end_line,
+                end_byte_column=location.end_column,
+                symbol=rules.COMPILE_ERROR_SYMBOL,
+                msg_id=rules.COMPILE_ERROR_MSGID,
+                message=message,
+                lines=lines_of[path],
             )
+            finding.confirmation = {
+                "status": rules.CONFIRMED,
+                "detail": f"reported by MindSpore's graph compiler ({record.get('label', '')})",
+            }
+            found.append(finding)
     return found

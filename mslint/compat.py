@@ -1,0 +1,640 @@
+"""Everything mslint changes in pylint and astroid, or reaches into them for,
+in one place, with the signatures it was written against (:data:`EXPECTED`).
+:func:`check_signatures` compares them with what is installed and raises
+:class:`IncompatibleVersions`, naming the versions, at the first difference:
+a patch that no longer fits fails loudly instead of quietly changing findings.
+
+Adjustments to astroid, active only while the ``mslint`` command lints (never in
+``pylint --load-plugins mslint``), see :class:`adjusted_astroid`:
+
+- :class:`SkipLibraries`: astroid does not load mindspore, torch and the like.
+  mslint resolves their names from import statements and never needs their
+  sources; parsing them (mindspore is 600,000 lines) would cost more than the
+  user's code, be repeated in every worker, and make findings depend on whether
+  and which version of them is installed.
+- :class:`LazyStarImports`: when astroid builds a module with
+  ``from .models import *`` it builds ``.models`` and everything that star-imports
+  in turn, only to learn the names they define. A package's ``__init__.py`` of
+  that kind pulls the whole package into whichever worker checks it, so with
+  N workers the package would be parsed N times. The names are computed here
+  instead from Python's own parser, with astroid's rules for what a module
+  binds (tests/test_cache.py checks they agree); the modules themselves are
+  built later only if inference needs them. The tree astroid builds for the
+  importing module is the same: its locals map each name to the ImportFrom.
+- :class:`LeanTrees`: when only mslint's rules are enabled, no brain transforms,
+  no inference of ``self`` attributes, and a garbage collector tuned for
+  long-lived trees (what only pylint's own checkers would miss).
+
+For pylint: :func:`linter_class` (the command's PyLinter, with three overrides),
+:func:`record_message_nodes` (the node each message was added for, read while
+the tree is alive: runtime confirmation's anchors), and the cache clearing of
+:func:`fresh_astroid` and :func:`forget_run`.
+"""
+
+from __future__ import annotations
+
+import ast
+import gc
+import importlib
+import inspect
+import os
+import tokenize
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pylint.lint import PyLinter
+    from pylint.message import Message
+
+# gc thresholds while LeanTrees is active (Python's default: 700, 10, 10)
+GC_THRESHOLDS = (100_000, 50, 1000)
+
+# (module, name in it) -> the parameter names mslint's patches, overrides and
+# calls were written against.
+EXPECTED: dict[tuple[str, str], tuple[str, ...]] = {
+    # patched while the command lints
+    ("astroid.manager", "AstroidManager.ast_from_module_name"): ("self", "modname", "context_file", "use_cache"),
+    ("astroid.manager", "AstroidManager.visit_transforms"): ("self", "node"),
+    ("astroid.builder", "AstroidBuilder.add_from_names_to_locals"): ("self", "node", "global_name"),
+    ("astroid.builder", "AstroidBuilder.delayed_assattr"): ("self", "node"),
+    # overridden by the command's linter (linter_class)
+    ("pylint.lint", "PyLinter.get_ast"): ("self", "filepath", "modname", "data"),
+    ("pylint.lint", "PyLinter.prepare_checkers"): ("self",),
+    ("pylint.lint", "PyLinter._check_astroid_module"): ("self", "node", "walker", "rawcheckers", "tokencheckers"),
+    # wrapped per instance (record_message_nodes)
+    ("pylint.lint", "PyLinter.add_message"): (
+        "self", "msgid", "line", "node", "args", "confidence", "col_offset", "end_lineno", "end_col_offset",
+    ),
+    ("pylint.reporters", "BaseReporter.handle_message"): ("self", "msg"),
+    # private or internal functions called
+    ("astroid.manager", "AstroidManager.ast_from_file"): ("self", "filepath", "modname", "fallback", "source"),
+    ("astroid.manager", "AstroidManager.file_from_module_name"): ("self", "modname", "contextfile"),
+    ("astroid.context", "_invalidate_cache"): (),
+    ("astroid.inference_tip", "clear_inference_tip_cache"): (),
+    ("pylint.checkers.clear_lru_cache", "clear_lru_caches"): (),
+    ("pylint.config.config_initialization", "_config_initialization"): (
+        "linter", "args_list", "reporter", "config_file", "verbose_mode",
+    ),
+    ("pylint.lint", "PyLinter.set_current_module"): ("self", "modname", "filepath"),
+}
+
+
+class IncompatibleVersions(RuntimeError):
+    """The installed pylint or astroid is not what mslint's patches fit."""
+
+
+_CHECKED: list[bool] = []
+
+
+def versions() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    found = []
+    for name in ("pylint", "astroid"):
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} (version unknown)")
+    return " and ".join(found)
+
+
+def check_signatures(expected: dict[tuple[str, str], tuple[str, ...]] | None = None) -> None:
+    """Raise IncompatibleVersions unless every function in ``expected`` (default
+    :data:`EXPECTED`) exists with exactly the expected parameter names. Checked
+    once per process for the default."""
+    if expected is None:
+        if _CHECKED:
+            return
+        expected = EXPECTED
+    problems = []
+    for (module_name, qualname), parameters in expected.items():
+        where = f"{module_name}.{qualname}"
+        try:
+            found: Any = importlib.import_module(module_name)
+            for part in qualname.split("."):
+                found = getattr(found, part)
+            actual = tuple(inspect.signature(found).parameters)
+        except (ImportError, AttributeError) as error:
+            problems.append(f"{where} is missing ({error})")
+            continue
+        except (TypeError, ValueError) as error:
+            problems.append(f"{where} has no readable signature ({error})")
+            continue
+        if actual != parameters:
+            problems.append(f"{where}({', '.join(actual)}), expected ({', '.join(parameters)})")
+    if problems:
+        import mslint  # noqa: PLC0415
+
+        raise IncompatibleVersions(
+            f"mslint {mslint.__version__} does not work with the installed {versions()}: "
+            + "; ".join(problems)
+            + ". Install the pylint and astroid versions mslint's pyproject.toml names."
+        )
+    if expected is EXPECTED:
+        _CHECKED.append(True)
+
+
+# ---------------------------------------------------------------------------
+# astroid adjustments
+# ---------------------------------------------------------------------------
+
+
+class _Patches:
+    """Replaces attributes of astroid's classes while active (a ``with`` block)
+    and puts the originals back on exit, last replaced first restored."""
+
+    def __init__(self) -> None:
+        self._saved: list[tuple[Any, str, Any]] = []
+
+    def _replace(self, owner: Any, name: str, value: Any) -> None:
+        """Install ``value`` as ``owner.name`` until the block ends."""
+        self._saved.append((owner, name, getattr(owner, name)))
+        setattr(owner, name, value)
+
+    def __exit__(self, *exc: object) -> None:
+        while self._saved:
+            owner, name, original = self._saved.pop()
+            setattr(owner, name, original)
+
+
+class SkipLibraries(_Patches):
+    """While active, astroid refuses to load modules of the given top-level
+    packages, as if they were not installed."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        super().__init__()
+        self.names = frozenset(names)
+
+    def __enter__(self) -> SkipLibraries:
+        from astroid.exceptions import AstroidImportError  # noqa: PLC0415
+        from astroid.manager import AstroidManager  # noqa: PLC0415
+
+        check_signatures()
+        original = AstroidManager.ast_from_module_name
+        names = self.names
+
+        def ast_from_module_name(manager, modname, *args, **kwargs):  # noqa: ANN001, ANN202
+            if modname and modname.partition(".")[0] in names:
+                raise AstroidImportError(f"mslint does not analyse the library {modname!r}")
+            return original(manager, modname, *args, **kwargs)
+
+        self._replace(AstroidManager, "ast_from_module_name", ast_from_module_name)
+        return self
+
+
+
+
+class _Bindings(ast.NodeVisitor):
+    """The names astroid's rebuilder binds in a module's own scope, in the order
+    it binds them, and the ``from`` imports it handles afterwards (with the
+    names declared global where they stand)."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, None] = {}
+        # astroid reads a function's global names when it handles its `from`
+        # imports after the build: the whole function's, hence the live sets
+        self.import_froms: list[tuple[ast.ImportFrom, bool, set[str]]] = []
+        # one entry per enclosing function: its global names (astroid pushes
+        # one per function only; classes, lambdas and comprehensions share it)
+        self._globals: list[set[str]] = []
+        self._depth = 0  # nesting in non-module scopes
+
+    def _bind(self, name: str | None, *, walrus: bool = False) -> None:
+        if not name:
+            return
+        if self._globals and name in self._globals[-1]:
+            self.names.setdefault(name, None)
+        elif self._depth == 0 or (walrus and self._walrus_module):
+            self.names.setdefault(name, None)
+
+    _walrus_module = False
+
+    # -- scopes ------------------------------------------------------------------
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        self._visit_arguments_defaults(node.args)
+        if node.returns is not None:
+            self.visit(node.returns)
+        self._globals.append(set())
+        self._depth += 1
+        for statement in node.body:
+            self.visit(statement)
+        self._depth -= 1
+        self._globals.pop()
+        self._bind_plain(node.name)
+
+    def _bind_plain(self, name: str) -> None:
+        # a def/class statement binds in its parent scope, globals ignored
+        if self._depth == 0:
+            self.names.setdefault(name, None)
+
+    visit_FunctionDef = _function
+    visit_AsyncFunctionDef = _function
+
+    def _visit_arguments_defaults(self, arguments: ast.arguments) -> None:
+        for default in [*arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)]:
+            self.visit(default)
+        for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]:
+            if arg is not None and arg.annotation is not None:
+                self.visit(arg.annotation)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        for base in node.bases:
+            self.visit(base)
+        for keyword in node.keywords:
+            self.visit(keyword.value)
+        self._depth += 1
+        for statement in node.body:
+            self.visit(statement)
+        self._depth -= 1
+        self._bind_plain(node.name)
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self._visit_arguments_defaults(node.args)
+        self._depth += 1
+        saved, self._walrus_module = self._walrus_module, False
+        self.visit(node.body)
+        self._walrus_module = saved
+        self._depth -= 1
+
+    def _comprehension(self, node: ast.AST) -> None:
+        # a comprehension is a scope of its own, but a walrus inside it binds
+        # in the enclosing frame (the module, at top level)
+        top = self._depth == 0 or self._walrus_module
+        self._depth += 1
+        saved, self._walrus_module = self._walrus_module, top
+        self.generic_visit(node)
+        self._walrus_module = saved
+        self._depth -= 1
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        if isinstance(node.target, ast.Name):
+            self._bind(node.target.id, walrus=True)
+
+    # -- bindings ------------------------------------------------------------------
+    def visit_Global(self, node: ast.Global) -> None:
+        if self._globals:
+            self._globals[-1].update(node.names)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            self._bind(node.id)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self._bind((alias.asname or alias.name).split(".")[0])
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        globals_here = self._globals[-1] if self._globals else set()
+        self.import_froms.append((node, self._depth == 0, globals_here))
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.type is not None:
+            self.visit(node.type)
+        self._bind(node.name)
+        for statement in node.body:
+            self.visit(statement)
+
+    def visit_MatchAs(self, node: ast.AST) -> None:
+        if getattr(node, "pattern", None) is not None:
+            self.visit(node.pattern)
+        self._bind(getattr(node, "name", None))
+
+    def visit_MatchStar(self, node: ast.AST) -> None:
+        self._bind(getattr(node, "name", None))
+
+    def visit_MatchMapping(self, node: ast.AST) -> None:
+        self.generic_visit(node)
+        self._bind(getattr(node, "rest", None))
+
+
+class LazyStarImports(_Patches):
+    """While active, astroid learns the names a ``from X import *`` brings from
+    X's source with Python's parser instead of building X (see the module
+    docstring). Only for X a ``.py`` file of the project (under ``roots``);
+    anything else, or any surprise, goes the usual way."""
+
+    def __init__(self, roots: Iterable[str]) -> None:
+        super().__init__()
+        self.roots = tuple(os.path.join(os.path.realpath(root), "") for root in roots)
+        self._done: dict[str, list[str]] = {}
+        self._in_progress: dict[str, list[str]] = {}
+
+    def __enter__(self) -> LazyStarImports:
+        from astroid.builder import AstroidBuilder  # noqa: PLC0415
+
+        check_signatures()
+        original = AstroidBuilder.add_from_names_to_locals
+        lazy = self
+
+        def add_from_names_to_locals(builder, node, global_name):  # noqa: ANN001, ANN202
+            if [name for name, _ in node.names] != ["*"]:
+                return original(builder, node, global_name)
+            names = lazy.star_names(node)
+            if names is None:
+                return original(builder, node, global_name)
+            module = node.root()
+            for name in names:
+                target = module if name in global_name else node.parent
+                target.set_local(name, node)
+                target.scope().locals[name].sort(key=lambda n: n.fromlineno or 0)
+            return None
+
+        self._replace(AstroidBuilder, "add_from_names_to_locals", add_from_names_to_locals)
+        return self
+
+    def clear(self) -> None:
+        self._done.clear()
+
+    # -- names ---------------------------------------------------------------------
+    def star_names(self, node) -> list[str] | None:  # noqa: ANN001
+        """The names ``node`` (a star ImportFrom being built) brings, or None to
+        let astroid build the module."""
+        return self._names_from(node.root(), node.modname, node.level)
+
+    def _names_from(self, importer, modname: str, level: int | None) -> list[str] | None:  # noqa: ANN001
+        import astroid  # noqa: PLC0415
+        from astroid.exceptions import AstroidBuildingError, TooManyLevelsError  # noqa: PLC0415
+        from astroid.interpreter._import import spec  # noqa: PLC0415
+
+        manager = astroid.MANAGER
+        try:
+            absolute = importer.relative_to_absolute_name(modname, level)
+        except TooManyLevelsError:
+            return []  # astroid: AstroidBuildingError, no names
+        if absolute == importer.name:
+            return None  # a module importing itself: astroid skips its cache
+        candidates = [absolute]
+        if not (level and level >= 1) and modname != absolute:
+            candidates.append(modname)
+        for name in candidates:
+            if name in manager.module_denylist:
+                continue
+            cached = manager.astroid_cache.get(name)
+            if cached is not None:
+                return cached.public_names()
+            try:
+                found = manager.file_from_module_name(name, None)
+            except AstroidBuildingError:
+                continue
+            if found.type not in (spec.ModuleType.PY_SOURCE, spec.ModuleType.PKG_DIRECTORY) or not found.location:
+                return None
+            location = found.location
+            if not location.endswith(".py"):
+                location = os.path.join(location, "__init__.py")
+            if not os.path.isfile(location) or not os.path.realpath(location).startswith(self.roots):
+                return None
+            return self._module_names(name, location)
+        return []
+
+    def _module_names(self, name: str, path: str) -> list[str] | None:
+        from astroid import nodes  # noqa: PLC0415
+
+        path = os.path.abspath(path)
+        if path in self._done:
+            return list(self._done[path])
+        if path in self._in_progress:  # a star-import cycle: astroid sees what is bound so far
+            return list(self._in_progress[path])
+        try:
+            with tokenize.open(path) as handle:
+                source = handle.read()
+            tree = ast.parse(source, path)
+        except (OSError, SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError):
+            return []  # astroid fails to build it too: no names
+        if name.endswith(".__init__"):
+            name = name[: -len(".__init__")]
+        package = os.path.splitext(os.path.basename(path))[0] == "__init__"
+        module = nodes.Module(name=name, file=path, path=[path], package=package)
+        bindings = _Bindings()
+        try:
+            bindings.visit(tree)
+        except RecursionError:
+            return None
+        names = self._in_progress[path] = list(bindings.names)
+        seen = set(names)
+        try:
+            for node, at_module, globals_here in bindings.import_froms:
+                imported: list[str]
+                if [alias.name for alias in node.names] == ["*"]:
+                    found = self._names_from(module, node.module or "", node.level or None)
+                    if found is None:
+                        return None
+                    imported = found
+                else:
+                    imported = [alias.asname or alias.name for alias in node.names]
+                for item in imported:
+                    if (at_module or item in globals_here) and item not in seen:
+                        seen.add(item)
+                        names.append(item)
+        finally:
+            del self._in_progress[path]
+        public = [item for item in names if not item.startswith("_")]
+        self._done[path] = public
+        return list(public)
+
+
+
+
+class LeanTrees(_Patches):
+    """While active, astroid builds only what mslint's rules read, about 40% less
+    work per tree, used only when no pylint checker of its own is enabled:
+
+    - no inference of ``self`` for every ``self.x = ...`` (done only to record
+      instance attributes, which pylint's ``no-member`` reads and mslint never);
+    - no "brain" transforms (inference tips and rewritten nodes for the standard
+      library and popular packages: mslint reads names, bases and locals as
+      written, never infers);
+    - the cyclic garbage collector runs far less often: it otherwise walks every
+      live tree node again and again (a third of the time), while trees are
+      dropped as a whole and collected by Engine.after_file.
+
+    The findings are the same as pylint's plugin run with mslint's rules
+    (tests/test_cli.py compares them on every fixture)."""
+
+    def __init__(self, active: bool) -> None:
+        super().__init__()
+        self.active = active
+        self.original_gc: tuple[int, ...] | None = None
+
+    def __enter__(self) -> LeanTrees:
+        if not self.active:
+            return self
+        from astroid import nodes  # noqa: PLC0415
+        from astroid.builder import AstroidBuilder  # noqa: PLC0415
+        from astroid.manager import AstroidManager  # noqa: PLC0415
+
+        original = AstroidBuilder.delayed_assattr
+
+        def delayed_assattr(builder, node):  # noqa: ANN001, ANN202
+            expr = node.expr
+            if isinstance(expr, nodes.Name) and expr.name == "self":
+                return None
+            return original(builder, node)
+
+        self._replace(AstroidBuilder, "delayed_assattr", delayed_assattr)
+        self._replace(AstroidManager, "visit_transforms", lambda manager, node: node)
+        self.original_gc = gc.get_threshold()
+        gc.set_threshold(*GC_THRESHOLDS)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        super().__exit__(*exc)
+        if self.original_gc is not None:
+            gc.set_threshold(*self.original_gc)
+            self.original_gc = None
+
+
+class adjusted_astroid:  # noqa: N801 - used like a function
+    """The astroid adjustments, for the lifetime of a ``with`` block."""
+
+    def __init__(self, skipped_libraries: Iterable[str], roots: Iterable[str], lean: bool) -> None:
+        self.skip = SkipLibraries(skipped_libraries)
+        self.stars = LazyStarImports(roots)
+        self.lean = LeanTrees(lean)
+
+    def __enter__(self) -> LazyStarImports:
+        check_signatures()  # before anything is replaced
+        self.skip.__enter__()
+        self.stars.__enter__()
+        self.lean.__enter__()
+        return self.stars
+
+    def __exit__(self, *exc: object) -> None:
+        self.lean.__exit__(*exc)
+        self.stars.__exit__(*exc)
+        self.skip.__exit__(*exc)
+
+
+# ---------------------------------------------------------------------------
+# Caches
+# ---------------------------------------------------------------------------
+
+
+def _clear_checker_caches() -> None:
+    """Drop what mslint's resolver and pylint's checkers memoise per node."""
+    from pylint.checkers.clear_lru_cache import clear_lru_caches  # noqa: PLC0415
+
+    from mslint import resolve  # noqa: PLC0415
+
+    resolve.clear_caches()
+    clear_lru_caches()
+
+
+def fresh_astroid() -> None:
+    """Drop every tree and inference result astroid, pylint and mslint hold."""
+    import astroid  # noqa: PLC0415
+
+    astroid.MANAGER.clear_cache()
+    _clear_checker_caches()
+
+
+def forget_run(modules_before: set[str]) -> None:
+    """After an in-process run: drop what it added to astroid's caches (trees
+    built with the adjustments, inference results), so that later users of
+    astroid in this process (a test suite, an editor) see astroid as it was."""
+    import astroid  # noqa: PLC0415
+    from astroid import context  # noqa: PLC0415
+    from astroid.inference_tip import clear_inference_tip_cache  # noqa: PLC0415
+
+    cache = astroid.MANAGER.astroid_cache
+    for name in set(cache) - modules_before:
+        del cache[name]
+    context._invalidate_cache()  # noqa: SLF001
+    clear_inference_tip_cache()
+    _clear_checker_caches()
+
+
+
+# ---------------------------------------------------------------------------
+# pylint
+# ---------------------------------------------------------------------------
+
+
+def linter_class() -> type[PyLinter]:
+    """The command's PyLinter: pylint's own, with three overrides."""
+    from pylint.lint import PyLinter  # noqa: PLC0415
+
+    check_signatures()
+
+    class _Linter(PyLinter):
+        def get_ast(self, filepath, modname, data=None):  # noqa: ANN001, ANN202, ARG002
+            """pylint's get_ast without the traceback it prints when astroid
+            itself fails (Engine.check reports that file as astroid-error)."""
+            import astroid  # noqa: PLC0415
+            from pylint.interfaces import HIGH  # noqa: PLC0415
+
+            try:
+                return astroid.MANAGER.ast_from_file(filepath, modname, source=True)
+            except astroid.AstroidSyntaxError as error:
+                self.add_message(
+                    "syntax-error",
+                    line=getattr(error.error, "lineno", None) or 0,
+                    col_offset=getattr(error.error, "offset", None),
+                    args=f"Parsing failed: '{error.error}'",
+                    confidence=HIGH,
+                )
+            except astroid.AstroidBuildingError as error:
+                self.add_message("parse-error", args=error)
+            return None
+
+        # Set by Engine.check: whether the source can hold a ``# pylint:`` pragma.
+        may_have_pragmas = True
+        _needed_checkers = None
+
+        def prepare_checkers(self):  # noqa: ANN202
+            # pylint sorts all of its checkers again for every file (comparing
+            # their message tables as text); what is enabled never changes here
+            if self._needed_checkers is None:
+                self._needed_checkers = super().prepare_checkers()
+            return list(self._needed_checkers)
+
+        def _check_astroid_module(self, node, walker, rawcheckers, tokencheckers):  # noqa: ANN001, ANN202
+            # pylint tokenizes every module, only to read its pragmas (no token
+            # or raw checker of mslint's is enabled): a module whose source does
+            # not contain "pylint:" has none, and its tokens are skipped.
+            if self.may_have_pragmas or rawcheckers or tokencheckers:
+                return super()._check_astroid_module(node, walker, rawcheckers, tokencheckers)
+            walker.walk(node)
+            return True
+
+    return _Linter
+
+
+def configure(linter: PyLinter, arguments: list[str], reporter: Any) -> None:
+    """pylint's own option handling, as for its command line."""
+    from pylint.config.config_initialization import _config_initialization  # noqa: PLC0415
+
+    check_signatures()
+    _config_initialization(linter, arguments, reporter=reporter)
+
+
+def record_message_nodes(linter: PyLinter, on_message: Callable[[Message, Any], None]) -> None:
+    """From now on, call ``on_message(message, node)`` for every message this
+    linter's reporter receives, with the astroid node it was added for (None
+    when added by line only), while that node's tree is alive. Wraps the two
+    methods on these instances only."""
+    check_signatures()
+    add, reporter = linter.add_message, linter.reporter
+    handle = reporter.handle_message
+    adding: list[Any] = [None]
+
+    def add_message(*args: Any, **kwargs: Any) -> None:
+        # (msgid, line, node, ...): EXPECTED says node comes third
+        adding.append(kwargs["node"] if "node" in kwargs else args[2] if len(args) > 2 else None)
+        try:
+            add(*args, **kwargs)
+        finally:
+            adding.pop()
+
+    def handle_message(msg: Message) -> None:
+        on_message(msg, adding[-1])
+        handle(msg)
+
+    linter.add_message = add_message
+    reporter.handle_message = handle_message

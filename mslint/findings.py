@@ -1,0 +1,299 @@
+"""A finding: one problem at one place in one file, typed.
+
+A finding is made once, at one boundary: :func:`from_message` turns a pylint
+message into one (the ``mslint`` command's engine, the plugin's SARIF reporter
+and runtime confirmation in plugin mode all go through it); :func:`located`
+makes one that no pylint message stands behind (a file that cannot be read, a
+compile error MindSpore reported). Reporters (text, JSON, GitHub, SARIF) only
+render findings, the result cache stores and loads them (:meth:`Finding.row`,
+:func:`from_row`), runtime confirmation reads their :class:`Anchor`.
+
+One column convention: lines are 1-based, columns are 1-based *character*
+columns with ``end_column`` exclusive, as SARIF wants (pylint and astroid count
+UTF-8 bytes from 0; MindSpore too). One fingerprint: :func:`assign_fingerprints`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import tokenize
+from dataclasses import asdict, dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from mslint.catalog import CATEGORIES
+
+if TYPE_CHECKING:
+    from pylint.message import Message
+
+# pylint's syntax-error takes its column from SyntaxError.offset: already 1-based
+# characters, not a UTF-8 byte offset.
+CHARACTER_COLUMN_SYMBOLS = frozenset({"syntax-error"})
+
+
+# ---------------------------------------------------------------------------
+# Anchors: what runtime confirmation compiles or builds for a finding
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A Cell's ``construct`` (or @jit method) or a module-level function whose
+    compilation runtime mode can run."""
+
+    kind: str  # "cell" or "function"
+    name: str  # the class or function name in the module
+    method: str = "construct"  # for cells: construct or a @jit method
+    wrap_jit: bool = False  # a function made graph code by ms.jit(fn), not a decorator
+    line: int = 0  # of the class or def statement
+    required_params: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LayerCall:
+    """A flagged MindSpore layer call, its arguments as written."""
+
+    qname: str
+    args: tuple[str, ...] = ()
+    kwargs: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Recorded from the live astroid tree when the finding was made (see
+    mslint/confirm/anchors.py), so that runtime confirmation never parses the
+    file again: the layer call to build, or the entries whose compilation
+    reaches the finding's line and every graph entry of its module (compiled
+    too, for errors no finding predicted); or why none can be checked."""
+
+    problem: str | None = None
+    call: LayerCall | None = None
+    entries: tuple[Entry, ...] = ()
+    module_entries: tuple[Entry, ...] = ()
+
+    def data(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Anchor:
+        call = data.get("call")
+        return cls(
+            problem=data.get("problem"),
+            call=LayerCall(call["qname"], tuple(call["args"]), tuple(tuple(pair) for pair in call["kwargs"])) if call else None,
+            entries=tuple(_entry(item) for item in data.get("entries", ())),
+            module_entries=tuple(_entry(item) for item in data.get("module_entries", ())),
+        )
+
+
+def _entry(data: dict[str, Any]) -> Entry:
+    return Entry(**dict(data, required_params=tuple(data.get("required_params", ()))))
+
+
+# ---------------------------------------------------------------------------
+# The finding
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Finding:  # pylint: disable=too-many-instance-attributes
+    path: str  # absolute
+    line: int  # 1-based
+    column: int  # 1-based characters
+    end_line: int | None
+    end_column: int | None  # 1-based characters, exclusive
+    symbol: str
+    msg_id: str
+    message: str
+    category: str
+    obj: str = ""
+    module: str = ""
+    line_hash: str = ""  # of the flagged line, whitespace normalised: see assign_fingerprints
+    fingerprint: str = ""  # set by assign_fingerprints
+    confirmation: dict[str, str] | None = None  # runtime mode: {"status": ..., "detail": ...}
+    anchor: Anchor | None = field(default=None, compare=False)
+
+    def row(self) -> dict[str, Any]:
+        """What the result cache stores (the path is part of its key)."""
+        row = {name: value for name, value in vars(self).items() if name not in ("path", "anchor", "confirmation", "fingerprint")}
+        if self.anchor is not None:
+            row["anchor"] = self.anchor.data()
+        return row
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.symbol, self.end_line or 0, self.end_column or 0, self.message)
+
+
+def from_row(row: dict[str, Any], path: str) -> Finding:
+    """A finding from the result cache. Raises (KeyError, TypeError, ValueError)
+    on a row written by another version: the caller counts that as a miss."""
+    fields = dict(row)
+    anchor = fields.pop("anchor", None)
+    found = Finding(path=path, **fields, anchor=Anchor.from_data(anchor) if anchor is not None else None)
+    if not isinstance(found.line, int) or not isinstance(found.column, int) or not isinstance(found.symbol, str):
+        raise ValueError(f"not a finding: {row!r}")
+    return found
+
+
+def located(  # noqa: PLR0913 - one field per argument
+    *,
+    path: str,
+    line: int,
+    byte_column: int,
+    end_line: int | None,
+    end_byte_column: int | None,
+    symbol: str,
+    msg_id: str,
+    message: str,
+    lines: list[str],
+    category: str | None = None,
+    obj: str = "",
+    module: str = "",
+    anchor: Anchor | None = None,
+) -> Finding:
+    """A finding at 1-based ``line`` and 0-based UTF-8 byte columns (pylint's,
+    astroid's and MindSpore's), in a file whose lines are ``lines``."""
+    line = line or 0
+    start_text = _line(lines, line)
+    if symbol in CHARACTER_COLUMN_SYMBOLS:
+        column = max(byte_column or 0, 1)
+    else:
+        column = char_column(start_text, byte_column or 0) + 1
+    end_column = None
+    if end_line is not None and end_byte_column is not None and end_line >= line:
+        end_column = char_column(_line(lines, end_line), end_byte_column) + 1
+        if end_line == line and end_column < column:
+            end_column = column
+    else:
+        end_line = None
+    return Finding(
+        path=path,
+        line=line,
+        column=column,
+        end_line=end_line,
+        end_column=end_column,
+        symbol=symbol,
+        msg_id=msg_id,
+        message=message,
+        category=category or CATEGORIES.get(msg_id[:1], "info"),
+        obj=obj,
+        module=module,
+        line_hash=line_hash(start_text),
+        anchor=anchor,
+    )
+
+
+def from_message(message: Message, lines: list[str], anchor: Anchor | None = None) -> Finding:
+    """The finding of a pylint message, in a file whose lines are ``lines``."""
+    return located(
+        path=os.path.abspath(message.abspath or message.path),
+        line=message.line,
+        byte_column=message.column,
+        end_line=message.end_line,
+        end_byte_column=message.end_column,
+        symbol=message.symbol,
+        msg_id=message.msg_id,
+        message=message.msg or "",
+        obj=message.obj,
+        module=message.module,
+        lines=lines,
+        anchor=anchor,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Fingerprints
+# ---------------------------------------------------------------------------
+
+
+def assign_fingerprints(findings: list[Finding], root: str) -> list[Finding]:
+    """Sort findings and give each a fingerprint: a hash of its file (relative to
+    ``root``), rule and whitespace-normalised source line, plus its occurrence
+    number among identical ones in that file. Line numbers are not part of it, so
+    edits above a finding keep it. (Baselines store these: keep them stable.)"""
+    ordered = sorted(findings, key=Finding.sort_key)
+    seen: dict[tuple[str, str, str], int] = {}
+    for item in ordered:
+        where = relative_path(item.path, root) or item.path
+        key = (where, item.symbol, item.line_hash)
+        occurrence = seen.get(key, 0)
+        seen[key] = occurrence + 1
+        digest = hashlib.blake2b("\0".join(key).encode("utf-8"), digest_size=8).hexdigest()
+        item.fingerprint = f"{digest}:{occurrence}"
+    return ordered
+
+
+def repository_root(start: str) -> str:
+    """The root report paths and fingerprints are relative to: the enclosing git
+    repository's (what code scanning expects), else ``start``."""
+    folder = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return os.path.abspath(start)
+        folder = parent
+
+
+def relative_path(path: str, root: str) -> str | None:
+    """``path`` relative to ``root`` in POSIX form, or None when outside it."""
+    try:
+        relative = os.path.relpath(path, root)
+    except ValueError:  # another drive on Windows
+        return None
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return None
+    return PurePosixPath(*Path(relative).parts).as_posix()
+
+
+def line_hash(text: str | None) -> str:
+    """A hash of a source line with its whitespace normalised."""
+    normalised = " ".join((text or "").split())
+    return hashlib.blake2b(normalised.encode("utf-8"), digest_size=8).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# Source lines and columns
+# ---------------------------------------------------------------------------
+
+
+def read_source_lines(path: str | os.PathLike[str]) -> list[str]:
+    """The lines of a Python file as the tokenizer sees them (declared encoding,
+    BOM removed, only \\r\\n, \\r and \\n end a line). Empty when unreadable."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return []
+    return source_lines(data)
+
+
+def source_lines(data: bytes) -> list[str]:
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        encoding = "utf-8"
+    try:
+        text = data.decode(encoding, errors="replace")
+    except LookupError:
+        text = data.decode("utf-8", errors="replace")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def char_column(line_text: str | None, byte_offset: int) -> int:
+    """The 0-based character offset of a UTF-8 byte offset into ``line_text``."""
+    if byte_offset <= 0 or not line_text:
+        return max(byte_offset, 0)
+    encoded = line_text.encode("utf-8")
+    if byte_offset >= len(encoded):
+        return len(line_text) + (byte_offset - len(encoded))
+    return len(encoded[:byte_offset].decode("utf-8", errors="ignore"))
+
+
+def _line(lines: list[str], number: int | None) -> str | None:
+    if number is None or number < 1 or number > len(lines):
+        return None
+    return lines[number - 1]
