@@ -142,7 +142,10 @@ def confirm_findings(
         if unavailable:  # the device is missing: no point starting more workers
             outcomes[plan.path] = ([unavailable[0]], verdict.WorkerEnd("skipped", unavailable[0]["detail"]))
         else:
-            records, end = runner.run_worker(plan, device, timeout, limit)
+            try:
+                records, end = runner.run_worker(plan, device, timeout, limit)
+            except runner.WorkersStopped:
+                records, end = [], verdict.WorkerEnd("skipped", "mslint was stopped before this module")
             outcomes[plan.path] = (records, end)
             for record in records:
                 if record.get("type") == "fatal" and record.get("stage") in ("device", "mindspore"):
@@ -150,17 +153,18 @@ def confirm_findings(
         shown.advance()
 
     try:
-        if jobs == 1 or len(to_run) <= 1:
-            for plan in to_run:
-                run(plan)
-        else:
-            with ThreadPoolExecutor(max_workers=min(jobs, len(to_run))) as pool:
-                try:
-                    list(pool.map(run, to_run))
-                except BaseException:
-                    unavailable.append({"type": "fatal", "stage": "interrupted", "detail": "interrupted"})
-                    runner.kill_all()  # Ctrl-C: stop the workers instead of waiting for them
-                    raise
+        with runner.workers_die_with_us():  # SIGTERM/SIGHUP: every worker dies, folders removed
+            if jobs == 1 or len(to_run) <= 1:
+                for plan in to_run:
+                    run(plan)
+            else:
+                with ThreadPoolExecutor(max_workers=min(jobs, len(to_run))) as pool:
+                    try:
+                        list(pool.map(run, to_run))
+                    except BaseException:
+                        unavailable.append({"type": "fatal", "stage": "interrupted", "detail": "interrupted"})
+                        runner.kill_all()  # Ctrl-C: stop the workers instead of waiting for them
+                        raise
     finally:
         shown.close()
 

@@ -7,10 +7,18 @@ MindSpore writes land there; the directory is removed afterwards. Python writes
 no bytecode (PYTHONDONTWRITEBYTECODE), so nothing appears beside the user's
 code. The worker runs in its own session: on timeout the whole process group
 is killed. Its address space is limited (RLIMIT_AS) on CPU.
+
+Workers die with mslint: while confirmation runs, SIGTERM and SIGHUP to mslint
+kill every worker's process group at once and remove the temporary folders
+before mslint exits with 128 + the signal (:func:`workers_die_with_us`); and
+each worker holds the read end of a pipe whose write end only mslint holds (a
+watchdog): when mslint dies in any way, even SIGKILL, the worker sees the end
+of that pipe, removes its folder and kills its own process group.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -26,7 +34,7 @@ from pathlib import Path
 import mslint
 from mslint.confirm.plan import ModulePlan
 from mslint.confirm.verdict import WorkerEnd, describe_exit
-from mslint.confirm.worker import MEMORY_ENV
+from mslint.confirm.worker import MEMORY_ENV, WATCHDOG_ENV
 
 MEMORY_SETTING = "MSLINT_CONFIRM_MEMORY"  # user-facing: "8G", "512M", "0" (no limit)
 _GIB = 1 << 30
@@ -83,18 +91,29 @@ def run_worker(plan: ModulePlan, device: str, timeout: float, limit: int) -> tup
         results_path.touch()
         env = worker_env(folder, limit)
         started = time.monotonic()
+        watch_read, watch_write = os.pipe()  # the worker's watchdog: EOF when mslint is gone
+        env[WATCHDOG_ENV] = str(watch_read)
         with open(log_path, "wb") as log:
-            process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-                [sys.executable, "-m", "mslint.confirm.worker", str(job_path), str(results_path)],
-                cwd=folder,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-            with _LOCK:
-                _RUNNING.add(process.pid)
+            try:
+                with _LOCK:  # no worker starts once mslint is being stopped
+                    if _STOPPING:
+                        raise WorkersStopped
+                    process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
+                        [sys.executable, "-m", "mslint.confirm.worker", str(job_path), str(results_path)],
+                        cwd=folder,
+                        env=env,
+                        stdin=subprocess.DEVNULL,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                        pass_fds=(watch_read,),
+                    )
+                    _RUNNING.add(process.pid)
+            except BaseException:
+                os.close(watch_write)
+                raise
+            finally:
+                os.close(watch_read)
             timed_out = False
             try:
                 returncode = process.wait(timeout=timeout)
@@ -102,14 +121,15 @@ def run_worker(plan: ModulePlan, device: str, timeout: float, limit: int) -> tup
                 timed_out = True
                 _kill_group(process.pid)
                 returncode = process.wait()
-            except BaseException:  # Ctrl-C: take the worker down with us
+            except BaseException:  # Ctrl-C, SIGTERM: take the worker down with us
                 _kill_group(process.pid)
                 process.wait()
                 raise
             finally:
                 with _LOCK:
                     _RUNNING.discard(process.pid)
-            _kill_group(process.pid)  # whatever the user's code left running
+                _kill_group(process.pid)  # whatever the user's code left running
+                os.close(watch_write)
         records = _read_records(results_path)
         elapsed = time.monotonic() - started
         if timed_out:
@@ -138,14 +158,60 @@ def _last_step(records: list[dict]) -> str | None:
 
 _RUNNING: set[int] = set()
 _LOCK = threading.Lock()
+_STOPPING: list[int] = []  # non-empty once mslint is being stopped: no new worker starts
+
+
+class WorkersStopped(Exception):
+    """mslint is stopping: the worker was not started."""
 
 
 def kill_all() -> None:
-    """Kill every running worker (the parent is being interrupted)."""
+    """Kill every running worker's process group (mslint is being stopped);
+    no worker starts afterwards. Their folders are removed by run_worker as
+    each one returns. The hook mslint's command calls from its own signal
+    handling (a pool of lint workers stopped on SIGTERM, say)."""
     with _LOCK:
+        _STOPPING.append(1)
         running = list(_RUNNING)
     for pid in running:
         _kill_group(pid)
+
+
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")
+
+
+@contextlib.contextmanager
+def workers_die_with_us():
+    """While the block runs (confirmation), SIGTERM and SIGHUP kill every
+    worker at once, then raise SystemExit(128 + signal) in the main thread so
+    that every ``finally`` (the temporary folders) runs on the way out. Only in
+    the main thread (where Python runs signal handlers); elsewhere it does
+    nothing, the watchdog pipes still take the workers down with mslint."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, _frame) -> None:
+        kill_all()
+        raise SystemExit(128 + signum)
+
+    saved = {}
+    for name in STOP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        previous = signal.getsignal(number)
+        if previous is signal.SIG_IGN:  # nohup: SIGHUP stays ignored
+            continue
+        saved[number] = previous
+        signal.signal(number, stop)
+    try:
+        yield
+    finally:
+        for number, previous in saved.items():
+            signal.signal(number, previous)
+        with _LOCK:
+            _STOPPING.clear()
 
 
 def _kill_group(pid: int) -> None:

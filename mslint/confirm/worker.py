@@ -18,8 +18,11 @@ import importlib.util
 import inspect
 import json
 import os
+import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -27,6 +30,7 @@ from mslint.confirm import specs
 from mslint.confirm.errors import first_useful_line, gradient_cut_locations, locations
 
 MEMORY_ENV = "MSLINT_CONFIRM_MEMORY_LIMIT"
+WATCHDOG_ENV = "MSLINT_CONFIRM_WATCHDOG_FD"  # the read end of a pipe only mslint writes to
 _LIMIT = {"bytes": 0}
 
 
@@ -67,6 +71,28 @@ def limit_memory() -> int:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     _LIMIT["bytes"] = limit
     return limit
+
+
+def start_watchdog(folder: Path) -> None:
+    """Die with mslint: a thread waits on the pipe whose write end only mslint
+    holds; at its end (mslint exited or was killed, even by SIGKILL) it removes
+    the worker's folder and kills the worker's process group (the worker and
+    whatever the user's code started)."""
+    try:
+        fd = int(os.environ.pop(WATCHDOG_ENV, ""))
+    except ValueError:
+        return
+
+    def watch() -> None:
+        try:
+            while os.read(fd, 1):
+                pass
+        except OSError:
+            pass
+        shutil.rmtree(folder, ignore_errors=True)
+        os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="mslint-watchdog", daemon=True).start()
 
 
 @contextlib.contextmanager
@@ -347,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.dont_write_bytecode = True  # never a __pycache__ beside the user's code
     job_path, results_path = (argv if argv is not None else sys.argv[1:])[:2]
     job = json.loads(Path(job_path).read_text(encoding="utf-8"))
+    start_watchdog(Path(job_path).resolve().parent)
     limit_memory()
     with open(results_path, "a", encoding="utf-8") as results:
 
