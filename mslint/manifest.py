@@ -55,9 +55,13 @@ GRAPH_ERROR_OR_SILENT = "graph-error-or-silent"
 # Host code on tensors: under LAX, JIT fallback compiles it and cuts the
 # gradient there, which differentiating the compiled graph shows.
 FALLBACK = "fallback"
-# Confirmed by building the flagged layer call with its literal arguments.
+# Confirmed by judging the layer the program builds at the flagged line (with
+# the values it computed), else the call rebuilt from its literal arguments.
 LAYER = "layer"
-CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER)
+# Confirmed by calling a Cell of the flagged class (built as the program builds
+# it): the call raises.
+CALL = "call"
+CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER, CALL)
 
 
 @dataclass(frozen=True)
@@ -163,10 +167,7 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-amp-overrides-to-float", "W7601", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-bprop-without-set-grad", "W7602", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-auto-prefix", "W7603", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
-    RuleSpec(
-        "ms-forward-not-construct", "E7604", _TRAINING, "training",
-        unconfirmed="the class has no construct for runtime mode to compile; calling it fails in PyNative too",
-    ),
+    RuleSpec("ms-forward-not-construct", "E7604", _TRAINING, "training", confirm=(CALL,)),
     RuleSpec(
         "ms-torch-in-cell", "E7701", _TORCH, "torch_idioms",
         unconfirmed="PyTorch idioms fail or do nothing in PyNative code, not as graph compile errors or layer construction",

@@ -32,6 +32,8 @@ def anchor_of(symbol: str, node: nodes.NodeNG | None) -> Anchor | None:
             return _layer_anchor(node)
         if symbol in rules.GRAPH_RULES:
             return _graph_anchor(node)
+        if symbol in rules.CALL_RULES:
+            return _call_anchor(node)
     except Exception as error:  # noqa: BLE001 - the finding stands; only its runtime check is lost
         return Anchor(problem=f"mslint could not work out what reaches this line ({type(error).__name__}: {error})")
     return None
@@ -55,6 +57,20 @@ def _layer_anchor(node: nodes.NodeNG | None) -> Anchor:
             return Anchor(problem="the call passes **kwargs: its arguments are not literals")
         kwargs.append((keyword.arg, keyword.value.as_string()))
     return Anchor(call=LayerCall(qname, tuple(args), tuple(kwargs)))
+
+
+# -- Cells to call -------------------------------------------------------------
+def _call_anchor(node: nodes.NodeNG | None) -> Anchor:
+    """The Cell class the flagged method belongs to (ms-forward-not-construct:
+    the finding is on ``forward``), to be built and called."""
+    func = node if isinstance(node, nodes.FunctionDef) else None
+    klass = func.parent if func is not None else None
+    if not isinstance(klass, nodes.ClassDef):
+        return Anchor(problem="not a method of a Cell class")
+    if not isinstance(klass.parent, nodes.Module):
+        return Anchor(problem=f"class {klass.name} is not defined at module level")
+    entry = Entry("cell", klass.name, func.name, line=klass.lineno, required_params=_required_params(func, bound=True))
+    return Anchor(entries=(entry,))
 
 
 # -- graph code ----------------------------------------------------------------

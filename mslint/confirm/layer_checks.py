@@ -54,7 +54,10 @@ def _error_text(error: BaseException) -> str:
     return f"{type(error).__name__}: {first_useful_line(str(error)) or type(error).__name__}"
 
 
-def check(ms, np, item: dict) -> dict:
+def check(ms, np, item: dict, made=None) -> dict:
+    """The verdict on a layer finding: on ``made`` (mslint.confirm.build.Made,
+    the layer the program built at the flagged line, with the values it
+    computed) when given, else on the call rebuilt from its literal arguments."""
     symbol, qname = item["symbol"], item["qname"]
     short = qname.replace("mindspore.", "", 1)
     try:
@@ -65,6 +68,8 @@ def check(ms, np, item: dict) -> dict:
         signature = inspect.signature(cls)
     except (TypeError, ValueError):
         return _result(rules.NOT_RUN, f"cannot read the signature of {short}")
+    if made is not None:
+        return _check_built(ms, np, symbol, cls, short, signature, made)
     params = [p for p in signature.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     args, kwargs, stand_ins = [], {}, []
     group = None
@@ -95,9 +100,37 @@ def check(ms, np, item: dict) -> dict:
     try:
         layer = cls(*args, **kwargs)
     except Exception as error:  # noqa: BLE001 - the construction error is the verdict
-        if symbol in ("ms-conv-padding-ignored", "ms-torch-positional-args", "ms-dropout-keep-prob"):
-            return _result(rules.CONFIRMED, f"{short}(...) raises {_error_text(error)}{note}")
-        return _result(rules.NOT_RUN, f"building {short}(...) failed: {_error_text(error)}{note}")
+        return _construction_failed(symbol, short, error, note)
+    return _judge(ms, np, symbol, cls, short, layer, bound, args, note)
+
+
+def _check_built(ms, np, symbol, cls, short, signature, made) -> dict:
+    """Judge the layer the program built, with the values it computed."""
+    values = ", ".join(
+        [_shown(value) for value in made.args] + [f"{name}={_shown(value)}" for name, value in made.kwargs.items()]
+    )
+    note = f" (built by {made.recipe}: {short}({values}))" if made.recipe else f" ({short}({values}))"
+    if made.error is not None:
+        return _construction_failed(symbol, short, made.error, note)
+    try:
+        bound = signature.bind_partial(*made.args, **made.kwargs).arguments
+    except TypeError as error:
+        return _result(rules.CONFIRMED, f"{short}(...) cannot take these arguments: {error}{note}")
+    return _judge(ms, np, symbol, cls, short, made.instance, bound, list(made.args), note)
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else type(value).__name__
+
+
+def _construction_failed(symbol: str, short: str, error: BaseException, note: str) -> dict:
+    if symbol in ("ms-conv-padding-ignored", "ms-torch-positional-args", "ms-dropout-keep-prob"):
+        return _result(rules.CONFIRMED, f"{short}(...) raises {_error_text(error)}{note}")
+    return _result(rules.NOT_RUN, f"building {short}(...) failed: {_error_text(error)}{note}")
+
+
+def _judge(ms, np, symbol, cls, short, layer, bound, args, note) -> dict:
     try:
         checker = _CHECKS[symbol]
     except KeyError:

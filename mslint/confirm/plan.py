@@ -54,19 +54,29 @@ class LayerCheck:
 
 
 @dataclass
+class CallCheck:
+    index: int
+    symbol: str
+    line: int
+    name: str  # the Cell class to build and call
+    required_params: list[str] = field(default_factory=list)
+
+
+@dataclass
 class ModulePlan:
     path: str
     module: str
     sys_path: list[str]
     layer_checks: list[LayerCheck] = field(default_factory=list)
     graph_checks: list[GraphCheck] = field(default_factory=list)
+    call_checks: list[CallCheck] = field(default_factory=list)
     targets: list[Target] = field(default_factory=list)
     # findings decided without running anything: index -> confirmation
     preset: dict[int, dict] = field(default_factory=dict)
 
     @property
     def needs_worker(self) -> bool:
-        return bool(self.layer_checks or self.graph_checks)
+        return bool(self.layer_checks or self.graph_checks or self.call_checks)
 
     def job(self) -> dict:
         """What the worker needs, as JSON."""
@@ -75,6 +85,7 @@ class ModulePlan:
             "module": self.module,
             "sys_path": self.sys_path,
             "layer_checks": [asdict(check) for check in self.layer_checks],
+            "call_checks": [asdict(check) for check in self.call_checks],
             "targets": [asdict(target) for target in self.targets] if self.graph_checks else [],
         }
 
@@ -187,6 +198,9 @@ def plan_module(path: str, findings: list[tuple[int, Finding]], project_root: Pa
                 )
             )
             module_entries.update(dict.fromkeys(anchor.module_entries))
+        elif finding.symbol in rules.CALL_RULES and anchor.entries:
+            entry = anchor.entries[0]
+            plan.call_checks.append(CallCheck(index, finding.symbol, finding.line, entry.name, list(entry.required_params)))
         else:
             plan.preset[index] = not_run(NO_ANCHOR)
     if plan.graph_checks:

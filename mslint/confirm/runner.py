@@ -86,6 +86,7 @@ def run_worker(plan: ModulePlan, device: str, timeout: float, limit: int) -> tup
     try:
         job = plan.job()
         job["device"] = device
+        job["build_budget"] = max(10.0, timeout * 0.4)  # seconds for building the module's Cells
         job_path, results_path, log_path = folder / "job.json", folder / "results.jsonl", folder / "worker.log"
         job_path.write_text(json.dumps(job), encoding="utf-8")
         results_path.touch()
