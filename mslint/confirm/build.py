@@ -154,7 +154,7 @@ def cell_classes(module, cell_class: type) -> list[type]:
         for value in vars(module).values()
         if isinstance(value, type) and issubclass(value, cell_class) and value.__module__ == module.__name__
     ]
-    return sorted(found, key=_source_line)
+    return sorted(found, key=source_line)
 
 
 def required_params(func) -> list[str] | None:
@@ -226,7 +226,7 @@ def _call_name(node: ast.AST) -> str | None:
     return None
 
 
-def _source_line(obj) -> int:
+def source_line(obj) -> int:
     try:
         return inspect.getsourcelines(obj)[1]
     except (OSError, TypeError):

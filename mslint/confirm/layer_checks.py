@@ -96,7 +96,10 @@ def check(ms, np, item: dict, made=None) -> dict:
         bound = signature.bind_partial(*args, **kwargs).arguments
     except TypeError as error:
         return _result(rules.CONFIRMED, f"{short}(...) cannot take these arguments: {error}")
-    note = f" ({', '.join(stand_ins)} taken as {stand_in})" if stand_ins else ""
+    sizes = [name for name in stand_ins if name in rules.SIZE_PARAMETERS]
+    taken = [f"{', '.join(sizes)} taken as {stand_in}"] if sizes else []
+    taken += [name.replace(" as ", " taken as ") for name in stand_ins if name not in rules.SIZE_PARAMETERS]
+    note = f" ({'; '.join(taken)})" if taken else ""
     try:
         layer = cls(*args, **kwargs)
     except Exception as error:  # noqa: BLE001 - the construction error is the verdict
@@ -149,6 +152,9 @@ def _literal(name: str, source: str, stand_in: int, stand_ins: list[str]):
         if name in rules.SIZE_PARAMETERS:
             stand_ins.append(name)
             return stand_in, None
+        if name == "group":  # changes neither a construction error nor an output shape
+            stand_ins.append("group as 1")
+            return 1, None
         return None, f"argument {name}={source} is not a literal"
 
 

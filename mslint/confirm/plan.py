@@ -73,10 +73,12 @@ class ModulePlan:
     targets: list[Target] = field(default_factory=list)
     # findings decided without running anything: index -> confirmation
     preset: dict[int, dict] = field(default_factory=dict)
+    # compile every Cell class and @jit function of the module (--confirm-all-cells)
+    compile_all: bool = False
 
     @property
     def needs_worker(self) -> bool:
-        return bool(self.layer_checks or self.graph_checks or self.call_checks)
+        return bool(self.layer_checks or self.graph_checks or self.call_checks or self.compile_all)
 
     def job(self) -> dict:
         """What the worker needs, as JSON."""
@@ -86,7 +88,10 @@ class ModulePlan:
             "sys_path": self.sys_path,
             "layer_checks": [asdict(check) for check in self.layer_checks],
             "call_checks": [asdict(check) for check in self.call_checks],
+            "compile_all": self.compile_all,
             "targets": [asdict(target) for target in self.targets] if self.graph_checks else [],
+            # a compile error at one of these lines ends the search for inputs
+            "finding_lines": sorted({check.line for check in self.graph_checks}),
         }
 
 
@@ -175,7 +180,7 @@ def plan_module(path: str, findings: list[tuple[int, Finding]], project_root: Pa
     for index, finding in findings:
         anchor = finding.anchor
         if finding.symbol not in rules.CONFIRMABLE:
-            plan.preset[index] = not_run(rules.NO_CHECK)
+            plan.preset[index] = not_run(rules.no_check(finding.symbol))
         elif anchor is None:
             plan.preset[index] = not_run(NO_ANCHOR)
         elif anchor.problem:

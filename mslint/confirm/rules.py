@@ -35,3 +35,11 @@ SIZE_PARAMETERS: frozenset[str] = frozenset({"in_channels", "out_channels", "num
 SIZE_STAND_IN = 4
 
 NO_CHECK = "no runtime check for this rule (its harm is not a compile error or a layer's construction)"
+
+
+def no_check(symbol: str) -> str:
+    """Why runtime mode has no check for the rule (the manifest says)."""
+    spec = manifest.BY_SYMBOL.get(symbol)
+    if spec is None or not spec.unconfirmed:
+        return NO_CHECK if spec is not None else "not an mslint rule: runtime mode has no check for it"
+    return f"no runtime check for this rule: {spec.unconfirmed}"

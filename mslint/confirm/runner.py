@@ -243,48 +243,32 @@ def _tail(path: Path, size: int = 4000) -> str:
 
 
 class Progress:
-    """``mslint --confirm: 3/8 modules`` on stderr, only on a terminal and only
-    once confirmation has taken more than a moment."""
-
-    DELAY = 1.5
+    """One line per module on stderr as its worker ends, only on a terminal:
+    ``mslint --confirm [3/8] pkg.model: 4 Cells built, 2 compiled, 1/2 findings confirmed (6.1 s)``."""
 
     def __init__(self, total: int, enabled: bool | None) -> None:
         if enabled is None:
             enabled = hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
-        self.enabled = enabled and total > 0
+        self.enabled = bool(enabled) and total > 0
         self.total = total
         self.done = 0
         self.started = time.monotonic()
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._shown = False
-        self._last = ""
-        self._thread = threading.Thread(target=self._loop, daemon=True) if self.enabled else None
-        if self._thread:
-            self._thread.start()
 
-    def advance(self) -> None:
+    def advance(self, module: str = "", counts: dict | None = None, end: WorkerEnd | None = None) -> None:
         with self._lock:
             self.done += 1
-
-    def _loop(self) -> None:
-        while not self._stop.wait(0.25):
-            elapsed = time.monotonic() - self.started
-            if elapsed < self.DELAY:
-                continue
-            with self._lock:
-                text = f"mslint --confirm: compiled {self.done}/{self.total} modules ({elapsed:.0f} s)"
-            if text != self._last:
-                sys.stderr.write("\r" + text + "\033[K")
-                sys.stderr.flush()
-                self._last = text
-            self._shown = True
+            if not self.enabled:
+                return
+            counts = counts or {}
+            text = (
+                f"mslint --confirm [{self.done}/{self.total}] {module}: {counts.get('built', 0)} Cells built, "
+                f"{counts.get('compiled', 0)} compiled, {counts.get('confirmed', 0)}/{counts.get('findings', 0)} findings confirmed"
+            )
+            if end is not None and end.kind not in ("done", "skipped"):
+                text += f" ({end.detail[:80]})"
+            sys.stderr.write(f"{text} ({time.monotonic() - self.started:.0f} s)\n")
+            sys.stderr.flush()
 
     def close(self) -> None:
-        if self._thread is None:
-            return
-        self._stop.set()
-        self._thread.join()
-        if self._shown:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+        """Nothing to clear: each line is final."""

@@ -126,6 +126,14 @@ def _end_reason(end: WorkerEnd) -> str:
     return end.detail or "the worker ended before reaching it"
 
 
+def module_counts(records: list[dict], decided: dict[int, dict]) -> dict[str, int]:
+    """Cells built and compiled by one worker, and its findings confirmed."""
+    built = next((record.get("cells", 0) for record in records if record.get("type") == "built"), 0)
+    compiled = sum(1 for record in records if record.get("type") == "target" and "strict" in record)
+    confirmed = sum(1 for value in decided.values() if value.get("status") == rules.CONFIRMED)
+    return {"built": built, "compiled": compiled, "confirmed": confirmed, "findings": len(decided)}
+
+
 def decide_module(
     plan: ModulePlan,
     records: list[dict],
@@ -193,10 +201,11 @@ def _graph_verdict(symbol: str, span: Span, target_ids: list[str], targets: dict
     if failed:
         error = failed[0]["strict"]["error"]
         label = failed[0].get("label", "")
+        stopped = _error_line(error, path)
         if failed[0]["strict"].get("inputs_not_found"):
             tried = "; ".join(failed[0]["strict"].get("tried", []))
-            return not_run(f"could not find inputs for {label} (tried {tried}): {_describe(error)}")
-        stopped = _error_line(error, path)
+            where = f", at line {stopped}" if stopped is not None else ""
+            return not_run(f"could not find inputs for {label} (tried {tried}); it stops compiling{where}: {_describe(error)}")
         if stopped is not None:
             return not_run(f"{label} stops compiling earlier, at line {stopped}: {_describe(error)}")
         if error.get("locations"):

@@ -210,6 +210,8 @@ class Worker:
             cls = getattr(self.module, target["name"], None)
             if target["kind"] == "cell" and not target.get("factory") and isinstance(cls, type) and build.required_params(cls):
                 wanted.add(target["name"])
+        if self.job.get("compile_all"):
+            wanted.update(cls.__name__ for cls in build.cell_classes(self.module, self.ms.nn.Cell) if build.required_params(cls))
         layers = [(item, self._layer_class(item["qname"])) for item in self.job["layer_checks"]]
 
         def done() -> bool:
@@ -302,6 +304,22 @@ class Worker:
             sys.modules[alias] = module
             spec.loader.exec_module(module)
         return module
+
+    def add_every_cell(self) -> None:
+        """--confirm-all-cells: every Cell class of the module is a target too."""
+        from mslint.confirm import build  # noqa: PLC0415
+
+        known = {target["name"] for target in self.job["targets"]}
+        for cls in build.cell_classes(self.module, self.ms.nn.Cell):
+            construct = cls.__dict__.get("construct")
+            if cls.__name__ in known or construct is None:
+                continue
+            required = build.required_params(construct) or []
+            self.job["targets"].append({
+                "id": f"all{len(self.job['targets'])}", "kind": "cell", "name": cls.__name__, "method": "construct",
+                "wrap_jit": False, "line": build.source_line(cls), "factory": None, "inputs": None,
+                "required_params": required[1:] if required[:1] == ["self"] else required, "problem": None,
+            })
 
     def run_targets(self) -> None:
         for target in self.job["targets"]:
@@ -407,13 +425,22 @@ class Worker:
             outcome = self._compile(target, "strict", obj, net, candidate)
             outcome.update(inputs=candidate, inputs_source=source)
             tried.append(", ".join(candidate))
-            if outcome.get("ok") or not synth.input_dependent(outcome["error"]):
+            if outcome.get("ok") or not synth.input_dependent(outcome["error"]) or self._at_a_finding(outcome["error"]):
                 outcome["tried"] = tried
                 return outcome
             first = first or outcome
         first["tried"] = tried
         first["inputs_not_found"] = True
         return first
+
+    def _at_a_finding(self, error: dict) -> bool:
+        """The compile error points at a flagged line: the finding is decided
+        whatever the inputs."""
+        lines = set(self.job.get("finding_lines", ()))
+        path = self.job["path"]
+        return any(
+            int(item[1]) in lines and os.path.realpath(item[0]) == os.path.realpath(path) for item in error.get("locations", ())
+        )
 
     def _compile(self, target: dict, level: str, obj, net, inputs) -> dict:
         ms = self.ms
@@ -481,6 +508,8 @@ class Worker:
             if self.job["layer_checks"]:
                 self.run_layer_checks(self.recorder, self.built)
             self.run_call_checks(self.recorder, self.built)
+            if self.job.get("compile_all"):
+                self.add_every_cell()
             self.run_targets()
         self.emit({"type": "done"})
 
