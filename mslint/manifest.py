@@ -61,7 +61,10 @@ LAYER = "layer"
 # Confirmed by calling a Cell of the flagged class (built as the program builds
 # it): the call raises.
 CALL = "call"
-CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER, CALL)
+# Confirmed by looking the flagged method up on a Cell of the class (built as
+# the program builds it; the call's receiver is ``self``): AttributeError.
+ATTRIBUTE = "attribute"
+CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER, CALL, ATTRIBUTE)
 
 
 @dataclass(frozen=True)
@@ -196,10 +199,7 @@ RULES: tuple[RuleSpec, ...] = (
         "ms-stop-gradient-discarded", "W8005", _TRAINING_LOOP, "training_loop",
         unconfirmed=f"{_COMPILES}: the discarded result changes no gradient",
     ),
-    RuleSpec(
-        "ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop",
-        unconfirmed="the missing method raises AttributeError when the code runs, in PyNative as in graph mode",
-    ),
+    RuleSpec("ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop", confirm=(ATTRIBUTE,)),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
 )
 

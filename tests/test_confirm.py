@@ -208,6 +208,11 @@ def test_real_objects_without_configuration(linted: list[Finding]) -> None:
         "status": "confirmed",
         "detail": "calling PortedForward()(float32[2,3,32,32]) raises AttributeError: For 'Cell', the method 'construct' is not defined.",
     }
+    method = results[(63, "ms-torch-module-method")]
+    assert method == {
+        "status": "confirmed",
+        "detail": "Frozen() has no parameters(): looking it up raises AttributeError: The 'Frozen' object has no attribute 'parameters'.",
+    }
     assert new == []
     assert stats["modules"] == 1 and stats["cells_compiled"] >= 3
 
@@ -297,7 +302,7 @@ def test_plugin_mode_text() -> None:
     assert "fixtures/runtime/host_code.py:37: ms-import-in-graph [confirmed: compile error at line 37 under STRICT" in out
     assert "fixtures/runtime/host_code.py:68: ms-numpy-on-tensor [not reproduced: NumpyBranchOff.construct compiles under STRICT]" in out
     assert "fixtures/runtime/import_fails.py:13: ms-numpy-on-tensor [not run: import failed: ModuleNotFoundError" in out
-    assert "runtime confirmation: 4 confirmed, 1 not reproduced, 3 not run, 0 new" in out
+    assert "runtime confirmation: 5 confirmed, 1 not reproduced, 2 not run, 0 new" in out
     assert "E7801" not in out
     # the summary comes after the messages, before pylint's score
     assert out.index("E7202") < out.index("runtime confirmation:") < out.index("Your code has been rated")
@@ -316,4 +321,4 @@ def test_plugin_mode_json_with_new_findings() -> None:
     # asnumpy and the custom class are not enabled here: MindSpore's STRICT errors
     # there are new, with the gradient cut MindSpore reports under LAX
     assert "only through JIT fallback and the gradient is cut here" in by_key[(25, COMPILE_ERROR_SYMBOL)]["message"]
-    assert "runtime confirmation: 3 confirmed, 1 not reproduced, 2 not run, 4 new" in completed.stderr
+    assert "runtime confirmation: 4 confirmed, 1 not reproduced, 1 not run, 4 new" in completed.stderr

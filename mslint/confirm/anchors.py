@@ -34,6 +34,8 @@ def anchor_of(symbol: str, node: nodes.NodeNG | None) -> Anchor | None:
             return _graph_anchor(node)
         if symbol in rules.CALL_RULES:
             return _call_anchor(node)
+        if symbol in rules.ATTRIBUTE_RULES:
+            return _attribute_anchor(node)
     except Exception as error:  # noqa: BLE001 - the finding stands; only its runtime check is lost
         return Anchor(problem=f"mslint could not work out what reaches this line ({type(error).__name__}: {error})")
     return None
@@ -71,6 +73,19 @@ def _call_anchor(node: nodes.NodeNG | None) -> Anchor:
         return Anchor(problem=f"class {klass.name} is not defined at module level")
     entry = Entry("cell", klass.name, func.name, line=klass.lineno, required_params=_required_params(func, bound=True))
     return Anchor(entries=(entry,))
+
+
+def _attribute_anchor(node: nodes.NodeNG | None) -> Anchor:
+    """``self.parameters()`` in a method of a Cell class: the class to build,
+    the method to look up on it."""
+    func = node.func if isinstance(node, nodes.Call) else None
+    if not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and func.expr.name == "self"):
+        return Anchor(problem="the receiver is not self: runtime mode looks the method up on a Cell of the class it is in")
+    method = node.scope()
+    klass = method.parent if isinstance(method, nodes.FunctionDef) else None
+    if not isinstance(klass, nodes.ClassDef) or not isinstance(klass.parent, nodes.Module):
+        return Anchor(problem="not in a method of a module-level class")
+    return Anchor(entries=(Entry("cell", klass.name, func.attrname, line=klass.lineno),))
 
 
 # -- graph code ----------------------------------------------------------------

@@ -205,6 +205,22 @@ def factories(module, cell_class: type) -> list:
     return result
 
 
+def by_family(functions: list) -> list:
+    """Factories in rounds: the first of each family (``efficientnet_b0``,
+    ``efficientnet_v2_s``, ``resnet18``: the name without its last ``_part``
+    and trailing digits), then the second of each, ...: a registry's variants
+    of one model build the same classes, another family builds others."""
+    families: dict[str, list] = {}
+    for func in functions:
+        name = func.__name__
+        key = (name.rsplit("_", 1)[0] if "_" in name.strip("_") else name).rstrip("0123456789")
+        families.setdefault(key, []).append(func)
+    ordered = []
+    for round_ in range(max((len(members) for members in families.values()), default=0)):
+        ordered.extend(members[round_] for members in families.values() if round_ < len(members))
+    return ordered
+
+
 def _returns_built(func: ast.FunctionDef, builds) -> bool:
     bound: set[str] = set()
     for node in ast.walk(func):
@@ -259,7 +275,7 @@ def build_module(module, recorder: Recorder, done, budget: float) -> Built:
     started = time.monotonic()
     cell_class = recorder.cell_class
     candidates = [(cls.__name__, cls, {}) for cls in cell_classes(module, cell_class) if required_params(cls) == []]
-    for func in factories(module, cell_class):
+    for func in by_family(factories(module, cell_class)):
         required = required_params(func)
         if required is None or set(required) - {"pretrained"}:
             continue

@@ -60,6 +60,7 @@ class CallCheck:
     line: int
     name: str  # the Cell class to build and call
     required_params: list[str] = field(default_factory=list)
+    attribute: str | None = None  # look this method up instead of calling the Cell
 
 
 @dataclass
@@ -203,9 +204,10 @@ def plan_module(path: str, findings: list[tuple[int, Finding]], project_root: Pa
                 )
             )
             module_entries.update(dict.fromkeys(anchor.module_entries))
-        elif finding.symbol in rules.CALL_RULES and anchor.entries:
+        elif finding.symbol in rules.CALL_RULES | rules.ATTRIBUTE_RULES and anchor.entries:
             entry = anchor.entries[0]
-            plan.call_checks.append(CallCheck(index, finding.symbol, finding.line, entry.name, list(entry.required_params)))
+            attribute = entry.method if finding.symbol in rules.ATTRIBUTE_RULES else None
+            plan.call_checks.append(CallCheck(index, finding.symbol, finding.line, entry.name, list(entry.required_params), attribute))
         else:
             plan.preset[index] = not_run(NO_ANCHOR)
     if plan.graph_checks:

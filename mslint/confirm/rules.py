@@ -27,7 +27,8 @@ GRAPH_RULES = GRAPH_ERROR_RULES | GRAPH_ERROR_OR_SILENT_RULES
 FALLBACK_RULES: frozenset[str] = manifest.confirmed_by(manifest.FALLBACK)
 LAYER_RULES: frozenset[str] = manifest.confirmed_by(manifest.LAYER)
 CALL_RULES: frozenset[str] = manifest.confirmed_by(manifest.CALL)
-CONFIRMABLE = GRAPH_RULES | LAYER_RULES | CALL_RULES
+ATTRIBUTE_RULES: frozenset[str] = manifest.confirmed_by(manifest.ATTRIBUTE)
+CONFIRMABLE = GRAPH_RULES | LAYER_RULES | CALL_RULES | ATTRIBUTE_RULES
 
 # Channel counts do not change what a layer rule checks: a non-literal one is
 # replaced by this value (and the detail says so).

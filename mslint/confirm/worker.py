@@ -239,6 +239,10 @@ class Worker:
             self.ms.set_context(mode=self.ms.PYNATIVE_MODE)
             try:
                 net, how = self._instance(name, recorder, built)
+                if check.get("attribute"):
+                    result = self._look_up(net, how, check["attribute"])
+                    self.emit({"type": "layer", "index": check["index"], **result})
+                    continue
                 specs_used, _source = synth.candidates(net, max(1, len(check.get("required_params") or []) or 1))[0]
                 tensors, _dynamic, _floats = self._tensors(specs_used)
                 shown = f"{how}({', '.join(specs_used)})"
@@ -253,6 +257,14 @@ class Worker:
             except Exception as error:  # noqa: BLE001
                 result = {"status": "not run", "detail": f"building {name} failed: {_error_text(error)}"}
             self.emit({"type": "layer", "index": check["index"], **result})
+
+    @staticmethod
+    def _look_up(net, how: str, attribute: str) -> dict:
+        try:
+            getattr(net, attribute)
+        except AttributeError as error:
+            return {"status": "confirmed", "detail": f"{how} has no {attribute}(): looking it up raises {_error_text(error)}"}
+        return {"status": "not reproduced", "detail": f"{how} has {attribute}()"}
 
     def _instance(self, name: str, recorder, built):
         """A Cell of the module's class ``name``: its zero-argument constructor,
