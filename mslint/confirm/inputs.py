@@ -23,18 +23,13 @@ MAX_CANDIDATES = 5
 
 # layer class name -> (spatial rank, attribute holding its input width, dtype);
 # rank None: an index input (Embedding)
+_RANKS = (1, 2, 3)
 FIRST_LAYERS: dict[str, tuple[int | None, str, str]] = {
-    "Conv1d": (1, "in_channels", "float32"),
-    "Conv2d": (2, "in_channels", "float32"),
-    "Conv3d": (3, "in_channels", "float32"),
-    "Conv1dTranspose": (1, "in_channels", "float32"),
-    "Conv2dTranspose": (2, "in_channels", "float32"),
-    "Conv3dTranspose": (3, "in_channels", "float32"),
-    "ConvTranspose1d": (1, "in_channels", "float32"),
-    "ConvTranspose2d": (2, "in_channels", "float32"),
-    "BatchNorm1d": (0, "num_features", "float32"),
-    "BatchNorm2d": (2, "num_features", "float32"),
-    "BatchNorm3d": (3, "num_features", "float32"),
+    **{f"Conv{rank}d": (rank, "in_channels", "float32") for rank in _RANKS},
+    **{f"Conv{rank}dTranspose": (rank, "in_channels", "float32") for rank in _RANKS},
+    **{f"ConvTranspose{rank}d": (rank, "in_channels", "float32") for rank in _RANKS},
+    # BatchNorm1d normalises (N, C): no spatial dimension
+    **{f"BatchNorm{rank}d": (rank if rank > 1 else 0, "num_features", "float32") for rank in _RANKS},
     "Dense": (0, "in_channels", "float32"),
     "Linear": (0, "in_features", "float32"),
     "Embedding": (None, "vocab_size", "int32"),
