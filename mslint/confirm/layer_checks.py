@@ -242,6 +242,11 @@ def _conv_shape(ms, np, cls, short, layer, bound, args):
             (size + 2 * p - d * (k - 1) - 1) // s + 1 for k, s, p, d in zip(kernel, stride, padding, dilation)
         )
     torch_name = f"ConvTranspose{dims}d" if transpose else f"Conv{dims}d"
+    groups = int(bound.get("group", 1) or 1)
+    options = {"stride": tuple(stride), "padding": tuple(padding), "dilation": tuple(dilation), "groups": groups}
+    if transpose:
+        options["output_padding"] = tuple(output_padding)
+    expected = _torch_shape(torch_name, channels, size, dims, channels=(channels, groups), kernel_size=tuple(kernel), **options) or expected
     text = f"{short}(...) gives {_shape_text(measured)} on a {_shape_text((size,) * dims)} input"
     if measured != expected:
         return rules.CONFIRMED, f"{text}; PyTorch's {torch_name} with the same arguments gives {_shape_text(expected)}"
@@ -264,10 +269,33 @@ def _pool_shape(ms, np, cls, short, layer, bound, args):
         int(rounding((size + 2 * p - d * (k - 1) - 1) / k)) + 1 for k, p, d in zip(kernel, padding, dilation)
     )
     torch_name = cls.__name__
+    options = {"padding": tuple(padding), "ceil_mode": ceil_mode}
+    if "Max" in torch_name:
+        options["dilation"] = tuple(dilation)
+    expected = _torch_shape(torch_name, 1, size, dims, kernel_size=tuple(kernel), **options) or expected
     text = f"{short}(...) gives {_shape_text(measured)} on a {_shape_text((size,) * dims)} input"
     if measured != expected:
         return rules.CONFIRMED, f"{text} (stride 1); PyTorch's {torch_name} (stride = kernel_size) gives {_shape_text(expected)}"
     return rules.NOT_REPRODUCED, f"{text}, as PyTorch's {torch_name} does"
+
+
+def _torch_shape(name: str, width: int, size: int, dims: int, channels: tuple | None = None, **options) -> tuple | None:
+    """The output size PyTorch's layer ``name`` gives with the same values on the
+    same input, measured when PyTorch is installed (None otherwise, or when
+    PyTorch rejects the values: the caller keeps PyTorch's documented formula)."""
+    try:
+        import torch  # noqa: PLC0415 - optional: the formula stands in without it
+    except Exception:  # noqa: BLE001 - not installed, or broken
+        return None
+    layer_class = getattr(torch.nn, name, None)
+    if layer_class is None:
+        return None
+    try:
+        layer = layer_class(channels[0], channels[1], **options) if channels else layer_class(**options)
+        with torch.no_grad():
+            return tuple(int(v) for v in layer(torch.ones((1, width) + (size,) * dims)).shape[2:])
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _batchnorm(ms, np, cls, short, layer, bound, args):
