@@ -322,3 +322,15 @@ def test_plugin_mode_json_with_new_findings() -> None:
     # there are new, with the gradient cut MindSpore reports under LAX
     assert "only through JIT fallback and the gradient is cut here" in by_key[(25, COMPILE_ERROR_SYMBOL)]["message"]
     assert "runtime confirmation: 4 confirmed, 1 not reproduced, 1 not run, 4 new" in completed.stderr
+
+
+def test_every_cell_compiled_on_request() -> None:
+    """--confirm-all-cells: a module without findings has its Cells compiled too,
+    and the count says that something ran."""
+    stats: dict = {}
+    _, new = confirm_findings([], timeout=150, project_root=ROOT, config={}, progress=False,
+                              all_cells=[str(RUNTIME / "host_code.py")], stats=stats)
+    lines = {(Path(item.path).name, item.line) for item in new}
+    assert ("host_code.py", 77) in lines and ("host_code.py", 37) in lines
+    assert all(item.symbol == COMPILE_ERROR_SYMBOL for item in new)
+    assert stats["modules"] == 1 and stats["cells_compiled"] >= 8

@@ -321,16 +321,21 @@ class Worker:
         """--confirm-all-cells: every Cell class of the module is a target too."""
         from mslint.confirm import build  # noqa: PLC0415
 
+        from mslint.findings import read_source_lines  # noqa: PLC0415
+
         known = {target["name"] for target in self.job["targets"]}
+        lines = read_source_lines(self.job["path"])
         for cls in build.cell_classes(self.module, self.ms.nn.Cell):
             construct = cls.__dict__.get("construct")
             if cls.__name__ in known or construct is None:
                 continue
             required = build.required_params(construct) or []
+            line = build.source_line(cls)
+            hint, problem = specs.hint_for(lines, line)  # a '# mslint:' hint still declares inputs or a factory
             self.job["targets"].append({
                 "id": f"all{len(self.job['targets'])}", "kind": "cell", "name": cls.__name__, "method": "construct",
-                "wrap_jit": False, "line": build.source_line(cls), "factory": None, "inputs": None,
-                "required_params": required[1:] if required[:1] == ["self"] else required, "problem": None,
+                "wrap_jit": False, "line": line, "factory": (hint or {}).get("factory"), "inputs": (hint or {}).get("inputs"),
+                "required_params": required[1:] if required[:1] == ["self"] else required, "problem": problem,
             })
 
     def run_targets(self) -> None:
@@ -514,7 +519,8 @@ class Worker:
         if self.job["layer_checks"]:
             self.run_layer_checks()  # from the literals: stands if the module cannot be imported or built
         self.recorder = self.make_recorder()
-        if (self.job["layer_checks"] or self.job["targets"] or self.job.get("call_checks")) and self.import_module():
+        work = self.job["layer_checks"] or self.job["targets"] or self.job.get("call_checks") or self.job.get("compile_all")
+        if work and self.import_module():
             os.chdir(self.home)
             self.built = self.build_cells(self.recorder)
             if self.job["layer_checks"]:
