@@ -9,7 +9,9 @@ cache.
 
 Exit codes: 0 no finding at or above ``--fail-on``; 1 findings; 2 a usage,
 configuration or input error (a path that does not exist, cannot be read or is
-not Python; the other paths are still checked and reported).
+not Python; the other paths are still checked and reported); 3 an internal
+error of mslint (the traceback is saved to a file the message names); 130
+interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP).
 """
 
 from __future__ import annotations
@@ -20,8 +22,13 @@ import errno
 import fnmatch
 import json
 import os
+import signal
 import stat
 import sys
+import tempfile
+import threading
+import time
+import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,10 +40,10 @@ from mslint import catalog, findings
 from mslint.compat import IncompatibleVersions
 from mslint.engine import Settings, module_name, package_root, skipped_libraries
 from mslint.findings import Finding
-from mslint.pool import default_jobs, lint
+from mslint.pool import TERMINATING_SIGNALS, default_jobs, lint
 from mslint.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
 
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 # pylint's own messages that say a file could not be analysed: always on.
 ALWAYS_ON = ("syntax-error", "fatal", "astroid-error", "parse-error")
 RANK = {"fatal": 3, "error": 3, "warning": 2, "convention": 1, "refactor": 1, "info": 1}
@@ -350,19 +357,44 @@ def read_baseline(path: str) -> set[tuple[str, str]]:
     except (OSError, ValueError) as error:
         raise ConfigError(f"cannot read the baseline {path}: {error}") from error
     pairs: set[tuple[str, str]] = set()
+    shape = ConfigError(f"{path} is neither a SARIF log nor an mslint JSON report")
     if isinstance(data, dict) and "runs" in data:
-        for run in data.get("runs") or ():
-            for result in run.get("results") or ():
-                fingerprint = (result.get("partialFingerprints") or {}).get(sarif.FINGERPRINT_KEY)
-                if fingerprint and result.get("ruleId"):
+        for run in _dicts(data.get("runs"), shape):
+            for result in _dicts(run.get("results"), shape):
+                fingerprints = result.get("partialFingerprints")
+                fingerprint = fingerprints.get(sarif.FINGERPRINT_KEY) if isinstance(fingerprints, dict) else None
+                if isinstance(fingerprint, str) and isinstance(result.get("ruleId"), str):
                     pairs.add((result["ruleId"], fingerprint))
     elif isinstance(data, dict) and "findings" in data:
-        for item in data.get("findings") or ():
-            if item.get("fingerprint") and item.get("symbol"):
+        for item in _dicts(data.get("findings"), shape):
+            if isinstance(item.get("fingerprint"), str) and isinstance(item.get("symbol"), str):
                 pairs.add((item["symbol"], item["fingerprint"]))
     else:
-        raise ConfigError(f"{path} is neither a SARIF log nor an mslint JSON report")
+        raise shape
     return pairs
+
+
+def _dicts(value: Any, error: ConfigError) -> list[dict[str, Any]]:
+    """A list of JSON objects (None: empty), else ``error``: a baseline of the wrong shape."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise error
+    return value
+
+
+def check_output_path(option: str, path: str, inputs: Sequence[str]) -> None:
+    """Before the run: ``path`` can be written and is none of the files checked."""
+    target = os.path.realpath(path)
+    if target in {os.path.realpath(item) for item in inputs}:
+        raise ConfigError(f"{option} {path} is one of the files being checked; refusing to overwrite it")
+    if os.path.isdir(target):
+        raise ConfigError(f"cannot write {option} {path}: it is a folder")
+    folder = os.path.dirname(target) or "."
+    if not os.path.isdir(folder):
+        raise ConfigError(f"cannot write {option} {path}: the folder {os.path.dirname(path) or '.'} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(target) and not os.access(target, os.W_OK)):
+        raise ConfigError(f"cannot write {option} {path}: permission denied")
 
 
 # ---------------------------------------------------------------------------
@@ -512,13 +544,15 @@ def format_github(report: dict[str, Any]) -> str:
     levels = {"error": "error", "warning": "warning", "note": "notice"}
     for item in report["findings"]:
         level = levels[sarif.LEVELS.get(item.category, "note")]
-        where = [f"file={_escape_property(findings.relative_path(item.path, os.getcwd()) or item.path)}", f"line={item.line}", f"col={item.column}"]
+        # relative to the repository root, as SARIF: GitHub attaches annotations by repository path
+        where = [f"file={_escape_property(findings.relative_path(item.path, report.get('root') or os.getcwd()) or item.path)}", f"line={item.line}", f"col={item.column}"]
         if item.end_line:
             where += [f"endLine={item.end_line}", f"endColumn={item.end_column}"]
         where.append(f"title={_escape_property(item.symbol + ' (' + item.msg_id + ')')}")
         out.append(f"::{level} {','.join(where)}::{_escape_data(item.message + _confirmation_suffix(item))}")
     for problem in report["problems"]:
-        out.append(f"::error file={_escape_property(display_path(problem.path))}::{_escape_data(problem.message)}")
+        path = findings.relative_path(os.path.abspath(problem.path), report.get("root") or os.getcwd()) or problem.path
+        out.append(f"::error file={_escape_property(path)}::{_escape_data(problem.message)}")
     out.append(summary_line(report))
     return "\n".join(out) + "\n"
 
@@ -627,6 +661,10 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     timeout = args.timeout if args.timeout is not None else config.timeout
     if timeout < 0:
         raise ConfigError("--timeout must be >= 0")
+    from mslint import pool  # noqa: PLC0415
+
+    if pool.MEMORY_BUDGET_ERROR:
+        raise ConfigError(pool.MEMORY_BUDGET_ERROR)
     baseline_file = args.baseline or config.baseline
     baseline = read_baseline(baseline_file) if baseline_file else None
     root = findings.repository_root(str(config.root))  # report paths and fingerprints are relative to it
@@ -635,6 +673,9 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     files, problems = discover(args.paths or ["."], excluded)
     for problem in problems:
         print(f"mslint: {display_path(problem.path)}: {problem.message}", file=sys.stderr)
+    for option, path in (("--output", args.output), ("--write-baseline", args.write_baseline)):
+        if path:
+            check_output_path(option, path, files)
     settings = Settings(
         enabled=enabled,
         jit_syntax_level=args.jit_syntax_level or config.jit_syntax_level,
@@ -675,7 +716,10 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         everything = sorted(found + baselined, key=Finding.sort_key)
         report = {"findings": everything, "problems": problems, "files": len(files), "root": root, "rules": rules}
         text = format_sarif(report) if args.write_baseline.endswith(".sarif") else format_json(report)
-        Path(args.write_baseline).write_text(text, encoding="utf-8")
+        try:
+            Path(args.write_baseline).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise ConfigError(f"cannot write {args.write_baseline}: {error.strerror}") from error
         print(f"mslint: wrote {len(everything)} findings to the baseline {args.write_baseline}", file=sys.stderr)
         return EXIT_ERROR if problems else EXIT_OK
     report = {
@@ -750,25 +794,78 @@ def cmd_explain(argv: Sequence[str]) -> int:
 
 def cmd_clean_cache(argv: Sequence[str]) -> int:
     argparse.ArgumentParser(prog="mslint clean-cache", description="Delete the result cache.").parse_args(argv)
-    folder = result_cache.clean()
-    print(f"mslint: removed the result cache in {folder}", file=sys.stderr)
+    try:
+        folder, removed = result_cache.clean()
+    except OSError as error:
+        print(f"mslint: cannot remove the result cache in {result_cache.cache_dir()}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_ERROR
+    if removed:
+        print(f"mslint: removed the result cache in {folder}", file=sys.stderr)
+    else:
+        print(f"mslint: no result cache in {folder}; nothing to remove", file=sys.stderr)
     return EXIT_OK
 
 
 COMMANDS = {"rules": cmd_rules, "explain": cmd_explain, "clean-cache": cmd_clean_cache}
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: unwound like Ctrl-C (the worker pool ends its
+    workers on the way out, see pool.lint)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _terminate(number: int, frame: Any) -> None:  # noqa: ARG001
+    raise Terminated(number)
+
+
+def _save_traceback() -> str:
+    """Write the current exception's traceback to a file (the cache folder, else
+    the temporary folder); returns where."""
+    text = f"mslint {mslint.__version__}, Python {sys.version.split()[0]}, argv {sys.argv!r}\n\n{traceback.format_exc()}"
+    name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+    for folder in (result_cache.cache_dir(), Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(text, encoding="utf-8")
+            return str(folder / name)
+        except OSError:
+            continue
+    sys.stderr.write(text)
+    return "standard error (above)"
+
+
+def _run(argv: list[str]) -> int:
+    if argv and argv[0] in COMMANDS:
+        return COMMANDS[argv[0]](argv[1:])
+    return cmd_check(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {number: signal.signal(number, _terminate) for number in TERMINATING_SIGNALS}
     try:
-        if argv and argv[0] in COMMANDS:
-            return COMMANDS[argv[0]](argv[1:])
-        return cmd_check(argv)
+        return _run(argv)
     except KeyboardInterrupt:
         print("mslint: interrupted", file=sys.stderr)
         return 130
+    except Terminated as stop:
+        print(f"mslint: stopped by {signal.Signals(stop.number).name}", file=sys.stderr)
+        return 128 + stop.number
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as error:  # noqa: BLE001 - a crash must not pass for findings (exit 1) in CI
+        where = _save_traceback()
+        print(f"mslint: internal error ({type(error).__name__}: {error}); please report it with the traceback saved in {where}", file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 if __name__ == "__main__":

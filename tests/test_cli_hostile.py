@@ -1,0 +1,211 @@
+"""The mslint command as new users meet it (issue 17): signals, CI paths,
+internal errors, bad input, baselines with repeated lines, output paths and
+the small things. Each test reproduced its defect first."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from mslint import cache, cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(folder))
+    return folder
+
+
+def run(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str, str]:
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write_config(folder: Path, body: str) -> None:
+    (folder / "pyproject.toml").write_text("[tool.mslint]\n" + textwrap.dedent(body), encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------
+# 1. SIGTERM / SIGHUP end the pool's workers
+# ---------------------------------------------------------------------------
+
+_HANGING_CHECKER = """
+import sys
+from mslint import cli
+from mslint.checkers import graph_host_code
+
+def hang(self, node):
+    if node.root().name.startswith("slow"):
+        while True:
+            pass
+
+graph_host_code.GraphHostCodeChecker.visit_call = hang
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text()
+        found.update(int(word) for word in text.split())
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    state = next(line for line in status.splitlines() if line.startswith("State:"))
+    return "Z" not in state.split()[1]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_a_terminated_run_ends_its_workers(project: Path, name: str) -> None:
+    for index in range(8):  # both workers stuck in a file
+        shutil.copy(project / "bad.py", project / f"slow{index}.py")
+    command = [sys.executable, "-c", _HANGING_CHECKER, "--jobs=2", "--timeout=0", "--no-cache", "."]
+    process = subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.5)
+            workers = _children(process.pid)
+        assert len(workers) >= 2, "the pool did not start"
+        time.sleep(2)  # the workers are in the endless file now
+        process.send_signal(getattr(signal, name))
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 128 + getattr(signal, name)
+    assert "Traceback" not in err
+    assert f"stopped by {name}" in err
+    time.sleep(0.5)
+    assert not [pid for pid in workers if _alive(pid)]
+
+
+# ---------------------------------------------------------------------------
+# 2. --format github: repository-relative paths
+# ---------------------------------------------------------------------------
+
+
+def test_github_paths_are_relative_to_the_repository(project: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    (project / ".git").mkdir()
+    sub = project / "pkg" / "sub"
+    sub.mkdir(parents=True)
+    shutil.move(project / "bad.py", sub / "model.py")
+    monkeypatch.chdir(sub)
+    code, out, _ = run(capsys, "--format=github", "model.py")
+    assert code == 1
+    assert "file=pkg/sub/model.py," in out
+    _, out, _ = run(capsys, "--format=sarif", "model.py")
+    assert json.loads(out)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "pkg/sub/model.py"
+
+
+# ---------------------------------------------------------------------------
+# 3. Internal errors: one line, a saved traceback, exit 3
+# ---------------------------------------------------------------------------
+
+
+def test_an_internal_error_has_its_own_exit_code(project: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, _private_cache: Path) -> None:
+    def crash(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202, ARG001
+        raise RuntimeError("injected")
+
+    monkeypatch.setattr(cli, "check_files", crash)
+    code, out, err = run(capsys, "bad.py")
+    assert code == cli.EXIT_INTERNAL == 3
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "internal error (RuntimeError: injected)" in err
+    saved = Path(err.strip().rsplit(" ", 1)[1])
+    assert saved.parent == _private_cache
+    assert "Traceback" in saved.read_text() and "injected" in saved.read_text()
+
+
+# ---------------------------------------------------------------------------
+# 4. Bad input: one line, exit 2 (or a warning and a cold run, for the cache)
+# ---------------------------------------------------------------------------
+
+
+def test_write_baseline_into_a_missing_folder(project: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "check_files", lambda *a, **k: pytest.fail("checked before the output path"))  # noqa: ARG005
+    code, _, err = run(capsys, "--write-baseline", "nodir/base.sarif", "bad.py")
+    assert code == 2
+    assert err.strip() == "mslint: cannot write --write-baseline nodir/base.sarif: the folder nodir does not exist"
+
+
+@pytest.mark.parametrize("body", ['{"runs": [1]}', '{"runs": [{"results": 3}]}', '{"findings": ["x"]}', '{"runs": {"a": 1}}'])
+def test_a_baseline_of_the_wrong_shape(project: Path, capsys: pytest.CaptureFixture, body: str) -> None:
+    (project / "base.json").write_text(body, encoding="utf-8")
+    code, _, err = run(capsys, "--baseline", "base.json", "bad.py")
+    assert code == 2
+    assert err.strip() == "mslint: base.json is neither a SARIF log nor an mslint JSON report"
+
+
+def test_clean_cache_when_the_folder_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(tmp_path / "file"))
+    code, _, err = run(capsys, "clean-cache")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "cannot remove the result cache" in err and "Traceback" not in err
+
+
+def test_clean_cache_when_the_folder_is_read_only(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (folder / cache.DB_NAME).write_text("x")
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(folder))
+
+    def refuse(self, missing_ok=False):  # noqa: ANN001, ANN202, ARG001 - as a read-only folder does (root ignores modes)
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    code, _, err = run(capsys, "clean-cache")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "cannot remove the result cache" in err and "Permission denied" in err
+
+
+def test_clean_cache_says_when_nothing_was_there(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(tmp_path / "empty"))
+    code, _, err = run(capsys, "clean-cache")
+    assert code == 0 and "nothing to remove" in err and "removed" not in err
+
+
+def test_a_memory_budget_that_is_not_a_number(project: Path) -> None:
+    env = dict(os.environ, MSLINT_MEMORY_BUDGET_MB="1.5G")
+    done = subprocess.run([sys.executable, "-m", "mslint", "--no-cache", "bad.py"], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == "mslint: MSLINT_MEMORY_BUDGET_MB must be a positive number of MiB (like 1500), not '1.5G'"
+
+
+@pytest.mark.parametrize("row", ["{}", "[{}]", '"x"', "3", '[{"line": "a"}]'])
+def test_cache_rows_of_the_wrong_shape_are_misses(project: Path, capsys: pytest.CaptureFixture, _private_cache: Path, row: str) -> None:
+    code, first, _ = run(capsys, "--format=json", "bad.py")
+    assert code == 1
+    database = sqlite3.connect(str(_private_cache / cache.DB_NAME))
+    with database:
+        database.execute("UPDATE results SET findings=?", (row,))
+        database.execute("UPDATE imports SET imports=?", ('[[1]]',))
+    database.close()
+    code, again, _ = run(capsys, "--format=json", "--statistics", "bad.py")
+    assert code == 1
+    assert json.loads(again)["findings"] == json.loads(first)["findings"]
