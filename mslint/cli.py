@@ -348,30 +348,36 @@ def enabled_messages(rules: list[catalog.Rule], select: list[str] | None, enable
 # ---------------------------------------------------------------------------
 
 
-def read_baseline(path: str) -> set[tuple[str, str]]:
-    """(rule symbol, fingerprint) pairs from a SARIF log or an mslint JSON report."""
+def read_baseline(path: str) -> dict[tuple[str, str], list[str]]:
+    """The findings a SARIF log or an mslint JSON report records: (rule symbol,
+    fingerprint without its occurrence number) -> the context hash of each
+    ("" when it has none), for findings.match_baseline."""
     from mslint import sarif  # noqa: PLC0415
 
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise ConfigError(f"cannot read the baseline {path}: {error}") from error
-    pairs: set[tuple[str, str]] = set()
+    recorded: dict[tuple[str, str], list[str]] = {}
+
+    def add(symbol: Any, fingerprint: Any, context: Any) -> None:
+        if isinstance(symbol, str) and isinstance(fingerprint, str) and fingerprint:
+            recorded.setdefault((symbol, fingerprint.rsplit(":", 1)[0]), []).append(context if isinstance(context, str) else "")
+
     shape = ConfigError(f"{path} is neither a SARIF log nor an mslint JSON report")
     if isinstance(data, dict) and "runs" in data:
         for run in _dicts(data.get("runs"), shape):
             for result in _dicts(run.get("results"), shape):
                 fingerprints = result.get("partialFingerprints")
-                fingerprint = fingerprints.get(sarif.FINGERPRINT_KEY) if isinstance(fingerprints, dict) else None
-                if isinstance(fingerprint, str) and isinstance(result.get("ruleId"), str):
-                    pairs.add((result["ruleId"], fingerprint))
+                fingerprints = fingerprints if isinstance(fingerprints, dict) else {}
+                add(result.get("ruleId"), fingerprints.get(sarif.FINGERPRINT_KEY), fingerprints.get(sarif.CONTEXT_KEY))
     elif isinstance(data, dict) and "findings" in data:
+        contexts = data.get("contexts") if isinstance(data.get("contexts"), dict) else {}
         for item in _dicts(data.get("findings"), shape):
-            if isinstance(item.get("fingerprint"), str) and isinstance(item.get("symbol"), str):
-                pairs.add((item["symbol"], item["fingerprint"]))
+            add(item.get("symbol"), item.get("fingerprint"), contexts.get(f"{item.get('symbol')} {item.get('fingerprint')}"))
     else:
         raise shape
-    return pairs
+    return recorded
 
 
 def _dicts(value: Any, error: ConfigError) -> list[dict[str, Any]]:
@@ -500,6 +506,8 @@ def format_json(report: dict[str, Any]) -> str:
     }
     if report.get("confirmation") is not None:
         document["summary"]["confirmation"] = report["confirmation"]
+    # "symbol fingerprint" -> the hash of the lines around it: as a baseline, tells repeated lines apart
+    document["contexts"] = {f"{item.symbol} {item.fingerprint}": item.context for item in report["findings"] if item.context}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -688,8 +696,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     found = findings.assign_fingerprints(check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats), root)
     baselined: list[Finding] = []
     if baseline is not None:
-        baselined = [item for item in found if (item.symbol, item.fingerprint) in baseline]
-        found = [item for item in found if (item.symbol, item.fingerprint) not in baseline]
+        found, baselined = findings.match_baseline(found, baseline)
     confirmation_counts = None
     if args.confirm:
         options = {
@@ -703,7 +710,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         confirmed, new = run_confirmation(found, options)  # sets each finding's confirmation
         new = findings.assign_fingerprints(new, root)
         if baseline is not None:
-            new = [item for item in new if (item.symbol, item.fingerprint) not in baseline]
+            new, _ = findings.match_baseline(new, baseline)
         found = sorted(confirmed + new, key=Finding.sort_key)
         confirmation_counts = summary_counts(confirmed, new)
     if args.statistics:

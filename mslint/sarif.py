@@ -40,6 +40,7 @@ SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
 FINGERPRINT_KEY = "mslint/v1"
+CONTEXT_KEY = "mslint/context/v1"  # the lines around a finding: tells repeated lines apart in a baseline
 
 LEVELS = {
     "fatal": "error",
@@ -153,7 +154,7 @@ def build_log(  # noqa: PLR0913
                     }
                 }
             ],
-            "partialFingerprints": {FINGERPRINT_KEY: item.fingerprint},
+            "partialFingerprints": {FINGERPRINT_KEY: item.fingerprint, **({CONTEXT_KEY: item.context} if item.context else {})},
             "properties": {"id": item.msg_id, "category": item.category},
         }
         logical = ".".join(part for part in (item.module, item.obj) if part)

@@ -209,3 +209,28 @@ def test_cache_rows_of_the_wrong_shape_are_misses(project: Path, capsys: pytest.
     code, again, _ = run(capsys, "--format=json", "--statistics", "bad.py")
     assert code == 1
     assert json.loads(again)["findings"] == json.loads(first)["findings"]
+
+
+# ---------------------------------------------------------------------------
+# 5. A baselined line copied above itself: the original keeps its match
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", [".sarif", ".json"])
+def test_a_copied_baselined_line_is_the_new_one(project: Path, capsys: pytest.CaptureFixture, suffix: str) -> None:
+    source = (project / "bad.py").read_text(encoding="utf-8")
+    run(capsys, f"--write-baseline=base{suffix}", "bad.py")
+    flagged = next(line for line in source.splitlines() if "np.exp(x)" in line)
+    # the same line again, first in another Cell above, then right above itself
+    copied = source.replace("class Net(nn.Cell):", f"class Other(nn.Cell):\n    def construct(self, x):\n{flagged}\n        return y\n\n\nclass Net(nn.Cell):")
+    (project / "bad.py").write_text(copied, encoding="utf-8")
+    code, out, _ = run(capsys, f"--baseline=base{suffix}", "--format=json", "bad.py")
+    report = json.loads(out)
+    copy_line = next(number for number, line in enumerate(copied.splitlines(), 1) if line == flagged)
+    assert [(item["line"], item["symbol"]) for item in report["findings"]] == [(copy_line, "ms-numpy-on-tensor")]
+    assert report["summary"]["baselined"] == 2 and code == 1
+    pasted = source.replace(flagged, f"{flagged}\n{flagged}")
+    (project / "bad.py").write_text(pasted, encoding="utf-8")
+    _, out, _ = run(capsys, f"--baseline=base{suffix}", "--format=json", "bad.py")
+    copy_line = next(number for number, line in enumerate(pasted.splitlines(), 1) if line == flagged)
+    assert [(item["line"], item["symbol"]) for item in json.loads(out)["findings"]] == [(copy_line, "ms-numpy-on-tensor")]
