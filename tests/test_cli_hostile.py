@@ -234,3 +234,32 @@ def test_a_copied_baselined_line_is_the_new_one(project: Path, capsys: pytest.Ca
     _, out, _ = run(capsys, f"--baseline=base{suffix}", "--format=json", "bad.py")
     copy_line = next(number for number, line in enumerate(pasted.splitlines(), 1) if line == flagged)
     assert [(item["line"], item["symbol"]) for item in json.loads(out)["findings"]] == [(copy_line, "ms-numpy-on-tensor")]
+
+
+# ---------------------------------------------------------------------------
+# 6. [tool.mslint.confirm] mistakes are configuration errors
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ('"bad:Nett" = { inputs = ["float32[2,4]"] }', "[tool.mslint.confirm] 'bad:Nett': bad.py defines no 'Nett'; did you mean bad:Net?"),
+        ('"bad:Net" = { input = ["float32[2,4]"] }', "[tool.mslint.confirm] 'bad:Net': unknown key 'input'; did you mean 'inputs'?"),
+        ('"bad:Net" = { inputs = ["floot32[2,4]"] }', "unknown dtype 'floot32'"),
+        ('"bad:Net" = { factory = 3 }', "factory must be a string"),
+        ('"bad:Net" = "float32[2,4]"', "must be a table with 'factory' and/or 'inputs'"),
+        ('"bad.Net" = { inputs = [] }', "'bad.Net' is not a target \"module:Class\""),
+    ],
+)
+def test_confirm_table_mistakes_are_configuration_errors(project: Path, capsys: pytest.CaptureFixture, body: str, expected: str) -> None:
+    write_config(project, f"[tool.mslint.confirm]\n{body}\n")
+    code, out, err = run(capsys, "bad.py")
+    assert code == 2 and out == ""
+    assert expected in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_correct_confirm_table_is_accepted(project: Path, capsys: pytest.CaptureFixture) -> None:
+    write_config(project, '[tool.mslint.confirm]\n"bad:Net" = { inputs = ["float32[2,4]"] }\n"installed.module:Thing" = { factory = "x:y" }\n')
+    code, _, _ = run(capsys, "bad.py")
+    assert code == 1
