@@ -44,6 +44,7 @@ from mslint.pool import TERMINATING_SIGNALS, default_jobs, lint
 from mslint.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
+CONFIRM_TIMEOUT = 120.0  # seconds per module for --confirm
 # pylint's own messages that say a file could not be analysed: always on.
 ALWAYS_ON = ("syntax-error", "fatal", "astroid-error", "parse-error")
 RANK = {"fatal": 3, "error": 3, "warning": 2, "convention": 1, "refactor": 1, "info": 1}
@@ -624,8 +625,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     parser.add_argument("--statistics", action="store_true", help="print how many files were checked and taken from the cache, on standard error")
     parser.add_argument("--confirm", action="store_true", help="confirm findings by compiling the flagged code with MindSpore (runtime mode)")
-    parser.add_argument("--device", choices=("CPU", "GPU", "Ascend"), default="CPU", help="device for --confirm (default: CPU)")
-    parser.add_argument("--confirm-timeout", type=float, default=120.0, metavar="SECONDS", help="time limit per module for --confirm (default: 120)")
+    parser.add_argument("--device", choices=("CPU", "GPU", "Ascend"), help="device for --confirm (default: CPU)")
+    parser.add_argument("--confirm-timeout", type=float, metavar="SECONDS", help=f"time limit per module for --confirm (0: none; default {CONFIRM_TIMEOUT:g})")
     parser.add_argument("--version", action="version", version=f"mslint {mslint.__version__}")
     return parser
 
@@ -658,7 +659,13 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     use_cache = config.cache and not args.no_cache
     where = str(config.source) if config.source else "command line"
     rules = load_catalogue(use_cache)
-    select = _csv(args.select) if args.select else config.select
+    select = _csv(args.select) if args.select is not None else config.select
+    if args.select is not None and not select:
+        raise ConfigError("--select names no rule (an empty --select would check nothing); `mslint rules` lists them")
+    if not args.confirm and (args.device is not None or args.confirm_timeout is not None):
+        raise ConfigError("--device and --confirm-timeout apply only with --confirm")
+    if args.confirm_timeout is not None and args.confirm_timeout < 0:
+        raise ConfigError("--confirm-timeout must be >= 0")
     enabled = enabled_messages(rules, select, [*config.enable, *_csv(args.enable)], [*config.ignore, *_csv(args.ignore)], where)
     fmt = args.format or config.format
     fail_on = args.fail_on or config.fail_on
@@ -681,6 +688,8 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     files, problems = discover(args.paths or ["."], excluded)
     for problem in problems:
         print(f"mslint: {display_path(problem.path)}: {problem.message}", file=sys.stderr)
+    if not files and not problems:
+        print(f"mslint: no Python files in {', '.join(args.paths or ['.'])}; nothing checked", file=sys.stderr)
     for option, path in (("--output", args.output), ("--write-baseline", args.write_baseline)):
         if path:
             check_output_path(option, path, files)
@@ -700,8 +709,8 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     confirmation_counts = None
     if args.confirm:
         options = {
-            "device": args.device,
-            "timeout": args.confirm_timeout,
+            "device": args.device or "CPU",
+            "timeout": CONFIRM_TIMEOUT if args.confirm_timeout is None else (args.confirm_timeout or None),  # 0: no limit, as --timeout
             "jobs": jobs,
             "project_root": str(config.root),
             "config": dict(config.confirm),
@@ -715,7 +724,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         confirmation_counts = summary_counts(confirmed, new)
     if args.statistics:
         print(
-            f"mslint: {len(files)} files: {stats.get('checked', 0)} checked, {stats.get('cached', 0)} from the cache"
+            f"mslint: {len(files)} file{'s' * (len(files) != 1)}: {stats.get('checked', 0)} checked, {stats.get('cached', 0)} from the cache"
             f"{'' if use_cache else ' (cache off)'}; {len(enabled)} rules enabled",
             file=sys.stderr,
         )
@@ -783,19 +792,20 @@ def cmd_rules(argv: Sequence[str]) -> int:
 
 def cmd_explain(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="mslint explain", description="Print a rule's documentation.")
-    parser.add_argument("rule", metavar="SYMBOL", help="a rule symbol (ms-numpy-on-tensor) or id (E7101)")
+    parser.add_argument("rule", metavar="SYMBOL", help="a rule symbol (ms-numpy-on-tensor) or id (E7101); `all`: every rule's page")
     args = parser.parse_args(argv)
     rules = catalog.mslint_rules()
     try:
-        symbol = next(iter(_resolve_names([args.rule], rules, "mslint explain")))
+        symbols = _resolve_names([args.rule], rules, "mslint explain")  # `all`: every page, in catalogue order
     except ConfigError as error:
         print(f"mslint: {error}", file=sys.stderr)
         return EXIT_ERROR
-    rule = next(rule for rule in rules if rule.symbol == symbol)
-    text = catalog.doc_text(symbol)
-    if text is None:
-        text = f"# {rule.symbol} ({rule.msgid})\n\n{rule.description}\n\nSee {rule.help_uri}\n"
-    _write_stdout(text if text.endswith("\n") else text + "\n")
+    pages = []
+    for rule in rules:
+        if rule.symbol in symbols:
+            text = catalog.doc_text(rule.symbol) or f"# {rule.symbol} ({rule.msgid})\n\n{rule.description}\n\nSee {rule.help_uri}\n"
+            pages.append(text if text.endswith("\n") else text + "\n")
+    _write_stdout("\n".join(pages))
     return EXIT_OK
 
 

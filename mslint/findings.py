@@ -15,6 +15,7 @@ UTF-8 bytes from 0; MindSpore too). One fingerprint: :func:`assign_fingerprints`
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -218,6 +219,7 @@ def assign_fingerprints(findings: list[Finding], root: str) -> list[Finding]:
     ordered = sorted(findings, key=Finding.sort_key)
     seen: dict[tuple[str, str, str], int] = {}
     lines_of: dict[str, list[str]] = {}
+    contexts: dict[tuple[str, int], str] = {}
     for item in ordered:
         where = relative_path(item.path, root) or item.path
         key = (where, item.symbol, item.line_hash)
@@ -227,7 +229,9 @@ def assign_fingerprints(findings: list[Finding], root: str) -> list[Finding]:
         item.fingerprint = f"{digest}:{occurrence}"
         if item.path not in lines_of:
             lines_of[item.path] = read_source_lines(item.path)
-        item.context = context_hash(lines_of[item.path], item.line)
+        if (item.path, item.line) not in contexts:  # many findings on one line: its context once
+            contexts[(item.path, item.line)] = context_hash(lines_of[item.path], item.line)
+        item.context = contexts[(item.path, item.line)]
     return ordered
 
 
@@ -317,6 +321,7 @@ def relative_path(path: str, root: str) -> str | None:
     return PurePosixPath(*Path(relative).parts).as_posix()
 
 
+@functools.lru_cache(maxsize=1024)  # many findings on one long line: hashed once
 def line_hash(text: str | None) -> str:
     """A hash of a source line with its whitespace normalised."""
     normalised = " ".join((text or "").split())

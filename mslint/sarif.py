@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -80,6 +81,7 @@ def rule_descriptor(rule: catalog.Rule) -> dict[str, Any]:
     }
     markdown = catalog.doc_text(rule.symbol) if rule.mslint else None
     if markdown:
+        markdown = absolute_links(markdown)
         descriptor["help"] = {"text": catalog.markdown_to_text(markdown), "markdown": markdown}
     else:
         text = f"{rule.description or rule.summary}\n\nSee {rule.help_uri}"
@@ -87,6 +89,20 @@ def rule_descriptor(rule: catalog.Rule) -> dict[str, Any]:
     if rule.mslint:
         descriptor["properties"]["precision"] = "high"
     return descriptor
+
+
+def absolute_links(markdown: str, base: str = catalog.DOCS_BASE_URL) -> str:
+    """A rule page's relative links made absolute: code scanning shows the help
+    text away from the repository, where ``../runtime.md`` leads nowhere."""
+    from urllib.parse import urljoin  # noqa: PLC0415
+
+    def absolute(match: re.Match[str]) -> str:
+        target = match.group(2)
+        if re.match(r"^[a-z][a-z0-9+.-]*:|^#", target, re.IGNORECASE):
+            return match.group(0)
+        return f"{match.group(1)}({urljoin(base, target)})"
+
+    return re.sub(r"(\[[^\]]*\])\(([^)\s]+)\)", absolute, markdown)
 
 
 def file_uri(path: str) -> str:

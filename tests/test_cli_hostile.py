@@ -263,3 +263,104 @@ def test_a_correct_confirm_table_is_accepted(project: Path, capsys: pytest.Captu
     write_config(project, '[tool.mslint.confirm]\n"bad:Net" = { inputs = ["float32[2,4]"] }\n"installed.module:Thing" = { factory = "x:y" }\n')
     code, _, _ = run(capsys, "bad.py")
     assert code == 1
+
+
+# ---------------------------------------------------------------------------
+# 8. Small things
+# ---------------------------------------------------------------------------
+
+
+def _long_expression(folder: Path, terms: int) -> Path:
+    path = folder / f"long{terms}.py"
+    body = " + ".join(["np.exp(x)"] * terms)
+    path.write_text(
+        f"import numpy as np\nfrom mindspore import nn\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n        return {body}\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_a_long_expression_takes_linear_work(project: Path, capsys: pytest.CaptureFixture) -> None:
+    """4000 `np.exp(x)` terms took 23 s: every call in the chain of BinOps walked
+    up (frame, scope) and down (nodes_of_class, through nested generators) the
+    whole chain. Counted in tree steps, not timed."""
+    from mslint.compat import ParentWalks
+
+    steps = {}
+    for terms in (300, 1200):
+        path = _long_expression(project, terms)
+        ParentWalks.HOPS[0] = 0
+        code, out, _ = run(capsys, "--no-cache", "--jobs=1", "--format=json", str(path))
+        assert code == 1 and len(json.loads(out)["findings"]) == terms
+        steps[terms] = ParentWalks.HOPS[0]
+    assert steps[300] > 300
+    assert steps[1200] < 5 * steps[300]  # quadratic: 16 times
+
+
+def test_an_empty_folder_is_said_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("x")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "empty")
+    assert code == 0
+    assert err.strip() == "mslint: no Python files in empty; nothing checked"
+    assert out.strip() == "No findings in 0 files."
+
+
+def test_an_empty_select_is_an_error(project: Path, capsys: pytest.CaptureFixture) -> None:
+    code, out, err = run(capsys, "--select", "", "bad.py")
+    assert code == 2 and out == ""
+    assert "--select names no rule" in err
+
+
+def test_explain_all_prints_every_page(capsys: pytest.CaptureFixture) -> None:
+    from mslint import catalog
+
+    code, out, _ = run(capsys, "explain", "all")
+    assert code == 0
+    for rule in catalog.mslint_rules():
+        assert f"# {rule.symbol}" in out or f"({rule.msgid})" in out
+
+
+def test_statistics_counts_one_file(project: Path, capsys: pytest.CaptureFixture) -> None:
+    _, _, err = run(capsys, "--statistics", "bad.py")
+    assert "mslint: 1 file: 1 checked" in err
+
+
+def test_sarif_help_links_are_absolute(project: Path, capsys: pytest.CaptureFixture) -> None:
+    import re
+
+    _, out, _ = run(capsys, "--format=sarif", "bad.py")
+    rules = {rule["id"]: rule for rule in json.loads(out)["runs"][0]["tool"]["driver"]["rules"]}
+    markdown = rules["ms-graph-compile-error"]["help"]["markdown"]
+    assert "(https://github.com/mslint/mslint/blob/main/docs/runtime.md)" in markdown
+    for rule in rules.values():
+        for target in re.findall(r"\]\(([^)\s]+)\)", rule["help"]["markdown"]):
+            assert target.startswith(("https://", "http://", "#")), (rule["id"], target)
+
+
+def test_device_and_confirm_timeout_need_confirm(project: Path, capsys: pytest.CaptureFixture) -> None:
+    for option in ("--device=GPU", "--confirm-timeout=10"):
+        code, out, err = run(capsys, option, "bad.py")
+        assert code == 2 and out == ""
+        assert err.strip() == "mslint: --device and --confirm-timeout apply only with --confirm"
+
+
+def test_confirm_timeout_zero_means_no_limit_as_timeout(project: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+    monkeypatch.setattr(cli, "run_confirmation", lambda found, options: (seen.append(options), (found, []))[1])
+    run(capsys, "--confirm", "--confirm-timeout=0", "bad.py")
+    run(capsys, "--confirm", "bad.py")
+    assert seen[0]["timeout"] is None  # no limit, as --timeout 0
+    assert seen[1]["timeout"] == cli.CONFIRM_TIMEOUT and seen[1]["device"] == "CPU"
+
+
+def test_output_that_is_an_input_is_refused(project: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = (project / "bad.py").read_text(encoding="utf-8")
+    code, _, err = run(capsys, "-o", "bad.py", ".")
+    assert code == 2
+    assert err.strip().endswith("--output bad.py is one of the files being checked; refusing to overwrite it")
+    assert (project / "bad.py").read_text(encoding="utf-8") == before
+    monkeypatch.setattr(cli, "check_files", lambda *a, **k: pytest.fail("checked before the output path"))  # noqa: ARG005
+    code, _, err = run(capsys, "-o", "missing/report.txt", "bad.py")
+    assert code == 2 and "the folder missing does not exist" in err
