@@ -606,7 +606,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mslint",
         description="Find MindSpore code that fails to compile in graph mode or trains wrong. "
         "Subcommands: `mslint rules`, `mslint explain SYMBOL`, `mslint clean-cache`.",
-        epilog="Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, configuration or input error.",
+        epilog="Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, configuration or input error, "
+        "3 internal error (traceback saved to a file), 130/143/129 interrupted/terminated/hung up.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to check (default: .)")
     parser.add_argument("--format", choices=FORMATS, help="output format (default: text, or [tool.mslint] format)")

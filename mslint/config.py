@@ -240,3 +240,45 @@ def _check_target(module: str, name: str, root: Path, where: str, key: str) -> N
             close = difflib.get_close_matches(name, sorted(defined), n=1)
             hint = f"; did you mean {module}:{close[0]}?" if close else ""
             raise ConfigError(f"{where} {key!r}: {candidate.relative_to(root).as_posix()} defines no {name!r}{hint}")
+
+
+# [tool.mslint] keys the pylint plugin applies (the others are the command's:
+# formats, jobs, the cache, baselines). ``select`` is not among them: pylint's
+# own --disable/--enable choose what runs there.
+PLUGIN_OPTIONS = ("jit_syntax_level", "mode")
+
+
+def apply_to_pylint(linter: Any, cwd: Path | None = None) -> Config | None:
+    """Apply ``[tool.mslint]`` of the nearest pyproject.toml to a pylint run
+    (``pylint --load-plugins mslint``), so that it finds what ``mslint`` does:
+    ``jit-syntax-level`` and ``mode`` unless given to pylint, then ``enable``
+    and ``ignore``. A broken table is said in one line and left out."""
+    import sys  # noqa: PLC0415
+
+    try:
+        config = load(None, cwd)
+    except ConfigError as error:
+        print(f"mslint: [tool.mslint] not applied: {error}", file=sys.stderr)
+        return None
+    if config.source is None:
+        return config
+    defaults = Config(root=config.root)
+    for name in PLUGIN_OPTIONS:
+        value = getattr(config, name, None)
+        if value is None or value == getattr(defaults, name, None) or not hasattr(linter.config, name):
+            continue
+        if getattr(linter.config, name) == _pylint_default(linter, name):  # not set for pylint itself
+            setattr(linter.config, name, value)
+    for name in config.enable:
+        linter.enable(name)
+    for name in config.ignore:
+        linter.disable(name)
+    return config
+
+
+def _pylint_default(linter: Any, name: str) -> Any:
+    for checker in linter.get_checkers():
+        for option, settings in getattr(checker, "options", ()):
+            if option.replace("-", "_") == name:
+                return settings.get("default")
+    return None

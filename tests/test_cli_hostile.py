@@ -364,3 +364,29 @@ def test_output_that_is_an_input_is_refused(project: Path, capsys: pytest.Captur
     monkeypatch.setattr(cli, "check_files", lambda *a, **k: pytest.fail("checked before the output path"))  # noqa: ARG005
     code, _, err = run(capsys, "-o", "missing/report.txt", "bad.py")
     assert code == 2 and "the folder missing does not exist" in err
+
+
+# ---------------------------------------------------------------------------
+# 11. The plugin honours [tool.mslint]
+# ---------------------------------------------------------------------------
+
+
+def test_the_plugin_and_the_command_agree_on_a_configured_project(project: Path) -> None:
+    from mslint import catalog
+
+    write_config(project, 'jit-syntax-level = "strict"\nignore = ["ms-cell-in-construct"]\nenable = ["ms-layer-default-differs"]\n')
+    (project / "layers.py").write_text("from mindspore import nn\n\nact = nn.LeakyReLU()\ndrop = nn.Dropout(0.1)\n", encoding="utf-8")
+    defaults = ",".join(rule.symbol for rule in catalog.mslint_rules() if rule.default_enabled)
+    plugin = subprocess.run(
+        [sys.executable, "-m", "pylint", "--load-plugins=mslint", "--disable=all", f"--enable={defaults}", "--persistent=n",
+         "--score=n", "--output-format=json2", "bad.py", "layers.py"],
+        cwd=project, capture_output=True, text=True, check=False, timeout=300,
+    )
+    command = subprocess.run([sys.executable, "-m", "mslint", "--no-cache", "--format=json", "bad.py", "layers.py"],
+                             cwd=project, capture_output=True, text=True, check=False, timeout=300)
+    expected = sorted((m["path"], m["line"], m["symbol"], m["message"]) for m in json.loads(plugin.stdout)["messages"])
+    found = sorted((f["path"], f["line"], f["symbol"], f["message"]) for f in json.loads(command.stdout)["findings"])
+    assert found == expected
+    symbols = {item[2] for item in found}
+    assert "ms-cell-in-construct" not in symbols and {"ms-numpy-on-tensor", "ms-layer-default-differs"} <= symbols
+    assert any("STRICT" in item[3] for item in found)
