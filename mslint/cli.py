@@ -195,10 +195,12 @@ def check_files(
     jobs: int,
     use_cache: bool,
     stats: dict[str, int] | None = None,
+    module_names: dict[str, str] | None = None,
 ) -> list[Finding]:
-    """Findings for ``files``, from the cache where it is valid."""
+    """Findings for ``files``, from the cache where it is valid (``module_names``:
+    a file's module name where its path does not tell it, as standard input's)."""
     stats = stats if stats is not None else {}
-    tasks = [(path, module_name(path), None) for path in files]
+    tasks = [(path, (module_names or {}).get(path) or module_name(path), None) for path in files]
     store = result_cache.ResultCache() if use_cache else None
     try:
         if store is None or not store.enabled:
@@ -609,7 +611,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, configuration or input error, "
         "3 internal error (traceback saved to a file), 130/143/129 interrupted/terminated/hung up.",
     )
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to check (default: .)")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to check (default: .); - reads one file from standard input")
+    parser.add_argument("--stdin-filename", metavar="PATH", help="with the path -: the name of the file read from standard input (for configuration and messages)")
     parser.add_argument("--format", choices=FORMATS, help="output format (default: text, or [tool.mslint] format)")
     parser.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
     parser.add_argument("--select", action="append", metavar="RULES", help="check only these rules (comma-separated symbols or ids)")
@@ -630,6 +633,32 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--confirm-timeout", type=float, metavar="SECONDS", help=f"time limit per module for --confirm (0: none; default {CONFIRM_TIMEOUT:g})")
     parser.add_argument("--version", action="version", version=f"mslint {mslint.__version__}")
     return parser
+
+
+@dataclass
+class StdinFile:
+    """Standard input's source, copied to a temporary file to be checked under
+    the name ``path`` (``--stdin-filename``; its configuration, module name and
+    report path); ``copy`` is None when that name is excluded."""
+
+    path: str
+    copy: str | None
+
+    def remove(self) -> None:
+        if self.copy:
+            Path(self.copy).unlink(missing_ok=True)
+            os.rmdir(os.path.dirname(self.copy))
+
+
+def _read_stdin(args: argparse.Namespace, excluded: Excluder) -> StdinFile:
+    path = os.path.abspath(args.stdin_filename or "stdin.py")
+    data = sys.stdin.buffer.read()
+    if excluded(path):
+        return StdinFile(path, None)
+    folder = tempfile.mkdtemp(prefix="mslint-stdin-")
+    copy = os.path.join(folder, os.path.basename(path) if path.endswith((".py", ".pyi")) else "stdin.py")
+    Path(copy).write_bytes(data)
+    return StdinFile(path, copy)
 
 
 def _strip_cwd_from_sys_path() -> None:
@@ -686,10 +715,17 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     root = findings.repository_root(str(config.root))  # report paths and fingerprints are relative to it
 
     excluded = Excluder(config.root, [*config.exclude, *_csv(args.exclude)])
-    files, problems = discover(args.paths or ["."], excluded)
+    stdin = _read_stdin(args, excluded) if args.paths == ["-"] else None
+    if stdin is not None:  # `mslint - --stdin-filename PATH`, as editors call linters
+        use_cache = False
+        files, problems = ([stdin.copy] if stdin.copy else []), []
+    else:
+        if args.stdin_filename:
+            raise ConfigError("--stdin-filename goes with the path - (read the file from standard input)")
+        files, problems = discover(args.paths or ["."], excluded)
     for problem in problems:
         print(f"mslint: {display_path(problem.path)}: {problem.message}", file=sys.stderr)
-    if not files and not problems:
+    if not files and not problems and stdin is None:
         print(f"mslint: no Python files in {', '.join(args.paths or ['.'])}; nothing checked", file=sys.stderr)
     for option, path in (("--output", args.output), ("--write-baseline", args.write_baseline)):
         if path:
@@ -697,13 +733,23 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     settings = Settings(
         enabled=enabled,
         jit_syntax_level=args.jit_syntax_level or config.jit_syntax_level,
-        roots=result_cache.project_roots(files, package_root),
+        roots=result_cache.project_roots([stdin.path] if stdin else files, package_root),
         skipped_libraries=skipped_libraries(files),
         timeout=timeout,
         only_mslint=set(enabled) <= {rule.symbol for rule in rules if rule.mslint} | set(ALWAYS_ON),
     )
     stats: dict[str, int] = {}
-    found = findings.assign_fingerprints(check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats), root)
+    try:
+        checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats,
+                              module_names={stdin.copy: module_name(stdin.path)} if stdin and stdin.copy else None)
+    finally:
+        if stdin is not None:
+            stdin.remove()
+    if stdin is not None:
+        for item in checked:
+            item.path = stdin.path
+        files = [stdin.path] if stdin.copy else []
+    found = findings.assign_fingerprints(checked, root)
     baselined: list[Finding] = []
     if baseline is not None:
         found, baselined = findings.match_baseline(found, baseline)
