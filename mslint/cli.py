@@ -36,7 +36,7 @@ from typing import Any
 
 import mslint
 from mslint import cache as result_cache
-from mslint import catalog, findings
+from mslint import catalog, findings, notebooks
 from mslint.compat import IncompatibleVersions
 from mslint.engine import Settings, module_name, package_root, skipped_libraries
 from mslint.findings import Finding
@@ -138,7 +138,7 @@ def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[
             continue
         if stat.S_ISDIR(info.st_mode):
             _walk(path, excluded, default_excluded, files, problems)
-        elif path.endswith((".py", ".pyi")) or _python_shebang(path):
+        elif path.endswith((".py", ".pyi", notebooks.SUFFIX)) or _python_shebang(path):
             if not excluded(path):
                 files.setdefault(os.path.realpath(path), path)
         else:
@@ -169,7 +169,7 @@ def _walk(top: str, excluded: Excluder, default_excluded: Excluder, files: dict[
             if not default_excluded(name) and not excluded(os.path.join(folder, name))
         )
         for name in sorted(filenames):
-            if not name.endswith(".py"):
+            if not name.endswith((".py", notebooks.SUFFIX)):
                 continue
             path = os.path.join(folder, name)
             if excluded(path):
@@ -462,8 +462,9 @@ def summary_line(report: dict[str, Any]) -> str:
 def format_text(report: dict[str, Any]) -> str:
     out = []
     for item in report["findings"]:
+        where = f"cell {item.cell[0]}:line {item.cell[1]}:{item.cell[2]}" if item.cell else f"{item.line}:{item.column}"  # a notebook: as it shows
         out.append(
-            f"{display_path(item.path)}:{item.line}:{item.column}: {item.msg_id} [{item.symbol}] "
+            f"{display_path(item.path)}:{where}: {item.msg_id} [{item.symbol}] "
             f"{item.message}{_confirmation_suffix(item)}"
         )
     out.append(summary_line(report))
@@ -487,6 +488,8 @@ def _json_finding(item: Finding, root: str) -> dict[str, Any]:
     }
     if item.confirmation:
         entry["confirmation"] = item.confirmation
+    if item.cell:  # a notebook: line is the .ipynb file's, cell/cellLine as the notebook shows it
+        entry["cell"], entry["cellLine"], entry["cellColumn"] = item.cell
     return entry
 
 
@@ -560,7 +563,8 @@ def format_github(report: dict[str, Any]) -> str:
         if item.end_line:
             where += [f"endLine={item.end_line}", f"endColumn={item.end_column}"]
         where.append(f"title={_escape_property(item.symbol + ' (' + item.msg_id + ')')}")
-        out.append(f"::{level} {','.join(where)}::{_escape_data(item.message + _confirmation_suffix(item))}")
+        cell = f"cell {item.cell[0]}, line {item.cell[1]}: " if item.cell else ""
+        out.append(f"::{level} {','.join(where)}::{_escape_data(cell + item.message + _confirmation_suffix(item))}")
     for problem in report["problems"]:
         path = findings.relative_path(os.path.abspath(problem.path), report.get("root") or os.getcwd()) or problem.path
         out.append(f"::error file={_escape_property(path)}::{_escape_data(problem.message)}")
@@ -633,6 +637,42 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--confirm-timeout", type=float, metavar="SECONDS", help=f"time limit per module for --confirm (0: none; default {CONFIRM_TIMEOUT:g})")
     parser.add_argument("--version", action="version", version=f"mslint {mslint.__version__}")
     return parser
+
+
+def _notebook_shadows(files: list[str], problems: list[Problem]) -> tuple[list[str], dict[str, notebooks.Shadow]]:
+    """``files`` with each notebook replaced by its shadow module (written under
+    the cache folder, see mslint/notebooks.py), and the shadows by path; a
+    notebook that cannot be read is a problem."""
+    shadows: dict[str, notebooks.Shadow] = {}
+    checked = []
+    own = os.path.join(os.path.realpath(result_cache.cache_dir()), "notebooks") + os.sep
+    for path in files:
+        if os.path.realpath(path).startswith(own):  # a shadow of an earlier run, found in a folder
+            continue
+        if not notebooks.is_notebook(path):
+            checked.append(path)
+            continue
+        try:
+            shadow = notebooks.shadow_of(path)
+        except notebooks.NotebookError as error:
+            problems.append(Problem(path, f"{error}; skipped"))
+            print(f"mslint: {display_path(path)}: {error}; skipped", file=sys.stderr)
+            continue
+        for folder in (result_cache.cache_dir(), Path(tempfile.gettempdir()) / f"mslint-{os.getuid() if hasattr(os, 'getuid') else 0}"):
+            target = notebooks.shadow_path(path, folder)
+            try:
+                notebooks.write_shadow(shadow, target)
+                break
+            except OSError:
+                continue
+        shadows[target] = shadow
+        checked.append(target)
+    return checked, shadows
+
+
+def _source_of(path: str, shadows: dict[str, notebooks.Shadow]) -> str:
+    shadow = shadows.get(path)
+    return shadow.notebook if shadow else path
 
 
 @dataclass
@@ -725,6 +765,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         files, problems = discover(args.paths or ["."], excluded)
     for problem in problems:
         print(f"mslint: {display_path(problem.path)}: {problem.message}", file=sys.stderr)
+    files, shadows = _notebook_shadows(files, problems)
     if not files and not problems and stdin is None:
         print(f"mslint: no Python files in {', '.join(args.paths or ['.'])}; nothing checked", file=sys.stderr)
     for option, path in (("--output", args.output), ("--write-baseline", args.write_baseline)):
@@ -733,7 +774,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     settings = Settings(
         enabled=enabled,
         jit_syntax_level=args.jit_syntax_level or config.jit_syntax_level,
-        roots=result_cache.project_roots([stdin.path] if stdin else files, package_root),
+        roots=result_cache.project_roots([stdin.path] if stdin else [_source_of(path, shadows) for path in files], package_root),
         skipped_libraries=skipped_libraries(files),
         timeout=timeout,
         only_mslint=set(enabled) <= {rule.symbol for rule in rules if rule.mslint} | set(ALWAYS_ON),
@@ -741,7 +782,8 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     stats: dict[str, int] = {}
     try:
         checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats,
-                              module_names={stdin.copy: module_name(stdin.path)} if stdin and stdin.copy else None)
+                              module_names={stdin.copy: module_name(stdin.path)} if stdin and stdin.copy else
+                              {path: module_name(shadow.notebook) for path, shadow in shadows.items()})
     finally:
         if stdin is not None:
             stdin.remove()
@@ -749,6 +791,10 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         for item in checked:
             item.path = stdin.path
         files = [stdin.path] if stdin.copy else []
+    for item in checked:
+        if item.path in shadows:
+            notebooks.relocate(item, shadows[item.path])
+    files = [_source_of(path, shadows) for path in files]
     found = findings.assign_fingerprints(checked, root)
     baselined: list[Finding] = []
     if baseline is not None:

@@ -46,6 +46,7 @@ DEFAULT_EXCLUDE = (
     ".eggs",
     ".git",
     ".hg",
+    ".ipynb_checkpoints",
     ".mypy_cache",
     ".nox",
     ".pytest_cache",

@@ -113,12 +113,15 @@ class Finding:  # pylint: disable=too-many-instance-attributes
     line_hash: str = ""  # of the flagged line, whitespace normalised: see assign_fingerprints
     fingerprint: str = ""  # set by assign_fingerprints
     context: str = ""  # hash of the lines around it, set by assign_fingerprints: tells repeated lines apart
+    # in a notebook (line and columns are then the .ipynb file's): the cell
+    # (1-based, all cells counted), the line and the column in it, as it shows them
+    cell: tuple[int, int, int] | None = None
     confirmation: dict[str, str] | None = None  # runtime mode: {"status": ..., "detail": ...}
     anchor: Anchor | None = field(default=None, compare=False)
 
     def row(self) -> dict[str, Any]:
         """What the result cache stores (the path is part of its key)."""
-        row = {name: value for name, value in vars(self).items() if name not in ("path", "anchor", "confirmation", "fingerprint", "context")}
+        row = {name: value for name, value in vars(self).items() if name not in ("path", "anchor", "confirmation", "fingerprint", "context", "cell")}
         if self.anchor is not None:
             row["anchor"] = self.anchor.data()
         return row

@@ -178,6 +178,8 @@ def build_log(  # noqa: PLR0913
             result["locations"][0]["logicalLocations"] = [{"fullyQualifiedName": logical}]
         if item.confirmation:
             result["properties"]["confirmation"] = item.confirmation
+        if item.cell:  # a notebook: the region is the .ipynb file's line; where in the notebook, as it shows
+            result["properties"]["cell"], result["properties"]["cellLine"], result["properties"]["cellColumn"] = item.cell
         results.append(result)
     notes = []
     for note in notifications:

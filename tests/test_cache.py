@@ -32,7 +32,7 @@ def lint(capsys: pytest.CaptureFixture, *args: str) -> tuple[list[dict], dict[st
     code = cli.main(["--format=json", "--statistics", "--fail-on=never", *args])
     out, err = capsys.readouterr()
     assert code == 0, err
-    match = re.search(r"(\d+) files: (\d+) checked, (\d+) from the cache", err)
+    match = re.search(r"(\d+) files?: (\d+) checked, (\d+) from the cache", err)
     assert match, err
     stats = {"files": int(match[1]), "checked": int(match[2]), "cached": int(match[3])}
     findings = json.loads(out)["findings"]
