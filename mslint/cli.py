@@ -201,27 +201,33 @@ def check_files(
     a file's module name where its path does not tell it, as standard input's)."""
     stats = stats if stats is not None else {}
     tasks = [(path, (module_names or {}).get(path) or module_name(path), None) for path in files]
+    progress = Progress()
     store = result_cache.ResultCache() if use_cache else None
     try:
         if store is None or not store.enabled:
-            results = {path: found for path, (found, _) in lint(tasks, settings, jobs).items()}
+            progress.start(len(tasks))
+            results = {path: found for path, (found, _) in lint(tasks, settings, jobs, progress).items()}
             stats.update(checked=len(files), cached=0)
         else:
-            results = _check_cached(tasks, settings, jobs, store, stats)
+            results = _check_cached(tasks, settings, jobs, store, stats, progress)
     finally:
+        progress.close()
         if store is not None:
             store.close()
     return [item for path in files for item in results.get(path, [])]
 
 
 def _check_cached(
-    tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, store: result_cache.ResultCache, stats: dict[str, int]
+    tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, store: result_cache.ResultCache, stats: dict[str, int],
+    progress: Progress | None = None,
 ) -> dict[str, list[Finding]]:
     keys, hashes = _result_keys(tasks, settings, store)
     results = store.get_findings(keys)
     misses = [(path, modname, hashes.get(path)) for path, modname, _ in tasks if path not in results]
+    if progress is not None:
+        progress.start(len(misses))
     fresh = []
-    for path, (items, content_hash) in lint(misses, settings, jobs).items():
+    for path, (items, content_hash) in lint(misses, settings, jobs, progress).items():
         results[path] = items
         if content_hash is not None and path in keys:  # None: the file changed while it was checked
             fresh.append((keys[path], items))
@@ -229,6 +235,43 @@ def _check_cached(
     store.prune()
     stats.update(checked=len(misses), cached=len(tasks) - len(misses))
     return results
+
+
+class Progress:
+    """``mslint: 120/3297 files (45 files/s)`` on standard error while files are
+    checked, rewritten in place at most 5 times a second, erased at the end;
+    only when standard error is a terminal (nothing in CI logs or pipes)."""
+
+    INTERVAL = 0.2
+    DELAY = 1.0  # short runs show nothing
+
+    def __init__(self) -> None:
+        stream = sys.stderr
+        self.active = bool(getattr(stream, "isatty", lambda: False)())
+        self.total = self.done = 0
+        self.started = self.shown = 0.0
+        self.width = 0
+
+    def start(self, total: int) -> None:
+        self.total, self.done, self.started = total, 0, time.monotonic()
+
+    def __call__(self, finished: int) -> None:
+        self.done += finished
+        now = time.monotonic()
+        if not self.active or now - self.started < self.DELAY or (now - self.shown < self.INTERVAL and self.done < self.total):
+            return
+        self.shown = now
+        rate = self.done / max(now - self.started, 1e-6)
+        text = f"mslint: {self.done}/{self.total} files ({rate:.0f} files/s)"
+        sys.stderr.write("\r" + text.ljust(self.width))
+        sys.stderr.flush()
+        self.width = len(text)
+
+    def close(self) -> None:
+        if self.active and self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0
 
 
 KEY_CHUNK_FILES = 256  # files whose bytes are held at once while their keys are computed

@@ -11,6 +11,7 @@ import gc
 import os
 import signal
 import sys
+from collections.abc import Callable
 
 from mslint import compat
 from mslint.engine import Engine, Settings, source_size
@@ -118,10 +119,12 @@ def default_jobs(limit: int = 8) -> int:
 
 
 def lint(
-    tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int
+    tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, progress: Callable[[int], None] | None = None
 ) -> dict[str, tuple[list[Finding], str | None]]:
     """Lint ``tasks`` (path, module name, expected content hash) with up to
-    ``jobs`` processes; the same findings whatever ``jobs`` is."""
+    ``jobs`` processes; the same findings whatever ``jobs`` is. ``progress``
+    is called with the number of files just finished."""
+    progress = progress or (lambda _done: None)
     results: dict[str, tuple[list[Finding], str | None]] = {}
     if not tasks:
         return results
@@ -141,6 +144,7 @@ def lint(
                 engine = Engine(settings, stars)
                 for path, modname, expected in tasks:
                     results[path] = engine.check(path, modname, expected)
+                    progress(1)
         finally:
             sys.path[:] = saved_path
             compat.forget_run(before)
@@ -163,14 +167,16 @@ def lint(
             futures = [pool.submit(_worker_check, batch) for batch in todo]
             try:
                 for future in futures:
-                    for path, found, content_hash in future.result():
+                    batch_results = future.result()
+                    for path, found, content_hash in batch_results:
                         results[path] = (found, content_hash)
+                    progress(len(batch_results))
             except BaseException:  # interrupted or terminated: no worker outlives the command
                 _end_workers(pool)
                 raise
     except BrokenProcessPool:  # a worker was killed (out of memory?): finish here
         left = [task for batch in todo for task in batch if task[0] not in results]
-        results.update(lint(left, settings, 1))
+        results.update(lint(left, settings, 1, progress))
     return results
 
 

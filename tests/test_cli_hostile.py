@@ -390,3 +390,34 @@ def test_the_plugin_and_the_command_agree_on_a_configured_project(project: Path)
     symbols = {item[2] for item in found}
     assert "ms-cell-in-construct" not in symbols and {"ms-numpy-on-tensor", "ms-layer-default-differs"} <= symbols
     assert any("STRICT" in item[3] for item in found)
+
+
+# ---------------------------------------------------------------------------
+# 12. A progress line on a terminal only
+# ---------------------------------------------------------------------------
+
+
+class _Terminal:
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_on_a_terminal_only(project: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli.Progress, "DELAY", 0.0)
+    _, _, err = run(capsys, "--no-cache", "--jobs=1", "bad.py", "good.py")
+    assert "files/s" not in err  # not a terminal: nothing
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    cli.main(["--no-cache", "--jobs=1", "bad.py", "good.py"])
+    assert "\rmslint: 2/2 files (" in terminal.text and "files/s)" in terminal.text
+    assert terminal.text.split("\r")[-1] == ""  # erased at the end: the summary line starts clean
