@@ -220,6 +220,7 @@ _CACHE_LIMIT = 20000
 
 def clear_caches() -> None:
     _BASES_CACHE.clear()
+    _installed_from.cache_clear()
     _QNAME_MEMO.clear()
 
 
@@ -356,12 +357,18 @@ def is_installed(modname: str, context_file: str | None) -> bool:
     """Whether ``modname``, imported from ``context_file``, is found in the standard
     library or an installed package (site-packages), without building its tree: a
     package is external by where it lives, not by its name."""
-    manager = astroid.MANAGER
-    cached = manager.astroid_cache.get(modname)
+    cached = astroid.MANAGER.astroid_cache.get(modname)
     if cached is not None:
         return _is_library_module(cached)
+    return _installed_from(modname, os.path.dirname(context_file) if context_file else None)
+
+
+@functools.lru_cache(maxsize=8192)
+def _installed_from(modname: str, context_dir: str | None) -> bool:
+    # one search of sys.path per module name and importing folder, not per file
+    context_file = os.path.join(context_dir, "__init__.py") if context_dir else None
     try:
-        found = manager.file_from_module_name(modname, context_file)
+        found = astroid.MANAGER.file_from_module_name(modname, context_file)
     except (astroid.AstroidError, ImportError, ValueError, OSError):
         return False  # not found: following it fails later, and nothing is built
     location = getattr(found, "location", None)
