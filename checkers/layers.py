@@ -306,6 +306,17 @@ def _all_zero(node: nodes.NodeNG) -> bool:
 # ---------------------------------------------------------------------------
 
 
+_MESSAGES = (
+    "ms-conv-padding-ignored",
+    "ms-conv-implicit-pad-mode",
+    "ms-pool-implicit-stride",
+    "ms-dropout-keep-prob",
+    "ms-batchnorm-momentum",
+    "ms-torch-positional-args",
+    "ms-layer-default-differs",
+)
+
+
 class LayersChecker(BaseChecker):
     name = "mindspore-layers"
     msgs = {
@@ -359,28 +370,12 @@ class LayersChecker(BaseChecker):
         ),
     }
 
-    @only_required_for_messages(
-        "ms-conv-padding-ignored",
-        "ms-conv-implicit-pad-mode",
-        "ms-pool-implicit-stride",
-        "ms-dropout-keep-prob",
-        "ms-batchnorm-momentum",
-        "ms-torch-positional-args",
-        "ms-layer-default-differs",
-    )
+    @only_required_for_messages(*_MESSAGES)
     def visit_module(self, node: nodes.Module) -> None:
         # ``from mindspore.nn import Conv2d as C2d``: names that alias a layer
         self._aliases = _layer_aliases(node)
 
-    @only_required_for_messages(
-        "ms-conv-padding-ignored",
-        "ms-conv-implicit-pad-mode",
-        "ms-pool-implicit-stride",
-        "ms-dropout-keep-prob",
-        "ms-batchnorm-momentum",
-        "ms-torch-positional-args",
-        "ms-layer-default-differs",
-    )
+    @only_required_for_messages(*_MESSAGES)
     def visit_call(self, node: nodes.Call) -> None:
         func = node.func
         short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
