@@ -140,7 +140,8 @@ def confirm_findings(
             finding_lines.setdefault(real, set()).add(finding.line)
 
     for path in all_cells or ():
-        by_module.setdefault(os.path.realpath(path), [])
+        if path.endswith(".py"):  # a notebook's Cells are not importable
+            by_module.setdefault(os.path.realpath(path), [])
     plans = [planning.plan_module(path, items, project_root, config) for path, items in sorted(by_module.items())]
     if all_cells:
         for plan in plans:

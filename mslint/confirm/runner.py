@@ -86,7 +86,7 @@ def run_worker(plan: ModulePlan, device: str, timeout: float, limit: int) -> tup
     try:
         job = plan.job()
         job["device"] = device
-        job["build_budget"] = max(10.0, timeout * 0.4)  # seconds for building the module's Cells
+        job["build_budget"] = max(10.0, timeout * 0.4) if timeout else 300.0  # seconds for building the module's Cells (no limit: 5 min)
         job_path, results_path, log_path = folder / "job.json", folder / "results.jsonl", folder / "worker.log"
         job_path.write_text(json.dumps(job), encoding="utf-8")
         results_path.touch()
@@ -184,16 +184,20 @@ STOP_SIGNALS = ("SIGTERM", "SIGHUP")
 @contextlib.contextmanager
 def workers_die_with_us():
     """While the block runs (confirmation), SIGTERM and SIGHUP kill every
-    worker at once, then raise SystemExit(128 + signal) in the main thread so
-    that every ``finally`` (the temporary folders) runs on the way out. Only in
+    worker at once, then unwind the main thread through the handler that was
+    there before (mslint.cli's), else SystemExit(128 + signal), so that every
+    ``finally`` (the temporary folders) runs on the way out. Only in
     the main thread (where Python runs signal handlers); elsewhere it does
     nothing, the watchdog pipes still take the workers down with mslint."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
-    def stop(signum, _frame) -> None:
+    def stop(signum, frame) -> None:
         kill_all()
+        previous = saved.get(signum)
+        if callable(previous):  # the command's own handling (mslint.cli: Terminated, exit 128 + signal)
+            previous(signum, frame)
         raise SystemExit(128 + signum)
 
     saved = {}
