@@ -268,6 +268,20 @@ def _mentions_shape(node: nodes.NodeNG) -> bool:
     return False
 
 
+def _constant(node: nodes.NodeNG | None) -> object:
+    """A literal, or a module-level name bound once to a literal (``FROZEN = False``)."""
+    value = literal(node)
+    if value is not UNKNOWN or not isinstance(node, nodes.Name):
+        return value
+    _, bindings = node.lookup(node.name)
+    if len(bindings) != 1 or not isinstance(bindings[0], nodes.AssignName):
+        return UNKNOWN
+    statement = bindings[0].parent
+    if not isinstance(statement, nodes.Assign) or not isinstance(statement.parent, nodes.Module):
+        return UNKNOWN
+    return literal(statement.value)
+
+
 def _all_zero(node: nodes.NodeNG) -> bool:
     value = _ints(literal(node))
     return value is not None and all(v == 0 for v in value)
@@ -292,14 +306,18 @@ class LayersChecker(BaseChecker):
             "%s %s; write %s",
             "ms-conv-implicit-pad-mode",
             'A mindspore.nn Conv*/Conv*Transpose without `pad_mode`: the default "same" pads, '
-            "PyTorch's default does not, so output sizes differ (8x8 vs 6x6 for a 3x3 kernel).",
+            "PyTorch's default does not, so output sizes differ (8x8 vs 6x6 for a 3x3 kernel). "
+            'Migration hint, disabled by default: native MindSpore code means "same".',
+            {"default_enabled": False},
         ),
         "W7503": (
             "%s moves with stride 1 (the default) and barely downsamples, where PyTorch's %s strides by "
             "kernel_size; write %s",
             "ms-pool-implicit-stride",
             "A mindspore.nn MaxPool*/AvgPool* with a kernel_size other than 1 and no `stride`: "
-            "MindSpore's stride defaults to 1, PyTorch's to kernel_size (7x7 vs 4x4 for MaxPool2d(2) on 8x8).",
+            "MindSpore's stride defaults to 1, PyTorch's to kernel_size (7x7 vs 4x4 for MaxPool2d(2) on 8x8). "
+            "Migration hint, disabled by default: native MindSpore code mostly pools globally or means stride 1.",
+            {"default_enabled": False},
         ),
         "W7504": (
             "%s %s; write %s",
@@ -475,6 +493,8 @@ class LayersChecker(BaseChecker):
         pad_mode = bound.value("pad_mode")
         if isinstance(pad_mode, str) and pad_mode.lower() == "same":
             return  # written for MindSpore: "same" with stride 1 keeps the size (SPP blocks)
+        if _is_global_pool(bound.call):
+            return  # its output is reduced to one value per channel: stride cannot matter
         fixed = _CallText(bound.call)
         fixed.set(bound, "stride", _text(bound.args["kernel_size"]), after="kernel_size")
         suggestion = f"{fixed} for PyTorch's default, or stride=1 to keep this"
@@ -541,6 +561,8 @@ class LayersChecker(BaseChecker):
         value = literal(node)
         if not is_number(value) or not 0 <= value <= 1:
             return
+        if "use_batch_statistics" in bound and _constant(bound.get("use_batch_statistics")) is False:
+            return  # always normalises with the moving statistics and never updates them
         converted = _number_text(1 - value)
         fixed = _CallText(bound.call)
         fixed.set(bound, "momentum", converted)
@@ -612,6 +634,81 @@ class LayersChecker(BaseChecker):
 
     def _emit(self, symbol: str, bound: _Bound, args: tuple) -> None:
         self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))
+
+
+# What a global pool's output is fed to: it reduces the map to one value per
+# channel, so the pool's stride cannot matter (ms-pool-implicit-stride).
+_FLATTENING_NAMES = frozenset({
+    "flatten", "Flatten", "squeeze", "Squeeze", "reshape", "Reshape", "view", "mean", "ReduceMean",
+    "Dense", "Linear", "fc", "classifier", "head",
+})
+
+
+def _callee_name(call: nodes.Call) -> str | None:
+    func = call.func
+    if isinstance(func, nodes.Call):  # ops.Squeeze(3)(x)
+        func = func.func
+    return func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
+
+
+def _flattens(node: nodes.NodeNG, layer_kinds: dict[str, str]) -> bool:
+    """Whether the value of ``node`` goes straight into a flatten, squeeze, reshape,
+    mean or Dense (a call argument, or the receiver of ``.view``/``.squeeze``...)."""
+    parent = node.parent
+    if isinstance(parent, nodes.Attribute) and isinstance(parent.parent, nodes.Call):
+        return parent.attrname in _FLATTENING_NAMES  # pooled.squeeze(), pooled.view(n, -1)
+    if isinstance(parent, nodes.Call) and node in parent.args:
+        name = _callee_name(parent)
+        attr = astutil.self_attribute(parent.func)
+        return name in _FLATTENING_NAMES or (attr is not None and layer_kinds.get(attr) in _FLATTENING_NAMES)
+    return False
+
+
+def _is_global_pool(call: nodes.Call) -> bool:
+    """A pool whose output is flattened, squeezed, reshaped, averaged or fed to a Dense:
+    the next entry of a layer list, or what ``self.<attr>(x)`` returns in the class."""
+    parent = call.parent
+    if isinstance(parent, (nodes.List, nodes.Tuple)):
+        index = parent.elts.index(call)
+        following = parent.elts[index + 1:index + 2]
+        return bool(following) and isinstance(following[0], nodes.Call) and \
+            _callee_name(following[0]) in _FLATTENING_NAMES
+    statement = call.statement()
+    if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
+        return False
+    attr = astutil.self_attribute(statement.targets[0])
+    found = astutil.enclosing_method(call)
+    if attr is None or found is None:
+        return False
+    cls = found[1]
+    layer_kinds: dict[str, str] = {}
+    for assign in cls.nodes_of_class(nodes.Assign):
+        if len(assign.targets) == 1 and isinstance(assign.value, nodes.Call):
+            target = astutil.self_attribute(assign.targets[0])
+            if target is not None:
+                layer_kinds[target] = _callee_name(assign.value) or ""
+    uses = [
+        use for use in cls.nodes_of_class(nodes.Call)
+        if astutil.self_attribute(use.func) == attr
+    ]
+    if not uses:
+        return False
+    for use in uses:
+        if _flattens(use, layer_kinds):
+            continue
+        # ``pooled = self.pool(x)`` and the next statement flattens ``pooled``
+        holder = use.parent
+        if not (isinstance(holder, nodes.Assign) and len(holder.targets) == 1
+                and isinstance(holder.targets[0], nodes.AssignName)):
+            return False
+        name = holder.targets[0].name
+        reads = [
+            read for read in holder.scope().nodes_of_class(nodes.Name)
+            if read.name == name and (read.lineno or 0) > (holder.lineno or 0)
+        ]
+        if not reads or not _flattens(min(reads, key=lambda read: (read.lineno, read.col_offset)), layer_kinds):
+            return False
+    return True
 
 
 def _torch_positionals_fixed(bound: _Bound, index: int) -> str:

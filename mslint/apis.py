@@ -834,6 +834,11 @@ GRAPH_FORBIDDEN_SELF_METHODS: frozenset[str] = frozenset(
         "register_backward_hook", "register_backward_pre_hook",
     }
 )
+# Cell methods graph mode accepts only while their result goes unused (measured:
+# ``cells = self.cells()`` alone compiles; ``len(self.cells())``, ``for c in
+# self.cells()`` and ``self.name_cells().items()`` fail at every level).
+GRAPH_FORBIDDEN_WHEN_USED_METHODS: frozenset[str] = frozenset({"cells", "name_cells"})
+GRAPH_CELL_LIST_FIX = "keep the sub-cells in an nn.CellList built in __init__ and iterate that"
 GRAPH_FORBIDDEN_METHOD_FIX = "call it outside construct/@jit (e.g. in __init__) and keep the result on self"
 
 # Host calls that, with no tensor input, run once while the graph compiles: the
