@@ -746,6 +746,10 @@ PARAMETERIZED_CELLS: frozenset[str] = frozenset(
     ]
 )
 PARAMETER_AFFINE_KEYWORDS: frozenset[str] = frozenset({"affine", "elementwise_affine"})
+# A layer built in graph code with its weights given as a value (not an initializer
+# name) and no bias is a fixed filter (an STFT basis as a Conv1d's weight_init): the
+# functional convolution, meant to stay fixed (ms-cell-in-construct).
+FIXED_WEIGHT_KEYWORD, BIAS_KEYWORD = "weight_init", "has_bias"
 # Calls that create a trainable parameter (a user Cell whose __init__ makes one holds weights).
 PARAMETER_CONSTRUCTORS: frozenset[str] = frozenset({"mindspore.Parameter", "mindspore.ParameterTuple"})
 
@@ -834,6 +838,20 @@ GRAPH_FORBIDDEN_SELF_METHODS: frozenset[str] = frozenset(
         "register_backward_hook", "register_backward_pre_hook",
     }
 )
+# Checkpoint loads into a network: (qualified name, position, keyword) of the network
+# argument (ms-auto-prefix: a load after a prefixing wrapper renamed the network).
+CHECKPOINT_LOADS: dict[str, tuple[int, str]] = {
+    "mindspore.load_param_into_net": (0, "net"),
+    "mindspore.train.serialization.load_param_into_net": (0, "net"),
+    "mindspore.train.load_param_into_net": (0, "net"),
+    "mindspore.load_checkpoint": (1, "net"),
+    "mindspore.train.serialization.load_checkpoint": (1, "net"),
+    "mindspore.train.load_checkpoint": (1, "net"),
+}
+
+# A Cell method that gives a sub-cell's parameters their own prefix.
+RENAME_PARAMETERS_METHOD = "update_parameters_name"
+
 # Cell methods graph mode accepts only while their result goes unused (measured:
 # ``cells = self.cells()`` alone compiles; ``len(self.cells())``, ``for c in
 # self.cells()`` and ``self.name_cells().items()`` fail at every level).
