@@ -485,6 +485,8 @@ class TrainingChecker(BaseChecker):
             )
             if result is not None:
                 built_from[result] = inputs
+            if _saved_network(call) in wrapped:
+                return  # it saves the wrapped network (prefixed names): what it loads next is likely that
             cls = resolve.user_class_of_call(call)
             holder = self._prefixing_holder(cls) if cls is not None else None
             if holder is None:
@@ -546,6 +548,13 @@ def _cell_auto_prefix(node: nodes.ClassDef) -> tuple[nodes.Call, bool, nodes.Fun
     if auto_prefix is None:
         return None
     return super_call, auto_prefix, init
+
+
+def _saved_network(call: nodes.Call) -> str | None:
+    """The network ``save_checkpoint(net, path)`` saves, as an attribute path."""
+    spec = apis.CHECKPOINT_SAVES.get(resolve.call_name(call) or "")
+    saved = argument(call, *spec) if spec is not None else None
+    return attribute_path(saved) if saved not in (None, UNKNOWN) else None
 
 
 def _target_path(target: nodes.NodeNG) -> str | None:

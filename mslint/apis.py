@@ -849,6 +849,15 @@ CHECKPOINT_LOADS: dict[str, tuple[int, str]] = {
     "mindspore.train.load_checkpoint": (1, "net"),
 }
 
+# Checkpoint saves of a network: qualified name -> (position, keyword) of the network.
+# A save after wrapping writes the prefixed names, which load back into the wrapped
+# network (ms-auto-prefix stays silent on a load after such a save).
+CHECKPOINT_SAVES: dict[str, tuple[int, str]] = {
+    "mindspore.save_checkpoint": (0, "save_obj"),
+    "mindspore.train.serialization.save_checkpoint": (0, "save_obj"),
+    "mindspore.train.save_checkpoint": (0, "save_obj"),
+}
+
 # A Cell method that gives a sub-cell's parameters their own prefix.
 RENAME_PARAMETERS_METHOD = "update_parameters_name"
 
