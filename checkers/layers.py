@@ -259,12 +259,21 @@ def _same_size(first: nodes.NodeNG, second: nodes.NodeNG, dims: int) -> bool:
     return first.as_string() == second.as_string()
 
 
-def _mentions_shape(node: nodes.NodeNG) -> bool:
-    """Whether an expression reads a shape (``x.shape[2]``, ``shape[2:]``, ``ops.shape(x)``)."""
+def _mentions_shape(node: nodes.NodeNG, depth: int = 1) -> bool:
+    """Whether an expression reads a shape (``x.shape[2]``, ``shape[2:]``, ``ops.shape(x)``),
+    directly or through a local name bound from one (``size = self.shape(x)``, then ``size[2]``)."""
     for child in node.nodes_of_class((nodes.Name, nodes.Attribute)):
         name = child.name if isinstance(child, nodes.Name) else child.attrname
         if name.lower().endswith("shape"):
             return True
+    if depth == 0:
+        return False
+    for name in node.nodes_of_class(nodes.Name):
+        frame = name.frame()
+        for binding in frame.locals.get(name.name, ()) if isinstance(frame, nodes.FunctionDef) else ():
+            statement = binding.statement()
+            if isinstance(statement, nodes.Assign) and _mentions_shape(statement.value, depth - 1):
+                return True
     return False
 
 
@@ -644,6 +653,10 @@ _FLATTENING_NAMES = frozenset({
 })
 
 
+# Layers between a global pool and its flatten that keep one value per channel.
+_ELEMENTWISE_WORDS = ("drop", "relu", "act", "sigmoid", "gelu", "silu", "swish")
+
+
 def _callee_name(call: nodes.Call) -> str | None:
     func = call.func
     if isinstance(func, nodes.Call):  # ops.Squeeze(3)(x)
@@ -652,16 +665,41 @@ def _callee_name(call: nodes.Call) -> str | None:
 
 
 def _flattens(node: nodes.NodeNG, layer_kinds: dict[str, str]) -> bool:
-    """Whether the value of ``node`` goes straight into a flatten, squeeze, reshape,
-    mean or Dense (a call argument, or the receiver of ``.view``/``.squeeze``...)."""
-    parent = node.parent
-    if isinstance(parent, nodes.Attribute) and isinstance(parent.parent, nodes.Call):
-        return parent.attrname in _FLATTENING_NAMES  # pooled.squeeze(), pooled.view(n, -1)
-    if isinstance(parent, nodes.Call) and node in parent.args:
+    """Whether the value of ``node`` goes into a flatten, squeeze, reshape, mean or
+    Dense (a call argument, or the receiver of ``.view``/``.squeeze``...), straight
+    or through elementwise layers (``x = self.dropout(x)`` between them)."""
+    for _ in range(4):
+        parent = node.parent
+        if isinstance(parent, nodes.Attribute) and isinstance(parent.parent, nodes.Call):
+            return parent.attrname in _FLATTENING_NAMES  # pooled.squeeze(), pooled.view(n, -1)
+        if not (isinstance(parent, nodes.Call) and node in parent.args):
+            return False
         name = _callee_name(parent)
         attr = astutil.self_attribute(parent.func)
-        return name in _FLATTENING_NAMES or (attr is not None and layer_kinds.get(attr) in _FLATTENING_NAMES)
+        kind = layer_kinds.get(attr, "") if attr is not None else ""
+        if name in _FLATTENING_NAMES or kind in _FLATTENING_NAMES:
+            return True
+        if not any(word in f"{name} {kind}".lower() for word in _ELEMENTWISE_WORDS):
+            return False
+        following = _next_read(parent)
+        if following is None:
+            return isinstance(parent.parent, nodes.Call) and _flattens(parent, layer_kinds)
+        node = following
     return False
+
+
+def _next_read(value: nodes.NodeNG) -> nodes.Name | None:
+    """``y = value``: the first read of ``y`` after it, in the same function."""
+    holder = value.parent
+    if not (isinstance(holder, nodes.Assign) and holder.value is value and len(holder.targets) == 1
+            and isinstance(holder.targets[0], nodes.AssignName)):
+        return None
+    name = holder.targets[0].name
+    reads = [
+        read for read in holder.scope().nodes_of_class(nodes.Name)
+        if read.name == name and (read.lineno or 0) > (holder.lineno or 0)
+    ]
+    return min(reads, key=lambda read: (read.lineno, read.col_offset)) if reads else None
 
 
 def _is_global_pool(call: nodes.Call) -> bool:
@@ -697,16 +735,8 @@ def _is_global_pool(call: nodes.Call) -> bool:
         if _flattens(use, layer_kinds):
             continue
         # ``pooled = self.pool(x)`` and the next statement flattens ``pooled``
-        holder = use.parent
-        if not (isinstance(holder, nodes.Assign) and len(holder.targets) == 1
-                and isinstance(holder.targets[0], nodes.AssignName)):
-            return False
-        name = holder.targets[0].name
-        reads = [
-            read for read in holder.scope().nodes_of_class(nodes.Name)
-            if read.name == name and (read.lineno or 0) > (holder.lineno or 0)
-        ]
-        if not reads or not _flattens(min(reads, key=lambda read: (read.lineno, read.col_offset)), layer_kinds):
+        following = _next_read(use)
+        if following is None or not _flattens(following, layer_kinds):
             return False
     return True
 
