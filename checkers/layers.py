@@ -22,7 +22,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, resolve
+from mslint import apis, astutil, fixes, resolve
 from mslint.astutil import UNKNOWN, is_number, literal
 from mslint.messages import spelled
 
@@ -387,7 +387,9 @@ class LayersChecker(BaseChecker):
             fixed.remove("padding")
             fixed.set(bound, "pad_mode", _quoted(padding))
             reason = f'padding must be a number; PyTorch\'s padding="{padding}" is pad_mode="{padding}" in MindSpore'
-            self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), "TypeError", reason, fixed))
+            keyword = fixes.keyword_named(bound.call, "padding")
+            edits = [fixes.rename_keyword(keyword, "pad_mode")] if keyword is not None else None
+            self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), "TypeError", reason, fixed), edits)
             return True
         values = _ints(padding)
         if values is None or all(v == 0 for v in values):
@@ -414,7 +416,10 @@ class LayersChecker(BaseChecker):
         error = "TypeError" if torch_shaped and dims == 1 else "ValueError"
         fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
         fixed.set(bound, "padding", _padding_for_mindspore(padding_node, dims))
-        self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), error, "; ".join(reasons), fixed))
+        edits = [_set(bound, "pad_mode", _quoted("pad"), before="padding")] if pad_mode != "pad" else []
+        if torch_shaped:
+            edits.append(fixes.replace(padding_node, _padding_for_mindspore(padding_node, dims)))
+        self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), error, "; ".join(reasons), fixed), edits)
         return True
 
     # -- ms-conv-implicit-pad-mode -----------------------------------------
@@ -452,6 +457,7 @@ class LayersChecker(BaseChecker):
         if padding_node is not None and not _all_zero(padding_node):
             # padding that is not visibly 0: "same" refuses it unless it is 0.
             fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
+            edits = [_set(bound, "pad_mode", _quoted("pad"), before="padding")]
             effect = (
                 f'has no pad_mode: the default "same" raises ValueError for any padding but 0, and with 0 '
                 f"still pads, where PyTorch's {torch_name} would not"
@@ -459,8 +465,9 @@ class LayersChecker(BaseChecker):
             suggestion = str(fixed)
         else:
             fixed.set(bound, "pad_mode", _quoted("valid"), before="padding")
+            edits = [_set(bound, "pad_mode", _quoted("valid"), before="padding")]
             suggestion = f'{fixed} to match PyTorch, or pad_mode="same" to keep this'
-        self._emit("ms-conv-implicit-pad-mode", bound, (_CallText(bound.call), effect, suggestion))
+        self._emit("ms-conv-implicit-pad-mode", bound, (_CallText(bound.call), effect, suggestion), edits)
 
     # -- ms-pool-implicit-stride -------------------------------------------
 
@@ -478,7 +485,7 @@ class LayersChecker(BaseChecker):
         fixed = _CallText(bound.call)
         fixed.set(bound, "stride", _text(bound.args["kernel_size"]), after="kernel_size")
         suggestion = f"{fixed} for PyTorch's default, or stride=1 to keep this"
-        self._emit("ms-pool-implicit-stride", bound, (_CallText(bound.call), _short(bound.api.torch), suggestion))
+        self._emit("ms-pool-implicit-stride", bound, (_CallText(bound.call), _short(bound.api.torch), suggestion), _stride_edits(bound))
 
     # -- ms-dropout-keep-prob ----------------------------------------------
 
@@ -507,6 +514,7 @@ class LayersChecker(BaseChecker):
                         f"{effect} (the first argument is keep_prob, not PyTorch's p)",
                         f"{fixed} for PyTorch's p={_text(node)}",
                     ),
+                    _rate_edits(bound, node),
                 )
             else:
                 fixed.remove("keep_prob")
@@ -515,6 +523,7 @@ class LayersChecker(BaseChecker):
                     "ms-dropout-keep-prob",
                     bound,
                     (_CallText(bound.call), f"{effect}, and {_text(node)} looks like a drop rate", f"{fixed} if it is one"),
+                    _rate_edits(bound, node),
                 )
             return
         if not positional or value is not UNKNOWN:
@@ -530,7 +539,7 @@ class LayersChecker(BaseChecker):
                 f"passes {spelled(node)} as keep_prob (the first argument), and {name} reads like a drop rate: "
                 "a rate of 0.1 would keep only 10% of the activations"
             )
-            self._emit("ms-dropout-keep-prob", bound, (_CallText(bound.call), effect, str(fixed)))
+            self._emit("ms-dropout-keep-prob", bound, (_CallText(bound.call), effect, str(fixed)), _rate_edits(bound, node))
 
     # -- ms-batchnorm-momentum ---------------------------------------------
 
@@ -556,7 +565,7 @@ class LayersChecker(BaseChecker):
             )
         else:
             return
-        self._emit("ms-batchnorm-momentum", bound, (_CallText(bound.call), effect, fixed))
+        self._emit("ms-batchnorm-momentum", bound, (_CallText(bound.call), effect, fixed), [fixes.replace(node, converted)])
 
     # -- ms-torch-positional-args ------------------------------------------
 
@@ -583,6 +592,7 @@ class LayersChecker(BaseChecker):
                     consequence,
                     _torch_positionals_fixed(bound, trap.index),
                 ),
+                _torch_positional_edits(bound, trap.index),
             )
             return
 
@@ -610,8 +620,66 @@ class LayersChecker(BaseChecker):
                 ),
             )
 
-    def _emit(self, symbol: str, bound: _Bound, args: tuple) -> None:
+    def _emit(self, symbol: str, bound: _Bound, args: tuple, edits: list | None = None) -> None:
+        fixes.offer(symbol, bound.call, edits)
         self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))
+
+
+# -- autofix edits (mslint.fixes): each rule's fix is declared in mslint/manifest.py
+
+def _set(bound: _Bound, name: str, text: str, before: str | None = None) -> fixes.Edit | None:
+    return fixes.set_argument(bound.call, bound.get(name), name, text, before)
+
+
+def _stride_edits(bound: _Bound) -> list | None:
+    """stride=<kernel_size as written>, right after kernel_size; only for a kernel
+    size that can be written twice (a literal or a name)."""
+    kernel = bound.args["kernel_size"]
+    text = _segment(kernel)
+    if text is None or (literal(kernel) is UNKNOWN and not isinstance(kernel, (nodes.Name, nodes.Attribute))):
+        return None
+    after = fixes.keyword_named(bound.call, "kernel_size") or kernel
+    return [fixes.insert_after(after, f", stride={text}")]
+
+
+def _rate_edits(bound: _Bound, node: nodes.NodeNG) -> list | None:
+    """The drop rate given as keep_prob becomes ``p=`` (a keyword renamed, or the
+    positional value named)."""
+    keyword = fixes.keyword_named(bound.call, "keep_prob")
+    if keyword is not None:
+        return [fixes.rename_keyword(keyword, "p")]
+    if len(bound.call.args) != 1:
+        return None  # a keyword before later positionals would not parse
+    return [fixes.insert_before(node, "p=")]
+
+
+def _torch_positional_edits(bound: _Bound, index: int) -> list | None:
+    """The PyTorch positional arguments from ``index`` on, as MindSpore keywords
+    (PyTorch's padding becomes pad_mode="pad", padding=...; a PyTorch default
+    with no MindSpore counterpart is deleted); None when one has no counterpart."""
+    api = bound.api
+    call = bound.call
+    edits: list = []
+    for position in range(index, len(call.args)):
+        node = call.args[position]
+        torch_param = api.torch_params[position] if position < len(api.torch_params) else None
+        ms_param = api.torch_to_ms.get(torch_param) if torch_param else None
+        if ms_param is None and torch_param is not None and literal(node) == api.torch_defaults.get(torch_param, UNKNOWN):
+            edits.append(fixes.delete_argument(call, node))
+        elif ms_param is None:
+            return None
+        elif torch_param == "padding" and ms_param == "padding":
+            if _all_zero(node):
+                edits.append(fixes.replace(node, 'pad_mode="valid"'))
+            else:
+                converted = _padding_for_mindspore(node, api.spatial_dims)
+                if converted == _segment(node):
+                    edits.append(fixes.insert_before(node, 'pad_mode="pad", padding='))
+                else:
+                    edits.append(fixes.replace(node, f'pad_mode="pad", padding={converted}'))
+        else:
+            edits.append(fixes.insert_before(node, f"{ms_param}="))
+    return edits
 
 
 def _torch_positionals_fixed(bound: _Bound, index: int) -> str:

@@ -21,7 +21,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, resolve, scope
+from mslint import apis, astutil, fixes, resolve, scope
 from mslint.astutil import UNKNOWN, argument, attribute_path, literal_bool, unwrap_chain
 from mslint.messages import spelled
 
@@ -423,6 +423,8 @@ class TrainingChecker(BaseChecker):
         allowed = apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES
         if not external <= allowed:
             return  # a MindSpore/third-party/unresolved base may provide construct
+        if not _calls_forward(node.root()):
+            fixes.offer("ms-forward-not-construct", forward, [fixes.rename_definition(forward, apis.CELL_FORWARD_METHOD)])
         self.add_message("ms-forward-not-construct", node=forward, args=(node.name,))
 
     def _check_auto_prefix(self, node: nodes.ClassDef, analysis) -> None:
@@ -664,6 +666,14 @@ def _colliding_children(cls: nodes.ClassDef, init: nodes.FunctionDef, analysis) 
                 name = sorted(shared)[0] if shared else sorted(names)[0]
                 return attr, other_attr, f"'{name}'"
     return None
+
+
+def _calls_forward(module: nodes.Module) -> bool:
+    """Whether anything in the module reads a ``.forward`` attribute (renaming
+    the method would break it: ms-forward-not-construct's fix is not offered)."""
+    return any(
+        attribute.attrname == apis.TORCH_FORWARD_METHOD for attribute in module.nodes_of_class((nodes.Attribute, nodes.AssignAttr))
+    )
 
 
 def register(linter: PyLinter) -> None:

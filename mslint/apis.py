@@ -944,6 +944,7 @@ class TorchKeyword:
 
     rename: str | None = None
     instead: str = ""
+    delete: bool = False  # deleting the keyword keeps behaviour (a safe fix)
 
 
 @dataclass(frozen=True)
@@ -957,7 +958,7 @@ def _renames(**names: str) -> dict[str, TorchKeyword]:
     return {torch_name: TorchKeyword(rename=ms_name) for torch_name, ms_name in names.items()}
 
 
-_DELETE_INPLACE = {"inplace": TorchKeyword(instead="delete it (MindSpore layers never work in place)")}
+_DELETE_INPLACE = {"inplace": TorchKeyword(instead="delete it (MindSpore layers never work in place)", delete=True)}
 _LEGACY_REDUCTION = {
     name: TorchKeyword(instead='write reduction="mean", "sum" or "none" instead (PyTorch deprecated it for reduction too)')
     for name in ("size_average", "reduce")
@@ -1153,6 +1154,18 @@ TORCH_MODULE_METHODS: dict[str, str] = {
 # ms-loss-scale-without-unscale: a differentiated function that returns
 # ``scaler.scale(loss)`` gives gradients multiplied by the scale until
 # ``scaler.unscale(grads)`` (measured: StaticLossScaler(1024) gives 1024 times the gradient).
+# Its autofix: the method call ``.name()`` (no arguments) written as MindSpore's,
+# "" to drop it; "train" is renamed with its arguments (train(False) -> set_train(False)).
+TORCH_MODULE_METHOD_FIXES: dict[str, str] = {
+    "eval": ".set_train(False)",
+    "train": ".set_train()",
+    "parameters": ".get_parameters()",
+    "named_parameters": ".parameters_and_names()",
+    "children": ".cells()",
+    "cpu": "",
+}
+TORCH_MODULE_METHOD_RENAMES: dict[str, str] = {"train": "set_train"}
+
 LOSS_SCALERS: frozenset[str] = frozenset(
     {"mindspore.amp.StaticLossScaler", "mindspore.amp.DynamicLossScaler"}
 )

@@ -22,7 +22,7 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -420,12 +420,16 @@ def summary_line(report: dict[str, Any]) -> str:
 
 def format_text(report: dict[str, Any]) -> str:
     out = []
+    unsafe = report.get("unsafe_fixes", False)
     for item in report["findings"]:
         out.append(
-            f"{display_path(item.path)}:{item.line}:{item.column}: {item.msg_id} [{item.symbol}] "
+            f"{display_path(item.path)}:{item.line}:{item.column}: {item.msg_id} {fix_marker(item, unsafe)}[{item.symbol}] "
             f"{item.message}{_confirmation_suffix(item)}"
         )
     out.append(summary_line(report))
+    note = fixable_note(report["findings"], unsafe)
+    if note:
+        out.append(note)
     return "\n".join(out) + "\n"
 
 
@@ -446,6 +450,8 @@ def _json_finding(item: Finding, root: str) -> dict[str, Any]:
     }
     if item.confirmation:
         entry["confirmation"] = item.confirmation
+    if item.fix is not None:
+        entry["fix"] = item.fix.data()
     return entry
 
 
@@ -550,6 +556,59 @@ def run_confirmation(found: list[Finding], options: dict[str, Any]) -> tuple[lis
 
 
 # ---------------------------------------------------------------------------
+# Autofix: --fix, --unsafe-fixes, --diff (mslint.fixes)
+# ---------------------------------------------------------------------------
+
+
+def add_fix_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--fix", action="store_true", help="apply the safe fixes, then report what is left")
+    parser.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: also the unsafe fixes (they change what the code computes)")
+    parser.add_argument("--diff", action="store_true", help="print a unified diff of what --fix would change, change nothing (exit 1 when there is a change)")
+
+
+def run_fixes(
+    args: argparse.Namespace, files: list[str], found: list[Finding], lint: Callable[[list[str]], list[Finding]]
+) -> tuple[list[Finding], int | None]:
+    """Apply the fixes (``--fix``) or print their diff (``--diff``: then the
+    exit status, 1 when something would change). Returns the findings left."""
+    from mslint import fixes  # noqa: PLC0415
+
+    outcome = fixes.run(lint, files, found, unsafe=args.unsafe_fixes, write=not args.diff)
+    if args.diff:
+        _write_stdout("".join(outcome.diffs))
+        count = sum(outcome.fixed.values())
+        print(f"mslint: {count} fix{'es' * (count != 1)} in {len(outcome.diffs)} file{'s' * (len(outcome.diffs) != 1)} would be applied", file=sys.stderr)
+        return outcome.findings, EXIT_FINDINGS if outcome.diffs else EXIT_OK
+    count = sum(outcome.fixed.values())
+    if count:
+        print(f"mslint: fixed {count} finding{'s' * (count != 1)} in {len(outcome.fixed)} file{'s' * (len(outcome.fixed) != 1)}", file=sys.stderr)
+    return outcome.findings, None
+
+
+def fix_marker(item: Finding, unsafe: bool) -> str:
+    """``[*] `` before the rule of a finding ``--fix`` (with ``--unsafe-fixes``: that) would fix."""
+    from mslint import fixes  # noqa: PLC0415
+
+    return "[*] " if fixes.applies(item.fix, unsafe) else ""
+
+
+def fixable_note(found: list[Finding], unsafe: bool) -> str:
+    """How many findings ``--fix`` and ``--unsafe-fixes`` would fix, or ""."""
+    from mslint import fixes  # noqa: PLC0415
+
+    safe = sum(1 for item in found if fixes.applies(item.fix, False))
+    more = sum(1 for item in found if fixes.applies(item.fix, True)) - safe
+    if not safe and not more:
+        return ""
+    parts = []
+    if safe:
+        parts.append(f"[*] {safe} fixable with `mslint --fix`")
+    if more:
+        parts.append(f"{more} more with `mslint --fix --unsafe-fixes`" if not unsafe else f"[*] {more} with `--unsafe-fixes`")
+    return "; ".join(parts) + "."
+
+
+# ---------------------------------------------------------------------------
 # Commands
 # ---------------------------------------------------------------------------
 
@@ -584,6 +643,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--confirm", action="store_true", help="confirm findings by compiling the flagged code with MindSpore (runtime mode)")
     parser.add_argument("--device", choices=("CPU", "GPU", "Ascend"), default="CPU", help="device for --confirm (default: CPU)")
     parser.add_argument("--confirm-timeout", type=float, default=120.0, metavar="SECONDS", help="time limit per module for --confirm (default: 120)")
+    add_fix_arguments(parser)
     parser.add_argument("--version", action="version", version=f"mslint {mslint.__version__}")
     return parser
 
@@ -645,6 +705,11 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     )
     stats: dict[str, int] = {}
     found = findings.assign_fingerprints(check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats), root)
+    if args.fix or args.diff:
+        found, diff_exit = run_fixes(args, files, found, lambda paths: check_files(paths, settings, jobs=jobs, use_cache=use_cache))
+        if diff_exit is not None:
+            return diff_exit
+        found = findings.assign_fingerprints(found, root)
     baselined: list[Finding] = []
     if baseline is not None:
         baselined = [item for item in found if (item.symbol, item.fingerprint) in baseline]
@@ -686,6 +751,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         "rules": rules,
         "baselined": len(baselined),
         "confirmation": confirmation_counts,
+        "unsafe_fixes": args.unsafe_fixes,
     }
     text = FORMATTERS[fmt](report)
     if args.output:

@@ -62,8 +62,11 @@ CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER)
 
 @dataclass(frozen=True)
 class Fix:
-    """An automatic fix (placeholder for the autofix work): what it rewrites, and
-    whether the rewrite keeps behaviour ("safe") or may change it ("unsafe")."""
+    """A rule's automatic fix (``mslint --fix``; the checker offers the exact
+    edits through mslint.fixes): what it rewrites, and whether the rewrite keeps
+    behaviour or the code as written cannot run ("safe", applied by ``--fix``) or
+    changes what the code computes toward what the author meant ("unsafe",
+    applied with ``--unsafe-fixes`` only)."""
 
     description: str
     applicability: Literal["safe", "unsafe"]
@@ -150,12 +153,18 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-unsupported-syntax-in-graph", "E7401", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
     RuleSpec("ms-forbidden-api-in-graph", "E7402", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
     RuleSpec("ms-loop-variable-after-loop", "E7403", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
-    RuleSpec("ms-conv-padding-ignored", "E7501", _LAYERS, "layers", confirm=(LAYER,)),
-    RuleSpec("ms-conv-implicit-pad-mode", "W7502", _LAYERS, "layers", confirm=(LAYER,)),
-    RuleSpec("ms-pool-implicit-stride", "W7503", _LAYERS, "layers", confirm=(LAYER,)),
-    RuleSpec("ms-dropout-keep-prob", "W7504", _LAYERS, "layers", confirm=(LAYER,)),
-    RuleSpec("ms-batchnorm-momentum", "W7505", _LAYERS, "layers", confirm=(LAYER,)),
-    RuleSpec("ms-torch-positional-args", "E7506", _LAYERS, "layers", confirm=(LAYER,)),
+    RuleSpec("ms-conv-padding-ignored", "E7501", _LAYERS, "layers", confirm=(LAYER,),
+             fix=Fix('adds pad_mode="pad" (PyTorch\'s padding="same"/"valid" becomes pad_mode=; a per-dimension padding tuple becomes per-side)', "safe")),
+    RuleSpec("ms-conv-implicit-pad-mode", "W7502", _LAYERS, "layers", confirm=(LAYER,),
+             fix=Fix('adds pad_mode="valid" (PyTorch\'s padding), or pad_mode="pad" beside a padding', "unsafe")),
+    RuleSpec("ms-pool-implicit-stride", "W7503", _LAYERS, "layers", confirm=(LAYER,),
+             fix=Fix("adds stride=kernel_size (PyTorch's default), for a literal or named kernel size", "unsafe")),
+    RuleSpec("ms-dropout-keep-prob", "W7504", _LAYERS, "layers", confirm=(LAYER,),
+             fix=Fix("passes the drop rate as p= (PyTorch's meaning) instead of keep_prob", "unsafe")),
+    RuleSpec("ms-batchnorm-momentum", "W7505", _LAYERS, "layers", confirm=(LAYER,),
+             fix=Fix("writes the literal momentum m as 1 - m (0.1 becomes 0.9)", "unsafe")),
+    RuleSpec("ms-torch-positional-args", "E7506", _LAYERS, "layers", confirm=(LAYER,),
+             fix=Fix("names the PyTorch positional arguments with MindSpore's keywords (padding p becomes pad_mode=\"pad\", padding=p)", "safe")),
     RuleSpec(
         "ms-layer-default-differs", "C7507", _LAYERS, "layers", default_enabled=False,
         unconfirmed="a migration hint: the layer builds and runs as documented, only PyTorch's default differs",
@@ -166,6 +175,7 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec(
         "ms-forward-not-construct", "E7604", _TRAINING, "training",
         unconfirmed="the class has no construct for runtime mode to compile; calling it fails in PyNative too",
+        fix=Fix("renames forward to construct (when nothing in the module calls .forward)", "safe"),
     ),
     RuleSpec(
         "ms-torch-in-cell", "E7701", _TORCH, "torch_idioms",
@@ -187,6 +197,8 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec(
         "ms-torch-keyword-args", "E8001", _TRAINING_LOOP, "training_loop",
         unconfirmed="the call raises TypeError/KeyError when the layer is built, in PyNative as in graph mode",
+        fix=Fix("renames the keyword to MindSpore's (bias= -> has_bias=, eps= -> epsilon=, dim= -> axis=, lr= -> "
+                "learning_rate=, ...) or deletes inplace=; none for keywords without a counterpart", "safe"),
     ),
     RuleSpec("ms-grad-without-has-aux", "E8002", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-loss-without-reduction", "W8003", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
@@ -198,6 +210,8 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec(
         "ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop",
         unconfirmed="the missing method raises AttributeError when the code runs, in PyNative as in graph mode",
+        fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters(), "
+                "named_parameters() -> parameters_and_names(), children() -> cells(), .cpu() deleted", "safe"),
     ),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
 )
