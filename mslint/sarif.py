@@ -109,6 +109,24 @@ def _region(item: Finding) -> dict[str, int]:
     return region
 
 
+def _fix(item: Finding, root: str) -> dict[str, Any]:
+    """A finding's autofix (mslint.fixes) as a SARIF fix: one artifact change
+    whose replacements are its edits (1-based character columns, like regions)."""
+    patch = item.fix
+    replacements = [
+        {
+            "deletedRegion": {"startLine": edit.line, "startColumn": edit.column, "endLine": edit.end_line, "endColumn": edit.end_column},
+            "insertedContent": {"text": edit.text},
+        }
+        for edit in patch.edits
+    ]
+    return {
+        "description": {"text": patch.description},
+        "artifactChanges": [{"artifactLocation": _artifact(item.path, root), "replacements": replacements}],
+        "properties": {"applicability": patch.applicability},
+    }
+
+
 def build_log(  # noqa: PLR0913
     found: Iterable[Finding],
     rules: Iterable[catalog.Rule],
@@ -161,6 +179,8 @@ def build_log(  # noqa: PLR0913
             result["locations"][0]["logicalLocations"] = [{"fullyQualifiedName": logical}]
         if item.confirmation:
             result["properties"]["confirmation"] = item.confirmation
+        if item.fix is not None:
+            result["fixes"] = [_fix(item, root)]
         results.append(result)
     notes = []
     for note in notifications:
