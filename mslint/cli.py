@@ -585,6 +585,16 @@ def run_fixes(
     return outcome.findings, None
 
 
+def _fix_entry(symbol: str) -> dict[str, str] | None:
+    """A rule's autofix as mslint/manifest.py declares it (``mslint rules --format json``)."""
+    from mslint.manifest import BY_SYMBOL  # noqa: PLC0415
+
+    spec = BY_SYMBOL.get(symbol)
+    if spec is None or spec.fix is None:
+        return None
+    return {"description": spec.fix.description, "applicability": spec.fix.applicability}
+
+
 def fix_marker(item: Finding, unsafe: bool) -> str:
     """``[*] `` before the rule of a finding ``--fix`` (with ``--unsafe-fixes``: that) would fix."""
     from mslint import fixes  # noqa: PLC0415
@@ -784,14 +794,15 @@ def cmd_rules(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     rules = [rule for rule in catalog.mslint_rules()]
     if args.format == "json":
-        _write_stdout(json.dumps([rule.as_dict() | {"summary": rule.summary} for rule in rules], indent=2) + "\n")
+        _write_stdout(json.dumps([rule.as_dict() | {"summary": rule.summary, "fix": _fix_entry(rule.symbol)} for rule in rules], indent=2) + "\n")
     elif args.format == "markdown":
         _write_stdout(catalog.index_markdown(rules))
     else:
         width = max(len(rule.symbol) for rule in rules)
-        lines = [f"{'rule'.ljust(width)}  id     default  what it flags"]
+        lines = [f"{'rule'.ljust(width)}  id     default  fix     what it flags"]
         for rule in rules:
-            lines.append(f"{rule.symbol.ljust(width)}  {rule.msgid}  {'on ' if rule.default_enabled else 'off'}      {rule.summary}")
+            fix = catalog.fix_applicability(rule.symbol)
+            lines.append(f"{rule.symbol.ljust(width)}  {rule.msgid}  {'on ' if rule.default_enabled else 'off'}      {fix.ljust(6)}  {rule.summary}")
         _write_stdout("\n".join(lines) + "\n")
     return EXIT_OK
 

@@ -192,3 +192,16 @@ def test_json_and_sarif_carry_fixes(tmp_path: Path, capsys: pytest.CaptureFixtur
         from mslint import sarif  # noqa: PLC0415
 
         assert sarif.main(["--schema", str(SCHEMA), "--validate", str(sarif_file)]) == 0
+
+
+@pytest.mark.parametrize("spec", FIXABLE, ids=[spec.symbol for spec in FIXABLE])
+def test_rule_page_describes_the_fix(spec: manifest.RuleSpec) -> None:
+    page = (ROOT / spec.doc).read_text(encoding="utf-8")
+    assert "\n## Fix\n" in page and f"**{spec.fix.applicability}**" in page
+
+
+def test_precommit_fix_hook_applies_safe_fixes_only() -> None:
+    yaml = pytest.importorskip("yaml")
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    hook = next(hook for hook in hooks if hook["id"] == "mslint-fix")
+    assert hook["entry"].split() == ["mslint", "--fix"]
