@@ -448,6 +448,8 @@ class TrainingChecker(BaseChecker):
             return
         holder = _optimizer_holder(node, init, analysis)
         if auto_prefix and holder is not None:
+            edit = fixes.set_argument(super_call, value, keyword, "False") if value is None or keyword_of(super_call, value) else None
+            fixes.offer("ms-auto-prefix", super_call, [edit] if edit else None, "pass auto_prefix=False")
             self.add_message(
                 "ms-auto-prefix",
                 node=super_call,
@@ -464,6 +466,9 @@ class TrainingChecker(BaseChecker):
             if collision is None:
                 return
             first, second, shared = collision
+            written = keyword_of(super_call, value)
+            edit = fixes.delete_argument(super_call, written) if written is not None else None
+            fixes.offer("ms-auto-prefix", super_call, [edit] if edit else None, "remove auto_prefix=False")
             self.add_message(
                 "ms-auto-prefix",
                 node=super_call,
@@ -666,6 +671,11 @@ def _colliding_children(cls: nodes.ClassDef, init: nodes.FunctionDef, analysis) 
                 name = sorted(shared)[0] if shared else sorted(names)[0]
                 return attr, other_attr, f"'{name}'"
     return None
+
+
+def keyword_of(call: nodes.Call, value: nodes.NodeNG | None) -> nodes.Keyword | None:
+    """The keyword argument of ``call`` whose value is ``value`` (None for a positional one)."""
+    return next((keyword for keyword in call.keywords or () if keyword.value is value), None)
 
 
 def _calls_forward(module: nodes.Module) -> bool:

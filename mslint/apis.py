@@ -1165,6 +1165,8 @@ TORCH_MODULE_METHOD_FIXES: dict[str, str] = {
     "cpu": "",
 }
 TORCH_MODULE_METHOD_RENAMES: dict[str, str] = {"train": "set_train"}
+# ms-torch-in-cell's autofix: x.size(d) -> x.shape[d] (the only idiom with an exact rewrite).
+TORCH_SIZE_METHODS: frozenset[str] = frozenset({"size"})
 
 LOSS_SCALERS: frozenset[str] = frozenset(
     {"mindspore.amp.StaticLossScaler", "mindspore.amp.DynamicLossScaler"}

@@ -171,7 +171,9 @@ RULES: tuple[RuleSpec, ...] = (
     ),
     RuleSpec("ms-amp-overrides-to-float", "W7601", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-bprop-without-set-grad", "W7602", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
-    RuleSpec("ms-auto-prefix", "W7603", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-auto-prefix", "W7603", _TRAINING, "training", unconfirmed=_TRAINING_SETUP,
+             fix=Fix("passes auto_prefix=False to the Cell.__init__ call of a wrapper holding an optimizer "
+                     "(removes it from a backbone)", "unsafe")),
     RuleSpec(
         "ms-forward-not-construct", "E7604", _TRAINING, "training",
         unconfirmed="the class has no construct for runtime mode to compile; calling it fails in PyNative too",
@@ -179,6 +181,7 @@ RULES: tuple[RuleSpec, ...] = (
     ),
     RuleSpec(
         "ms-torch-in-cell", "E7701", _TORCH, "torch_idioms",
+        fix=Fix("x.size(d) becomes x.shape[d] and x.size() x.shape (the other PyTorch idioms have no exact rewrite)", "unsafe"),
         unconfirmed="PyTorch idioms fail or do nothing in PyNative code, not as graph compile errors or layer construction",
     ),
     RuleSpec(

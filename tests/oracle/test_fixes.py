@@ -223,3 +223,35 @@ report(
     assert kept["naive"] == pytest.approx(0.1, abs=0.01)
     assert result["bn"] == result["torch_bn"]
     assert result["bn1"] == result["torch_bn1"]
+
+
+def test_table_fixes_size_and_auto_prefix(run_snippet, tmp_path: Path):
+    """ms-torch-in-cell: x.shape[0] (the fix of x.size(0)) compiles in GRAPH_MODE
+    under STRICT where x.size(0) fails; ms-auto-prefix: with auto_prefix=False the
+    wrapper keeps the network's parameter names (a checkpoint still loads)."""
+    for name in ("ms-torch-in-cell", "ms-auto-prefix"):
+        module = tmp_path / f"fixed_{name.replace('-', '_')}.py"
+        module.write_text((FIXES / name / "after_unsafe_fixes.py").read_text(encoding="utf-8"), encoding="utf-8")
+    naive = tmp_path / "naive_head.py"
+    naive.write_text((FIXES / "ms-torch-in-cell" / "before.py").read_text(encoding="utf-8"), encoding="utf-8")
+    result = run_snippet(
+        f'''
+import sys
+sys.path.insert(0, {str(tmp_path)!r})
+graph_mode("strict")
+from fixed_ms_torch_in_cell import Head
+from naive_head import Head as NaiveHead
+from fixed_ms_auto_prefix import TrainStep
+x = Tensor(np.ones((2, 3, 4), np.float32))
+fixed = attempt(lambda: list(Head()(x).shape))
+naive = attempt(lambda: list(NaiveHead()(x).shape))
+pynative_mode()
+net = nn.Dense(4, 2)
+step = TrainStep(net, nn.SGD(net.trainable_params(), learning_rate=0.1))
+report(fixed=fixed, naive=naive[0], names=sorted(p.name for p in step.network.trainable_params()),
+       original=sorted(p.name for p in nn.Dense(4, 2).trainable_params()))
+'''
+    )
+    assert result["fixed"] == ["ok", [2, 12]]
+    assert result["naive"] == "error"
+    assert result["names"] == result["original"] == ["bias", "weight"]
