@@ -189,6 +189,22 @@ NUMPY_TO_MINDSPORE: dict[str, str] = {
         "int32": "ops.cast(x, ms.int32)", "int64": "ops.cast(x, ms.int64)",
     }.items()
 }
+# ms-numpy-on-tensor's autofix: numpy functions whose mindspore.ops counterpart
+# takes the same positional arguments (called with positional arguments only, the
+# call is rewritten to it). Reductions and shape functions are left out: their
+# keywords differ (axis/dim, keepdims/keepdim).
+NUMPY_EXACT_OPS: dict[str, str] = {
+    "numpy." + np_name: op for np_name, op in {
+        "abs": "abs", "absolute": "abs", "exp": "exp", "log": "log", "log1p": "log1p", "log2": "log2",
+        "sqrt": "sqrt", "square": "square", "sin": "sin", "cos": "cos", "tan": "tan", "tanh": "tanh",
+        "arctan": "atan", "sign": "sign", "floor": "floor", "ceil": "ceil", "isnan": "isnan", "isinf": "isinf",
+        "maximum": "maximum", "minimum": "minimum", "power": "pow", "matmul": "matmul",
+        "logical_and": "logical_and", "logical_or": "logical_or", "logical_not": "logical_not",
+        "zeros_like": "zeros_like", "ones_like": "ones_like",
+    }.items()
+}
+OPS_MODULE = "mindspore.ops"
+
 SCIPY_TO_MINDSPORE: dict[str, str] = {
     "scipy.special.expit": "ops.sigmoid",
     "scipy.special.softmax": "ops.softmax",

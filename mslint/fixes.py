@@ -215,6 +215,41 @@ def set_argument(call: nodes.Call, value: nodes.NodeNG | None, name: str, text: 
     return add_keyword(call, name, text, keyword_named(call, before) if before else None)
 
 
+def module_alias(module: nodes.Module, qname: str) -> tuple[str | None, Edit | None]:
+    """How ``module`` can spell the module ``qname`` (``mindspore.ops``): a name
+    its imports bind to it (``ops``, ``P``), an attribute of an imported parent
+    (``ms.ops``), or ``ops`` with an edit adding ``from mindspore import ops``
+    after the last top-level import (the file's own style of import). (None,
+    None) when the short name is taken by something else."""
+    from astroid import nodes as astroid_nodes  # noqa: PLC0415
+
+    parent, _, short = qname.rpartition(".")
+    spellings: dict[str, str] = {}
+    last_import = None
+    for statement in module.body:
+        if isinstance(statement, astroid_nodes.Import):
+            last_import = statement
+            for name, alias in statement.names:
+                if name == qname and alias:
+                    spellings.setdefault("alias", alias)
+                elif name == parent and alias:
+                    spellings.setdefault("parent", f"{alias}.{short}")
+                elif name in (qname, parent) and not alias:
+                    spellings.setdefault("dotted", qname)
+        elif isinstance(statement, astroid_nodes.ImportFrom) and not statement.level:
+            last_import = statement
+            for name, alias in statement.names:
+                if statement.modname == parent and name == short:
+                    spellings.setdefault("alias", alias or name)
+    for kind in ("alias", "parent", "dotted"):
+        if kind in spellings:
+            return spellings[kind], None
+    if short in module.locals or last_import is None:
+        return None, None
+    line = last_import.end_lineno + 1
+    return short, Edit(line, 0, line, 0, f"from {parent} import {short}\n")
+
+
 def rename_definition(function: nodes.FunctionDef, name: str) -> Edit | None:
     """``def old(`` -> ``def name(``: only the name changes."""
     position = getattr(function, "position", None)

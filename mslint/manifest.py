@@ -130,7 +130,9 @@ _TRAINING_SETUP = (
 )
 
 RULES: tuple[RuleSpec, ...] = (
-    RuleSpec("ms-numpy-on-tensor", "E7101", _HOST_CODE, "graph", confirm=(GRAPH_ERROR, FALLBACK)),
+    RuleSpec("ms-numpy-on-tensor", "E7101", _HOST_CODE, "graph", confirm=(GRAPH_ERROR, FALLBACK),
+             fix=Fix("np.exp(x) becomes ops.exp(x) for the elementwise functions with the same arguments, "
+                     "adding `from mindspore import ops` when the file has no name for it", "unsafe")),
     RuleSpec(
         "ms-numpy-in-graph", "C7102", _HOST_CODE, "graph", default_enabled=False,
         unconfirmed="a convention: numpy on constants is folded at compile time, there is no harm to reproduce",

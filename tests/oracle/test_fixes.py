@@ -255,3 +255,34 @@ report(fixed=fixed, naive=naive[0], names=sorted(p.name for p in step.network.tr
     assert result["fixed"] == ["ok", [2, 12]]
     assert result["naive"] == "error"
     assert result["names"] == result["original"] == ["bias", "weight"]
+
+
+def test_table_fixes_numpy_to_ops_compiles_strict_with_the_true_gradient(run_snippet, tmp_path: Path):
+    """ms-numpy-on-tensor: the fixed Cell (ops.exp, ops.maximum) compiles in
+    GRAPH_MODE under STRICT and its gradient is exp(x) + (x > 0); the naive one
+    fails under STRICT."""
+    (tmp_path / "fixed_head.py").write_text(
+        (FIXES / "ms-numpy-on-tensor" / "after_unsafe_fixes.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "naive_head.py").write_text((FIXES / "ms-numpy-on-tensor" / "before.py").read_text(encoding="utf-8"), encoding="utf-8")
+    result = run_snippet(
+        f'''
+import sys
+sys.path.insert(0, {str(tmp_path)!r})
+graph_mode("strict")
+from fixed_head import Head
+from naive_head import Head as NaiveHead
+x = Tensor(np.array([[-1.0, 2.0]], np.float32))
+def fixed_objective(v):
+    return Head()(v).sum()
+def naive_objective(v):
+    return NaiveHead()(v).sum()
+report(
+    gradient=attempt(lambda: [round(float(g), 4) for g in ms.grad(fixed_objective)(x).asnumpy().ravel()]),
+    naive=attempt(lambda: NaiveHead()(x))[0],
+    expected=[round(float(np.exp(v) + (v > 0)), 4) for v in (-1.0, 2.0)],
+)
+'''
+    )
+    assert result["gradient"] == ["ok", result["expected"]]
+    assert result["naive"] == "error"
