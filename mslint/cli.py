@@ -426,10 +426,10 @@ def format_text(report: dict[str, Any]) -> str:
             f"{display_path(item.path)}:{item.line}:{item.column}: {item.msg_id} {fix_marker(item, unsafe)}[{item.symbol}] "
             f"{item.message}{_confirmation_suffix(item)}"
         )
-    out.append(summary_line(report))
     note = fixable_note(report["findings"], unsafe)
     if note:
         out.append(note)
+    out.append(summary_line(report))
     return "\n".join(out) + "\n"
 
 

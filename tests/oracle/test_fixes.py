@@ -50,6 +50,15 @@ for _statement in _ast.parse(_SOURCE).body:
 '''
 
 
+def importable(folder: Path, **modules: tuple[str, str]) -> str:
+    """Write fixture files as modules in ``folder`` (name=(rule, file name)) and
+    return the snippet lines that put ``folder`` on sys.path (MindSpore's graph
+    parser reads a Cell's source from its file)."""
+    for name, (symbol, file_name) in modules.items():
+        (folder / f"{name}.py").write_text((FIXES / symbol / file_name).read_text(encoding="utf-8"), encoding="utf-8")
+    return f"import sys\nsys.path.insert(0, {str(folder)!r})\n"
+
+
 def test_table_fixes_safe_layer_fixes_build_with_pytorch_shapes(run_snippet):
     """ms-conv-padding-ignored and ms-torch-positional-args: the naive calls raise
     at construction; the fixed ones build and give PyTorch's output shapes."""
@@ -122,12 +131,9 @@ report(keyword_failed=keyword_failed, keyword=keyword, method_failed=failed, tra
 def test_table_fixes_forward_renamed_compiles_strict_with_the_true_gradient(run_snippet, tmp_path: Path):
     """ms-forward-not-construct: the renamed Cell compiles in GRAPH_MODE under STRICT
     and its gradient is the true one (relu'(x) = x > 0)."""
-    module = tmp_path / "fixed_block.py"
-    module.write_text((FIXES / "ms-forward-not-construct" / "after_fix.py").read_text(encoding="utf-8"), encoding="utf-8")
     result = run_snippet(
-        f'''
-import sys
-sys.path.insert(0, {str(tmp_path)!r})
+        importable(tmp_path, fixed_block=("ms-forward-not-construct", "after_fix.py"))
+        + '''
 graph_mode("strict")
 from fixed_block import Block
 block = Block()
@@ -229,15 +235,14 @@ def test_table_fixes_size_and_auto_prefix(run_snippet, tmp_path: Path):
     """ms-torch-in-cell: x.shape[0] (the fix of x.size(0)) compiles in GRAPH_MODE
     under STRICT where x.size(0) fails; ms-auto-prefix: with auto_prefix=False the
     wrapper keeps the network's parameter names (a checkpoint still loads)."""
-    for name in ("ms-torch-in-cell", "ms-auto-prefix"):
-        module = tmp_path / f"fixed_{name.replace('-', '_')}.py"
-        module.write_text((FIXES / name / "after_unsafe_fixes.py").read_text(encoding="utf-8"), encoding="utf-8")
-    naive = tmp_path / "naive_head.py"
-    naive.write_text((FIXES / "ms-torch-in-cell" / "before.py").read_text(encoding="utf-8"), encoding="utf-8")
     result = run_snippet(
-        f'''
-import sys
-sys.path.insert(0, {str(tmp_path)!r})
+        importable(
+            tmp_path,
+            fixed_ms_torch_in_cell=("ms-torch-in-cell", "after_unsafe_fixes.py"),
+            fixed_ms_auto_prefix=("ms-auto-prefix", "after_unsafe_fixes.py"),
+            naive_head=("ms-torch-in-cell", "before.py"),
+        )
+        + '''
 graph_mode("strict")
 from fixed_ms_torch_in_cell import Head
 from naive_head import Head as NaiveHead
@@ -261,14 +266,13 @@ def test_table_fixes_numpy_to_ops_compiles_strict_with_the_true_gradient(run_sni
     """ms-numpy-on-tensor: the fixed Cell (ops.exp, ops.maximum) compiles in
     GRAPH_MODE under STRICT and its gradient is exp(x) + (x > 0); the naive one
     fails under STRICT."""
-    (tmp_path / "fixed_head.py").write_text(
-        (FIXES / "ms-numpy-on-tensor" / "after_unsafe_fixes.py").read_text(encoding="utf-8"), encoding="utf-8"
-    )
-    (tmp_path / "naive_head.py").write_text((FIXES / "ms-numpy-on-tensor" / "before.py").read_text(encoding="utf-8"), encoding="utf-8")
     result = run_snippet(
-        f'''
-import sys
-sys.path.insert(0, {str(tmp_path)!r})
+        importable(
+            tmp_path,
+            fixed_head=("ms-numpy-on-tensor", "after_unsafe_fixes.py"),
+            naive_head=("ms-numpy-on-tensor", "before.py"),
+        )
+        + '''
 graph_mode("strict")
 from fixed_head import Head
 from naive_head import Head as NaiveHead
