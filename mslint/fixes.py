@@ -29,6 +29,7 @@ import difflib
 import io
 import os
 import re
+import sys
 import tempfile
 import tokenize
 from collections.abc import Callable, Iterable, Sequence
@@ -130,8 +131,20 @@ def offer(symbol: str, node: nodes.NodeNG, edits: Iterable[Edit | None] | None, 
 
     declared = BY_SYMBOL[symbol].fix
     edits = tuple(edits)
-    if declared is not None and edits and None not in edits:
+    if declared is not None and edits and None not in edits and not _in_formatted_string(node):
         _offered[(symbol, id(node))] = Patch(description or declared.description, declared.applicability, edits)
+
+
+def _in_formatted_string(node: nodes.NodeNG) -> bool:
+    """Inside an f-string: before Python 3.12 the positions of the expressions
+    there are not reliable, so no edit is offered."""
+    if sys.version_info >= (3, 12):
+        return False
+    while node is not None and not node.is_statement:
+        if type(node).__name__ == "JoinedStr":
+            return True
+        node = node.parent
+    return False
 
 
 def take(symbol: str, node: Any) -> Patch | None:
