@@ -801,7 +801,7 @@ def cmd_rules(argv: Sequence[str]) -> int:
         width = max(len(rule.symbol) for rule in rules)
         lines = [f"{'rule'.ljust(width)}  id     default  fix     what it flags"]
         for rule in rules:
-            fix = catalog.fix_applicability(rule.symbol)
+            fix = catalog.fix_applicability(rule.symbol) or "-"
             lines.append(f"{rule.symbol.ljust(width)}  {rule.msgid}  {'on ' if rule.default_enabled else 'off'}      {fix.ljust(6)}  {rule.summary}")
         _write_stdout("\n".join(lines) + "\n")
     return EXIT_OK

@@ -25,7 +25,13 @@ FIXES = ROOT / "fixtures" / "fixes"
 FIXABLE = [spec for spec in manifest.RULES if spec.fix is not None]
 SCHEMA = Path("/work/shared/sarif/sarif-schema-2.1.0.json")
 UPDATE = bool(os.environ.get("MSLINT_UPDATE_FIXTURES"))
-EXPECTED = {False: "after_fix.py", True: "after_unsafe_fixes.py"}
+EXPECTED = {False: "after_fix", True: "after_unsafe_fixes"}
+
+
+def fixture(symbol: str, kind: str) -> Path:
+    """fixtures/fixes/<rule>/<kind>_<rule stem>.py (kind: before, after_fix,
+    after_unsafe_fixes); file names unique across the folder, as pylint wants."""
+    return FIXES / symbol / f"{kind}_{symbol.replace('-', '_')}.py"
 
 
 def run(*args: str) -> int:
@@ -41,22 +47,21 @@ def lint_json(path: Path, symbol: str, capsys: pytest.CaptureFixture[str]) -> li
 def test_every_fixable_rule_has_a_fixture_triple() -> None:
     assert {spec.symbol for spec in FIXABLE} == {folder.name for folder in FIXES.iterdir() if folder.is_dir()}
     for spec in FIXABLE:
-        for name in ("before.py", *EXPECTED.values()):
-            assert (FIXES / spec.symbol / name).is_file(), f"fixtures/fixes/{spec.symbol}/{name} is missing"
+        for kind in ("before", *EXPECTED.values()):
+            assert fixture(spec.symbol, kind).is_file(), f"{fixture(spec.symbol, kind)} is missing"
 
 
 @pytest.mark.parametrize("unsafe", [False, True], ids=["fix", "unsafe-fixes"])
 @pytest.mark.parametrize("spec", FIXABLE, ids=[spec.symbol for spec in FIXABLE])
 def test_fix_fixture(spec: manifest.RuleSpec, unsafe: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    folder = FIXES / spec.symbol
     target = tmp_path / "module.py"
-    shutil.copy(folder / "before.py", target)
+    shutil.copy(fixture(spec.symbol, "before"), target)
     before = lint_json(target, spec.symbol, capsys)
     assert before, f"{spec.symbol}: before.py raises nothing"
     flags = ["--unsafe-fixes"] if unsafe else []
     run("--select", spec.symbol, "--fix", *flags, str(target))
     fixed = target.read_text(encoding="utf-8")
-    expected_file = folder / EXPECTED[unsafe]
+    expected_file = fixture(spec.symbol, EXPECTED[unsafe])
     if UPDATE:
         expected_file.write_text(fixed, encoding="utf-8")
     assert fixed == expected_file.read_text(encoding="utf-8")
@@ -65,10 +70,10 @@ def test_fix_fixture(spec: manifest.RuleSpec, unsafe: bool, tmp_path: Path, caps
     assert not [item for item in left if fixes.applies(fixes.Patch.from_data(item["fix"]) if "fix" in item else None, unsafe)]
     applied = spec.fix.applicability == "safe" or unsafe
     if applied:
-        assert fixed != (folder / "before.py").read_text(encoding="utf-8")
+        assert fixed != fixture(spec.symbol, "before").read_text(encoding="utf-8")
         assert len(left) < len(before)
     else:
-        assert fixed == (folder / "before.py").read_text(encoding="utf-8")
+        assert fixed == fixture(spec.symbol, "before").read_text(encoding="utf-8")
     # idempotent: fixing the fixed file changes nothing
     run("--select", spec.symbol, "--fix", *flags, str(target))
     assert target.read_text(encoding="utf-8") == fixed
@@ -76,7 +81,7 @@ def test_fix_fixture(spec: manifest.RuleSpec, unsafe: bool, tmp_path: Path, caps
 
 @pytest.mark.parametrize("spec", FIXABLE, ids=[spec.symbol for spec in FIXABLE])
 def test_findings_carry_the_declared_fix(spec: manifest.RuleSpec, capsys: pytest.CaptureFixture[str]) -> None:
-    found = lint_json(FIXES / spec.symbol / "before.py", spec.symbol, capsys)
+    found = lint_json(fixture(spec.symbol, "before"), spec.symbol, capsys)
     offered = [item["fix"] for item in found if "fix" in item]
     assert offered, f"{spec.symbol}: no finding offers a fix"
     for fix in offered:
@@ -86,7 +91,7 @@ def test_findings_carry_the_declared_fix(spec: manifest.RuleSpec, capsys: pytest
 
 def test_without_fix_nothing_changes_and_diff_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "module.py"
-    shutil.copy(FIXES / "ms-torch-keyword-args" / "before.py", target)
+    shutil.copy(fixture("ms-torch-keyword-args", "before"), target)
     original = target.read_bytes()
     run(str(target))
     assert target.read_bytes() == original
@@ -144,7 +149,7 @@ def test_fix_reaches_a_stable_file_over_rounds(tmp_path: Path) -> None:
     """Renaming forward to construct makes its body graph code: the next round
     sees (and reports) what that exposes; the loop ends when nothing applies."""
     target = tmp_path / "module.py"
-    shutil.copy(FIXES / "ms-forward-not-construct" / "before.py", target)
+    shutil.copy(fixture("ms-forward-not-construct", "before"), target)
     outcome = fixes.run(
         lambda paths: cli.check_files(paths, _settings([str(target)]), jobs=1, use_cache=False),
         [str(target)],

@@ -33,10 +33,14 @@ def shape_torch(module, *shape):
 '''
 
 
+def fixture(symbol: str, kind: str) -> Path:
+    return FIXES / symbol / f"{kind}_{symbol.replace('-', '_')}.py"
+
+
 def fixed_code(symbol: str, unsafe: bool) -> str:
     """The snippet text that runs the fixed fixture: ``space`` holds its names,
     ``failed`` the source lines of the statements that raised."""
-    text = (FIXES / symbol / ("after_unsafe_fixes.py" if unsafe else "after_fix.py")).read_text(encoding="utf-8")
+    text = fixture(symbol, "after_unsafe_fixes" if unsafe else "after_fix").read_text(encoding="utf-8")
     return f'''
 import ast as _ast
 _SOURCE = {text!r}
@@ -54,8 +58,8 @@ def importable(folder: Path, **modules: tuple[str, str]) -> str:
     """Write fixture files as modules in ``folder`` (name=(rule, file name)) and
     return the snippet lines that put ``folder`` on sys.path (MindSpore's graph
     parser reads a Cell's source from its file)."""
-    for name, (symbol, file_name) in modules.items():
-        (folder / f"{name}.py").write_text((FIXES / symbol / file_name).read_text(encoding="utf-8"), encoding="utf-8")
+    for name, (symbol, kind) in modules.items():
+        (folder / f"{name}.py").write_text(fixture(symbol, kind).read_text(encoding="utf-8"), encoding="utf-8")
     return f"import sys\nsys.path.insert(0, {str(folder)!r})\n"
 
 
@@ -119,10 +123,10 @@ report(keyword_failed=keyword_failed, keyword=keyword, method_failed=failed, tra
        parameters=type(space["params"]).__name__, named=type(space["named"]).__name__)
 '''
     )
-    keyword_source = (FIXES / "ms-torch-keyword-args" / "after_fix.py").read_text(encoding="utf-8").splitlines()
+    keyword_source = (fixture("ms-torch-keyword-args", "after_fix")).read_text(encoding="utf-8").splitlines()
     assert [keyword_source[line - 1] for line in result["keyword_failed"]] == ["adam = nn.Adam("]
     assert result["keyword"] == {"dense_bias": False, "epsilon": 1e-5, "rows_sum_to_one": True, "learning_rate": pytest.approx(0.1), "group": 1}
-    method_source = (FIXES / "ms-torch-module-method" / "after_fix.py").read_text(encoding="utf-8").splitlines()
+    method_source = (fixture("ms-torch-module-method", "after_fix")).read_text(encoding="utf-8").splitlines()
     assert [method_source[line - 1] for line in result["method_failed"]] == ["half = net.half()  # no exact fix: needs a dtype import"]
     assert result["training"] is False  # eval(), train(), train(False) as set_train calls
     assert (result["parameters"], result["named"]) == ("list", "dict")
@@ -132,7 +136,7 @@ def test_table_fixes_forward_renamed_compiles_strict_with_the_true_gradient(run_
     """ms-forward-not-construct: the renamed Cell compiles in GRAPH_MODE under STRICT
     and its gradient is the true one (relu'(x) = x > 0)."""
     result = run_snippet(
-        importable(tmp_path, fixed_block=("ms-forward-not-construct", "after_fix.py"))
+        importable(tmp_path, fixed_block=("ms-forward-not-construct", "after_fix"))
         + '''
 graph_mode("strict")
 from fixed_block import Block
@@ -238,9 +242,9 @@ def test_table_fixes_size_and_auto_prefix(run_snippet, tmp_path: Path):
     result = run_snippet(
         importable(
             tmp_path,
-            fixed_ms_torch_in_cell=("ms-torch-in-cell", "after_unsafe_fixes.py"),
-            fixed_ms_auto_prefix=("ms-auto-prefix", "after_unsafe_fixes.py"),
-            naive_head=("ms-torch-in-cell", "before.py"),
+            fixed_ms_torch_in_cell=("ms-torch-in-cell", "after_unsafe_fixes"),
+            fixed_ms_auto_prefix=("ms-auto-prefix", "after_unsafe_fixes"),
+            naive_head=("ms-torch-in-cell", "before"),
         )
         + '''
 graph_mode("strict")
@@ -269,8 +273,8 @@ def test_table_fixes_numpy_to_ops_compiles_strict_with_the_true_gradient(run_sni
     result = run_snippet(
         importable(
             tmp_path,
-            fixed_head=("ms-numpy-on-tensor", "after_unsafe_fixes.py"),
-            naive_head=("ms-numpy-on-tensor", "before.py"),
+            fixed_head=("ms-numpy-on-tensor", "after_unsafe_fixes"),
+            naive_head=("ms-numpy-on-tensor", "before"),
         )
         + '''
 graph_mode("strict")
