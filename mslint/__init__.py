@@ -47,8 +47,12 @@ def _allow_deep_expressions() -> None:
 
 
 def load_configuration(linter: PyLinter) -> None:
-    """Pylint hook, called once options are read: ``--confirm=y`` (runtime mode)
-    needs its checker to run even when its own message is disabled."""
+    """Pylint hook, called once options are read: ``[tool.mslint]`` applies as
+    it does to the ``mslint`` command; ``--confirm=y`` (runtime mode) needs its
+    checker to run even when its own message is disabled."""
+    from mslint.config import apply_to_pylint  # noqa: PLC0415
+
+    apply_to_pylint(linter)
     try:
         from mslint.checkers import runtime  # noqa: PLC0415
     except ImportError:  # a partial checkout without runtime mode

@@ -106,6 +106,12 @@ def applies(patch: Patch | None, unsafe: bool) -> bool:
     return patch is not None and bool(patch.edits) and (patch.applicability == SAFE or unsafe)
 
 
+def fixable(item: Finding, unsafe: bool) -> bool:
+    """Whether the fix loop applies ``item``'s fix: a Python source file's finding
+    (a notebook's edits would be in its cells' code, not in the .ipynb text)."""
+    return applies(item.fix, unsafe) and not getattr(item, "cell", None) and item.path.endswith((".py", ".pyi"))
+
+
 # ---------------------------------------------------------------------------
 # Offering a fix (checkers), taking it (the engine)
 # ---------------------------------------------------------------------------
@@ -484,7 +490,7 @@ def run(
     current: dict[str, str] = {}
     scratch: dict[str, str] = {}  # --diff: the path of a working copy
     try:
-        pending = {path for path, items in by_path.items() if any(applies(item.fix, unsafe) for item in items)}
+        pending = {path for path, items in by_path.items() if any(fixable(item, unsafe) for item in items)}
         while pending and outcome.rounds < MAX_ROUNDS:
             outcome.rounds += 1
             changed: list[str] = []
@@ -494,7 +500,7 @@ def run(
                 if source is None:
                     continue
                 originals.setdefault(path, source)
-                patches = [item.fix for item in by_path[path] if applies(item.fix, unsafe)]
+                patches = [item.fix for item in by_path[path] if fixable(item, unsafe)]
                 text, taken = fixed_text(source, patches)
                 if not taken or text == source.text:
                     continue
@@ -513,7 +519,7 @@ def run(
             for item in relinted:
                 item.path = back.get(item.path, item.path)
                 by_path.setdefault(item.path, []).append(item)
-            pending = {path for path in changed if any(applies(item.fix, unsafe) for item in by_path[path])}
+            pending = {path for path in changed if any(fixable(item, unsafe) for item in by_path[path])}
     finally:
         for copy in scratch.values():
             with contextlib.suppress(OSError):
