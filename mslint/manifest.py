@@ -55,9 +55,16 @@ GRAPH_ERROR_OR_SILENT = "graph-error-or-silent"
 # Host code on tensors: under LAX, JIT fallback compiles it and cuts the
 # gradient there, which differentiating the compiled graph shows.
 FALLBACK = "fallback"
-# Confirmed by building the flagged layer call with its literal arguments.
+# Confirmed by judging the layer the program builds at the flagged line (with
+# the values it computed), else the call rebuilt from its literal arguments.
 LAYER = "layer"
-CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER)
+# Confirmed by calling a Cell of the flagged class (built as the program builds
+# it): the call raises.
+CALL = "call"
+# Confirmed by looking the flagged method up on a Cell of the class (built as
+# the program builds it; the call's receiver is ``self``): AttributeError.
+ATTRIBUTE = "attribute"
+CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER, CALL, ATTRIBUTE)
 
 
 @dataclass(frozen=True)
@@ -176,11 +183,8 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-auto-prefix", "W7603", _TRAINING, "training", unconfirmed=_TRAINING_SETUP,
              fix=Fix("passes auto_prefix=False to the Cell.__init__ call of a wrapper holding an optimizer "
                      "(removes it from a backbone)", "unsafe")),
-    RuleSpec(
-        "ms-forward-not-construct", "E7604", _TRAINING, "training",
-        unconfirmed="the class has no construct for runtime mode to compile; calling it fails in PyNative too",
-        fix=Fix("renames forward to construct (when nothing in the module calls .forward)", "safe"),
-    ),
+    RuleSpec("ms-forward-not-construct", "E7604", _TRAINING, "training", confirm=(CALL,),
+             fix=Fix("renames forward to construct (when nothing in the module calls .forward)", "safe")),
     RuleSpec(
         "ms-torch-in-cell", "E7701", _TORCH, "torch_idioms",
         fix=Fix("x.size(d) becomes x.shape[d] and x.size() x.shape (the other PyTorch idioms have no exact rewrite)", "unsafe"),
@@ -212,12 +216,9 @@ RULES: tuple[RuleSpec, ...] = (
         "ms-stop-gradient-discarded", "W8005", _TRAINING_LOOP, "training_loop",
         unconfirmed=f"{_COMPILES}: the discarded result changes no gradient",
     ),
-    RuleSpec(
-        "ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop",
-        unconfirmed="the missing method raises AttributeError when the code runs, in PyNative as in graph mode",
-        fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters(), "
-                "named_parameters() -> parameters_and_names(), children() -> cells(), .cpu() deleted", "safe"),
-    ),
+    RuleSpec("ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop", confirm=(ATTRIBUTE,),
+             fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters(), "
+                     "named_parameters() -> parameters_and_names(), children() -> cells(), .cpu() deleted", "safe")),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
 )
 
