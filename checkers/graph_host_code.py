@@ -14,7 +14,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, resolve, scope
+from mslint import apis, astutil, fixes, resolve, scope
 from mslint.messages import host_code_consequence, spelled
 
 if TYPE_CHECKING:
@@ -79,6 +79,7 @@ class GraphHostCodeChecker(BaseChecker):
         if not on_tensor and qname.startswith(apis.HOST_RANDOM_PREFIXES):
             return  # a value frozen at compile time: ms-frozen-random-in-graph
         if on_tensor:
+            fixes.offer("ms-numpy-on-tensor", node, _ops_edits(node, qname))
             self.add_message(
                 "ms-numpy-on-tensor",
                 node=node,
@@ -99,6 +100,20 @@ class GraphHostCodeChecker(BaseChecker):
             consequence = host_code_consequence(self, kind)
         self.add_message("ms-asnumpy-in-graph", node=node, args=(spelled(func), kind, consequence))
         return True
+
+
+def _ops_edits(call: nodes.Call, qname: str) -> list | None:
+    """``np.exp(x)`` -> ``ops.exp(x)`` for the functions with the same positional
+    arguments (apis.NUMPY_EXACT_OPS), through the module's own name for
+    mindspore.ops, else adding ``from mindspore import ops``."""
+    op = apis.NUMPY_EXACT_OPS.get(qname)
+    if op is None or call.keywords or any(isinstance(arg, nodes.Starred) for arg in call.args):
+        return None
+    module = call.root()
+    spelling, import_edit = fixes.module_alias(module, apis.OPS_MODULE)
+    if spelling is None:
+        return None
+    return [fixes.replace(call.func, f"{spelling}.{op}"), *([import_edit] if import_edit else [])]
 
 
 def register(linter: PyLinter) -> None:

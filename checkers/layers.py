@@ -24,7 +24,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, resolve, values
+from mslint import apis, astutil, fixes, resolve, values
 from mslint.astutil import UNKNOWN, is_number, literal
 from mslint.messages import spelled
 
@@ -441,7 +441,8 @@ class LayersChecker(BaseChecker):
                 reason = f'padding must be an int or tuple; padding="{padding}" is pad_mode="{mode}" in MindSpore'
             else:
                 reason = "padding must be an int or tuple"
-            self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), "TypeError", reason, fixed))
+            edits = _string_padding_edits(bound, padding) if mode in ("same", "valid") else None
+            self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), "TypeError", reason, fixed), edits)
             return True
         if padding is UNKNOWN and astutil.is_binary_arithmetic(padding_node) and pad_mode != "pad":
             padding = 1  # ``k // 2``: a padding computed from a size, not 0 for any kernel above 1
@@ -470,7 +471,10 @@ class LayersChecker(BaseChecker):
         error = "TypeError" if torch_shaped and dims == 1 else "ValueError"
         fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
         fixed.set(bound, "padding", _padding_for_mindspore(padding_node, dims))
-        self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), error, "; ".join(reasons), fixed))
+        edits = [_set(bound, "pad_mode", _quoted("pad"), before="padding")] if pad_mode != "pad" else []
+        if torch_shaped:
+            edits.append(fixes.replace(padding_node, _padding_for_mindspore(padding_node, dims)))
+        self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), error, "; ".join(reasons), fixed), edits)
         return True
 
     # -- ms-conv-implicit-pad-mode -----------------------------------------
@@ -508,6 +512,7 @@ class LayersChecker(BaseChecker):
         if padding_node is not None and not _all_zero(padding_node):
             # padding that is not visibly 0: "same" refuses it unless it is 0.
             fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
+            edits = [_set(bound, "pad_mode", _quoted("pad"), before="padding")]
             effect = (
                 f'has no pad_mode: the default "same" raises ValueError for any padding but 0, and with 0 '
                 f"still pads, where PyTorch's {torch_name} would not"
@@ -515,8 +520,9 @@ class LayersChecker(BaseChecker):
             suggestion = str(fixed)
         else:
             fixed.set(bound, "pad_mode", _quoted("valid"), before="padding")
+            edits = [_set(bound, "pad_mode", _quoted("valid"), before="padding")]
             suggestion = f'{fixed} to match PyTorch, or pad_mode="same" to keep this'
-        self._emit("ms-conv-implicit-pad-mode", bound, (_CallText(bound.call), effect, suggestion))
+        self._emit("ms-conv-implicit-pad-mode", bound, (_CallText(bound.call), effect, suggestion), edits)
 
     # -- ms-pool-implicit-stride -------------------------------------------
 
@@ -536,7 +542,7 @@ class LayersChecker(BaseChecker):
         fixed = _CallText(bound.call)
         fixed.set(bound, "stride", _text(bound.args["kernel_size"]), after="kernel_size")
         suggestion = f"{fixed} for PyTorch's default, or stride=1 to keep this"
-        self._emit("ms-pool-implicit-stride", bound, (_CallText(bound.call), _short(bound.api.torch), suggestion))
+        self._emit("ms-pool-implicit-stride", bound, (_CallText(bound.call), _short(bound.api.torch), suggestion), _stride_edits(bound))
 
     # -- ms-dropout-keep-prob ----------------------------------------------
 
@@ -568,6 +574,7 @@ class LayersChecker(BaseChecker):
                         f"{effect} (the first argument is keep_prob, not PyTorch's p)",
                         f"{fixed} for PyTorch's p={_text(node)}",
                     ),
+                    _rate_edits(bound, node),
                 )
             else:
                 fixed.remove("keep_prob")
@@ -576,6 +583,7 @@ class LayersChecker(BaseChecker):
                     "ms-dropout-keep-prob",
                     bound,
                     (_CallText(bound.call), f"{effect}, and {_text(node)} looks like a drop rate", f"{fixed} if it is one"),
+                    _rate_edits(bound, node),
                 )
             return
         if value is not UNKNOWN:
@@ -603,7 +611,7 @@ class LayersChecker(BaseChecker):
                 f"passes {spelled(node)} as keep_prob (the first argument), and {name} reads like a drop rate: "
                 "a rate of 0.1 would keep only 10% of the activations"
             )
-            self._emit("ms-dropout-keep-prob", bound, (_CallText(bound.call), effect, str(fixed)))
+            self._emit("ms-dropout-keep-prob", bound, (_CallText(bound.call), effect, str(fixed)), _rate_edits(bound, node))
 
     # -- ms-batchnorm-momentum ---------------------------------------------
 
@@ -634,7 +642,7 @@ class LayersChecker(BaseChecker):
             )
         else:
             return
-        self._emit("ms-batchnorm-momentum", bound, (_CallText(bound.call), effect, fixed))
+        self._emit("ms-batchnorm-momentum", bound, (_CallText(bound.call), effect, fixed), [fixes.replace(node, converted)])
 
     # -- ms-torch-positional-args ------------------------------------------
 
@@ -661,6 +669,7 @@ class LayersChecker(BaseChecker):
                     consequence,
                     _torch_positionals_fixed(bound, trap.index),
                 ),
+                _torch_positional_edits(bound, trap.index),
             )
             return
 
@@ -688,7 +697,8 @@ class LayersChecker(BaseChecker):
                 ),
             )
 
-    def _emit(self, symbol: str, bound: _Bound, args: tuple) -> None:
+    def _emit(self, symbol: str, bound: _Bound, args: tuple, edits: list | None = None) -> None:
+        fixes.offer(symbol, bound.call, edits)
         self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))
 
 
@@ -786,6 +796,75 @@ def _is_global_pool(call: nodes.Call) -> bool:
         if following is None or not _flattens(following, layer_kinds):
             return False
     return True
+
+
+# -- autofix edits (mslint.fixes): each rule's fix is declared in mslint/manifest.py
+
+def _set(bound: _Bound, name: str, text: str, before: str | None = None) -> fixes.Edit | None:
+    return fixes.set_argument(bound.call, bound.get(name), name, text, before)
+
+
+def _string_padding_edits(bound: _Bound, padding: str) -> list | None:
+    """padding="same" -> pad_mode="same" (the keyword renamed when the call has no
+    pad_mode; else padding deleted and pad_mode set)."""
+    keyword = fixes.keyword_named(bound.call, "padding")
+    if keyword is None or literal(keyword.value) != padding:
+        return None  # positional, or a name whose value is the string
+    mode = padding.lower()
+    if "pad_mode" not in bound:
+        return [fixes.rename_keyword(keyword, "pad_mode") if mode == padding else fixes.replace(keyword, f"pad_mode={_quoted(mode)}")]
+    return [fixes.delete_argument(bound.call, keyword), fixes.replace(bound.args["pad_mode"], _quoted(mode))]
+
+
+def _stride_edits(bound: _Bound) -> list | None:
+    """stride=<kernel_size as written>, right after kernel_size; only for a kernel
+    size that can be written twice (a literal or a name)."""
+    kernel = bound.args["kernel_size"]
+    text = _segment(kernel)
+    if text is None or (literal(kernel) is UNKNOWN and not isinstance(kernel, (nodes.Name, nodes.Attribute))):
+        return None
+    after = fixes.keyword_named(bound.call, "kernel_size") or kernel
+    return [fixes.insert_after(after, f", stride={text}")]
+
+
+def _rate_edits(bound: _Bound, node: nodes.NodeNG) -> list | None:
+    """The drop rate given as keep_prob becomes ``p=`` (a keyword renamed, or the
+    positional value named)."""
+    keyword = fixes.keyword_named(bound.call, "keep_prob")
+    if keyword is not None:
+        return [fixes.rename_keyword(keyword, "p")]
+    if len(bound.call.args) != 1:
+        return None  # a keyword before later positionals would not parse
+    return [fixes.insert_before(node, "p=")]
+
+
+def _torch_positional_edits(bound: _Bound, index: int) -> list | None:
+    """The PyTorch positional arguments from ``index`` on, as MindSpore keywords
+    (PyTorch's padding becomes pad_mode="pad", padding=...; a PyTorch default
+    with no MindSpore counterpart is deleted); None when one has no counterpart."""
+    api = bound.api
+    call = bound.call
+    edits: list = []
+    for position in range(index, len(call.args)):
+        node = call.args[position]
+        torch_param = api.torch_params[position] if position < len(api.torch_params) else None
+        ms_param = api.torch_to_ms.get(torch_param) if torch_param else None
+        if ms_param is None and torch_param is not None and literal(node) == api.torch_defaults.get(torch_param, UNKNOWN):
+            edits.append(fixes.delete_argument(call, node))
+        elif ms_param is None:
+            return None
+        elif torch_param == "padding" and ms_param == "padding":
+            if _all_zero(node):
+                edits.append(fixes.replace(node, 'pad_mode="valid"'))
+            else:
+                converted = _padding_for_mindspore(node, api.spatial_dims)
+                if converted == _segment(node):
+                    edits.append(fixes.insert_before(node, 'pad_mode="pad", padding='))
+                else:
+                    edits.append(fixes.replace(node, f'pad_mode="pad", padding={converted}'))
+        else:
+            edits.append(fixes.insert_before(node, f"{ms_param}="))
+    return edits
 
 
 def _torch_positionals_fixed(bound: _Bound, index: int) -> str:

@@ -20,7 +20,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, resolve, scope
+from mslint import apis, astutil, fixes, resolve, scope
 from mslint.messages import spelled
 
 if TYPE_CHECKING:
@@ -152,6 +152,8 @@ class TorchIdiomsChecker(BaseChecker):
             value = resolve.assigned_value(receiver, sole=True)
             if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):
                 return  # a torch object kept beside MindSpore code
+        if func.attrname in apis.TORCH_SIZE_METHODS:
+            fixes.offer("ms-torch-in-cell", node, _size_edits(node))
         self.add_message(
             "ms-torch-in-cell", node=node, args=(f"{_short(node)}: {idiom.harm}", idiom.instead)
         )
@@ -284,6 +286,16 @@ class TorchIdiomsChecker(BaseChecker):
                 self._no_grad_message(decorator, decorator)
 
     visit_asyncfunctiondef = visit_functiondef
+
+
+def _size_edits(call: nodes.Call) -> list | None:
+    """``x.size()`` -> ``x.shape``, ``x.size(d)`` -> ``x.shape[d]`` (one positional dimension)."""
+    if call.keywords:
+        return None
+    if not call.args:
+        return [fixes.replace_method_call(call, ".shape")]
+    dimension = fixes.source_segment(call.args[0]) if len(call.args) == 1 else None
+    return [fixes.replace_method_call(call, f".shape[{dimension}]")] if dimension else None
 
 
 def register(linter: PyLinter) -> None:

@@ -23,7 +23,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, resolve, scope
+from mslint import apis, astutil, fixes, resolve, scope
 from mslint.astutil import UNKNOWN, argument, attribute_path, literal_bool, unwrap_chain
 from mslint.messages import spelled
 
@@ -430,6 +430,8 @@ class TrainingChecker(BaseChecker):
         allowed = apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES
         if not external <= allowed:
             return  # a MindSpore/third-party/unresolved base may provide construct
+        if not _calls_forward(node.root()):
+            fixes.offer("ms-forward-not-construct", forward, [fixes.rename_definition(forward, apis.CELL_FORWARD_METHOD)])
         self.add_message("ms-forward-not-construct", node=forward, args=(node.name,))
 
     def _check_auto_prefix(self, node: nodes.ClassDef, analysis) -> None:
@@ -439,7 +441,7 @@ class TrainingChecker(BaseChecker):
         found = _cell_auto_prefix(node)
         if found is None:
             return
-        super_call, auto_prefix, init = found
+        super_call, auto_prefix, init, value = found
         if auto_prefix or _optimizer_holder(node, init, analysis) is not None:
             return
         if _names_sub_cells(init):
@@ -448,6 +450,9 @@ class TrainingChecker(BaseChecker):
         if collision is None:
             return
         first, second, shared = collision
+        written = keyword_of(super_call, value)
+        edit = fixes.delete_argument(super_call, written) if written is not None else None
+        fixes.offer("ms-auto-prefix", super_call, [edit] if edit else None, "remove auto_prefix=False")
         self.add_message(
             "ms-auto-prefix",
             node=super_call,
@@ -501,6 +506,12 @@ class TrainingChecker(BaseChecker):
         if found is None:
             return
         call, cls, holder = found
+        init_call = _cell_auto_prefix(cls) if cls.root() is node.root() else None
+        if init_call is not None:  # the wrapper is defined here: its super().__init__() can take the fix
+            super_call, value = init_call[0], init_call[3]
+            editable = value is None or keyword_of(super_call, value) is not None
+            edit = fixes.set_argument(super_call, value, "auto_prefix", "False") if editable else None
+            fixes.offer("ms-auto-prefix", node, [edit] if edit else None, f"pass auto_prefix=False in {cls.name}")
         self.add_message(
             "ms-auto-prefix",
             node=node,
@@ -526,9 +537,12 @@ class TrainingChecker(BaseChecker):
         return self._holders[cls]
 
 
-def _cell_auto_prefix(node: nodes.ClassDef) -> tuple[nodes.Call, bool, nodes.FunctionDef] | None:
-    """(the Cell.__init__ call, its auto_prefix, __init__) of a Cell class deriving
-    directly from nn.Cell; None when that cannot be read."""
+def _cell_auto_prefix(
+    node: nodes.ClassDef,
+) -> tuple[nodes.Call, bool, nodes.FunctionDef, nodes.NodeNG | None] | None:
+    """(the Cell.__init__ call, its auto_prefix, __init__, the auto_prefix argument
+    as written or None) of a Cell class deriving directly from nn.Cell; None when
+    that cannot be read."""
     user, external = resolve.class_hierarchy(node)
     if len(user) != 1 or not external & apis.CELL_ROOT_CLASSES:
         return None  # super().__init__() reaches another class's __init__
@@ -547,7 +561,7 @@ def _cell_auto_prefix(node: nodes.ClassDef) -> tuple[nodes.Call, bool, nodes.Fun
     auto_prefix = True if value is None else literal_bool(value)
     if auto_prefix is None:
         return None
-    return super_call, auto_prefix, init
+    return super_call, auto_prefix, init, value
 
 
 def _saved_network(call: nodes.Call) -> str | None:
@@ -765,6 +779,19 @@ def _colliding_children(cls: nodes.ClassDef, init: nodes.FunctionDef, analysis) 
                 name = sorted(shared)[0] if shared else sorted(names)[0]
                 return attr, other_attr, f"'{name}'"
     return None
+
+
+def keyword_of(call: nodes.Call, value: nodes.NodeNG | None) -> nodes.Keyword | None:
+    """The keyword argument of ``call`` whose value is ``value`` (None for a positional one)."""
+    return next((keyword for keyword in call.keywords or () if keyword.value is value), None)
+
+
+def _calls_forward(module: nodes.Module) -> bool:
+    """Whether anything in the module reads a ``.forward`` attribute (renaming
+    the method would break it: ms-forward-not-construct's fix is not offered)."""
+    return any(
+        attribute.attrname == apis.TORCH_FORWARD_METHOD for attribute in module.nodes_of_class((nodes.Attribute, nodes.AssignAttr))
+    )
 
 
 def register(linter: PyLinter) -> None:

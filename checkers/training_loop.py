@@ -22,7 +22,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, resolve, scope
+from mslint import apis, fixes, resolve, scope
 from mslint.messages import spelled
 
 if TYPE_CHECKING:
@@ -256,6 +256,8 @@ class TrainingLoopChecker(BaseChecker):
             if fix is None:
                 continue
             instead = f"write {fix.rename}={keyword.value.as_string()}" if fix.rename else fix.instead
+            edit = fixes.rename_keyword(keyword, fix.rename) if fix.rename else fixes.delete_argument(node, keyword) if fix.delete else None
+            fixes.offer("ms-torch-keyword-args", keyword, [edit] if edit else None, instead)
             self.add_message(
                 "ms-torch-keyword-args",
                 node=keyword,
@@ -271,6 +273,7 @@ class TrainingLoopChecker(BaseChecker):
         if not _is_mindspore_cell(receiver, method) or self._torch_compat(node.root()):
             return
         name = receiver.as_string() if not isinstance(receiver, nodes.Call) else spelled(receiver.func) + "(...)"
+        fixes.offer("ms-torch-module-method", node, _method_edits(node), apis.TORCH_MODULE_METHODS[method].format(name))
         self.add_message(
             "ms-torch-module-method",
             node=node,
@@ -548,6 +551,16 @@ def _constructs_cell(value: nodes.NodeNG | None, method: str) -> bool:
         return True
     cls = resolve.user_class_of_call(value)
     return cls is not None and _is_plain_cell_class(cls, method)
+
+
+def _method_edits(call: nodes.Call) -> list | None:
+    """The autofix of a PyTorch Module method call (apis.TORCH_MODULE_METHOD_FIXES)."""
+    method = call.func.attrname
+    if call.args or call.keywords:
+        rename = apis.TORCH_MODULE_METHOD_RENAMES.get(method)
+        return [fixes.rename_method(call, rename)] if rename else None
+    text = apis.TORCH_MODULE_METHOD_FIXES.get(method)
+    return [fixes.replace_method_call(call, text)] if text is not None else None
 
 
 def _is_mindspore_cell(receiver: nodes.NodeNG, method: str) -> bool:

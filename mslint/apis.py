@@ -190,6 +190,22 @@ NUMPY_TO_MINDSPORE: dict[str, str] = {
         "int32": "ops.cast(x, ms.int32)", "int64": "ops.cast(x, ms.int64)",
     }.items()
 }
+# ms-numpy-on-tensor's autofix: numpy functions whose mindspore.ops counterpart
+# takes the same positional arguments (called with positional arguments only, the
+# call is rewritten to it). Reductions and shape functions are left out: their
+# keywords differ (axis/dim, keepdims/keepdim).
+NUMPY_EXACT_OPS: dict[str, str] = {
+    "numpy." + np_name: op for np_name, op in {
+        "abs": "abs", "absolute": "abs", "exp": "exp", "log": "log", "log1p": "log1p", "log2": "log2",
+        "sqrt": "sqrt", "square": "square", "sin": "sin", "cos": "cos", "tan": "tan", "tanh": "tanh",
+        "arctan": "atan", "sign": "sign", "floor": "floor", "ceil": "ceil", "isnan": "isnan", "isinf": "isinf",
+        "maximum": "maximum", "minimum": "minimum", "power": "pow", "matmul": "matmul",
+        "logical_and": "logical_and", "logical_or": "logical_or", "logical_not": "logical_not",
+        "zeros_like": "zeros_like", "ones_like": "ones_like",
+    }.items()
+}
+OPS_MODULE = "mindspore.ops"
+
 SCIPY_TO_MINDSPORE: dict[str, str] = {
     "scipy.special.expit": "ops.sigmoid",
     "scipy.special.softmax": "ops.softmax",
@@ -977,6 +993,7 @@ class TorchKeyword:
 
     rename: str | None = None
     instead: str = ""
+    delete: bool = False  # deleting the keyword keeps behaviour (a safe fix)
 
 
 @dataclass(frozen=True)
@@ -990,7 +1007,7 @@ def _renames(**names: str) -> dict[str, TorchKeyword]:
     return {torch_name: TorchKeyword(rename=ms_name) for torch_name, ms_name in names.items()}
 
 
-_DELETE_INPLACE = {"inplace": TorchKeyword(instead="delete it (MindSpore layers never work in place)")}
+_DELETE_INPLACE = {"inplace": TorchKeyword(instead="delete it (MindSpore layers never work in place)", delete=True)}
 _LEGACY_REDUCTION = {
     name: TorchKeyword(instead='write reduction="mean", "sum" or "none" instead (PyTorch deprecated it for reduction too)')
     for name in ("size_average", "reduce")
@@ -1186,6 +1203,20 @@ TORCH_MODULE_METHODS: dict[str, str] = {
 # ms-loss-scale-without-unscale: a differentiated function that returns
 # ``scaler.scale(loss)`` gives gradients multiplied by the scale until
 # ``scaler.unscale(grads)`` (measured: StaticLossScaler(1024) gives 1024 times the gradient).
+# Its autofix: the method call ``.name()`` (no arguments) written as MindSpore's,
+# "" to drop it; "train" is renamed with its arguments (train(False) -> set_train(False)).
+TORCH_MODULE_METHOD_FIXES: dict[str, str] = {
+    "eval": ".set_train(False)",
+    "train": ".set_train()",
+    "parameters": ".get_parameters()",
+    "named_parameters": ".parameters_and_names()",
+    "children": ".cells()",
+    "cpu": "",
+}
+TORCH_MODULE_METHOD_RENAMES: dict[str, str] = {"train": "set_train"}
+# ms-torch-in-cell's autofix: x.size(d) -> x.shape[d] (the only idiom with an exact rewrite).
+TORCH_SIZE_METHODS: frozenset[str] = frozenset({"size"})
+
 LOSS_SCALERS: frozenset[str] = frozenset(
     {"mindspore.amp.StaticLossScaler", "mindspore.amp.DynamicLossScaler"}
 )

@@ -174,10 +174,11 @@ Generated from the message definitions by `python -m mslint.catalog --write`;
 
 Categories: **E** will fail or silently train wrong; **W** likely wrong; **C** convention or hint.
 Rules marked *off* are disabled by default: enable them with `enable = ["SYMBOL"]` in
-`[tool.mslint]` or `--select`.
+`[tool.mslint]` or `--select`. The *fix* column says which rules `mslint --fix` fixes
+(*safe*) and which only with `--unsafe-fixes` (*unsafe*: the fix changes what the code computes).
 
-| rule | id | default | what it flags |
-| --- | --- | --- | --- |
+| rule | id | default | fix | what it flags |
+| --- | --- | --- | --- | --- |
 """
 
 
@@ -190,10 +191,18 @@ def _cell(text: str) -> str:
     return "`".join(parts)
 
 
+def fix_applicability(symbol: str) -> str:
+    """"safe", "unsafe" or "" (no autofix): the rule's fix as mslint/manifest.py declares it."""
+    from mslint.manifest import BY_SYMBOL  # noqa: PLC0415
+
+    spec = BY_SYMBOL.get(symbol)
+    return spec.fix.applicability if spec is not None and spec.fix is not None else ""
+
+
 def index_markdown(rules: list[Rule]) -> str:
     rows = [
         f"| [{rule.symbol}](rules/{rule.symbol}.md) | {rule.msgid} | {'on' if rule.default_enabled else 'off'} "
-        f"| {_cell(rule.summary)} |"
+        f"| {fix_applicability(rule.symbol)} | {_cell(rule.summary)} |"
         for rule in rules
     ]
     return INDEX_HEADER + "\n".join(rows) + "\n"

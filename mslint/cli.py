@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -507,12 +507,16 @@ def summary_line(report: dict[str, Any]) -> str:
 
 def format_text(report: dict[str, Any]) -> str:
     out = []
+    unsafe = report.get("unsafe_fixes", False)
     for item in report["findings"]:
         where = f"cell {item.cell[0]}:line {item.cell[1]}:{item.cell[2]}" if item.cell else f"{item.line}:{item.column}"  # a notebook: as it shows
         out.append(
-            f"{display_path(item.path)}:{where}: {item.msg_id} [{item.symbol}] "
+            f"{display_path(item.path)}:{where}: {item.msg_id} {fix_marker(item, unsafe)}[{item.symbol}] "
             f"{item.message}{_confirmation_suffix(item)}"
         )
+    note = fixable_note(report["findings"], unsafe)
+    if note:
+        out.append(note)
     out.append(summary_line(report))
     return "\n".join(out) + "\n"
 
@@ -534,6 +538,8 @@ def _json_finding(item: Finding, root: str) -> dict[str, Any]:
     }
     if item.confirmation:
         entry["confirmation"] = item.confirmation
+    if item.fix is not None and not item.cell:
+        entry["fix"] = item.fix.data()
     if item.cell:  # a notebook: line is the .ipynb file's, cell/cellLine as the notebook shows it
         entry["cell"], entry["cellLine"], entry["cellColumn"] = item.cell
     return entry
@@ -645,6 +651,69 @@ def run_confirmation(found: list[Finding], options: dict[str, Any]) -> tuple[lis
 
 
 # ---------------------------------------------------------------------------
+# Autofix: --fix, --unsafe-fixes, --diff (mslint.fixes)
+# ---------------------------------------------------------------------------
+
+
+def add_fix_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--fix", action="store_true", help="apply the safe fixes, then report what is left")
+    parser.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: also the unsafe fixes (they change what the code computes)")
+    parser.add_argument("--diff", action="store_true", help="print a unified diff of what --fix would change, change nothing (exit 1 when there is a change)")
+
+
+def run_fixes(
+    args: argparse.Namespace, files: list[str], found: list[Finding], lint: Callable[[list[str]], list[Finding]]
+) -> tuple[list[Finding], int | None]:
+    """Apply the fixes (``--fix``) or print their diff (``--diff``: then the
+    exit status, 1 when something would change). Returns the findings left."""
+    from mslint import fixes  # noqa: PLC0415
+
+    outcome = fixes.run(lint, files, found, unsafe=args.unsafe_fixes, write=not args.diff)
+    if args.diff:
+        _write_stdout("".join(outcome.diffs))
+        count = sum(outcome.fixed.values())
+        print(f"mslint: {count} fix{'es' * (count != 1)} in {len(outcome.diffs)} file{'s' * (len(outcome.diffs) != 1)} would be applied", file=sys.stderr)
+        return outcome.findings, EXIT_FINDINGS if outcome.diffs else EXIT_OK
+    count = sum(outcome.fixed.values())
+    if count:
+        print(f"mslint: fixed {count} finding{'s' * (count != 1)} in {len(outcome.fixed)} file{'s' * (len(outcome.fixed) != 1)}", file=sys.stderr)
+    return outcome.findings, None
+
+
+def _fix_entry(symbol: str) -> dict[str, str] | None:
+    """A rule's autofix as mslint/manifest.py declares it (``mslint rules --format json``)."""
+    from mslint.manifest import BY_SYMBOL  # noqa: PLC0415
+
+    spec = BY_SYMBOL.get(symbol)
+    if spec is None or spec.fix is None:
+        return None
+    return {"description": spec.fix.description, "applicability": spec.fix.applicability}
+
+
+def fix_marker(item: Finding, unsafe: bool) -> str:
+    """``[*] `` before the rule of a finding ``--fix`` (with ``--unsafe-fixes``: that) would fix."""
+    from mslint import fixes  # noqa: PLC0415
+
+    return "[*] " if fixes.applies(item.fix, unsafe) else ""
+
+
+def fixable_note(found: list[Finding], unsafe: bool) -> str:
+    """How many findings ``--fix`` and ``--unsafe-fixes`` would fix, or ""."""
+    from mslint import fixes  # noqa: PLC0415
+
+    safe = sum(1 for item in found if fixes.applies(item.fix, False))
+    more = sum(1 for item in found if fixes.applies(item.fix, True)) - safe
+    if not safe and not more:
+        return ""
+    parts = []
+    if safe:
+        parts.append(f"[*] {safe} fixable with `mslint --fix`")
+    if more:
+        parts.append(f"{more} more with `mslint --fix --unsafe-fixes`" if not unsafe else f"[*] {more} with `--unsafe-fixes`")
+    return "; ".join(parts) + "."
+
+
+# ---------------------------------------------------------------------------
 # Commands
 # ---------------------------------------------------------------------------
 
@@ -682,6 +751,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--device", choices=("CPU", "GPU", "Ascend"), help="device for --confirm (default: CPU)")
     parser.add_argument("--confirm-timeout", type=float, metavar="SECONDS", help=f"time limit per module for --confirm (0: none; default {CONFIRM_TIMEOUT:g})")
     parser.add_argument("--confirm-all-cells", action="store_true", help="with --confirm: compile every Cell of the checked files, not only those with findings")
+    add_fix_arguments(parser)
     parser.add_argument("--version", action="version", version=f"mslint {mslint.__version__}")
     return parser
 
@@ -843,6 +913,13 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
             notebooks.relocate(item, shadows[item.path])
     files = [_source_of(path, shadows) for path in files]
     found = findings.assign_fingerprints(checked, root)
+    if args.fix or args.diff:
+        if stdin is not None:
+            raise ConfigError("--fix and --diff edit files: they cannot take standard input")
+        found, diff_exit = run_fixes(args, files, found, lambda paths: check_files(paths, settings, jobs=jobs, use_cache=use_cache))
+        if diff_exit is not None:
+            return diff_exit
+        found = findings.assign_fingerprints(found, root)
     baselined: list[Finding] = []
     if baseline is not None:
         found, baselined = findings.match_baseline(found, baseline)
@@ -889,6 +966,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         "rules": rules,
         "baselined": len(baselined),
         "confirmation": confirmation_counts,
+        "unsafe_fixes": args.unsafe_fixes,
     }
     text = FORMATTERS[fmt](report)
     if args.output:
@@ -921,14 +999,15 @@ def cmd_rules(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     rules = [rule for rule in catalog.mslint_rules()]
     if args.format == "json":
-        _write_stdout(json.dumps([rule.as_dict() | {"summary": rule.summary} for rule in rules], indent=2) + "\n")
+        _write_stdout(json.dumps([rule.as_dict() | {"summary": rule.summary, "fix": _fix_entry(rule.symbol)} for rule in rules], indent=2) + "\n")
     elif args.format == "markdown":
         _write_stdout(catalog.index_markdown(rules))
     else:
         width = max(len(rule.symbol) for rule in rules)
-        lines = [f"{'rule'.ljust(width)}  id     default  what it flags"]
+        lines = [f"{'rule'.ljust(width)}  id     default  fix     what it flags"]
         for rule in rules:
-            lines.append(f"{rule.symbol.ljust(width)}  {rule.msgid}  {'on ' if rule.default_enabled else 'off'}      {rule.summary}")
+            fix = catalog.fix_applicability(rule.symbol) or "-"
+            lines.append(f"{rule.symbol.ljust(width)}  {rule.msgid}  {'on ' if rule.default_enabled else 'off'}      {fix.ljust(6)}  {rule.summary}")
         _write_stdout("\n".join(lines) + "\n")
     return EXIT_OK
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from mslint import cache as result_cache
-from mslint import compat, findings
+from mslint import compat, findings, fixes
 from mslint.findings import Finding
 
 # Libraries astroid is kept out of (see mslint.compat.SkipLibraries).
@@ -181,6 +181,7 @@ class Engine:
         linter.open()
         self._reported.clear()
         compat.record_message_nodes(linter, lambda message, node: self._reported.append((message, node)))
+        fixes.start_recording()  # the fixes checkers offer, taken with each message's node
         self.linter = linter
         self.reporter = reporter
         self._enabled = frozenset(enabled)
@@ -201,6 +202,7 @@ class Engine:
         problem = decoding_problem(data)
         if problem is not None:
             return [file_finding(path, "syntax-error", "E0001", problem, lines)], content_hash
+        fixes.forget()
         self.linter.stats = LinterStats()
         self.linter.may_have_pragmas = b"pylint:" in data  # what every pragma contains
         crash = None
@@ -250,7 +252,11 @@ class Engine:
                 continue
             item = findings.from_message(message, lines, _anchor(message.symbol, node))
             item.path = path  # pylint may spell it differently
+            patch = fixes.take(message.symbol, node)
+            if patch is not None:
+                item.fix = patch.in_characters(lines)
             found.append(item)
+        fixes.forget()
         return found
 
     def after_file(self) -> None:

@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from mslint.catalog import CATEGORIES
+from mslint.fixes import Patch
 
 if TYPE_CHECKING:
     from pylint.message import Message
@@ -118,12 +119,19 @@ class Finding:  # pylint: disable=too-many-instance-attributes
     cell: tuple[int, int, int] | None = None
     confirmation: dict[str, str] | None = None  # runtime mode: {"status": ..., "detail": ...}
     anchor: Anchor | None = field(default=None, compare=False)
+    fix: Patch | None = field(default=None, compare=False)  # the rule's autofix (mslint.fixes)
 
     def row(self) -> dict[str, Any]:
         """What the result cache stores (the path is part of its key)."""
-        row = {name: value for name, value in vars(self).items() if name not in ("path", "anchor", "confirmation", "fingerprint", "context", "cell")}
+        row = {
+            name: value
+            for name, value in vars(self).items()
+            if name not in ("path", "anchor", "confirmation", "fingerprint", "context", "cell", "fix")
+        }
         if self.anchor is not None:
             row["anchor"] = self.anchor.data()
+        if self.fix is not None:
+            row["fix"] = self.fix.data()
         return row
 
     def sort_key(self) -> tuple:
@@ -135,7 +143,13 @@ def from_row(row: dict[str, Any], path: str) -> Finding:
     on a row written by another version: the caller counts that as a miss."""
     fields = dict(row)
     anchor = fields.pop("anchor", None)
-    found = Finding(path=path, **fields, anchor=Anchor.from_data(anchor) if anchor is not None else None)
+    fix = fields.pop("fix", None)
+    found = Finding(
+        path=path,
+        **fields,
+        anchor=Anchor.from_data(anchor) if anchor is not None else None,
+        fix=Patch.from_data(fix) if fix is not None else None,
+    )
     if not isinstance(found.line, int) or not isinstance(found.column, int) or not isinstance(found.symbol, str):
         raise ValueError(f"not a finding: {row!r}")
     return found

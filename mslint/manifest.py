@@ -69,8 +69,11 @@ CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER, CALL, ATTR
 
 @dataclass(frozen=True)
 class Fix:
-    """An automatic fix (placeholder for the autofix work): what it rewrites, and
-    whether the rewrite keeps behaviour ("safe") or may change it ("unsafe")."""
+    """A rule's automatic fix (``mslint --fix``; the checker offers the exact
+    edits through mslint.fixes): what it rewrites, and whether the rewrite keeps
+    behaviour or the code as written cannot run ("safe", applied by ``--fix``) or
+    changes what the code computes toward what the author meant ("unsafe",
+    applied with ``--unsafe-fixes`` only)."""
 
     description: str
     applicability: Literal["safe", "unsafe"]
@@ -134,7 +137,9 @@ _TRAINING_SETUP = (
 )
 
 RULES: tuple[RuleSpec, ...] = (
-    RuleSpec("ms-numpy-on-tensor", "E7101", _HOST_CODE, "graph", confirm=(GRAPH_ERROR, FALLBACK)),
+    RuleSpec("ms-numpy-on-tensor", "E7101", _HOST_CODE, "graph", confirm=(GRAPH_ERROR, FALLBACK),
+             fix=Fix("np.exp(x) becomes ops.exp(x) for the elementwise functions with the same arguments, "
+                     "adding `from mindspore import ops` when the file has no name for it", "unsafe")),
     RuleSpec(
         "ms-numpy-in-graph", "C7102", _HOST_CODE, "graph", default_enabled=False,
         unconfirmed="a convention: numpy on constants is folded at compile time, there is no harm to reproduce",
@@ -157,22 +162,32 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-unsupported-syntax-in-graph", "E7401", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
     RuleSpec("ms-forbidden-api-in-graph", "E7402", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
     RuleSpec("ms-loop-variable-after-loop", "E7403", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
-    RuleSpec("ms-conv-padding-ignored", "E7501", _LAYERS, "layers", confirm=(LAYER,)),
-    RuleSpec("ms-conv-implicit-pad-mode", "W7502", _LAYERS, "layers", default_enabled=False, confirm=(LAYER,)),
-    RuleSpec("ms-pool-implicit-stride", "W7503", _LAYERS, "layers", default_enabled=False, confirm=(LAYER,)),
-    RuleSpec("ms-dropout-keep-prob", "W7504", _LAYERS, "layers", confirm=(LAYER,)),
-    RuleSpec("ms-batchnorm-momentum", "W7505", _LAYERS, "layers", confirm=(LAYER,)),
-    RuleSpec("ms-torch-positional-args", "E7506", _LAYERS, "layers", confirm=(LAYER,)),
+    RuleSpec("ms-conv-padding-ignored", "E7501", _LAYERS, "layers", confirm=(LAYER,),
+             fix=Fix('adds pad_mode="pad" (PyTorch\'s padding="same"/"valid" becomes pad_mode=; a per-dimension padding tuple becomes per-side)', "safe")),
+    RuleSpec("ms-conv-implicit-pad-mode", "W7502", _LAYERS, "layers", default_enabled=False, confirm=(LAYER,),
+             fix=Fix('adds pad_mode="valid" (PyTorch\'s padding), or pad_mode="pad" beside a padding', "unsafe")),
+    RuleSpec("ms-pool-implicit-stride", "W7503", _LAYERS, "layers", default_enabled=False, confirm=(LAYER,),
+             fix=Fix("adds stride=kernel_size (PyTorch's default), for a literal or named kernel size", "unsafe")),
+    RuleSpec("ms-dropout-keep-prob", "W7504", _LAYERS, "layers", confirm=(LAYER,),
+             fix=Fix("passes the drop rate as p= (PyTorch's meaning) instead of keep_prob", "unsafe")),
+    RuleSpec("ms-batchnorm-momentum", "W7505", _LAYERS, "layers", confirm=(LAYER,),
+             fix=Fix("writes the literal momentum m as 1 - m (0.1 becomes 0.9)", "unsafe")),
+    RuleSpec("ms-torch-positional-args", "E7506", _LAYERS, "layers", confirm=(LAYER,),
+             fix=Fix("names the PyTorch positional arguments with MindSpore's keywords (padding p becomes pad_mode=\"pad\", padding=p)", "safe")),
     RuleSpec(
         "ms-layer-default-differs", "C7507", _LAYERS, "layers", default_enabled=False,
         unconfirmed="a migration hint: the layer builds and runs as documented, only PyTorch's default differs",
     ),
     RuleSpec("ms-amp-overrides-to-float", "W7601", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-bprop-without-set-grad", "W7602", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
-    RuleSpec("ms-auto-prefix", "W7603", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
-    RuleSpec("ms-forward-not-construct", "E7604", _TRAINING, "training", confirm=(CALL,)),
+    RuleSpec("ms-auto-prefix", "W7603", _TRAINING, "training", unconfirmed=_TRAINING_SETUP,
+             fix=Fix("passes auto_prefix=False to the super().__init__() of a wrapper defined in the same file "
+                     "(removes it from a backbone whose sub-cells collide)", "unsafe")),
+    RuleSpec("ms-forward-not-construct", "E7604", _TRAINING, "training", confirm=(CALL,),
+             fix=Fix("renames forward to construct (when nothing in the module calls .forward)", "safe")),
     RuleSpec(
         "ms-torch-in-cell", "E7701", _TORCH, "torch_idioms",
+        fix=Fix("x.size(d) becomes x.shape[d] and x.size() x.shape (the other PyTorch idioms have no exact rewrite)", "unsafe"),
         unconfirmed="PyTorch idioms fail or do nothing in PyNative code, not as graph compile errors or layer construction",
     ),
     RuleSpec(
@@ -191,6 +206,8 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec(
         "ms-torch-keyword-args", "E8001", _TRAINING_LOOP, "training_loop",
         unconfirmed="the call raises TypeError/KeyError when the layer is built, in PyNative as in graph mode",
+        fix=Fix("renames the keyword to MindSpore's (bias= -> has_bias=, eps= -> epsilon=, dim= -> axis=, lr= -> "
+                "learning_rate=, ...) or deletes inplace=; none for keywords without a counterpart", "safe"),
     ),
     RuleSpec("ms-grad-without-has-aux", "E8002", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-loss-without-reduction", "W8003", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
@@ -199,7 +216,9 @@ RULES: tuple[RuleSpec, ...] = (
         "ms-stop-gradient-discarded", "W8005", _TRAINING_LOOP, "training_loop",
         unconfirmed=f"{_COMPILES}: the discarded result changes no gradient",
     ),
-    RuleSpec("ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop", confirm=(ATTRIBUTE,)),
+    RuleSpec("ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop", confirm=(ATTRIBUTE,),
+             fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters(), "
+                     "named_parameters() -> parameters_and_names(), children() -> cells(), .cpu() deleted", "safe")),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
 )
 

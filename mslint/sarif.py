@@ -126,6 +126,24 @@ def _region(item: Finding) -> dict[str, int]:
     return region
 
 
+def _fix(item: Finding, root: str) -> dict[str, Any]:
+    """A finding's autofix (mslint.fixes) as a SARIF fix: one artifact change
+    whose replacements are its edits (1-based character columns, like regions)."""
+    patch = item.fix
+    replacements = [
+        {
+            "deletedRegion": {"startLine": edit.line, "startColumn": edit.column, "endLine": edit.end_line, "endColumn": edit.end_column},
+            "insertedContent": {"text": edit.text},
+        }
+        for edit in patch.edits
+    ]
+    return {
+        "description": {"text": patch.description},
+        "artifactChanges": [{"artifactLocation": _artifact(item.path, root), "replacements": replacements}],
+        "properties": {"applicability": patch.applicability},
+    }
+
+
 def build_log(  # noqa: PLR0913
     found: Iterable[Finding],
     rules: Iterable[catalog.Rule],
@@ -180,6 +198,8 @@ def build_log(  # noqa: PLR0913
             result["properties"]["confirmation"] = item.confirmation
         if item.cell:  # a notebook: the region is the .ipynb file's line; where in the notebook, as it shows
             result["properties"]["cell"], result["properties"]["cellLine"], result["properties"]["cellColumn"] = item.cell
+        elif item.fix is not None:  # (a notebook's edits would be in its cells' code, not the .ipynb text)
+            result["fixes"] = [_fix(item, root)]
         results.append(result)
     notes = []
     for note in notifications:

@@ -296,8 +296,9 @@ def test_rules_lists_every_rule(capsys: pytest.CaptureFixture) -> None:
     lines = out.splitlines()[1:]
     assert len(lines) == len(rules)
     for line, rule in zip(lines, rules):
-        symbol, msgid, default, summary = line.split(None, 3)
+        symbol, msgid, default, fix, summary = line.split(None, 4)
         assert (symbol, msgid, default) == (rule.symbol, rule.msgid, "on" if rule.default_enabled else "off")
+        assert fix == (catalog.fix_applicability(rule.symbol) or "-")
         assert summary == rule.summary
     code, out, _ = run(capsys, "rules", "--format=json")
     assert [item["symbol"] for item in json.loads(out)] == [rule.symbol for rule in rules]
