@@ -48,7 +48,11 @@ def _allow_deep_expressions() -> None:
 
 def load_configuration(linter: PyLinter) -> None:
     """Pylint hook, called once options are read: ``--confirm=y`` (runtime mode)
-    needs its checker to run even when its own message is disabled."""
+    needs its checker to run even when its own message is disabled; the
+    ``--mindspore-mode`` option sets how mslint.mode decides."""
+    from mslint import mode  # noqa: PLC0415
+
+    mode.use_plugin_option(getattr(linter.config, "mindspore_mode", "auto"))
     try:
         from mslint.checkers import runtime  # noqa: PLC0415
     except ImportError:  # a partial checkout without runtime mode

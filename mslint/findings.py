@@ -112,6 +112,10 @@ class Finding:  # pylint: disable=too-many-instance-attributes
     line_hash: str = ""  # of the flagged line, whitespace normalised: see assign_fingerprints
     fingerprint: str = ""  # set by assign_fingerprints
     confirmation: dict[str, str] | None = None  # runtime mode: {"status": ..., "detail": ...}
+    # how the program runs the file (mslint.mode): "graph" or "pynative", and why
+    # ("train.py sets GRAPH_MODE", "assumed: no entry script in sight sets the mode")
+    mode: str = ""
+    mode_basis: str = ""
     anchor: Anchor | None = field(default=None, compare=False)
 
     def row(self) -> dict[str, Any]:

@@ -161,6 +161,8 @@ def build_log(  # noqa: PLR0913
             result["locations"][0]["logicalLocations"] = [{"fullyQualifiedName": logical}]
         if item.confirmation:
             result["properties"]["confirmation"] = item.confirmation
+        if item.mode:
+            result["properties"]["mode"] = {"mode": item.mode, "basis": item.mode_basis}
         results.append(result)
     notes = []
     for note in notifications:
