@@ -453,8 +453,9 @@ def use_plugin_option(setting: str) -> None:
 
 
 def setting_name() -> str:
-    """Where the user sets the mode, for messages."""
-    return "[tool.mslint] mode" if _State.command else "--mindspore-mode"
+    """Where the user sets the mode, for messages (the same text from the command
+    and the plugin: their findings are equal)."""
+    return "[tool.mslint] mode / --mindspore-mode"
 
 
 def decision_for(path: str | None) -> Decision:
