@@ -81,7 +81,12 @@ def forced(mode: str, where: str) -> Decision:
 
 
 def is_entry(source: bytes) -> bool:
-    return bool(_MAIN.search(source) or _TOP_SET_CONTEXT.search(source) or _TOP_GRAD.search(source))
+    # substring tests first: the patterns are anchored at line starts and slow to miss
+    return bool(
+        (b"__main__" in source and _MAIN.search(source))
+        or (b"set_context" in source and _TOP_SET_CONTEXT.search(source))
+        or (b"grad" in source and _TOP_GRAD.search(source))
+    )
 
 
 def selected_modes(source: bytes, path: str = "") -> frozenset[str]:
@@ -205,10 +210,10 @@ class _ModeReader(ast.NodeVisitor):
                     names = sorted(name for name in os.listdir(where) if name.endswith((".yaml", ".yml")))
                 except OSError:
                     continue
-                for name in names[:50]:
+                for name in names[:20]:
                     try:
                         with open(os.path.join(where, name), encoding="utf-8", errors="replace") as stream:
-                            text = stream.read(200_000)
+                            text = stream.read(50_000)
                     except OSError:
                         continue
                     for key, value in _YAML_KEY.findall(text):
@@ -270,10 +275,10 @@ class _Files:
 
     def imports(self, path: str) -> list:
         if path not in self._imports:
-            from mslint.cache import scan_imports  # noqa: PLC0415
+            from mslint.cache import LINE_START_IMPORT_RE, scan_imports  # noqa: PLC0415
 
             data = self.data(path)
-            self._imports[path] = scan_imports(data) if data is not None else []
+            self._imports[path] = scan_imports(data, LINE_START_IMPORT_RE) if data is not None else []
         return self._imports[path] or []
 
     def entry(self, path: str) -> bool:
@@ -296,7 +301,15 @@ def _is_file(path: str, cache: dict[str, bool]) -> bool:
     return known
 
 
-def _module_file(folder: str, parts: list[str], cache: dict[str, bool]) -> str | None:
+def _module_file(folder: str, parts: list[str], cache: dict) -> str | None:
+    key = (folder, *parts)
+    if key in cache:
+        return cache[key]
+    found = cache[key] = _find_module_file(folder, parts, cache)
+    return found
+
+
+def _find_module_file(folder: str, parts: list[str], cache: dict) -> str | None:
     base = os.path.join(folder, *parts)
     for option in ((base + ".py", os.path.join(base, "__init__.py")) if parts else (os.path.join(base, "__init__.py"),)):
         if _is_file(option, cache):
@@ -359,44 +372,68 @@ def decide(
     if files and os.path.isfile(top):
         top = os.path.dirname(top)
     exists: dict[str, bool] = {}
-    # module -> (graph programs, unreadable programs, pynative programs)
-    reached: dict[str, tuple[list[str], list[str], list[str]]] = {}
-    for entry in files:
-        if not store.entry(entry):
-            continue
-        search = _search_path(entry, top)
-        closure = [entry]
-        seen = {entry}
-        position = 0
-        while position < len(closure):
-            current = closure[position]
-            position += 1
-            for target in _imported_files(current, store.imports(current), search, exists):
-                target = os.path.abspath(target)
-                if target not in seen:
-                    seen.add(target)
-                    closure.append(target)
-        modes = set(store.modes(entry))
-        if not modes:
-            for module in closure[1:]:
-                modes |= store.modes(module)
-        kind = 0 if GRAPH in modes else 1 if UNKNOWN in modes else 2
-        for module in closure:
-            reached.setdefault(module, ([], [], []))[kind].append(entry)
+    entries = [path for path in files if store.entry(path)]
+    # One import graph over every module the entries reach: a module's absolute
+    # imports are found from its own folder upwards (as the entry's sys.path
+    # finds them in practice), so the graph does not depend on the entry and
+    # each question below is one walk over it, whatever the number of entries.
+    edges: dict[str, list[str]] = {}
+    order = list(entries)
+    seen = set(order)
+    position = 0
+    while position < len(order):
+        current = order[position]
+        position += 1
+        found = _imported_files(current, store.imports(current), _search_path(current, top), exists)
+        edges[current] = list(dict.fromkeys(os.path.abspath(target) for target in found))
+        for target in edges[current]:
+            if target not in seen:
+                seen.add(target)
+                order.append(target)
+    importers: dict[str, list[str]] = {}
+    for source, targets in edges.items():
+        for target in targets:
+            importers.setdefault(target, []).append(source)
+    # the modules from which a set_context selecting each mode can be reached
+    reaches = {
+        selected: _walk([path for path in order if selected in store.modes(path)], importers)
+        for selected in (GRAPH, UNKNOWN, PYNATIVE)
+    }
+    # each program's mode: its own set_context, else the modules it imports
+    programs: tuple[list[str], list[str], list[str]] = ([], [], [])
+    for entry in entries:
+        modes = set(store.modes(entry)) or {selected for selected, where in reaches.items() if entry in where}
+        programs[0 if GRAPH in modes else 1 if UNKNOWN in modes else 2].append(entry)
+    # module -> the first program of each kind that imports it
+    reached = [_walk(kind, edges) for kind in programs]
     decisions = {}
     for path in files:
-        programs = reached.get(path)
-        if programs is None:
-            decisions[path] = LIBRARY
-            continue
-        graph, unknown, pynative = programs
+        graph, unknown, pynative = (kind.get(path) for kind in reached)
         if graph:
-            decisions[path] = Decision(GRAPH, f"{_shown(graph[0], path)} sets GRAPH_MODE")
+            decisions[path] = Decision(GRAPH, f"{_shown(graph, path)} sets GRAPH_MODE")
         elif unknown:
-            decisions[path] = Decision(GRAPH, f"the mode {_shown(unknown[0], path)} sets cannot be read", assumed=True)
+            decisions[path] = Decision(GRAPH, f"the mode {_shown(unknown, path)} sets cannot be read", assumed=True)
+        elif pynative:
+            decisions[path] = Decision(PYNATIVE, f"{_shown(pynative, path)} runs PyNative")
         else:
-            decisions[path] = Decision(PYNATIVE, f"{_shown(pynative[0], path)} runs PyNative")
+            decisions[path] = LIBRARY
     return decisions
+
+
+def _walk(sources: list[str], edges: dict[str, list[str]]) -> dict[str, str]:
+    """Every node reached from ``sources`` along ``edges``, with the first source
+    (in the order given) that reaches it."""
+    found = {source: source for source in sources}
+    queue = list(sources)
+    position = 0
+    while position < len(queue):
+        current = queue[position]
+        position += 1
+        for target in edges.get(current, ()):
+            if target not in found:
+                found[target] = found[current]
+                queue.append(target)
+    return found
 
 
 def _shown(entry: str, module: str) -> str:
