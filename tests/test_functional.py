@@ -48,5 +48,8 @@ def test_functional(test_file: FunctionalTestFile, pytestconfig: pytest.Config) 
         # a fixture is one file of no program: it states graph code unless its .rc
         # asks mslint to infer the mode (fixtures/mode/)
         mode.use_plugin_option("graph")
-    lint_test.setUp()
-    lint_test.runTest()
+    try:
+        lint_test.setUp()
+        lint_test.runTest()
+    finally:
+        mode.use_plugin_option("auto")  # the default for the tests that follow in this process
