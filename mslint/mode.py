@@ -479,6 +479,14 @@ def configure(setting: str = "auto", decisions: dict[str, tuple] | None = None, 
     _State.command = True
 
 
+def release() -> None:
+    """Forget the command's settings (after an in-process run): the plugin's own
+    option decides again."""
+    configure()
+    _State.command = False
+    _State.where = "--mindspore-mode"
+
+
 def use_plugin_option(setting: str) -> None:
     """The plugin's ``--mindspore-mode`` (ignored when the command configured the process)."""
     if _State.command:
