@@ -10,8 +10,10 @@ The signatures, defaults and PyTorch counterparts are data in
 :data:`mslint.apis.LAYER_APIS`. A call is judged only when it resolves to a
 mindspore.nn layer listed there (``torch.nn.Conv2d``, ``mindspore.mint.nn.*`` and
 user classes named like MindSpore's are other names), and never when ``*args``
-or ``**kwargs`` hide arguments. Only literal values are judged: ``momentum=1 - m``
-or ``nn.Dropout(1 - rate)`` are conversions already done.
+or ``**kwargs`` hide arguments. Values known before anything runs are judged:
+literals, module constants (``momentum=BN_MOMENTUM``) and the defaults of a
+helper's parameters (``def bn(c, momentum=0.1)``); ``momentum=1 - m`` or
+``nn.Dropout(1 - rate)`` are conversions already done.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, resolve
+from mslint import apis, astutil, resolve, values
 from mslint.astutil import UNKNOWN, is_number, literal
 from mslint.messages import spelled
 
@@ -167,9 +169,9 @@ class _Bound:
         return self.args.get(name)
 
     def value(self, name: str) -> object:
-        """The literal value of an argument; the MindSpore default when absent."""
+        """The constant value of an argument; the MindSpore default when absent."""
         if name in self.args:
-            return literal(self.args[name])
+            return values.constant(self.args[name])
         return self.api.defaults.get(name, UNKNOWN)
 
 
@@ -268,6 +270,32 @@ def _mentions_shape(node: nodes.NodeNG) -> bool:
     return False
 
 
+def _layer_aliases(module: nodes.Module) -> frozenset[str]:
+    """Module-level names bound by ``from ... import <layer> as <name>``."""
+    found = set()
+    for name, bound in module.locals.items():
+        for node in bound:
+            if isinstance(node, nodes.ImportFrom) and any(
+                alias == name and imported in _LAYER_SHORT_NAMES for imported, alias in node.names
+            ):
+                found.add(name)
+    return frozenset(found)
+
+
+def _default_note(node: nodes.NodeNG) -> tuple[object, str]:
+    """The value of an argument that reads a helper's parameter with a default
+    (``momentum=momentum`` in ``def bn(c, momentum=0.1)``), with a note saying so;
+    (UNKNOWN, "") otherwise."""
+    found = values.parameter_default(node)
+    if found is None:
+        return UNKNOWN, ""
+    func, default = found
+    value = values.constant(default)
+    if value is UNKNOWN:
+        return UNKNOWN, ""
+    return value, f" ({spelled(node)} defaults to {_text(default)} in {func.name}(), line {func.lineno})"
+
+
 def _all_zero(node: nodes.NodeNG) -> bool:
     value = _ints(literal(node))
     return value is not None and all(v == 0 for v in value)
@@ -276,6 +304,17 @@ def _all_zero(node: nodes.NodeNG) -> bool:
 # ---------------------------------------------------------------------------
 # The checker
 # ---------------------------------------------------------------------------
+
+
+_MESSAGES = (
+    "ms-conv-padding-ignored",
+    "ms-conv-implicit-pad-mode",
+    "ms-pool-implicit-stride",
+    "ms-dropout-keep-prob",
+    "ms-batchnorm-momentum",
+    "ms-torch-positional-args",
+    "ms-layer-default-differs",
+)
 
 
 class LayersChecker(BaseChecker):
@@ -331,19 +370,16 @@ class LayersChecker(BaseChecker):
         ),
     }
 
-    @only_required_for_messages(
-        "ms-conv-padding-ignored",
-        "ms-conv-implicit-pad-mode",
-        "ms-pool-implicit-stride",
-        "ms-dropout-keep-prob",
-        "ms-batchnorm-momentum",
-        "ms-torch-positional-args",
-        "ms-layer-default-differs",
-    )
+    @only_required_for_messages(*_MESSAGES)
+    def visit_module(self, node: nodes.Module) -> None:
+        # ``from mindspore.nn import Conv2d as C2d``: names that alias a layer
+        self._aliases = _layer_aliases(node)
+
+    @only_required_for_messages(*_MESSAGES)
     def visit_call(self, node: nodes.Call) -> None:
         func = node.func
         short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
-        if short not in _LAYER_SHORT_NAMES:
+        if short not in _LAYER_SHORT_NAMES and short not in getattr(self, "_aliases", ()):
             return
         qname = resolve.qualified_name(func)
         api = apis.LAYER_APIS.get(qname) if qname else None
@@ -378,19 +414,26 @@ class LayersChecker(BaseChecker):
         pad_mode = bound.value("pad_mode")
         if not isinstance(pad_mode, str):
             return False  # a variable, or PyTorch's padding given positionally (ms-torch-positional-args)
-        padding = literal(padding_node)
+        # the value the layer gets: a literal, a module constant, or computed from a
+        # parameter's default (``patch_size // 2`` with ``patch_size=7``)
+        padding = values.constant(padding_node, defaults=True)
         fixed = _CallText(bound.call)
         if isinstance(padding, str):
-            # PyTorch's padding="same"/"valid": MindSpore wants pad_mode for that.
-            if padding not in ("same", "valid") or "pad_mode" in bound:
-                return False
+            # padding="same"/"SAME"/"valid" (PyTorch's, or TensorFlow's spelling): MindSpore
+            # wants an int or tuple there, whatever pad_mode says (measured: TypeError).
             fixed.remove("padding")
-            fixed.set(bound, "pad_mode", _quoted(padding))
-            reason = f'padding must be a number; PyTorch\'s padding="{padding}" is pad_mode="{padding}" in MindSpore'
+            mode = padding.lower()
+            if mode in ("same", "valid"):
+                fixed.set(bound, "pad_mode", _quoted(mode))
+                reason = f'padding must be an int or tuple; padding="{padding}" is pad_mode="{mode}" in MindSpore'
+            else:
+                reason = "padding must be an int or tuple"
             self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), "TypeError", reason, fixed))
             return True
-        values = _ints(padding)
-        if values is None or all(v == 0 for v in values):
+        if padding is UNKNOWN and astutil.is_binary_arithmetic(padding_node) and pad_mode != "pad":
+            padding = 1  # ``k // 2``: a padding computed from a size, not 0 for any kernel above 1
+        ints = _ints(padding)
+        if ints is None or all(v == 0 for v in ints):
             return False
         dims = bound.api.spatial_dims
         # PyTorch's tuples give one value per dimension; MindSpore's one per side
@@ -486,7 +529,10 @@ class LayersChecker(BaseChecker):
         if "p" in bound or "keep_prob" not in bound:
             return  # p overrides keep_prob; the default 0.5 is the same either way
         node = bound.args["keep_prob"]
-        value = literal(node)
+        value = values.constant(node)
+        note = ""
+        if value is UNKNOWN:
+            value, note = _default_note(node)  # nn.Dropout(keep_prob=drop_rate), drop_rate=0.1
         positional = "keep_prob" in bound.positional
         fixed = _CallText(bound.call)
         if positional:
@@ -497,7 +543,7 @@ class LayersChecker(BaseChecker):
             if value <= 0:
                 effect = "fails at construction: keep_prob must be a float in (0, 1]"
             else:
-                effect = f"keeps only {_percent(value)} of the activations and drops {_percent(1 - value)}"
+                effect = f"keeps only {_percent(value)} of the activations and drops {_percent(1 - value)}{note}"
             if positional:
                 self._emit(
                     "ms-dropout-keep-prob",
@@ -517,13 +563,25 @@ class LayersChecker(BaseChecker):
                     (_CallText(bound.call), f"{effect}, and {_text(node)} looks like a drop rate", f"{fixed} if it is one"),
                 )
             return
-        if not positional or value is not UNKNOWN:
+        if value is not UNKNOWN:
             return
         name = _identifier(node)
         if name is None:
             return
         lowered = name.lower()
         if "keep" in lowered:
+            return
+        if not positional:
+            # keep_prob= written out: the author chose the keyword, so only a name that
+            # says "drop rate" in both words contradicts it (not dropout_prob)
+            if all(word in lowered for word in _RATE_WORDS):
+                fixed.remove("keep_prob")
+                fixed.set(bound, "p", _text(node))
+                effect = (
+                    f"passes {spelled(node)} as keep_prob, and {name} reads like a drop rate: "
+                    "a rate of 0.1 would keep only 10% of the activations"
+                )
+                self._emit("ms-dropout-keep-prob", bound, (_CallText(bound.call), effect, f"{fixed} if it is one"))
             return
         if lowered in _RATE_NAMES or any(word in lowered for word in _RATE_WORDS):
             effect = (
@@ -538,7 +596,10 @@ class LayersChecker(BaseChecker):
         node = bound.get("momentum")
         if node is None:
             return
-        value = literal(node)
+        value = values.constant(node)  # 0.1, or BN_MOMENTUM = 0.1
+        note = ""
+        if value is UNKNOWN:
+            value, note = _default_note(node)  # def bn(c, momentum=0.1)
         if not is_number(value) or not 0 <= value <= 1:
             return
         converted = _number_text(1 - value)
@@ -546,13 +607,13 @@ class LayersChecker(BaseChecker):
         fixed.set(bound, "momentum", converted)
         if bound.api.momentum_meaning == "running" and value < 0.5:
             effect = (
-                f"keeps only {_percent(value)} of the running statistics at each step (MindSpore's momentum "
-                f"weights the running average: PyTorch's momentum={_text(node)} is MindSpore's {converted})"
+                f"keeps only {_percent(value)} of the running statistics at each step{note} (MindSpore's momentum "
+                f"weights the running average: PyTorch's momentum={_number_text(value)} is MindSpore's {converted})"
             )
         elif bound.api.momentum_meaning == "batch" and value > 0.5:
             effect = (
-                f"weights each new batch by {_percent(value)} (mint follows PyTorch, where momentum weights "
-                f"the new batch: MindSpore's nn.{_short(bound.api.torch)} momentum={_text(node)} is {converted} here)"
+                f"weights each new batch by {_percent(value)}{note} (mint follows PyTorch, where momentum weights "
+                f"the new batch: MindSpore's nn.{_short(bound.api.torch)} momentum={_number_text(value)} is {converted} here)"
             )
         else:
             return

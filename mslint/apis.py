@@ -39,14 +39,15 @@ MODULE_ALIASES: dict[str, str] = {
 FLATTENED_PACKAGES: tuple[str, ...] = ("mindspore.nn", "mindspore.mint.nn", "mindspore.ops")
 
 # --------------------------------------------------------------------------
-# Packages whose sources mslint never parses or infers into (speed, and the
-# findings must not depend on whether they are installed).
+# Frameworks whose sources mslint never parses or infers into (speed, and the
+# findings must not depend on whether they are installed): never the project.
+# Every other package (mindcv, mindnlp, mindformers...) is the project when it
+# is linted and external when it is installed: resolve decides by its location.
 # --------------------------------------------------------------------------
 EXTERNAL_PACKAGES: frozenset[str] = frozenset(
     {
         "mindspore", "torch", "numpy", "scipy", "tensorflow", "jax", "cv2", "PIL",
-        "sklearn", "pandas", "skimage", "mindcv", "mindnlp", "mindformers",
-        "mindocr", "mindyolo", "mindone", "transformers", "torchvision",
+        "sklearn", "pandas", "skimage", "transformers", "torchvision",
     }
 )
 

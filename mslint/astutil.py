@@ -9,7 +9,7 @@ knows MindSpore: that is :mod:`mslint.resolve` and :mod:`mslint.values`.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from astroid import nodes
 
@@ -147,18 +147,22 @@ def bind_call(
 # ---------------------------------------------------------------------------
 # Literal values
 # ---------------------------------------------------------------------------
-def literal(node: nodes.NodeNG | None) -> object:
+def literal(node: nodes.NodeNG | None, lookup: Callable[[nodes.NodeNG], object] | None = None) -> object:
     """The value of a literal expression (numbers, strings, tuples of them and
-    arithmetic on numbers), or UNKNOWN."""
+    arithmetic on numbers), or UNKNOWN. ``lookup`` gives the value of a name or
+    attribute in it (UNKNOWN when it cannot): :func:`mslint.values.constant` passes
+    one that reads module constants."""
     if isinstance(node, nodes.Const):
         return node.value
+    if lookup is not None and isinstance(node, (nodes.Name, nodes.Attribute)):
+        return lookup(node)
     if isinstance(node, nodes.UnaryOp) and node.op in ("-", "+"):
-        value = literal(node.operand)
+        value = literal(node.operand, lookup)
         if is_number(value):
             return -value if node.op == "-" else value
         return UNKNOWN
     if isinstance(node, nodes.BinOp) and node.op in _BINARY_OPERATORS:
-        left, right = literal(node.left), literal(node.right)
+        left, right = literal(node.left, lookup), literal(node.right, lookup)
         if is_number(left) and is_number(right):
             try:
                 return _BINARY_OPERATORS[node.op](left, right)
@@ -166,7 +170,7 @@ def literal(node: nodes.NodeNG | None) -> object:
                 return UNKNOWN
         return UNKNOWN
     if isinstance(node, (nodes.Tuple, nodes.List)):
-        values = tuple(literal(element) for element in node.elts)
+        values = tuple(literal(element, lookup) for element in node.elts)
         return UNKNOWN if any(value is UNKNOWN for value in values) else values
     return UNKNOWN
 

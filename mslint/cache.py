@@ -43,6 +43,7 @@ SQLite file, safe for concurrent runs; entries unused for 30 days are pruned.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -209,6 +210,18 @@ def project_roots(files: Iterable[str], package_root) -> list[str]:
             continue
         roots.setdefault(os.path.abspath(entry), None)
     return list(roots)
+
+
+def _imports_shape(value: Any) -> bool:
+    """Whether ``value`` is what scan_imports returns."""
+    return isinstance(value, list) and all(
+        isinstance(item, list)
+        and len(item) == 3
+        and isinstance(item[0], int)
+        and isinstance(item[1], str)
+        and (item[2] is None or (isinstance(item[2], list) and all(isinstance(name, str) for name in item[2])))
+        for item in value
+    )
 
 
 class DependencyHasher:
@@ -434,6 +447,8 @@ class ResultCache:
         found = {}
         for path, key in keys.items():
             if key in rows:
+                if not isinstance(rows[key], list):  # damaged: a miss, not "no findings"
+                    continue
                 try:
                     found[path] = [findings.from_row(row, path) for row in rows[key]]
                 except (KeyError, TypeError, ValueError, AttributeError):
@@ -445,7 +460,8 @@ class ResultCache:
         self._put_many("results", ((key, [item.row() for item in items]) for key, items in rows))
 
     def get_imports(self, hashes: Sequence[str]) -> dict[str, Any]:
-        return self._get_many("imports", "imports", hashes)
+        """Stored import scans; a damaged one is left out (scanned again)."""
+        return {key: value for key, value in self._get_many("imports", "imports", hashes).items() if _imports_shape(value)}
 
     def put_imports(self, rows: Iterable[tuple[str, Any]]) -> None:
         self._put_many("imports", rows)
@@ -492,12 +508,18 @@ class ResultCache:
             self._db = None
 
 
-def clean(folder: Path | None = None) -> Path:
-    """Delete the cache database; returns the folder."""
+def clean(folder: Path | None = None) -> tuple[Path, bool]:
+    """Delete the cache database; returns the folder and whether anything was
+    there. Raises OSError when it cannot be removed (a read-only folder; a file
+    where the folder should be)."""
     folder = folder or cache_dir()
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a folder")
+    removed = False
     for suffix in ("", "-wal", "-shm"):
         try:
             (folder / (DB_NAME + suffix)).unlink()
+            removed = True
         except FileNotFoundError:
             pass
-    return folder
+    return folder, removed

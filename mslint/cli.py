@@ -9,7 +9,9 @@ cache.
 
 Exit codes: 0 no finding at or above ``--fail-on``; 1 findings; 2 a usage,
 configuration or input error (a path that does not exist, cannot be read or is
-not Python; the other paths are still checked and reported).
+not Python; the other paths are still checked and reported); 3 an internal
+error of mslint (the traceback is saved to a file the message names); 130
+interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP).
 """
 
 from __future__ import annotations
@@ -20,8 +22,13 @@ import errno
 import fnmatch
 import json
 import os
+import signal
 import stat
 import sys
+import tempfile
+import threading
+import time
+import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,15 +36,16 @@ from typing import Any
 
 import mslint
 from mslint import cache as result_cache
-from mslint import catalog, findings
+from mslint import catalog, findings, notebooks
 from mslint.compat import IncompatibleVersions
 from mslint.engine import Settings, module_name, package_root, skipped_libraries
 from mslint.findings import Finding
-from mslint.pool import default_jobs, lint
+from mslint.pool import TERMINATING_SIGNALS, default_jobs, lint
 from mslint.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
 from mslint import mode as run_mode
 
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
+CONFIRM_TIMEOUT = 120.0  # seconds per module for --confirm
 # pylint's own messages that say a file could not be analysed: always on.
 ALWAYS_ON = ("syntax-error", "fatal", "astroid-error", "parse-error")
 RANK = {"fatal": 3, "error": 3, "warning": 2, "convention": 1, "refactor": 1, "info": 1}
@@ -131,7 +139,7 @@ def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[
             continue
         if stat.S_ISDIR(info.st_mode):
             _walk(path, excluded, default_excluded, files, problems)
-        elif path.endswith((".py", ".pyi")) or _python_shebang(path):
+        elif path.endswith((".py", ".pyi", notebooks.SUFFIX)) or _python_shebang(path):
             if not excluded(path):
                 files.setdefault(os.path.realpath(path), path)
         else:
@@ -162,7 +170,7 @@ def _walk(top: str, excluded: Excluder, default_excluded: Excluder, files: dict[
             if not default_excluded(name) and not excluded(os.path.join(folder, name))
         )
         for name in sorted(filenames):
-            if not name.endswith(".py"):
+            if not name.endswith((".py", notebooks.SUFFIX)):
                 continue
             path = os.path.join(folder, name)
             if excluded(path):
@@ -188,31 +196,39 @@ def check_files(
     jobs: int,
     use_cache: bool,
     stats: dict[str, int] | None = None,
+    module_names: dict[str, str] | None = None,
 ) -> list[Finding]:
-    """Findings for ``files``, from the cache where it is valid."""
+    """Findings for ``files``, from the cache where it is valid (``module_names``:
+    a file's module name where its path does not tell it, as standard input's)."""
     stats = stats if stats is not None else {}
-    tasks = [(path, module_name(path), None) for path in files]
+    tasks = [(path, (module_names or {}).get(path) or module_name(path), None) for path in files]
+    progress = Progress()
     store = result_cache.ResultCache() if use_cache else None
     try:
         if store is None or not store.enabled:
-            results = {path: found for path, (found, _) in lint(tasks, settings, jobs).items()}
+            progress.start(len(tasks))
+            results = {path: found for path, (found, _) in lint(tasks, settings, jobs, progress).items()}
             stats.update(checked=len(files), cached=0)
         else:
-            results = _check_cached(tasks, settings, jobs, store, stats)
+            results = _check_cached(tasks, settings, jobs, store, stats, progress)
     finally:
+        progress.close()
         if store is not None:
             store.close()
     return [item for path in files for item in results.get(path, [])]
 
 
 def _check_cached(
-    tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, store: result_cache.ResultCache, stats: dict[str, int]
+    tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, store: result_cache.ResultCache, stats: dict[str, int],
+    progress: Progress | None = None,
 ) -> dict[str, list[Finding]]:
     keys, hashes = _result_keys(tasks, settings, store)
     results = store.get_findings(keys)
     misses = [(path, modname, hashes.get(path)) for path, modname, _ in tasks if path not in results]
+    if progress is not None:
+        progress.start(len(misses))
     fresh = []
-    for path, (items, content_hash) in lint(misses, settings, jobs).items():
+    for path, (items, content_hash) in lint(misses, settings, jobs, progress).items():
         results[path] = items
         if content_hash is not None and path in keys:  # None: the file changed while it was checked
             fresh.append((keys[path], items))
@@ -220,6 +236,43 @@ def _check_cached(
     store.prune()
     stats.update(checked=len(misses), cached=len(tasks) - len(misses))
     return results
+
+
+class Progress:
+    """``mslint: 120/3297 files (45 files/s)`` on standard error while files are
+    checked, rewritten in place at most 5 times a second, erased at the end;
+    only when standard error is a terminal (nothing in CI logs or pipes)."""
+
+    INTERVAL = 0.2
+    DELAY = 1.0  # short runs show nothing
+
+    def __init__(self) -> None:
+        stream = sys.stderr
+        self.active = bool(getattr(stream, "isatty", lambda: False)())
+        self.total = self.done = 0
+        self.started = self.shown = 0.0
+        self.width = 0
+
+    def start(self, total: int) -> None:
+        self.total, self.done, self.started = total, 0, time.monotonic()
+
+    def __call__(self, finished: int) -> None:
+        self.done += finished
+        now = time.monotonic()
+        if not self.active or now - self.started < self.DELAY or (now - self.shown < self.INTERVAL and self.done < self.total):
+            return
+        self.shown = now
+        rate = self.done / max(now - self.started, 1e-6)
+        text = f"mslint: {self.done}/{self.total} files ({rate:.0f} files/s)"
+        sys.stderr.write("\r" + text.ljust(self.width))
+        sys.stderr.flush()
+        self.width = len(text)
+
+    def close(self) -> None:
+        if self.active and self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0
 
 
 KEY_CHUNK_FILES = 256  # files whose bytes are held at once while their keys are computed
@@ -346,28 +399,59 @@ def enabled_messages(rules: list[catalog.Rule], select: list[str] | None, enable
 # ---------------------------------------------------------------------------
 
 
-def read_baseline(path: str) -> set[tuple[str, str]]:
-    """(rule symbol, fingerprint) pairs from a SARIF log or an mslint JSON report."""
+def read_baseline(path: str) -> dict[tuple[str, str], list[str]]:
+    """The findings a SARIF log or an mslint JSON report records: (rule symbol,
+    fingerprint without its occurrence number) -> the context hash of each
+    ("" when it has none), for findings.match_baseline."""
     from mslint import sarif  # noqa: PLC0415
 
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise ConfigError(f"cannot read the baseline {path}: {error}") from error
-    pairs: set[tuple[str, str]] = set()
+    recorded: dict[tuple[str, str], list[str]] = {}
+
+    def add(symbol: Any, fingerprint: Any, context: Any) -> None:
+        if isinstance(symbol, str) and isinstance(fingerprint, str) and fingerprint:
+            recorded.setdefault((symbol, fingerprint.rsplit(":", 1)[0]), []).append(context if isinstance(context, str) else "")
+
+    shape = ConfigError(f"{path} is neither a SARIF log nor an mslint JSON report")
     if isinstance(data, dict) and "runs" in data:
-        for run in data.get("runs") or ():
-            for result in run.get("results") or ():
-                fingerprint = (result.get("partialFingerprints") or {}).get(sarif.FINGERPRINT_KEY)
-                if fingerprint and result.get("ruleId"):
-                    pairs.add((result["ruleId"], fingerprint))
+        for run in _dicts(data.get("runs"), shape):
+            for result in _dicts(run.get("results"), shape):
+                fingerprints = result.get("partialFingerprints")
+                fingerprints = fingerprints if isinstance(fingerprints, dict) else {}
+                add(result.get("ruleId"), fingerprints.get(sarif.FINGERPRINT_KEY), fingerprints.get(sarif.CONTEXT_KEY))
     elif isinstance(data, dict) and "findings" in data:
-        for item in data.get("findings") or ():
-            if item.get("fingerprint") and item.get("symbol"):
-                pairs.add((item["symbol"], item["fingerprint"]))
+        contexts = data.get("contexts") if isinstance(data.get("contexts"), dict) else {}
+        for item in _dicts(data.get("findings"), shape):
+            add(item.get("symbol"), item.get("fingerprint"), contexts.get(f"{item.get('symbol')} {item.get('fingerprint')}"))
     else:
-        raise ConfigError(f"{path} is neither a SARIF log nor an mslint JSON report")
-    return pairs
+        raise shape
+    return recorded
+
+
+def _dicts(value: Any, error: ConfigError) -> list[dict[str, Any]]:
+    """A list of JSON objects (None: empty), else ``error``: a baseline of the wrong shape."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise error
+    return value
+
+
+def check_output_path(option: str, path: str, inputs: Sequence[str]) -> None:
+    """Before the run: ``path`` can be written and is none of the files checked."""
+    target = os.path.realpath(path)
+    if target in {os.path.realpath(item) for item in inputs}:
+        raise ConfigError(f"{option} {path} is one of the files being checked; refusing to overwrite it")
+    if os.path.isdir(target):
+        raise ConfigError(f"cannot write {option} {path}: it is a folder")
+    folder = os.path.dirname(target) or "."
+    if not os.path.isdir(folder):
+        raise ConfigError(f"cannot write {option} {path}: the folder {os.path.dirname(path) or '.'} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(target) and not os.access(target, os.W_OK)):
+        raise ConfigError(f"cannot write {option} {path}: permission denied")
 
 
 # ---------------------------------------------------------------------------
@@ -440,8 +524,9 @@ def mode_lines(found: list[Finding]) -> list[str]:
 def format_text(report: dict[str, Any]) -> str:
     out = []
     for item in report["findings"]:
+        where = f"cell {item.cell[0]}:line {item.cell[1]}:{item.cell[2]}" if item.cell else f"{item.line}:{item.column}"  # a notebook: as it shows
         out.append(
-            f"{display_path(item.path)}:{item.line}:{item.column}: {item.msg_id} [{item.symbol}] "
+            f"{display_path(item.path)}:{where}: {item.msg_id} [{item.symbol}] "
             f"{item.message}{_confirmation_suffix(item)}"
         )
     out.extend(mode_lines(report["findings"]))
@@ -469,6 +554,8 @@ def _json_finding(item: Finding, root: str) -> dict[str, Any]:
     if item.mode:
         entry["mode"] = item.mode
         entry["modeBasis"] = item.mode_basis
+    if item.cell:  # a notebook: line is the .ipynb file's, cell/cellLine as the notebook shows it
+        entry["cell"], entry["cellLine"], entry["cellColumn"] = item.cell
     return entry
 
 
@@ -491,6 +578,8 @@ def format_json(report: dict[str, Any]) -> str:
     }
     if report.get("confirmation") is not None:
         document["summary"]["confirmation"] = report["confirmation"]
+    # "symbol fingerprint" -> the hash of the lines around it: as a baseline, tells repeated lines apart
+    document["contexts"] = {f"{item.symbol} {item.fingerprint}": item.context for item in report["findings"] if item.context}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -535,13 +624,16 @@ def format_github(report: dict[str, Any]) -> str:
     levels = {"error": "error", "warning": "warning", "note": "notice"}
     for item in report["findings"]:
         level = levels[sarif.LEVELS.get(item.category, "note")]
-        where = [f"file={_escape_property(findings.relative_path(item.path, os.getcwd()) or item.path)}", f"line={item.line}", f"col={item.column}"]
+        # relative to the repository root, as SARIF: GitHub attaches annotations by repository path
+        where = [f"file={_escape_property(findings.relative_path(item.path, report.get('root') or os.getcwd()) or item.path)}", f"line={item.line}", f"col={item.column}"]
         if item.end_line:
             where += [f"endLine={item.end_line}", f"endColumn={item.end_column}"]
         where.append(f"title={_escape_property(item.symbol + ' (' + item.msg_id + ')')}")
-        out.append(f"::{level} {','.join(where)}::{_escape_data(item.message + _confirmation_suffix(item))}")
+        cell = f"cell {item.cell[0]}, line {item.cell[1]}: " if item.cell else ""
+        out.append(f"::{level} {','.join(where)}::{_escape_data(cell + item.message + _confirmation_suffix(item))}")
     for problem in report["problems"]:
-        out.append(f"::error file={_escape_property(display_path(problem.path))}::{_escape_data(problem.message)}")
+        path = findings.relative_path(os.path.abspath(problem.path), report.get("root") or os.getcwd()) or problem.path
+        out.append(f"::error file={_escape_property(path)}::{_escape_data(problem.message)}")
     out.append(summary_line(report))
     return "\n".join(out) + "\n"
 
@@ -586,9 +678,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mslint",
         description="Find MindSpore code that fails to compile in graph mode or trains wrong. "
         "Subcommands: `mslint rules`, `mslint explain SYMBOL`, `mslint clean-cache`.",
-        epilog="Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, configuration or input error.",
+        epilog="Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, configuration or input error, "
+        "3 internal error (traceback saved to a file), 130/143/129 interrupted/terminated/hung up.",
     )
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to check (default: .)")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to check (default: .); - reads one file from standard input")
+    parser.add_argument("--stdin-filename", metavar="PATH", help="with the path -: the name of the file read from standard input (for configuration and messages)")
     parser.add_argument("--format", choices=FORMATS, help="output format (default: text, or [tool.mslint] format)")
     parser.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
     parser.add_argument("--select", action="append", metavar="RULES", help="check only these rules (comma-separated symbols or ids)")
@@ -606,10 +700,72 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     parser.add_argument("--statistics", action="store_true", help="print how many files were checked and taken from the cache, on standard error")
     parser.add_argument("--confirm", action="store_true", help="confirm findings by compiling the flagged code with MindSpore (runtime mode)")
-    parser.add_argument("--device", choices=("CPU", "GPU", "Ascend"), default="CPU", help="device for --confirm (default: CPU)")
-    parser.add_argument("--confirm-timeout", type=float, default=120.0, metavar="SECONDS", help="time limit per module for --confirm (default: 120)")
+    parser.add_argument("--device", choices=("CPU", "GPU", "Ascend"), help="device for --confirm (default: CPU)")
+    parser.add_argument("--confirm-timeout", type=float, metavar="SECONDS", help=f"time limit per module for --confirm (0: none; default {CONFIRM_TIMEOUT:g})")
     parser.add_argument("--version", action="version", version=f"mslint {mslint.__version__}")
     return parser
+
+
+def _notebook_shadows(files: list[str], problems: list[Problem]) -> tuple[list[str], dict[str, notebooks.Shadow]]:
+    """``files`` with each notebook replaced by its shadow module (written under
+    the cache folder, see mslint/notebooks.py), and the shadows by path; a
+    notebook that cannot be read is a problem."""
+    shadows: dict[str, notebooks.Shadow] = {}
+    checked = []
+    own = os.path.join(os.path.realpath(result_cache.cache_dir()), "notebooks") + os.sep
+    for path in files:
+        if os.path.realpath(path).startswith(own):  # a shadow of an earlier run, found in a folder
+            continue
+        if not notebooks.is_notebook(path):
+            checked.append(path)
+            continue
+        try:
+            shadow = notebooks.shadow_of(path)
+        except notebooks.NotebookError as error:
+            problems.append(Problem(path, f"{error}; skipped"))
+            print(f"mslint: {display_path(path)}: {error}; skipped", file=sys.stderr)
+            continue
+        for folder in (result_cache.cache_dir(), Path(tempfile.gettempdir()) / f"mslint-{os.getuid() if hasattr(os, 'getuid') else 0}"):
+            target = notebooks.shadow_path(path, folder)
+            try:
+                notebooks.write_shadow(shadow, target)
+                break
+            except OSError:
+                continue
+        shadows[target] = shadow
+        checked.append(target)
+    return checked, shadows
+
+
+def _source_of(path: str, shadows: dict[str, notebooks.Shadow]) -> str:
+    shadow = shadows.get(path)
+    return shadow.notebook if shadow else path
+
+
+@dataclass
+class StdinFile:
+    """Standard input's source, copied to a temporary file to be checked under
+    the name ``path`` (``--stdin-filename``; its configuration, module name and
+    report path); ``copy`` is None when that name is excluded."""
+
+    path: str
+    copy: str | None
+
+    def remove(self) -> None:
+        if self.copy:
+            Path(self.copy).unlink(missing_ok=True)
+            os.rmdir(os.path.dirname(self.copy))
+
+
+def _read_stdin(args: argparse.Namespace, excluded: Excluder) -> StdinFile:
+    path = os.path.abspath(args.stdin_filename or "stdin.py")
+    data = sys.stdin.buffer.read()
+    if excluded(path):
+        return StdinFile(path, None)
+    folder = tempfile.mkdtemp(prefix="mslint-stdin-")
+    copy = os.path.join(folder, os.path.basename(path) if path.endswith((".py", ".pyi")) else "stdin.py")
+    Path(copy).write_bytes(data)
+    return StdinFile(path, copy)
 
 
 def _strip_cwd_from_sys_path() -> None:
@@ -640,7 +796,13 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     use_cache = config.cache and not args.no_cache
     where = str(config.source) if config.source else "command line"
     rules = load_catalogue(use_cache)
-    select = _csv(args.select) if args.select else config.select
+    select = _csv(args.select) if args.select is not None else config.select
+    if args.select is not None and not select:
+        raise ConfigError("--select names no rule (an empty --select would check nothing); `mslint rules` lists them")
+    if not args.confirm and (args.device is not None or args.confirm_timeout is not None):
+        raise ConfigError("--device and --confirm-timeout apply only with --confirm")
+    if args.confirm_timeout is not None and args.confirm_timeout < 0:
+        raise ConfigError("--confirm-timeout must be >= 0")
     enabled = enabled_messages(rules, select, [*config.enable, *_csv(args.enable)], [*config.ignore, *_csv(args.ignore)], where)
     fmt = args.format or config.format
     fail_on = args.fail_on or config.fail_on
@@ -651,18 +813,35 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     timeout = args.timeout if args.timeout is not None else config.timeout
     if timeout < 0:
         raise ConfigError("--timeout must be >= 0")
+    from mslint import pool  # noqa: PLC0415
+
+    if pool.MEMORY_BUDGET_ERROR:
+        raise ConfigError(pool.MEMORY_BUDGET_ERROR)
     baseline_file = args.baseline or config.baseline
     baseline = read_baseline(baseline_file) if baseline_file else None
     root = findings.repository_root(str(config.root))  # report paths and fingerprints are relative to it
 
     excluded = Excluder(config.root, [*config.exclude, *_csv(args.exclude)])
-    files, problems = discover(args.paths or ["."], excluded)
+    stdin = _read_stdin(args, excluded) if args.paths == ["-"] else None
+    if stdin is not None:  # `mslint - --stdin-filename PATH`, as editors call linters
+        use_cache = False
+        files, problems = ([stdin.copy] if stdin.copy else []), []
+    else:
+        if args.stdin_filename:
+            raise ConfigError("--stdin-filename goes with the path - (read the file from standard input)")
+        files, problems = discover(args.paths or ["."], excluded)
     for problem in problems:
         print(f"mslint: {display_path(problem.path)}: {problem.message}", file=sys.stderr)
+    files, shadows = _notebook_shadows(files, problems)
+    if not files and not problems and stdin is None:
+        print(f"mslint: no Python files in {', '.join(args.paths or ['.'])}; nothing checked", file=sys.stderr)
+    for option, path in (("--output", args.output), ("--write-baseline", args.write_baseline)):
+        if path:
+            check_output_path(option, path, files)
     settings = Settings(
         enabled=enabled,
         jit_syntax_level=args.jit_syntax_level or config.jit_syntax_level,
-        roots=result_cache.project_roots(files, package_root),
+        roots=result_cache.project_roots([stdin.path] if stdin else [_source_of(path, shadows) for path in files], package_root),
         skipped_libraries=skipped_libraries(files),
         timeout=timeout,
         only_mslint=set(enabled) <= {rule.symbol for rule in rules if rule.mslint} | set(ALWAYS_ON),
@@ -674,16 +853,30 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         for path, decision in run_mode.decide(files, setting=settings.mode, where=settings.mode_where).items()
     }
     stats: dict[str, int] = {}
-    found = findings.assign_fingerprints(check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats), root)
+    try:
+        checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats,
+                              module_names={stdin.copy: module_name(stdin.path)} if stdin and stdin.copy else
+                              {path: module_name(shadow.notebook) for path, shadow in shadows.items()})
+    finally:
+        if stdin is not None:
+            stdin.remove()
+    if stdin is not None:
+        for item in checked:
+            item.path = stdin.path
+        files = [stdin.path] if stdin.copy else []
+    for item in checked:
+        if item.path in shadows:
+            notebooks.relocate(item, shadows[item.path])
+    files = [_source_of(path, shadows) for path in files]
+    found = findings.assign_fingerprints(checked, root)
     baselined: list[Finding] = []
     if baseline is not None:
-        baselined = [item for item in found if (item.symbol, item.fingerprint) in baseline]
-        found = [item for item in found if (item.symbol, item.fingerprint) not in baseline]
+        found, baselined = findings.match_baseline(found, baseline)
     confirmation_counts = None
     if args.confirm:
         options = {
-            "device": args.device,
-            "timeout": args.confirm_timeout,
+            "device": args.device or "CPU",
+            "timeout": CONFIRM_TIMEOUT if args.confirm_timeout is None else (args.confirm_timeout or None),  # 0: no limit, as --timeout
             "jobs": jobs,
             "project_root": str(config.root),
             "config": dict(config.confirm),
@@ -692,12 +885,12 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         confirmed, new = run_confirmation(found, options)  # sets each finding's confirmation
         new = findings.assign_fingerprints(new, root)
         if baseline is not None:
-            new = [item for item in new if (item.symbol, item.fingerprint) not in baseline]
+            new, _ = findings.match_baseline(new, baseline)
         found = sorted(confirmed + new, key=Finding.sort_key)
         confirmation_counts = summary_counts(confirmed, new)
     if args.statistics:
         print(
-            f"mslint: {len(files)} files: {stats.get('checked', 0)} checked, {stats.get('cached', 0)} from the cache"
+            f"mslint: {len(files)} file{'s' * (len(files) != 1)}: {stats.get('checked', 0)} checked, {stats.get('cached', 0)} from the cache"
             f"{'' if use_cache else ' (cache off)'}; {len(enabled)} rules enabled",
             file=sys.stderr,
         )
@@ -705,7 +898,10 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         everything = sorted(found + baselined, key=Finding.sort_key)
         report = {"findings": everything, "problems": problems, "files": len(files), "root": root, "rules": rules}
         text = format_sarif(report) if args.write_baseline.endswith(".sarif") else format_json(report)
-        Path(args.write_baseline).write_text(text, encoding="utf-8")
+        try:
+            Path(args.write_baseline).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise ConfigError(f"cannot write {args.write_baseline}: {error.strerror}") from error
         print(f"mslint: wrote {len(everything)} findings to the baseline {args.write_baseline}", file=sys.stderr)
         return EXIT_ERROR if problems else EXIT_OK
     report = {
@@ -762,43 +958,97 @@ def cmd_rules(argv: Sequence[str]) -> int:
 
 def cmd_explain(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="mslint explain", description="Print a rule's documentation.")
-    parser.add_argument("rule", metavar="SYMBOL", help="a rule symbol (ms-numpy-on-tensor) or id (E7101)")
+    parser.add_argument("rule", metavar="SYMBOL", help="a rule symbol (ms-numpy-on-tensor) or id (E7101); `all`: every rule's page")
     args = parser.parse_args(argv)
     rules = catalog.mslint_rules()
     try:
-        symbol = next(iter(_resolve_names([args.rule], rules, "mslint explain")))
+        symbols = _resolve_names([args.rule], rules, "mslint explain")  # `all`: every page, in catalogue order
     except ConfigError as error:
         print(f"mslint: {error}", file=sys.stderr)
         return EXIT_ERROR
-    rule = next(rule for rule in rules if rule.symbol == symbol)
-    text = catalog.doc_text(symbol)
-    if text is None:
-        text = f"# {rule.symbol} ({rule.msgid})\n\n{rule.description}\n\nSee {rule.help_uri}\n"
-    _write_stdout(text if text.endswith("\n") else text + "\n")
+    pages = []
+    for rule in rules:
+        if rule.symbol in symbols:
+            text = catalog.doc_text(rule.symbol) or f"# {rule.symbol} ({rule.msgid})\n\n{rule.description}\n\nSee {rule.help_uri}\n"
+            pages.append(text if text.endswith("\n") else text + "\n")
+    _write_stdout("\n".join(pages))
     return EXIT_OK
 
 
 def cmd_clean_cache(argv: Sequence[str]) -> int:
     argparse.ArgumentParser(prog="mslint clean-cache", description="Delete the result cache.").parse_args(argv)
-    folder = result_cache.clean()
-    print(f"mslint: removed the result cache in {folder}", file=sys.stderr)
+    try:
+        folder, removed = result_cache.clean()
+    except OSError as error:
+        print(f"mslint: cannot remove the result cache in {result_cache.cache_dir()}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_ERROR
+    if removed:
+        print(f"mslint: removed the result cache in {folder}", file=sys.stderr)
+    else:
+        print(f"mslint: no result cache in {folder}; nothing to remove", file=sys.stderr)
     return EXIT_OK
 
 
 COMMANDS = {"rules": cmd_rules, "explain": cmd_explain, "clean-cache": cmd_clean_cache}
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: unwound like Ctrl-C (the worker pool ends its
+    workers on the way out, see pool.lint)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _terminate(number: int, frame: Any) -> None:  # noqa: ARG001
+    raise Terminated(number)
+
+
+def _save_traceback() -> str:
+    """Write the current exception's traceback to a file (the cache folder, else
+    the temporary folder); returns where."""
+    text = f"mslint {mslint.__version__}, Python {sys.version.split()[0]}, argv {sys.argv!r}\n\n{traceback.format_exc()}"
+    name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+    for folder in (result_cache.cache_dir(), Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(text, encoding="utf-8")
+            return str(folder / name)
+        except OSError:
+            continue
+    sys.stderr.write(text)
+    return "standard error (above)"
+
+
+def _run(argv: list[str]) -> int:
+    if argv and argv[0] in COMMANDS:
+        return COMMANDS[argv[0]](argv[1:])
+    return cmd_check(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {number: signal.signal(number, _terminate) for number in TERMINATING_SIGNALS}
     try:
-        if argv and argv[0] in COMMANDS:
-            return COMMANDS[argv[0]](argv[1:])
-        return cmd_check(argv)
+        return _run(argv)
     except KeyboardInterrupt:
         print("mslint: interrupted", file=sys.stderr)
         return 130
+    except Terminated as stop:
+        print(f"mslint: stopped by {signal.Signals(stop.number).name}", file=sys.stderr)
+        return 128 + stop.number
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as error:  # noqa: BLE001 - a crash must not pass for findings (exit 1) in CI
+        where = _save_traceback()
+        print(f"mslint: internal error ({type(error).__name__}: {error}); please report it with the traceback saved in {where}", file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 if __name__ == "__main__":

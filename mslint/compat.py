@@ -39,7 +39,7 @@ import importlib
 import inspect
 import os
 import tokenize
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -490,6 +490,79 @@ class LeanTrees(_Patches):
             self.original_gc = None
 
 
+class ParentWalks(_Patches):
+    """Tree walks linear in the tree's size (see also _nodes_of_class).
+    ``frame()``, ``scope()`` and ``root()`` of astroid's nodes remembered per
+    node. astroid walks up the parents on every call, so a checker asking them
+    of each call in one long expression (``a + b + ...``: a chain of BinOp as
+    deep as the expression is long) took time quadratic in its length (4000
+    terms: 23 s). Each node keeps the answer with the parent it was computed
+    through, so a node copied under another parent computes it again; the
+    answers are astroid's own (a node class with its own method is asked)."""
+
+    HOPS = [0]  # steps taken (to a parent, to a child), for tests (tests/test_cli_hostile.py)
+
+    def __enter__(self) -> ParentWalks:
+        from astroid.exceptions import ParentMissingError  # noqa: PLC0415
+        from astroid.nodes import NodeNG  # noqa: PLC0415
+
+        hops = self.HOPS
+
+        def remembered(method: str) -> Callable[[Any], Any]:
+            key = f"_mslint_{method}"
+
+            def walk(self: Any) -> Any:
+                chain = []
+                node = self
+                while True:
+                    parent = node.parent
+                    cached = node.__dict__.get(key)
+                    if cached is not None and cached[0] is parent:
+                        result = cached[1]
+                        break
+                    if node is not self and getattr(type(node), method) is not walk:
+                        result = getattr(node, method)()  # a class of its own (FunctionDef, Decorators, ...)
+                        break
+                    if parent is None:
+                        if method == "root":
+                            result = node
+                            break
+                        raise ParentMissingError(target=node)
+                    chain.append(node)
+                    hops[0] += 1
+                    node = parent
+                for item in chain:
+                    item.__dict__[key] = (item.parent, result)
+                return result
+
+            return walk
+
+        for method in ("frame", "scope", "root"):
+            self._replace(NodeNG, method, remembered(method))
+        self._replace(NodeNG, "nodes_of_class", _nodes_of_class)
+        return self
+
+
+def _nodes_of_class(self: Any, klass: Any, skip_klass: Any = None) -> Iterator[Any]:
+    """astroid's NodeNG.nodes_of_class (the same nodes, in the same order)
+    without its nested generators, through which every node found passed once
+    per level of depth: quadratic in a long expression's length."""
+    if isinstance(self, klass):
+        yield self
+    stack = [iter(self.get_children())]
+    while stack:
+        for child in stack[-1]:
+            if skip_klass is not None and isinstance(child, skip_klass):
+                continue
+            ParentWalks.HOPS[0] += 1
+            if isinstance(child, klass):
+                yield child
+            stack.append(iter(child.get_children()))
+            break
+        else:
+            stack.pop()
+
+
 class adjusted_astroid:  # noqa: N801 - used like a function
     """The astroid adjustments, for the lifetime of a ``with`` block."""
 
@@ -497,15 +570,18 @@ class adjusted_astroid:  # noqa: N801 - used like a function
         self.skip = SkipLibraries(skipped_libraries)
         self.stars = LazyStarImports(roots)
         self.lean = LeanTrees(lean)
+        self.walks = ParentWalks()
 
     def __enter__(self) -> LazyStarImports:
         check_signatures()  # before anything is replaced
         self.skip.__enter__()
         self.stars.__enter__()
         self.lean.__enter__()
+        self.walks.__enter__()
         return self.stars
 
     def __exit__(self, *exc: object) -> None:
+        self.walks.__exit__(*exc)
         self.lean.__exit__(*exc)
         self.stars.__exit__(*exc)
         self.skip.__exit__(*exc)

@@ -25,6 +25,8 @@ root is the current directory.
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,7 @@ DEFAULT_EXCLUDE = (
     ".eggs",
     ".git",
     ".hg",
+    ".ipynb_checkpoints",
     ".mypy_cache",
     ".nox",
     ".pytest_cache",
@@ -193,7 +196,97 @@ def load(config_file: Path | None = None, cwd: Path | None = None) -> Config:
                 raise ConfigError(f"{config_file}: [tool.mslint] baseline must be a path")
             config.baseline = str((config.root / value))
         elif attribute == "confirm":
-            if not isinstance(value, dict):
-                raise ConfigError(f"{config_file}: [tool.mslint.confirm] must be a table")
-            config.confirm = value
+            config.confirm = _confirm_table(value, config_file)
     return config
+
+
+_TARGET = re.compile(r"^(?P<module>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*):(?P<name>[A-Za-z_]\w*)$")
+_DEFINITION = re.compile(r"^[ \t]*(?:class|def|async[ \t]+def)[ \t]+(?P<name>[A-Za-z_]\w*)|^(?P<assigned>[A-Za-z_]\w*)[ \t]*=", re.MULTILINE)
+
+
+def _confirm_table(table: Any, source: Path) -> dict[str, Any]:
+    """``[tool.mslint.confirm]``, checked: every key a ``"module:Name"`` target
+    defined where the project has that module, every value a table of
+    ``factory``/``inputs`` that parse (mistakes are errors, not "not run")."""
+    where = f"{source}: [tool.mslint.confirm]"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where} must be a table")
+    try:
+        from mslint.confirm import specs  # noqa: PLC0415 - pure Python, no MindSpore
+    except ImportError:  # an installation without the runtime mode: --confirm says so
+        return table
+    for key, value in table.items():
+        match = _TARGET.match(key)
+        if match is None:
+            raise ConfigError(f"{where}: {key!r} is not a target \"module:Class\" (or \"module:function\")")
+        if isinstance(value, dict):
+            for unknown in sorted(set(value) - set(specs.HINT_KEYS)):
+                close = difflib.get_close_matches(unknown, specs.HINT_KEYS, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(specs.HINT_KEYS)})"
+                raise ConfigError(f"{where} {key!r}: unknown key {unknown!r}{hint}")
+        try:
+            specs.parse_config_entry(key, value)
+        except specs.SpecError as error:
+            raise ConfigError(f"{source}: {error}") from error
+        _check_target(match["module"], match["name"], source.parent, where, key)
+    return table
+
+
+def _check_target(module: str, name: str, root: Path, where: str, key: str) -> None:
+    """A target whose module is in the project must define ``name`` there
+    (a module found elsewhere, installed or under another root, is not checked)."""
+    parts = module.split(".")
+    for base in (root, root / "src"):
+        for candidate in (base.joinpath(*parts).with_suffix(".py"), base.joinpath(*parts, "__init__.py")):
+            try:
+                text = candidate.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            defined = {found["name"] or found["assigned"] for found in _DEFINITION.finditer(text)}
+            if name in defined:
+                return
+            close = difflib.get_close_matches(name, sorted(defined), n=1)
+            hint = f"; did you mean {module}:{close[0]}?" if close else ""
+            raise ConfigError(f"{where} {key!r}: {candidate.relative_to(root).as_posix()} defines no {name!r}{hint}")
+
+
+# [tool.mslint] keys the pylint plugin applies (the others are the command's:
+# formats, jobs, the cache, baselines). ``select`` is not among them: pylint's
+# own --disable/--enable choose what runs there.
+PLUGIN_OPTIONS = ("jit_syntax_level", "mode")
+
+
+def apply_to_pylint(linter: Any, cwd: Path | None = None) -> Config | None:
+    """Apply ``[tool.mslint]`` of the nearest pyproject.toml to a pylint run
+    (``pylint --load-plugins mslint``), so that it finds what ``mslint`` does:
+    ``jit-syntax-level`` and ``mode`` unless given to pylint, then ``enable``
+    and ``ignore``. A broken table is said in one line and left out."""
+    import sys  # noqa: PLC0415
+
+    try:
+        config = load(None, cwd)
+    except ConfigError as error:
+        print(f"mslint: [tool.mslint] not applied: {error}", file=sys.stderr)
+        return None
+    if config.source is None:
+        return config
+    defaults = Config(root=config.root)
+    for name in PLUGIN_OPTIONS:
+        value = getattr(config, name, None)
+        if value is None or value == getattr(defaults, name, None) or not hasattr(linter.config, name):
+            continue
+        if getattr(linter.config, name) == _pylint_default(linter, name):  # not set for pylint itself
+            setattr(linter.config, name, value)
+    for name in config.enable:
+        linter.enable(name)
+    for name in config.ignore:
+        linter.disable(name)
+    return config
+
+
+def _pylint_default(linter: Any, name: str) -> Any:
+    for checker in linter.get_checkers():
+        for option, settings in getattr(checker, "options", ()):
+            if option.replace("-", "_") == name:
+                return settings.get("default")
+    return None

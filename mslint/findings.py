@@ -15,6 +15,7 @@ UTF-8 bytes from 0; MindSpore too). One fingerprint: :func:`assign_fingerprints`
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -111,6 +112,10 @@ class Finding:  # pylint: disable=too-many-instance-attributes
     module: str = ""
     line_hash: str = ""  # of the flagged line, whitespace normalised: see assign_fingerprints
     fingerprint: str = ""  # set by assign_fingerprints
+    context: str = ""  # hash of the lines around it, set by assign_fingerprints: tells repeated lines apart
+    # in a notebook (line and columns are then the .ipynb file's): the cell
+    # (1-based, all cells counted), the line and the column in it, as it shows them
+    cell: tuple[int, int, int] | None = None
     confirmation: dict[str, str] | None = None  # runtime mode: {"status": ..., "detail": ...}
     # how the program runs the file (mslint.mode): "graph" or "pynative", and why
     # ("train.py sets GRAPH_MODE", "assumed: no entry script in sight sets the mode")
@@ -120,7 +125,7 @@ class Finding:  # pylint: disable=too-many-instance-attributes
 
     def row(self) -> dict[str, Any]:
         """What the result cache stores (the path is part of its key)."""
-        row = {name: value for name, value in vars(self).items() if name not in ("path", "anchor", "confirmation", "fingerprint")}
+        row = {name: value for name, value in vars(self).items() if name not in ("path", "anchor", "confirmation", "fingerprint", "context", "cell")}
         if self.anchor is not None:
             row["anchor"] = self.anchor.data()
         return row
@@ -215,9 +220,13 @@ def assign_fingerprints(findings: list[Finding], root: str) -> list[Finding]:
     """Sort findings and give each a fingerprint: a hash of its file (relative to
     ``root``), rule and whitespace-normalised source line, plus its occurrence
     number among identical ones in that file. Line numbers are not part of it, so
-    edits above a finding keep it. (Baselines store these: keep them stable.)"""
+    edits above a finding keep it. (Baselines store these: keep them stable.)
+    Each also gets a context hash (its neighbouring lines), with which a baseline
+    tells a copied line from the one it recorded (see match_baseline)."""
     ordered = sorted(findings, key=Finding.sort_key)
     seen: dict[tuple[str, str, str], int] = {}
+    lines_of: dict[str, list[str]] = {}
+    contexts: dict[tuple[str, int], str] = {}
     for item in ordered:
         where = relative_path(item.path, root) or item.path
         key = (where, item.symbol, item.line_hash)
@@ -225,7 +234,74 @@ def assign_fingerprints(findings: list[Finding], root: str) -> list[Finding]:
         seen[key] = occurrence + 1
         digest = hashlib.blake2b("\0".join(key).encode("utf-8"), digest_size=8).hexdigest()
         item.fingerprint = f"{digest}:{occurrence}"
+        if item.path not in lines_of:
+            lines_of[item.path] = read_source_lines(item.path)
+        if (item.path, item.line) not in contexts:  # many findings on one line: its context once
+            contexts[(item.path, item.line)] = context_hash(lines_of[item.path], item.line)
+        item.context = contexts[(item.path, item.line)]
     return ordered
+
+
+CONTEXT_LINES = 2  # non-blank lines on each side
+
+
+def context_hash(lines: list[str], number: int) -> str:
+    """A hash of the non-blank lines around line ``number`` (1-based), whitespace
+    normalised; empty when the file cannot be read."""
+    if not lines or not 1 <= number <= len(lines):
+        return ""
+
+    def around(indexes: range) -> list[str]:
+        found = []
+        for index in indexes:
+            text = " ".join(lines[index].split())
+            if text:
+                found.append(text)
+                if len(found) == CONTEXT_LINES:
+                    break
+        return found
+
+    before = "\n".join(reversed(around(range(number - 2, -1, -1))))
+    after = "\n".join(around(range(number, len(lines))))
+    return ":".join(hashlib.blake2b(side.encode("utf-8"), digest_size=6).hexdigest() for side in (before, after))
+
+
+def _context_score(recorded: str, current: str) -> int:
+    """How well two context hashes agree: 3 both sides, 2 the lines after
+    (what a copy pasted above the line leaves to the original), 1 the lines
+    before, 0 neither."""
+    if not recorded or not current:
+        return 0
+    old, new = recorded.split(":", 1) + [""] * (":" not in recorded), current.split(":", 1) + [""] * (":" not in current)
+    return 2 * (old[1] == new[1]) + (old[0] == new[0])
+
+
+def match_baseline(found: list[Finding], baseline: dict[tuple[str, str], list[str]]) -> tuple[list[Finding], list[Finding]]:
+    """Split ``found`` (fingerprinted) into (new, baselined). ``baseline`` maps
+    (rule, fingerprint without its occurrence number) to the context hashes
+    of its recorded findings ("" where the baseline has none). When a line
+    recorded once now appears twice (a copy added above it), the one whose
+    surroundings match the record keeps its match and the copy is new; without
+    context, the first occurrences match (the fingerprints of earlier versions)."""
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for item in found:
+        groups.setdefault((item.symbol, item.fingerprint.rsplit(":", 1)[0]), []).append(item)
+    baselined: set[int] = set()
+    for key, items in groups.items():
+        recorded = list(baseline.get(key, ()))
+        if len(items) <= len(recorded):
+            baselined.update(id(item) for item in items)
+            continue
+        left = list(items)
+        for wanted in (3, 2, 1):  # the best agreement of surroundings first
+            for context in list(recorded):
+                match = next((item for item in left if _context_score(context, item.context) == wanted), None)
+                if match is not None:
+                    recorded.remove(context)
+                    left.remove(match)
+                    baselined.add(id(match))
+        baselined.update(id(item) for item in left[: len(recorded)])  # then in order
+    return [item for item in found if id(item) not in baselined], [item for item in found if id(item) in baselined]
 
 
 def repository_root(start: str) -> str:
@@ -252,6 +328,7 @@ def relative_path(path: str, root: str) -> str | None:
     return PurePosixPath(*Path(relative).parts).as_posix()
 
 
+@functools.lru_cache(maxsize=1024)  # many findings on one long line: hashed once
 def line_hash(text: str | None) -> str:
     """A hash of a source line with its whitespace normalised."""
     normalised = " ".join((text or "").split())

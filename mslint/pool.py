@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
+from collections.abc import Callable
 
 from mslint import compat, mode
 from mslint.engine import Engine, Settings, source_size
@@ -17,7 +19,23 @@ from mslint.findings import Finding
 
 # Memory for all processes together; each worker drops astroid's caches when its
 # share is used up (see Engine.after_file), whatever the size of the corpus.
-MEMORY_BUDGET = int(os.environ.get("MSLINT_MEMORY_BUDGET_MB", "900")) * 2**20
+BUDGET_VARIABLE = "MSLINT_MEMORY_BUDGET_MB"
+
+
+def _budget_from_environment() -> tuple[int, str | None]:
+    """The budget in bytes and, when the variable is not a number of MiB, the
+    error the command reports (exit 2) instead of a traceback at import."""
+    text = os.environ.get(BUDGET_VARIABLE, "900")
+    try:
+        mib = float(text)
+    except ValueError:
+        mib = -1.0
+    if not mib > 0 or mib == float("inf"):
+        return 900 * 2**20, f"{BUDGET_VARIABLE} must be a positive number of MiB (like 1500), not {text!r}"
+    return int(mib * 2**20), None
+
+
+MEMORY_BUDGET, MEMORY_BUDGET_ERROR = _budget_from_environment()
 MIN_WORKER_MEMORY = 100 * 2**20  # a worker needs about 50 MiB before any tree
 # What the main process keeps while workers run (measured: 40 MiB without the
 # result cache, 75 MiB with it, after _release_freed_memory); the rest is shared
@@ -26,12 +44,17 @@ MAIN_PROCESS_MEMORY = 100 * 2**20
 FILES_PER_WORKER = 4  # fewer files to check than this per worker: check in-process
 BATCHES_AT_LEAST = 64  # per worker: no batch is smaller than 1/64 of a worker's share of the work (see batches())
 
+# What CI runners and `timeout` send; the command handles them as Ctrl-C (cli.main).
+TERMINATING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
 _WORKER: Engine | None = None
 _LINTED_HERE: list[bool] = []  # lint() ran in this process before
 
 
 def _worker_start(settings: Settings) -> None:
     global _WORKER  # noqa: PLW0603 - one engine per worker process
+    for number in TERMINATING_SIGNALS:  # the parent's handlers are inherited through fork: the parent ends us
+        signal.signal(number, signal.SIG_DFL)
     stars = settings.adjusted_astroid().__enter__()  # for the worker's lifetime
     _WORKER = Engine(settings, stars)
 
@@ -96,10 +119,12 @@ def default_jobs(limit: int = 8) -> int:
 
 
 def lint(
-    tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int
+    tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, progress: Callable[[int], None] | None = None
 ) -> dict[str, tuple[list[Finding], str | None]]:
     """Lint ``tasks`` (path, module name, expected content hash) with up to
-    ``jobs`` processes; the same findings whatever ``jobs`` is."""
+    ``jobs`` processes; the same findings whatever ``jobs`` is. ``progress``
+    is called with the number of files just finished."""
+    progress = progress or (lambda _done: None)
     results: dict[str, tuple[list[Finding], str | None]] = {}
     if not tasks:
         return results
@@ -119,6 +144,7 @@ def lint(
                 engine = Engine(settings, stars)
                 for path, modname, expected in tasks:
                     results[path] = engine.check(path, modname, expected)
+                    progress(1)
         finally:
             sys.path[:] = saved_path
             compat.forget_run(before)
@@ -137,10 +163,33 @@ def lint(
         with ProcessPoolExecutor(
             max_workers=workers, mp_context=context, initializer=_worker_start, initargs=(settings,)
         ) as pool:
-            for batch_results in pool.map(_worker_check, todo, chunksize=1):
-                for path, found, content_hash in batch_results:
-                    results[path] = (found, content_hash)
+            # futures of our own, not pool.map: map cancels what is pending when
+            # interrupted, racing the pool's own clean-up of killed workers
+            futures = [pool.submit(_worker_check, batch) for batch in todo]
+            try:
+                for future in futures:
+                    batch_results = future.result()
+                    for path, found, content_hash in batch_results:
+                        results[path] = (found, content_hash)
+                    progress(len(batch_results))
+            except BaseException:  # interrupted or terminated: no worker outlives the command
+                _end_workers(pool)
+                raise
     except BrokenProcessPool:  # a worker was killed (out of memory?): finish here
         left = [task for batch in todo for task in batch if task[0] not in results]
-        results.update(lint(left, settings, 1))
+        results.update(lint(left, settings, 1, progress))
     return results
+
+
+def _end_workers(pool) -> None:  # noqa: ANN001
+    """Kill the pool's workers (they may be stuck in a file) so that leaving the
+    pool does not wait for them."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:
+        process.join(5)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(5)  # it marks the pending work broken

@@ -3,7 +3,10 @@
 Names are resolved from the module's own import statements (``from mindspore
 import nn`` makes ``nn.Conv2d`` mean ``mindspore.nn.Conv2d``). astroid inference
 is used only for user classes imported from the user's own project, and never
-walks into the packages listed in :data:`mslint.apis.EXTERNAL_PACKAGES`.
+walks into the frameworks listed in :data:`mslint.apis.EXTERNAL_PACKAGES` nor
+into any installed library: "external" is decided by where a module lives (the
+standard library, site-packages), so mindformers' own classes are the project
+when mindformers is linted.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ def root_package(qname: str) -> str:
 
 
 def is_external(qname: str) -> bool:
+    """A name of one of the frameworks (mindspore, torch, numpy...), never the project."""
     return root_package(qname) in apis.EXTERNAL_PACKAGES
 
 
@@ -171,6 +175,38 @@ def call_name(call: nodes.Call) -> str | None:
     return qualified_name(call.func)
 
 
+def module_constant(module: nodes.Module, name: str) -> nodes.NodeNG | None:
+    """The value of ``name = value``, the one binding of ``name`` at module level."""
+    bound = module.locals.get(name, ())
+    if len(bound) != 1:
+        return None
+    node = bound[0]
+    statement = node.parent
+    if isinstance(node, nodes.AssignName) and isinstance(statement, nodes.Assign) and statement.targets == [node]:
+        return statement.value
+    return None
+
+
+def constant_binding(name_node: nodes.Name) -> nodes.NodeNG | None:
+    """The value a module binds once to a bare name: ``BN_MOMENTUM = 0.1`` in this
+    module, or in a project module it is imported from (``from .config import
+    BN_MOMENTUM``); None for the frameworks, installed libraries, or when unsure."""
+    bound = binding(name_node)
+    if isinstance(bound, nodes.AssignName) and isinstance(bound.scope(), nodes.Module):
+        return module_constant(bound.scope(), name_node.name)
+    if not isinstance(bound, nodes.ImportFrom):
+        return None
+    target = _import_target(bound, name_node.name)
+    modname, _, imported = (target or "").rpartition(".")
+    if not modname or is_external(modname) or is_installed(modname, bound.root().file):
+        return None
+    try:
+        module = bound.root().import_module(modname, level=None)
+    except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+        return None
+    return None if _is_library_module(module) else module_constant(module, imported)
+
+
 # ---------------------------------------------------------------------------
 # User classes
 # ---------------------------------------------------------------------------
@@ -184,6 +220,7 @@ _CACHE_LIMIT = 20000
 
 def clear_caches() -> None:
     _BASES_CACHE.clear()
+    _installed_from.cache_clear()
     _QNAME_MEMO.clear()
 
 
@@ -247,7 +284,7 @@ def _follow_import(node: nodes.Import | nodes.ImportFrom, name: str, rest: list[
     else:
         modname, _, imported = target.rpartition(".")
         rest = [imported, *rest]
-    if is_external(modname):
+    if is_external(modname) or is_installed(modname, node.root().file):
         return canonical(".".join([modname, *rest]))
     module = node.root().import_module(modname, level=None)
     if _is_library_module(module):
@@ -274,7 +311,7 @@ def _lookup(module: nodes.Module, names: list[str], depth: int):
     if isinstance(chosen, nodes.ImportFrom) and any(imported == "*" for imported, _ in chosen.names) \
             and all((alias or imported) != first for imported, alias in chosen.names):
         star = _import_target_module(chosen)
-        if star is None or is_external(star):
+        if star is None or is_external(star) or is_installed(star, module.file):
             return None  # what a star import binds depends on what is installed
         return _lookup(chosen.root().import_module(star, level=None), names, depth + 1)
     if isinstance(chosen, (nodes.Import, nodes.ImportFrom)):
@@ -316,6 +353,28 @@ def _library_dirs() -> tuple[str, ...]:
 _LIBRARY_DIRS = _library_dirs()
 
 
+def is_installed(modname: str, context_file: str | None) -> bool:
+    """Whether ``modname``, imported from ``context_file``, is found in the standard
+    library or an installed package (site-packages), without building its tree: a
+    package is external by where it lives, not by its name."""
+    cached = astroid.MANAGER.astroid_cache.get(modname)
+    if cached is not None:
+        return _is_library_module(cached)
+    return _installed_from(modname, os.path.dirname(context_file) if context_file else None)
+
+
+@functools.lru_cache(maxsize=8192)
+def _installed_from(modname: str, context_dir: str | None) -> bool:
+    # one search of sys.path per module name and importing folder, not per file
+    context_file = os.path.join(context_dir, "__init__.py") if context_dir else None
+    try:
+        found = astroid.MANAGER.file_from_module_name(modname, context_file)
+    except (astroid.AstroidError, ImportError, ValueError, OSError):
+        return False  # not found: following it fails later, and nothing is built
+    location = getattr(found, "location", None)
+    return not location or is_library_path(location)
+
+
 def _is_library_module(module: nodes.Module) -> bool:
     """A module of the standard library or an installed package (``decimal``,
     ``functools``): its classes are not the user's own classes."""
@@ -334,10 +393,21 @@ def is_library_path(path: str) -> bool:
     return "site-packages" in parts or "dist-packages" in parts
 
 
+def _base_expressions(cls: nodes.ClassDef) -> Iterator[nodes.NodeNG]:
+    """The base-class expressions of ``cls``; both branches of a conditional base
+    (``nn.Cell if HAVE_MS else object``): the class is a Cell where MindSpore is."""
+    for base in cls.bases:
+        if isinstance(base, nodes.IfExp):
+            yield base.body
+            yield base.orelse
+        else:
+            yield base
+
+
 def _direct_bases(cls: nodes.ClassDef) -> tuple[list[nodes.ClassDef], list[str]]:
     user: list[nodes.ClassDef] = []
     external: list[str] = []
-    for base in cls.bases:
+    for base in _base_expressions(cls):
         classdef, qname = _resolve_base(base)
         if classdef is not None:
             user.append(classdef)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -40,6 +41,7 @@ SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
 FINGERPRINT_KEY = "mslint/v1"
+CONTEXT_KEY = "mslint/context/v1"  # the lines around a finding: tells repeated lines apart in a baseline
 
 LEVELS = {
     "fatal": "error",
@@ -79,6 +81,7 @@ def rule_descriptor(rule: catalog.Rule) -> dict[str, Any]:
     }
     markdown = catalog.doc_text(rule.symbol) if rule.mslint else None
     if markdown:
+        markdown = absolute_links(markdown)
         descriptor["help"] = {"text": catalog.markdown_to_text(markdown), "markdown": markdown}
     else:
         text = f"{rule.description or rule.summary}\n\nSee {rule.help_uri}"
@@ -86,6 +89,20 @@ def rule_descriptor(rule: catalog.Rule) -> dict[str, Any]:
     if rule.mslint:
         descriptor["properties"]["precision"] = "high"
     return descriptor
+
+
+def absolute_links(markdown: str, base: str = catalog.DOCS_BASE_URL) -> str:
+    """A rule page's relative links made absolute: code scanning shows the help
+    text away from the repository, where ``../runtime.md`` leads nowhere."""
+    from urllib.parse import urljoin  # noqa: PLC0415
+
+    def absolute(match: re.Match[str]) -> str:
+        target = match.group(2)
+        if re.match(r"^[a-z][a-z0-9+.-]*:|^#", target, re.IGNORECASE):
+            return match.group(0)
+        return f"{match.group(1)}({urljoin(base, target)})"
+
+    return re.sub(r"(\[[^\]]*\])\(([^)\s]+)\)", absolute, markdown)
 
 
 def file_uri(path: str) -> str:
@@ -153,7 +170,7 @@ def build_log(  # noqa: PLR0913
                     }
                 }
             ],
-            "partialFingerprints": {FINGERPRINT_KEY: item.fingerprint},
+            "partialFingerprints": {FINGERPRINT_KEY: item.fingerprint, **({CONTEXT_KEY: item.context} if item.context else {})},
             "properties": {"id": item.msg_id, "category": item.category},
         }
         logical = ".".join(part for part in (item.module, item.obj) if part)
@@ -163,6 +180,8 @@ def build_log(  # noqa: PLR0913
             result["properties"]["confirmation"] = item.confirmation
         if item.mode:
             result["properties"]["mode"] = {"mode": item.mode, "basis": item.mode_basis}
+        if item.cell:  # a notebook: the region is the .ipynb file's line; where in the notebook, as it shows
+            result["properties"]["cell"], result["properties"]["cellLine"], result["properties"]["cellColumn"] = item.cell
         results.append(result)
     notes = []
     for note in notifications:

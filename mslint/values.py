@@ -112,19 +112,70 @@ def builds_parameters(call: nodes.Call, qname: str) -> bool:
 
 
 # ---------------------------------------------------------------------------
+# Constant values
+# ---------------------------------------------------------------------------
+
+_CONSTANT_DEPTH = 8
+
+
+def constant(node: nodes.NodeNG | None, defaults: bool = False) -> object:
+    """The value of an expression known before anything runs, or UNKNOWN: literals
+    and arithmetic on them (:func:`astutil.literal`), names a module binds once to
+    such a value (``BN_MOMENTUM = 0.1``, here or imported from a project module),
+    and with ``defaults`` a parameter's default (``patch_size // 2`` in
+    ``def __init__(self, patch_size=7)``: the value when the caller keeps it)."""
+    depth = [0]
+
+    def lookup(name: nodes.NodeNG) -> object:
+        if not isinstance(name, nodes.Name) or depth[0] > _CONSTANT_DEPTH:
+            return astutil.UNKNOWN
+        value = resolve.constant_binding(name)
+        if value is None and defaults:
+            found = parameter_default(name)
+            value = found[1] if found is not None else None
+        if value is None:
+            return astutil.UNKNOWN
+        depth[0] += 1
+        try:
+            return astutil.literal(value, lookup)
+        finally:
+            depth[0] -= 1
+
+    return astutil.literal(node, lookup)
+
+
+def parameter_default(name: nodes.NodeNG) -> tuple[nodes.FunctionDef, nodes.NodeNG] | None:
+    """(the function, the default) when ``name`` reads a parameter of its function
+    that has a default and is never rebound there (``momentum`` in ``def bn(c,
+    momentum=0.1): return nn.BatchNorm2d(c, momentum=momentum)``)."""
+    if not isinstance(name, nodes.Name):
+        return None
+    func = name.frame()
+    if not isinstance(func, nodes.FunctionDef):
+        return None
+    bound = func.locals.get(name.name, ())
+    if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Arguments):
+        return None
+    default = astutil.default_of(func.args, bound[0])
+    return (func, default) if default is not None else None
+
+
+# ---------------------------------------------------------------------------
 # Parameters of graph entry points
 # ---------------------------------------------------------------------------
 
 
 def parameter_is_constant(func: nodes.FunctionDef, param: nodes.AssignName) -> bool:
-    """Whether a parameter is a compile-time constant by its declaration:
-    a constant default value or an ``int``/``float``/``bool``/``str`` annotation."""
+    """Whether a parameter is a compile-time constant by its declaration: a scalar
+    constant default (a number, bool, string, or a tuple of them) or an
+    ``int``/``float``/``bool``/``str`` annotation. A ``None`` default
+    (``attention_mask=None``) or ``Optional[Tensor]`` means "maybe a tensor"."""
     annotation = astutil.annotation_of(func.args, param)
     if annotation is not None and _constant_annotation(annotation):
         return True
     default = astutil.default_of(func.args, param)
     if isinstance(default, nodes.Const):
-        return True
+        return default.value is not None
     return isinstance(default, (nodes.Tuple, nodes.List)) and all(isinstance(e, nodes.Const) for e in default.elts)
 
 

@@ -32,7 +32,7 @@ def lint(capsys: pytest.CaptureFixture, *args: str) -> tuple[list[dict], dict[st
     code = cli.main(["--format=json", "--statistics", "--fail-on=never", *args])
     out, err = capsys.readouterr()
     assert code == 0, err
-    match = re.search(r"(\d+) files: (\d+) checked, (\d+) from the cache", err)
+    match = re.search(r"(\d+) files?: (\d+) checked, (\d+) from the cache", err)
     assert match, err
     stats = {"files": int(match[1]), "checked": int(match[2]), "cached": int(match[3])}
     findings = json.loads(out)["findings"]
@@ -422,3 +422,23 @@ def test_batches_keep_neighbours_together_and_shrink(tmp_path: Path) -> None:
     assert sizes[0] > 50 and sizes[-1] < 10
     assert all(later <= earlier + 8 for earlier, later in zip(sizes, sizes[1:]))
     assert pool.batches(tasks[:1], 2) == [tasks[:1]]
+
+
+def test_a_constant_read_from_another_module_rechecks_its_readers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    # ms-batchnorm-momentum reads BN_MOMENTUM from config.py: editing config.py must
+    # re-check model.py, whose finding depends on it
+    package = tmp_path / "proj"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "config.py").write_text("BN_MOMENTUM = 0.1\n", encoding="utf-8")
+    (package / "model.py").write_text(
+        "from mindspore import nn\nfrom proj.config import BN_MOMENTUM\n"
+        "def norm(c):\n    return nn.BatchNorm2d(c, momentum=BN_MOMENTUM)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    findings, _ = lint(capsys, "--select=ms-batchnorm-momentum", "proj")
+    assert [(item["path"], item["line"]) for item in findings] == [("proj/model.py", 4)]
+    (package / "config.py").write_text("BN_MOMENTUM = 0.9\n", encoding="utf-8")
+    findings, stats = lint(capsys, "--select=ms-batchnorm-momentum", "proj")
+    assert findings == [] and stats["checked"] == 2

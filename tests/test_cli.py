@@ -496,6 +496,6 @@ def test_confirm_results_in_every_format(project: Path, capsys: pytest.CaptureFi
     assert log["runs"][0]["properties"]["confirmation"]["new"] == 1
     assert results[2]["ruleId"] == "ms-graph-compile-error"
 
-    write_config(project, '[tool.mslint.confirm]\nfactory = "make_net"\n')
+    write_config(project, '[tool.mslint.confirm]\n"bad:Net" = { factory = "make_net" }\n')
     run(capsys, "--confirm", "bad.py")
-    assert calls[-1][1]["config"] == {"factory": "make_net"}
+    assert calls[-1][1]["config"] == {"bad:Net": {"factory": "make_net"}}

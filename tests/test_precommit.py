@@ -81,7 +81,7 @@ def test_hook_declaration() -> None:
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     hook = next(hook for hook in hooks if hook["id"] == "mslint")
     assert hook["language"] == "python"
-    assert hook["types"] == ["python"]
+    assert hook["types_or"] == ["python", "jupyter"]  # notebooks too
     assert hook["require_serial"] is True
     assert hook["entry"] == "mslint"
     assert not hook.get("additional_dependencies")

@@ -148,3 +148,65 @@ def f(x): pass
         func.name for func in module.nodes_of_class(nodes.FunctionDef) if resolve.has_decorator(func, apis.JIT_DECORATORS)
     }
     assert decorated == {"a", "b", "c", "d", "e"}
+
+
+def test_a_conditional_base_is_a_cell() -> None:
+    module = astroid.parse(
+        "from mindspore import nn\nHAVE_MS = True\n"
+        "class Quant(nn.Cell if HAVE_MS else object):\n    pass\n"
+    )
+    cls = next(module.nodes_of_class(nodes.ClassDef))
+    assert resolve.is_cell_class(cls)
+
+
+def _write(root, files: dict[str, str]) -> None:
+    for name, source in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source, encoding="utf-8")
+
+
+def test_a_linted_package_named_like_a_library_is_the_project(tmp_path, monkeypatch) -> None:
+    # mindformers' own Cells are Cells when mindformers itself is linted
+    _write(tmp_path, {
+        "mindformers/__init__.py": "",
+        "mindformers/models/__init__.py": "",
+        "mindformers/models/base.py": "from mindspore import nn\nclass PreTrainedModel(nn.Cell):\n    pass\n",
+        "mindformers/models/bert.py": "from mindformers.models.base import PreTrainedModel\n"
+                                      "class Bert(PreTrainedModel):\n    pass\n",
+    })
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = ("mindformers", "mindformers.models", "mindformers.models.base", "mindformers.models.bert")
+    try:
+        module = astroid.MANAGER.ast_from_file(str(tmp_path / "mindformers/models/bert.py"), "mindformers.models.bert")
+        cls = next(module.nodes_of_class(nodes.ClassDef))
+        assert not resolve.is_installed("mindformers.models.base", module.file)
+        assert resolve.is_cell_class(cls)
+    finally:
+        for name in names:
+            astroid.MANAGER.astroid_cache.pop(name, None)
+        astroid.MANAGER.clear_cache()
+        resolve.clear_caches()
+
+
+def test_an_installed_package_is_external_and_never_built(tmp_path, monkeypatch) -> None:
+    installed = tmp_path / "lib" / "site-packages"
+    _write(installed, {"mslint_fake_lib/__init__.py": "from mindspore import nn\nclass Base(nn.Cell):\n    pass\n"})
+    monkeypatch.syspath_prepend(str(installed))
+    module = astroid.parse(
+        "from mslint_fake_lib import Base\nclass Net(Base):\n    pass\n", path=str(tmp_path / "user.py")
+    )
+    cls = next(module.nodes_of_class(nodes.ClassDef))
+    requested = []
+    real = astroid.MANAGER.ast_from_module_name
+    monkeypatch.setattr(
+        astroid.MANAGER, "ast_from_module_name", lambda name, *a, **k: requested.append(name) or real(name, *a, **k)
+    )
+    try:
+        assert resolve.is_installed("mslint_fake_lib", module.file)
+        _, external = resolve.class_hierarchy(cls)
+        assert external == frozenset({"mslint_fake_lib.Base"})
+        assert requested == []  # mslint never asked astroid for the library's tree
+    finally:
+        astroid.MANAGER.clear_cache()
+        resolve.clear_caches()

@@ -100,7 +100,7 @@ def test_every_mslint_rule_is_described() -> None:
         assert rule.category in descriptor["properties"]["tags"]
         page = catalog.doc_text(rule.symbol)
         assert page is not None, f"docs/rules/{rule.symbol}.md is missing"
-        assert descriptor["help"]["markdown"] == page
+        assert descriptor["help"]["markdown"] == sarif.absolute_links(page)  # code scanning shows it away from the repository
         assert descriptor["help"]["text"].startswith(f"{rule.symbol} ({rule.msgid})")
 
 

@@ -349,3 +349,56 @@ def test_assignment_pairs() -> None:
     assert pairs == [("a", "1"), ("b", "2"), ("c", "3")]
     hidden = astroid.extract_node("a, b = f()")
     assert [value for _, value in astutil.assignment_pairs(hidden.targets, hidden.value)] == [None, None]
+
+
+def test_optional_parameters_may_be_tensors() -> None:
+    # None and Optional[Tensor] mean "maybe a tensor"; scalar defaults stay constants
+    module = astroid.parse(
+        "from typing import Optional\n"
+        "from mindspore import Tensor\n"
+        "class Net:\n"
+        "    def construct(self, ids=None, mask: Optional[Tensor] = None, n: Optional[int] = None,\n"
+        "                  rate=0.1, size=(2, 3), name='a', flag=False):\n"
+        "        return ids\n"
+    )
+    func = next(module.nodes_of_class(nodes.FunctionDef))
+    assert values.entry_tensor_params(func) == {"ids", "mask"}
+
+
+CONSTANTS = """
+import mindspore.nn as nn
+BN_MOMENTUM = 0.1
+TWICE = BN_MOMENTUM * 2
+REBOUND = 0.1
+REBOUND = 0.9
+def bn(c, momentum=0.03, size=7):
+    return (momentum, BN_MOMENTUM, TWICE, REBOUND, size // 2, c)
+"""
+
+
+def test_constant_reads_module_constants_and_parameter_defaults() -> None:
+    module = astroid.parse(CONSTANTS)
+    ret = next(module.nodes_of_class(nodes.Return)).value
+    momentum, bn_momentum, twice, rebound, half, channels = ret.elts
+    assert values.constant(bn_momentum) == 0.1
+    assert values.constant(twice) == pytest.approx(0.2)
+    assert values.constant(rebound) is astutil.UNKNOWN  # bound twice: unsure
+    assert values.constant(momentum) is astutil.UNKNOWN  # a caller may pass another value
+    assert values.constant(momentum, defaults=True) == 0.03
+    assert values.constant(half, defaults=True) == 3
+    assert values.constant(channels, defaults=True) is astutil.UNKNOWN
+    func, default = values.parameter_default(momentum)
+    assert func.name == "bn" and default.value == 0.03
+    assert values.parameter_default(channels) is None
+
+
+def test_constant_follows_imports_of_project_modules_only(tmp_path, monkeypatch) -> None:
+    (tmp_path / "projconf.py").write_text("BN_MOMENTUM = 0.1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = astroid.parse(
+        "from projconf import BN_MOMENTUM\nfrom numpy import pi\nBN_MOMENTUM #@\npi\n",
+        path=str(tmp_path / "user.py"),
+    )
+    first, second = [expr.value for expr in module.body[2:]]
+    assert values.constant(first) == 0.1
+    assert values.constant(second) is astutil.UNKNOWN  # a framework's name: never read

@@ -1,0 +1,93 @@
+"""Notebooks (issue 17, item 9): code cells checked, magics and shell lines
+skipped, findings at `train.ipynb:cell 3:line 3` in text and at the .ipynb
+file's line in SARIF/GitHub, notebooks found in folders, cached."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from mslint import cli, notebooks, sarif
+
+SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
+CELLS = [
+    {"cell_type": "markdown", "metadata": {}, "source": ["# Training\n"]},
+    {"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [],
+     "source": ["%matplotlib inline\n", "!pip install mindspore\n", "files = !ls\n", "import numpy as np\n", "from mindspore import nn"]},
+    {"cell_type": "code", "metadata": {}, "execution_count": 2, "outputs": [],
+     "source": ["class Net(nn.Cell):\n", "    def construct(self, x):\n", "        return np.exp(x)"]},
+    {"cell_type": "code", "metadata": {}, "execution_count": 3, "outputs": [], "source": ["%%bash\n", "for x in 1 2; do echo $x; done"]},
+    {"cell_type": "code", "metadata": {}, "execution_count": 4, "outputs": [], "source": ["%%time\n", "if True:\n", "    !nvidia-smi\n", "net = Net()"]},
+]
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture
+def notebook_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "notebooks" / "train.ipynb").write_text(
+        json.dumps({"cells": CELLS, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1), encoding="utf-8")
+    (tmp_path / "notebooks" / ".ipynb_checkpoints").mkdir()
+    (tmp_path / "notebooks" / ".ipynb_checkpoints" / "train-checkpoint.ipynb").write_text(
+        (tmp_path / "notebooks" / "train.ipynb").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str, str]:
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_shadow_module_blanks_magics_and_shell_lines(notebook_project: Path) -> None:
+    shadow = notebooks.shadow_of(str(notebook_project / "notebooks" / "train.ipynb"))
+    lines = shadow.text.splitlines()
+    assert lines[:5] == ["", "", "", "import numpy as np", "from mindspore import nn"]
+    assert "for x in" not in shadow.text  # a %%bash cell is not Python
+    assert "    pass" in lines and "net = Net()" in lines  # a shell line in a block keeps the block
+    compile(shadow.text, "train", "exec")
+    assert shadow.origin[lines.index("        return np.exp(x)")] == (3, 3)
+
+
+def test_a_finding_in_a_notebook_shows_its_cell(notebook_project: Path, capsys: pytest.CaptureFixture) -> None:
+    code, out, err = run(capsys, "--statistics", ".")  # found in the folder; checkpoints skipped
+    assert code == 1
+    assert out.splitlines()[0].startswith("notebooks/train.ipynb:cell 3:line 3:16: E7101 [ms-numpy-on-tensor] np.exp()")
+    assert "1 file: 1 checked, 0 from the cache" in err
+    _, again, err = run(capsys, "--statistics", ".")
+    assert again == out and "1 file: 0 checked, 1 from the cache" in err
+
+
+def test_sarif_and_github_point_at_the_line_of_the_ipynb_file(notebook_project: Path, capsys: pytest.CaptureFixture) -> None:
+    text = (notebook_project / "notebooks" / "train.ipynb").read_text(encoding="utf-8").splitlines()
+    line = next(number for number, content in enumerate(text, 1) if "return np.exp(x)" in content)
+    column = text[line - 1].index("np.exp") + 1
+    _, out, _ = run(capsys, "--format=sarif", "notebooks/train.ipynb")
+    log = json.loads(out)
+    sarif.validate(log, SCHEMA)
+    result = log["runs"][0]["results"][0]
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "notebooks/train.ipynb"
+    assert (location["region"]["startLine"], location["region"]["startColumn"]) == (line, column)
+    assert (result["properties"]["cell"], result["properties"]["cellLine"]) == (3, 3)
+    _, out, _ = run(capsys, "--format=github", "notebooks/train.ipynb")
+    assert re.match(rf"::error file=notebooks/train.ipynb,line={line},col={column},.*::cell 3, line 3: np.exp\(\)", out)
+    _, out, _ = run(capsys, "--format=json", "notebooks/train.ipynb")
+    finding = json.loads(out)["findings"][0]
+    assert (finding["line"], finding["cell"], finding["cellLine"], finding["cellColumn"]) == (line, 3, 3, 16)
+
+
+def test_a_broken_notebook_is_an_input_error(notebook_project: Path, capsys: pytest.CaptureFixture) -> None:
+    (notebook_project / "broken.ipynb").write_text("{not json", encoding="utf-8")
+    code, _, err = run(capsys, "broken.ipynb", "notebooks")
+    assert code == 2
+    assert "broken.ipynb: not a readable notebook" in err
