@@ -114,6 +114,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self.jit_roots: set[nodes.NodeNG] = set()
         self.bytecode_roots: set[nodes.NodeNG] = set()
         self._reached: dict[str, frozenset] = {}
+        self._cell_values: dict[nodes.NodeNG, values.FunctionValues] = {}
         source = _source(module)
         # the module's classes, functions and import statements, in source order
         self.classes, self.functions, self.imports = _definitions(module)
@@ -406,8 +407,30 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         """What the values of the graph/differentiated function enclosing ``node`` hold."""
         found = self.enclosing(node)
         if found is None:
-            return None
+            return self._pynative_cell_values(node)
         return self.function_values().get(self._values_owner(found[0]))
+
+    def pynative_cell_code(self, node: nodes.NodeNG) -> nodes.FunctionDef | None:
+        """In a module its programs run PyNative: the Cell's construct that holds
+        ``node`` (plain Python there, but its inputs are still tensors: a PyTorch
+        idiom on them fails as it would in graph mode)."""
+        if self.decision.mode != mode.PYNATIVE:
+            return None
+        found = astutil.enclosing_method(node)
+        if found is None or found[0].name not in apis.CELL_METHODS_COMPILED or not self.is_cell_class(found[1]):
+            return None
+        return found[0]
+
+    def _pynative_cell_values(self, node: nodes.NodeNG) -> values.FunctionValues | None:
+        method = self.pynative_cell_code(node)
+        if method is None:
+            return None
+        known = self._cell_values.get(method)
+        if known is None:
+            tensor_attrs, trainable = self._self_facts(method)
+            known = values.FunctionValues(method, values.entry_tensor_params(method), tensor_attrs, trainable)
+            self._cell_values[method] = known
+        return known
 
     def depends_on_tensor(self, node: nodes.NodeNG) -> bool:
         known = self.values_at(node)
