@@ -15,7 +15,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, resolve, scope, values
+from mslint import apis, astutil, resolve, scope, values
 from mslint.messages import GraphModeNote, spelled
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
             return
         if qname is not None and resolve.is_cell_qname(qname):
             # Softmax, ReLU, pooling, losses: no weights, nothing left untrained
-            if values.builds_parameters(node, qname):
+            if values.builds_parameters(node, qname) and not _functional_idiom(node, analysis):
                 self.add_message("ms-cell-in-construct", node=node, args=(spelled(func),))
             return
         cls = resolve.user_class_of_call(node)
@@ -75,6 +75,49 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
             and analysis.class_facts(cls).creates_trainable_parameters(analysis.class_facts)
         ):
             self.add_message("ms-cell-in-construct", node=node, args=(spelled(func),))
+
+
+def _functional_idiom(call: nodes.Call, analysis: scope.ModuleAnalysis) -> bool:
+    """A layer used as a function, not a layer left untrained: sized from the input's
+    own shape (``nn.LayerNorm(x.shape[1:])``, PyTorch's ``F.layer_norm`` without
+    weights; a new shape per input could never be a trained layer), or given fixed
+    weights as a value and no bias (``nn.Conv1d(..., weight_init=self.basis)``)."""
+    weights = astutil.argument(call, None, apis.FIXED_WEIGHT_KEYWORD)
+    if _fixed_value(weights):
+        bias = astutil.argument(call, None, apis.BIAS_KEYWORD)
+        if bias is None or astutil.literal_bool(bias) is False:
+            return True
+    known = analysis.values_at(call)
+    return known is not None and any(
+        _reads_input_shape(argument, known, depth=2) for argument in astutil.call_arguments(call)
+    )
+
+
+def _fixed_value(weights: object) -> bool:
+    """A weight given as data (a name, an attribute, a Tensor), not an initializer
+    (``"normal"``, ``Normal(0.02)``, None)."""
+    if isinstance(weights, (nodes.Name, nodes.Attribute, nodes.Subscript)):
+        return True
+    return isinstance(weights, nodes.Call) and values.produces_tensor(weights)
+
+
+def _reads_input_shape(expr: nodes.NodeNG, known: values.FunctionValues, depth: int) -> bool:
+    """Whether ``expr`` reads the shape of a runtime tensor, directly (``x.shape[1:]``)
+    or through names bound from it (``h, w = x.shape[2:]``)."""
+    for attribute in expr.nodes_of_class(nodes.Attribute):
+        if attribute.attrname in apis.STATIC_TENSOR_ATTRIBUTES and known.depends(attribute.expr):
+            return True
+    if depth == 0:
+        return False
+    for name in expr.nodes_of_class(nodes.Name):
+        frame = name.frame()
+        for binding in frame.locals.get(name.name, ()) if isinstance(frame, nodes.FunctionDef) else ():
+            statement = binding.parent
+            while isinstance(statement, (nodes.Tuple, nodes.List, nodes.Starred)):
+                statement = statement.parent
+            if isinstance(statement, nodes.Assign) and _reads_input_shape(statement.value, known, depth - 1):
+                return True
+    return False
 
 
 def register(linter: PyLinter) -> None:

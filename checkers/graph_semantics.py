@@ -94,6 +94,8 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
         arguments = astutil.call_arguments(node)
         if any(analysis.depends_on_tensor(argument) for argument in arguments):
             return False  # drawn per call from tensor data: not frozen
+        if values.never_compiled(node, analysis.class_facts):
+            return True  # under a constant-False branch: never compiled
         if is_clock:
             fix = apis.TIME_REPLACEMENT
         else:
@@ -110,6 +112,8 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
         if found is None:
             return
         if self._attribute_kind(found[1], attr) != values.LIST:
+            return
+        if values.never_compiled(node, scope.analysis(node.root()).class_facts):
             return
         outcome = apis.LIST_MUTATIONS[func.attrname][jit_syntax_level(self)]
         if func.attrname == "pop" and not isinstance(node.parent, (nodes.Assign, nodes.Expr)):
@@ -128,15 +132,18 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
         if not analysis.in_graph(node):
             return
         found = self._cell_method(node)
-        if found is None:
+        if found is None or values.never_compiled(node, analysis.class_facts):
             return
         method, cls = found
-        for target in targets:
-            for leaf in astutil.flatten_targets(target):
-                if isinstance(leaf, nodes.AssignAttr):
-                    self._attribute_assignment(node, leaf, method, cls, analysis)
-                elif isinstance(leaf, nodes.Subscript):
-                    self._item_assignment(node, leaf, cls)
+        value = getattr(node, "value", None)
+        pairs = astutil.assignment_pairs(targets, value) if isinstance(node, nodes.Assign) else [(targets[0], value)]
+        for leaf, leaf_value in pairs:
+            if isinstance(leaf, nodes.AssignAttr):
+                if self._sub_cell_parameter(node, leaf, cls):
+                    continue
+                self._attribute_assignment(node, leaf, leaf_value, method, cls, analysis)
+            elif isinstance(leaf, nodes.Subscript):
+                self._item_assignment(node, leaf, cls)
 
     visit_augassign = visit_assign
     visit_annassign = visit_assign
@@ -145,6 +152,7 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
         self,
         node: nodes.NodeNG,
         target: nodes.AssignAttr,
+        value: nodes.NodeNG | None,
         method: nodes.FunctionDef,
         cls: nodes.ClassDef,
         analysis: scope.ModuleAnalysis,
@@ -164,7 +172,7 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
             )
             return
         # LAX keeps the value on the host; the harm is a tensor read back from it
-        value = node.value
+        # (each target's own value: ``self.cos, self.sin = cos_table, sin_table``)
         if value is None or not analysis.depends_on_tensor(value):
             return
         known = analysis.values_at(node)
@@ -182,6 +190,31 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
                 apis.MUTATION_FIX,
             ),
         )
+
+    def _sub_cell_parameter(self, node: nodes.NodeNG, target: nodes.AssignAttr, cls: nodes.ClassDef) -> bool:
+        """``self.dense.weight = ...``: replacing a sub-cell's Parameter fails to compile
+        at every level (measured); True when reported."""
+        holder = astutil.self_attribute(target.expr)
+        if holder is None:
+            return False
+        assigned = [value for value in scope.analysis(cls.root()).class_facts(cls).values(holder) if value is not None]
+        if not assigned or not all(
+            isinstance(value, nodes.Call) and target.attrname in apis.LAYER_PARAMETER_NAMES.get(
+                resolve.qualified_name(value.func) or "", ())
+            for value in assigned
+        ):
+            return False
+        self.add_message(
+            MUTATION,
+            node=node,
+            args=(
+                "replacing the Parameter self.%s.%s" % (holder, target.attrname),
+                "fails to compile at every jit_syntax_level",
+                "update it in place with ops.assign(self.%s.%s, value), or compute with the new value "
+                "without storing it" % (holder, target.attrname),
+            ),
+        )
+        return True
 
     def _item_assignment(self, node: nodes.NodeNG, target: nodes.Subscript, cls: nodes.ClassDef) -> None:
         attr = astutil.self_attribute(target.value)

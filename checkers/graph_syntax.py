@@ -32,7 +32,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, resolve, scope
+from mslint import apis, astutil, resolve, scope, values
 from mslint.messages import GraphModeNote, spelled
 
 if TYPE_CHECKING:
@@ -181,6 +181,8 @@ class GraphSyntaxChecker(GraphModeNote, BaseChecker):
             return
         if isinstance(func, nodes.Attribute) and self._forbidden_method(func, analysis):
             self.add_message(FORBIDDEN, node=node, args=(spelled(func), apis.GRAPH_FORBIDDEN_METHOD_FIX))
+        elif isinstance(func, nodes.Attribute) and self._used_cell_list(node, func, analysis):
+            self.add_message(FORBIDDEN, node=node, args=(spelled(func), apis.GRAPH_CELL_LIST_FIX))
 
     @staticmethod
     def _forbidden_call(qname: str) -> str | None:
@@ -210,6 +212,24 @@ class GraphSyntaxChecker(GraphModeNote, BaseChecker):
         _, cls = found
         # a Cell's own method, not one the user class defines under that name
         return analysis.is_cell_class(cls) and resolve.find_method(cls, name) is None
+
+    @staticmethod
+    def _used_cell_list(node: nodes.Call, func: nodes.Attribute, analysis: scope.ModuleAnalysis) -> bool:
+        """``self.cells()``/``self.name_cells()`` whose result is used (iterated,
+        measured, indexed): graph mode folds away only an unused one."""
+        if func.attrname not in apis.GRAPH_FORBIDDEN_WHEN_USED_METHODS or not astutil.is_self(func.expr):
+            return False
+        found = astutil.enclosing_method(func)
+        if found is None or not analysis.is_cell_class(found[1]) or resolve.find_method(found[1], func.attrname):
+            return False
+        statement = node.parent
+        if isinstance(statement, nodes.Expr):
+            return False
+        if isinstance(statement, nodes.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], nodes.AssignName):
+            name = statement.targets[0].name
+            return any(read.name == name for read in found[0].nodes_of_class(nodes.Name))
+        return True
 
     # -- ms-loop-variable-after-loop -------------------------------------------
     @only_required_for_messages(LOOP_VARIABLE)
@@ -378,7 +398,7 @@ class _BindingFlow:
                 continue  # the comprehension's own variable
             kind, where, fix = origin
             key = (name, where.lineno)
-            if key in self.reported:
+            if key in self.reported or values.never_compiled(name_node, self.analysis.class_facts):
                 continue
             self.reported.add(key)
             self.checker.add_message(LOOP_VARIABLE, node=name_node, args=(name, kind, where.lineno, fix))

@@ -261,12 +261,21 @@ def _same_size(first: nodes.NodeNG, second: nodes.NodeNG, dims: int) -> bool:
     return first.as_string() == second.as_string()
 
 
-def _mentions_shape(node: nodes.NodeNG) -> bool:
-    """Whether an expression reads a shape (``x.shape[2]``, ``shape[2:]``, ``ops.shape(x)``)."""
+def _mentions_shape(node: nodes.NodeNG, depth: int = 1) -> bool:
+    """Whether an expression reads a shape (``x.shape[2]``, ``shape[2:]``, ``ops.shape(x)``),
+    directly or through a local name bound from one (``size = self.shape(x)``, then ``size[2]``)."""
     for child in node.nodes_of_class((nodes.Name, nodes.Attribute)):
         name = child.name if isinstance(child, nodes.Name) else child.attrname
         if name.lower().endswith("shape"):
             return True
+    if depth == 0:
+        return False
+    for name in node.nodes_of_class(nodes.Name):
+        frame = name.frame()
+        for binding in frame.locals.get(name.name, ()) if isinstance(frame, nodes.FunctionDef) else ():
+            statement = binding.statement()
+            if isinstance(statement, nodes.Assign) and _mentions_shape(statement.value, depth - 1):
+                return True
     return False
 
 
@@ -331,14 +340,18 @@ class LayersChecker(BaseChecker):
             "%s %s; write %s",
             "ms-conv-implicit-pad-mode",
             'A mindspore.nn Conv*/Conv*Transpose without `pad_mode`: the default "same" pads, '
-            "PyTorch's default does not, so output sizes differ (8x8 vs 6x6 for a 3x3 kernel).",
+            "PyTorch's default does not, so output sizes differ (8x8 vs 6x6 for a 3x3 kernel). "
+            'Migration hint, disabled by default: native MindSpore code means "same".',
+            {"default_enabled": False},
         ),
         "W7503": (
             "%s moves with stride 1 (the default) and barely downsamples, where PyTorch's %s strides by "
             "kernel_size; write %s",
             "ms-pool-implicit-stride",
             "A mindspore.nn MaxPool*/AvgPool* with a kernel_size other than 1 and no `stride`: "
-            "MindSpore's stride defaults to 1, PyTorch's to kernel_size (7x7 vs 4x4 for MaxPool2d(2) on 8x8).",
+            "MindSpore's stride defaults to 1, PyTorch's to kernel_size (7x7 vs 4x4 for MaxPool2d(2) on 8x8). "
+            "Migration hint, disabled by default: native MindSpore code mostly pools globally or means stride 1.",
+            {"default_enabled": False},
         ),
         "W7504": (
             "%s %s; write %s",
@@ -518,6 +531,8 @@ class LayersChecker(BaseChecker):
         pad_mode = bound.value("pad_mode")
         if isinstance(pad_mode, str) and pad_mode.lower() == "same":
             return  # written for MindSpore: "same" with stride 1 keeps the size (SPP blocks)
+        if _is_global_pool(bound.call):
+            return  # its output is reduced to one value per channel: stride cannot matter
         fixed = _CallText(bound.call)
         fixed.set(bound, "stride", _text(bound.args["kernel_size"]), after="kernel_size")
         suggestion = f"{fixed} for PyTorch's default, or stride=1 to keep this"
@@ -602,6 +617,8 @@ class LayersChecker(BaseChecker):
             value, note = _default_note(node)  # def bn(c, momentum=0.1)
         if not is_number(value) or not 0 <= value <= 1:
             return
+        if "use_batch_statistics" in bound and values.constant(bound.get("use_batch_statistics")) is False:
+            return  # always normalises with the moving statistics and never updates them
         converted = _number_text(1 - value)
         fixed = _CallText(bound.call)
         fixed.set(bound, "momentum", converted)
@@ -673,6 +690,102 @@ class LayersChecker(BaseChecker):
 
     def _emit(self, symbol: str, bound: _Bound, args: tuple) -> None:
         self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))
+
+
+# What a global pool's output is fed to: it reduces the map to one value per
+# channel, so the pool's stride cannot matter (ms-pool-implicit-stride).
+_FLATTENING_NAMES = frozenset({
+    "flatten", "Flatten", "squeeze", "Squeeze", "reshape", "Reshape", "view", "mean", "ReduceMean",
+    "Dense", "Linear", "fc", "classifier", "head",
+})
+
+
+# Layers between a global pool and its flatten that keep one value per channel.
+_ELEMENTWISE_WORDS = ("drop", "relu", "act", "sigmoid", "gelu", "silu", "swish")
+
+
+def _callee_name(call: nodes.Call) -> str | None:
+    func = call.func
+    if isinstance(func, nodes.Call):  # ops.Squeeze(3)(x)
+        func = func.func
+    return func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
+
+
+def _flattens(node: nodes.NodeNG, layer_kinds: dict[str, str]) -> bool:
+    """Whether the value of ``node`` goes into a flatten, squeeze, reshape, mean or
+    Dense (a call argument, or the receiver of ``.view``/``.squeeze``...), straight
+    or through elementwise layers (``x = self.dropout(x)`` between them)."""
+    for _ in range(4):
+        parent = node.parent
+        if isinstance(parent, nodes.Attribute) and isinstance(parent.parent, nodes.Call):
+            return parent.attrname in _FLATTENING_NAMES  # pooled.squeeze(), pooled.view(n, -1)
+        if not (isinstance(parent, nodes.Call) and node in parent.args):
+            return False
+        name = _callee_name(parent)
+        attr = astutil.self_attribute(parent.func)
+        kind = layer_kinds.get(attr, "") if attr is not None else ""
+        if name in _FLATTENING_NAMES or kind in _FLATTENING_NAMES:
+            return True
+        if not any(word in f"{name} {kind}".lower() for word in _ELEMENTWISE_WORDS):
+            return False
+        following = _next_read(parent)
+        if following is None:
+            return isinstance(parent.parent, nodes.Call) and _flattens(parent, layer_kinds)
+        node = following
+    return False
+
+
+def _next_read(value: nodes.NodeNG) -> nodes.Name | None:
+    """``y = value``: the first read of ``y`` after it, in the same function."""
+    holder = value.parent
+    if not (isinstance(holder, nodes.Assign) and holder.value is value and len(holder.targets) == 1
+            and isinstance(holder.targets[0], nodes.AssignName)):
+        return None
+    name = holder.targets[0].name
+    reads = [
+        read for read in holder.scope().nodes_of_class(nodes.Name)
+        if read.name == name and (read.lineno or 0) > (holder.lineno or 0)
+    ]
+    return min(reads, key=lambda read: (read.lineno, read.col_offset)) if reads else None
+
+
+def _is_global_pool(call: nodes.Call) -> bool:
+    """A pool whose output is flattened, squeezed, reshaped, averaged or fed to a Dense:
+    the next entry of a layer list, or what ``self.<attr>(x)`` returns in the class."""
+    parent = call.parent
+    if isinstance(parent, (nodes.List, nodes.Tuple)):
+        index = parent.elts.index(call)
+        following = parent.elts[index + 1:index + 2]
+        return bool(following) and isinstance(following[0], nodes.Call) and \
+            _callee_name(following[0]) in _FLATTENING_NAMES
+    statement = call.statement()
+    if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
+        return False
+    attr = astutil.self_attribute(statement.targets[0])
+    found = astutil.enclosing_method(call)
+    if attr is None or found is None:
+        return False
+    cls = found[1]
+    layer_kinds: dict[str, str] = {}
+    for assign in cls.nodes_of_class(nodes.Assign):
+        if len(assign.targets) == 1 and isinstance(assign.value, nodes.Call):
+            target = astutil.self_attribute(assign.targets[0])
+            if target is not None:
+                layer_kinds[target] = _callee_name(assign.value) or ""
+    uses = [
+        use for use in cls.nodes_of_class(nodes.Call)
+        if astutil.self_attribute(use.func) == attr
+    ]
+    if not uses:
+        return False
+    for use in uses:
+        if _flattens(use, layer_kinds):
+            continue
+        # ``pooled = self.pool(x)`` and the next statement flattens ``pooled``
+        following = _next_read(use)
+        if following is None or not _flattens(following, layer_kinds):
+            return False
+    return True
 
 
 def _torch_positionals_fixed(bound: _Bound, index: int) -> str:

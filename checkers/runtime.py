@@ -26,23 +26,25 @@ from pylint.checkers import BaseChecker
 from pylint.constants import WarningScope
 from pylint.reporters.text import TextReporter
 
-from mslint import compat, findings
-from mslint.confirm.rules import COMPILE_ERROR_MSGID, COMPILE_ERROR_SYMBOL
+from mslint import compat, findings, manifest
 from mslint.findings import Finding
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
     from pylint.message import Message
 
+# Read from the manifest, not mslint.confirm: static mode loads this checker
+# without touching the runtime-mode package.
+_COMPILE_ERROR = manifest.BY_SYMBOL["ms-graph-compile-error"]
 _WRAPPED = "_mslint_confirm_wrapped"
 
 
 class RuntimeConfirmationChecker(BaseChecker):
     name = "mslint-runtime"
     msgs = {
-        COMPILE_ERROR_MSGID: (
+        _COMPILE_ERROR.msgid: (
             "%s",
-            COMPILE_ERROR_SYMBOL,
+            _COMPILE_ERROR.symbol,
             "Runtime mode only (--confirm): MindSpore's graph compiler rejects this line "
             "(GRAPH_MODE, jit_syntax_level STRICT, or LAX where noted) and no static rule "
             "predicted it. The message is MindSpore's own, trimmed to its first useful line.",
@@ -100,7 +102,7 @@ class RuntimeConfirmationChecker(BaseChecker):
         symbols = _mslint_symbols(self.linter)
 
         def collect(msg: Message, node: Any) -> None:
-            if msg.symbol in symbols and msg.symbol != COMPILE_ERROR_SYMBOL:
+            if msg.symbol in symbols and msg.symbol != _COMPILE_ERROR.symbol:
                 self._collected.append(self._finding(msg, node))
 
         compat.record_message_nodes(self.linter, collect)
@@ -194,7 +196,7 @@ class RuntimeConfirmationChecker(BaseChecker):
                 self.linter.set_current_module(modname, str(path))
             before = len(getattr(reporter, "messages", None) or [])
             self.add_message(
-                COMPILE_ERROR_SYMBOL,
+                _COMPILE_ERROR.symbol,
                 line=finding.line,
                 col_offset=finding.column - 1,
                 end_lineno=finding.end_line,
@@ -290,9 +292,9 @@ def load_configuration(linter: PyLinter) -> None:
         return
     for checker in linter.get_checkers():
         if isinstance(checker, RuntimeConfirmationChecker):
-            checker._report_new = linter.is_message_enabled(COMPILE_ERROR_SYMBOL)  # noqa: SLF001
+            checker._report_new = linter.is_message_enabled(_COMPILE_ERROR.symbol)  # noqa: SLF001
             if not checker._report_new:  # noqa: SLF001
-                linter.enable(COMPILE_ERROR_SYMBOL)
+                linter.enable(_COMPILE_ERROR.symbol)
 
 
 def register(linter: PyLinter) -> None:

@@ -7,8 +7,10 @@ Measured on MindSpore 2.10 (FACTS.md, tests/oracle/test_training.py):
 - A Cell called and then differentiated on the same inputs in PyNative runs its
   forward twice unless ``set_grad()`` was called before the call.
 - A wrapper holding an optimizer with the default ``auto_prefix=True`` renames the
-  network's parameters (``weight`` becomes ``optimizer.weight``); a backbone with
-  ``auto_prefix=False`` gives its sub-cells colliding parameter names.
+  network's parameters (``weight`` becomes ``optimizer.weight``): a checkpoint with
+  the bare names loaded after wrapping loads nothing, silently; loading before
+  wrapping, or loading what the wrapped network saved into a fresh network, works.
+  A backbone with ``auto_prefix=False`` gives its sub-cells colliding parameter names.
 - A Cell with ``forward`` and no ``construct`` raises AttributeError when called.
 """
 
@@ -91,9 +93,10 @@ class TrainingChecker(BaseChecker):
         "W7603": (
             "%s; %s",
             "ms-auto-prefix",
-            "A Cell wrapping a network and its optimizer without auto_prefix=False renames the "
-            "network's parameters (weight becomes optimizer.weight), so checkpoints stop matching; "
-            "a backbone with auto_prefix=False gives its sub-cells colliding parameter names.",
+            "A checkpoint loaded into a network (or its wrapper) after a wrapper holding the network "
+            "and its optimizer without auto_prefix=False renamed its parameters (weight becomes "
+            "optimizer.weight): a checkpoint with the bare names loads nothing, silently. Also a "
+            "backbone with auto_prefix=False whose sub-cells then share parameter names.",
         ),
         "E7604": (
             "%s defines forward() but no construct(): MindSpore calls construct, so calling the "
@@ -107,13 +110,17 @@ class TrainingChecker(BaseChecker):
     def __init__(self, linter: PyLinter) -> None:
         super().__init__(linter)
         self._reported_forwards: set[nodes.Call] = set()
+        self._holders: dict[nodes.ClassDef, str | None] = {}
 
     def open(self) -> None:
         self._reported_forwards = set()
+        self._holders = {}
 
     # -- ms-amp-overrides-to-float -------------------------------------------
-    @only_required_for_messages("ms-amp-overrides-to-float", "ms-bprop-without-set-grad")
+    @only_required_for_messages("ms-amp-overrides-to-float", "ms-bprop-without-set-grad", "ms-auto-prefix")
     def visit_call(self, node: nodes.Call) -> None:
+        if self.linter.is_message_enabled("ms-auto-prefix"):
+            self._check_load_after_wrapping(node)
         if self.linter.is_message_enabled("ms-amp-overrides-to-float"):
             self._check_amp(node)
         if self.linter.is_message_enabled("ms-bprop-without-set-grad"):
@@ -426,52 +433,146 @@ class TrainingChecker(BaseChecker):
         self.add_message("ms-forward-not-construct", node=forward, args=(node.name,))
 
     def _check_auto_prefix(self, node: nodes.ClassDef, analysis) -> None:
-        user, external = resolve.class_hierarchy(node)
-        if len(user) != 1 or not external & apis.CELL_ROOT_CLASSES:
-            return  # super().__init__() reaches another class's __init__
-        if not external <= apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES:
+        """The backbone half: ``auto_prefix=False`` on a Cell holding no optimizer
+        whose sub-cells then share parameter names. (The wrapper half is judged
+        where a checkpoint is loaded: :meth:`_check_load_after_wrapping`.)"""
+        found = _cell_auto_prefix(node)
+        if found is None:
             return
-        init = astutil.own_method(node, "__init__")
-        if init is None:
+        super_call, auto_prefix, init = found
+        if auto_prefix or _optimizer_holder(node, init, analysis) is not None:
             return
-        super_call, offset = _cell_init_call(init)
-        if super_call is None:
+        if _names_sub_cells(init):
+            return  # update_parameters_name(...) gives every sub-cell its own prefix
+        collision = _colliding_children(node, init, analysis)
+        if collision is None:
             return
-        position_, keyword = apis.CELL_INIT_AUTO_PREFIX
-        value = argument(super_call, position_ + offset, keyword)
-        if value is UNKNOWN:
+        first, second, shared = collision
+        self.add_message(
+            "ms-auto-prefix",
+            node=super_call,
+            args=(
+                f"{node.name} sets auto_prefix=False but holds no optimizer: its sub-cells lose their "
+                f"prefixes and self.{first} and self.{second} both name a parameter {shared}, so an "
+                "optimizer over it raises ValueError and save_checkpoint keeps only one of them",
+                "remove auto_prefix=False (it is for wrappers of a network and its optimizer)",
+            ),
+        )
+
+    def _check_load_after_wrapping(self, node: nodes.Call) -> None:
+        """``load_param_into_net(net, ...)`` after ``Wrapper(net, opt)`` in the same
+        scope, where Wrapper holds an optimizer and keeps auto_prefix=True: the
+        network's parameters are renamed, so a checkpoint with the bare names loads
+        nothing into them (measured), and MindSpore only returns them as not loaded."""
+        spec = apis.CHECKPOINT_LOADS.get(resolve.call_name(node) or "")
+        if spec is None:
             return
-        auto_prefix = True if value is None else literal_bool(value)
-        if auto_prefix is None:
+        target = argument(node, *spec)
+        target_path = attribute_path(target) if target not in (None, UNKNOWN) else None
+        if target_path is None:
             return
-        holder = _optimizer_holder(node, init, analysis)
-        if auto_prefix and holder is not None:
-            self.add_message(
-                "ms-auto-prefix",
-                node=super_call,
-                args=(
-                    f"{node.name} wraps a network and its optimizer but {spelled(super_call.func)}() "
-                    "keeps auto_prefix=True: "
-                    f"the network's parameters are renamed (weight becomes {holder}.weight), so a "
-                    "checkpoint with the original names no longer loads into it",
-                    "pass auto_prefix=False",
-                ),
+        built_from: dict[str, set[str]] = {}  # ``loss_net = nn.WithLossCell(net, loss)``: loss_net <- net
+        wrapped: dict[str, tuple[nodes.Call, nodes.ClassDef, str]] = {}
+        for call in sorted(scope_calls(node.scope()), key=position):
+            if position(call) >= position(node):
+                break
+            inputs = {attribute_path(arg) for arg in astutil.call_arguments(call)} - {None}
+            statement = call.parent
+            result = (
+                _target_path(statement.targets[0])
+                if isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1
+                else None
             )
-        elif not auto_prefix and holder is None:
-            collision = _colliding_children(node, init, analysis)
-            if collision is None:
-                return
-            first, second, shared = collision
-            self.add_message(
-                "ms-auto-prefix",
-                node=super_call,
-                args=(
-                    f"{node.name} sets auto_prefix=False but holds no optimizer: its sub-cells lose their "
-                    f"prefixes and self.{first} and self.{second} both name a parameter {shared}, so an "
-                    "optimizer over it raises ValueError and save_checkpoint keeps only one of them",
-                    "remove auto_prefix=False (it is for wrappers of a network and its optimizer)",
-                ),
-            )
+            if result is not None:
+                built_from[result] = inputs
+            if _saved_network(call) in wrapped:
+                return  # it saves the wrapped network (prefixed names): what it loads next is likely that
+            cls = resolve.user_class_of_call(call)
+            holder = self._prefixing_holder(cls) if cls is not None else None
+            if holder is None:
+                continue
+            pending = list(inputs | ({result} if result else set()))
+            while pending:  # the wrapper renames what it holds, and what that holds
+                name = pending.pop()
+                if name not in wrapped:
+                    wrapped[name] = (call, cls, holder)
+                    pending.extend(built_from.get(name, ()))
+        found = wrapped.get(target_path)
+        if found is None:
+            return
+        call, cls, holder = found
+        self.add_message(
+            "ms-auto-prefix",
+            node=node,
+            args=(
+                f"{spelled(node.func)}() into {target_path} after {cls.name}(...) on line {call.lineno}: "
+                f"{cls.name} holds an optimizer and keeps auto_prefix=True, so the network's parameters are "
+                f"now named {holder}.<name> and a checkpoint with the bare names loads nothing into them "
+                "(they only come back as not loaded)",
+                f"load before wrapping, or pass auto_prefix=False to {cls.name}'s super().__init__()",
+            ),
+        )
+
+    def _prefixing_holder(self, cls: nodes.ClassDef) -> str | None:
+        """The prefix a wrapper class puts on the network's parameter names (it holds
+        an optimizer and keeps auto_prefix=True), or None."""
+        if cls not in self._holders:
+            holder = None
+            analysis = scope.analysis(cls.root())
+            found = _cell_auto_prefix(cls) if analysis.is_cell_class(cls) else None
+            if found is not None and found[1]:
+                holder = _optimizer_holder(cls, found[2], analysis)
+            self._holders[cls] = holder
+        return self._holders[cls]
+
+
+def _cell_auto_prefix(node: nodes.ClassDef) -> tuple[nodes.Call, bool, nodes.FunctionDef] | None:
+    """(the Cell.__init__ call, its auto_prefix, __init__) of a Cell class deriving
+    directly from nn.Cell; None when that cannot be read."""
+    user, external = resolve.class_hierarchy(node)
+    if len(user) != 1 or not external & apis.CELL_ROOT_CLASSES:
+        return None  # super().__init__() reaches another class's __init__
+    if not external <= apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES:
+        return None
+    init = astutil.own_method(node, "__init__")
+    if init is None:
+        return None
+    super_call, offset = _cell_init_call(init)
+    if super_call is None:
+        return None
+    position_, keyword = apis.CELL_INIT_AUTO_PREFIX
+    value = argument(super_call, position_ + offset, keyword)
+    if value is UNKNOWN:
+        return None
+    auto_prefix = True if value is None else literal_bool(value)
+    if auto_prefix is None:
+        return None
+    return super_call, auto_prefix, init
+
+
+def _saved_network(call: nodes.Call) -> str | None:
+    """The network ``save_checkpoint(net, path)`` saves, as an attribute path."""
+    spec = apis.CHECKPOINT_SAVES.get(resolve.call_name(call) or "")
+    saved = argument(call, *spec) if spec is not None else None
+    return attribute_path(saved) if saved not in (None, UNKNOWN) else None
+
+
+def _target_path(target: nodes.NodeNG) -> str | None:
+    """``net = ...`` -> "net", ``self.net = ...`` -> "self.net"."""
+    if isinstance(target, nodes.AssignName):
+        return target.name
+    if isinstance(target, nodes.AssignAttr):
+        holder = attribute_path(target.expr)
+        return f"{holder}.{target.attrname}" if holder is not None else None
+    return None
+
+
+def _names_sub_cells(init: nodes.FunctionDef) -> bool:
+    """Whether __init__ renames its sub-cells' parameters itself."""
+    return any(
+        isinstance(call.func, nodes.Attribute) and call.func.attrname == apis.RENAME_PARAMETERS_METHOD
+        for call in scope_calls(init)
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -757,6 +757,10 @@ PARAMETERIZED_CELLS: frozenset[str] = frozenset(
     ]
 )
 PARAMETER_AFFINE_KEYWORDS: frozenset[str] = frozenset({"affine", "elementwise_affine"})
+# A layer built in graph code with its weights given as a value (not an initializer
+# name) and no bias is a fixed filter (an STFT basis as a Conv1d's weight_init): the
+# functional convolution, meant to stay fixed (ms-cell-in-construct).
+FIXED_WEIGHT_KEYWORD, BIAS_KEYWORD = "weight_init", "has_bias"
 # Calls that create a trainable parameter (a user Cell whose __init__ makes one holds weights).
 PARAMETER_CONSTRUCTORS: frozenset[str] = frozenset({"mindspore.Parameter", "mindspore.ParameterTuple"})
 
@@ -845,6 +849,34 @@ GRAPH_FORBIDDEN_SELF_METHODS: frozenset[str] = frozenset(
         "register_backward_hook", "register_backward_pre_hook",
     }
 )
+# Checkpoint loads into a network: (qualified name, position, keyword) of the network
+# argument (ms-auto-prefix: a load after a prefixing wrapper renamed the network).
+CHECKPOINT_LOADS: dict[str, tuple[int, str]] = {
+    "mindspore.load_param_into_net": (0, "net"),
+    "mindspore.train.serialization.load_param_into_net": (0, "net"),
+    "mindspore.train.load_param_into_net": (0, "net"),
+    "mindspore.load_checkpoint": (1, "net"),
+    "mindspore.train.serialization.load_checkpoint": (1, "net"),
+    "mindspore.train.load_checkpoint": (1, "net"),
+}
+
+# Checkpoint saves of a network: qualified name -> (position, keyword) of the network.
+# A save after wrapping writes the prefixed names, which load back into the wrapped
+# network (ms-auto-prefix stays silent on a load after such a save).
+CHECKPOINT_SAVES: dict[str, tuple[int, str]] = {
+    "mindspore.save_checkpoint": (0, "save_obj"),
+    "mindspore.train.serialization.save_checkpoint": (0, "save_obj"),
+    "mindspore.train.save_checkpoint": (0, "save_obj"),
+}
+
+# A Cell method that gives a sub-cell's parameters their own prefix.
+RENAME_PARAMETERS_METHOD = "update_parameters_name"
+
+# Cell methods graph mode accepts only while their result goes unused (measured:
+# ``cells = self.cells()`` alone compiles; ``len(self.cells())``, ``for c in
+# self.cells()`` and ``self.name_cells().items()`` fail at every level).
+GRAPH_FORBIDDEN_WHEN_USED_METHODS: frozenset[str] = frozenset({"cells", "name_cells"})
+GRAPH_CELL_LIST_FIX = "keep the sub-cells in an nn.CellList built in __init__ and iterate that"
 GRAPH_FORBIDDEN_METHOD_FIX = "call it outside construct/@jit (e.g. in __init__) and keep the result on self"
 
 # Host calls that, with no tensor input, run once while the graph compiles: the

@@ -502,8 +502,11 @@ def summary_line(report: dict[str, Any]) -> str:
     if counts is not None:
         text += (
             f"\nRuntime confirmation: {counts.get('confirmed', 0)} confirmed, {counts.get('not reproduced', 0)} not reproduced, "
-            f"{counts.get('not run', 0)} not run, {counts.get('new', 0)} new compile error{'s' * (counts.get('new', 0) != 1)}."
+            f"{counts.get('not run', 0)} not run, {counts.get('new', 0)} new compile error{'s' * (counts.get('new', 0) != 1)}"
         )
+        if "cells_compiled" in counts:  # so that "0 new compile errors" never means "nothing ran"
+            text += f"; {counts['cells_compiled']} Cells compiled in {counts.get('modules', 0)} modules"
+        text += "."
     return text
 
 
@@ -702,6 +705,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--confirm", action="store_true", help="confirm findings by compiling the flagged code with MindSpore (runtime mode)")
     parser.add_argument("--device", choices=("CPU", "GPU", "Ascend"), help="device for --confirm (default: CPU)")
     parser.add_argument("--confirm-timeout", type=float, metavar="SECONDS", help=f"time limit per module for --confirm (0: none; default {CONFIRM_TIMEOUT:g})")
+    parser.add_argument("--confirm-all-cells", action="store_true", help="with --confirm: compile every Cell of the checked files, not only those with findings")
     parser.add_argument("--version", action="version", version=f"mslint {mslint.__version__}")
     return parser
 
@@ -881,6 +885,8 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
             "project_root": str(config.root),
             "config": dict(config.confirm),
             "syntax_level": settings.jit_syntax_level,
+            "all_cells": files if args.confirm_all_cells else None,
+            "stats": {},
         }
         confirmed, new = run_confirmation(found, options)  # sets each finding's confirmation
         new = findings.assign_fingerprints(new, root)
@@ -888,6 +894,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
             new, _ = findings.match_baseline(new, baseline)
         found = sorted(confirmed + new, key=Finding.sort_key)
         confirmation_counts = summary_counts(confirmed, new)
+        confirmation_counts.update(options["stats"])  # Cells compiled, modules
     if args.statistics:
         print(
             f"mslint: {len(files)} file{'s' * (len(files) != 1)}: {stats.get('checked', 0)} checked, {stats.get('cached', 0)} from the cache"

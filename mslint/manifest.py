@@ -55,9 +55,16 @@ GRAPH_ERROR_OR_SILENT = "graph-error-or-silent"
 # Host code on tensors: under LAX, JIT fallback compiles it and cuts the
 # gradient there, which differentiating the compiled graph shows.
 FALLBACK = "fallback"
-# Confirmed by building the flagged layer call with its literal arguments.
+# Confirmed by judging the layer the program builds at the flagged line (with
+# the values it computed), else the call rebuilt from its literal arguments.
 LAYER = "layer"
-CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER)
+# Confirmed by calling a Cell of the flagged class (built as the program builds
+# it): the call raises.
+CALL = "call"
+# Confirmed by looking the flagged method up on a Cell of the class (built as
+# the program builds it; the call's receiver is ``self``): AttributeError.
+ATTRIBUTE = "attribute"
+CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER, CALL, ATTRIBUTE)
 
 
 @dataclass(frozen=True)
@@ -151,8 +158,8 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-forbidden-api-in-graph", "E7402", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
     RuleSpec("ms-loop-variable-after-loop", "E7403", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
     RuleSpec("ms-conv-padding-ignored", "E7501", _LAYERS, "layers", confirm=(LAYER,)),
-    RuleSpec("ms-conv-implicit-pad-mode", "W7502", _LAYERS, "layers", confirm=(LAYER,)),
-    RuleSpec("ms-pool-implicit-stride", "W7503", _LAYERS, "layers", confirm=(LAYER,)),
+    RuleSpec("ms-conv-implicit-pad-mode", "W7502", _LAYERS, "layers", default_enabled=False, confirm=(LAYER,)),
+    RuleSpec("ms-pool-implicit-stride", "W7503", _LAYERS, "layers", default_enabled=False, confirm=(LAYER,)),
     RuleSpec("ms-dropout-keep-prob", "W7504", _LAYERS, "layers", confirm=(LAYER,)),
     RuleSpec("ms-batchnorm-momentum", "W7505", _LAYERS, "layers", confirm=(LAYER,)),
     RuleSpec("ms-torch-positional-args", "E7506", _LAYERS, "layers", confirm=(LAYER,)),
@@ -163,10 +170,7 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-amp-overrides-to-float", "W7601", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-bprop-without-set-grad", "W7602", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-auto-prefix", "W7603", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
-    RuleSpec(
-        "ms-forward-not-construct", "E7604", _TRAINING, "training",
-        unconfirmed="the class has no construct for runtime mode to compile; calling it fails in PyNative too",
-    ),
+    RuleSpec("ms-forward-not-construct", "E7604", _TRAINING, "training", confirm=(CALL,)),
     RuleSpec(
         "ms-torch-in-cell", "E7701", _TORCH, "torch_idioms",
         unconfirmed="PyTorch idioms fail or do nothing in PyNative code, not as graph compile errors or layer construction",
@@ -195,10 +199,7 @@ RULES: tuple[RuleSpec, ...] = (
         "ms-stop-gradient-discarded", "W8005", _TRAINING_LOOP, "training_loop",
         unconfirmed=f"{_COMPILES}: the discarded result changes no gradient",
     ),
-    RuleSpec(
-        "ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop",
-        unconfirmed="the missing method raises AttributeError when the code runs, in PyNative as in graph mode",
-    ),
+    RuleSpec("ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop", confirm=(ATTRIBUTE,)),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
 )
 

@@ -658,6 +658,24 @@ class ClassFacts:
             if assignment.attr == attr and assignment.method is not None and not assignment.nested
         ]
 
+    def constant(self, attr: str) -> object:
+        """The literal (None, a bool, a number, a string) ``self.<attr>`` always holds:
+        assigned once, in ``__init__``, and nowhere else in the class, its user bases or
+        the module's other classes (a subclass may set it otherwise); UNKNOWN when not."""
+        found = [assignment for body in self.bodies for assignment in body.assignments if assignment.attr == attr]
+        if len(found) != 1 or any(body.dynamic_methods for body in self.bodies):
+            return astutil.UNKNOWN
+        (assignment,) = found
+        if assignment.nested or assignment.method is None or assignment.method.name != "__init__":
+            return astutil.UNKNOWN
+        if not isinstance(assignment.value, nodes.Const):
+            return astutil.UNKNOWN
+        mine = {body.cls for body in self.bodies}
+        for other in self.cls.root().nodes_of_class(nodes.AssignAttr):
+            if other.attrname == attr and astutil.enclosing_class(other) not in mine:
+                return astutil.UNKNOWN
+        return assignment.value.value
+
     def kind(self, attr: str) -> str:
         """What ``self.<attr>`` holds from its assignments outside graph code:
         PARAMETER, LIST, DICT, VALUE, UNSURE, or ABSENT when nothing assigns it."""
@@ -749,3 +767,73 @@ def value_kind(value: nodes.NodeNG | None) -> str:  # noqa: C901 - one case per 
             return VALUE  # ops.ones(...): a tensor, not a Parameter
         return UNSURE
     return UNSURE
+
+
+# ---------------------------------------------------------------------------
+# Branches that are never compiled
+# ---------------------------------------------------------------------------
+
+
+def truth(test: nodes.NodeNG, facts: ClassFacts | None) -> bool | None:  # noqa: C901 - one case per form
+    """Whether a condition is constant True or False in graph code (a literal, a
+    ``self`` attribute that always holds one, ``not``, ``is None``, ``==``, and/or of
+    those); None when it is not constant."""
+    if isinstance(test, nodes.Const):
+        return bool(test.value)
+    if isinstance(test, nodes.Attribute) and facts is not None:
+        attr = astutil.self_attribute(test)
+        value = facts.constant(attr) if attr is not None else astutil.UNKNOWN
+        return None if value is astutil.UNKNOWN else bool(value)
+    if isinstance(test, nodes.UnaryOp) and test.op == "not":
+        inner = truth(test.operand, facts)
+        return None if inner is None else not inner
+    if isinstance(test, nodes.BoolOp):
+        results = [truth(value, facts) for value in test.values]
+        if test.op == "and":
+            return False if False in results else (True if all(r is True for r in results) else None)
+        return True if True in results else (False if all(r is False for r in results) else None)
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1:
+        operator, right = test.ops[0]
+        left_value, right_value = _constant_of(test.left, facts), _constant_of(right, facts)
+        if left_value is astutil.UNKNOWN or right_value is astutil.UNKNOWN:
+            return None
+        comparisons = {
+            "is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
+            "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+        }
+        compare = comparisons.get(operator)
+        return None if compare is None else bool(compare(left_value, right_value))
+    return None
+
+
+def _constant_of(node: nodes.NodeNG, facts: ClassFacts | None) -> object:
+    if isinstance(node, nodes.Const):
+        return node.value
+    attr = astutil.self_attribute(node) if isinstance(node, nodes.Attribute) else None
+    if attr is not None and facts is not None:
+        return facts.constant(attr)
+    return astutil.UNKNOWN
+
+
+def never_compiled(node: nodes.NodeNG, facts_of: Callable[[nodes.ClassDef], ClassFacts]) -> bool:
+    """Whether ``node`` sits where graph mode never compiles it: a branch of an
+    ``if`` (or ``x if c else y``) on a constant condition that is not taken, or an
+    operand after a constant False in ``and`` (True in ``or``). MindSpore folds the
+    condition and compiles only the branch taken. ``facts_of`` gives the class
+    table of the enclosing class (``if self.flag:``)."""
+    cls = astutil.enclosing_class(node)
+    facts = facts_of(cls) if cls is not None else None
+    child, parent = node, node.parent
+    while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+        if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
+            taken = truth(parent.test, facts)
+            in_body = child is parent.body if isinstance(parent, nodes.IfExp) else child in parent.body
+            if taken is not None and taken != in_body:
+                return True
+        elif isinstance(parent, nodes.BoolOp) and child in parent.values:
+            stop = parent.op == "or"
+            for value in parent.values[: parent.values.index(child)]:
+                if truth(value, facts) is stop:
+                    return True
+        child, parent = parent, parent.parent
+    return False

@@ -361,3 +361,92 @@ def test_an_anchor_that_cannot_be_worked_out_leaves_the_finding(mslint_findings,
     (finding,) = [item for item in mslint_findings(RUNTIME / "host_code.py") if item.line == 42]
     assert finding.symbol == "ms-numpy-on-tensor"
     assert finding.anchor.problem == "mslint could not work out what reaches this line (RecursionError: too deep)"
+
+
+# -- building without configuration (no MindSpore: stand-in classes) --------------
+def test_factories_tried_family_by_family() -> None:
+    from mslint.confirm.build import by_family  # noqa: PLC0415
+
+    def named(name: str):  # noqa: ANN202
+        def factory() -> None:
+            return None
+
+        factory.__name__ = name
+        return factory
+
+    names = ["efficientnet_b0", "efficientnet_b1", "efficientnet_v2_s", "efficientnet_v2_m", "resnet18", "resnet34"]
+    assert [func.__name__ for func in by_family([named(name) for name in names])] == [
+        "efficientnet_b0", "efficientnet_v2_s", "resnet18", "efficientnet_b1", "efficientnet_v2_m", "resnet34",
+    ]
+
+
+def test_factories_are_functions_returning_a_cell(tmp_path: Path) -> None:
+    from mslint.confirm.build import factories  # noqa: PLC0415
+
+    source = '''
+class Cell:
+    pass
+
+class Net(Cell):
+    def __init__(self, width):
+        self.width = width
+
+def _create(pretrained=False, **kwargs):
+    return Net(**kwargs)
+
+def net_small(pretrained: bool = False) -> "Net":
+    return _create(pretrained, width=2)
+
+def net_large(pretrained=False):
+    model = _create(pretrained, width=8)
+    return model
+
+def config():
+    return {"width": 2}
+
+def main():
+    print("trains for a day")
+'''
+    (tmp_path / "registry_fixture.py").write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("registry_fixture", tmp_path / "registry_fixture.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert [func.__name__ for func in factories(module, module.Cell)] == ["_create", "net_small", "net_large"]
+
+
+def test_inputs_from_the_first_layer() -> None:
+    from mslint.confirm.inputs import candidates, input_dependent  # noqa: PLC0415
+
+    class Conv2d:
+        in_channels = 3
+
+    class Dense:
+        in_channels = 8
+
+    class Net:
+        def __init__(self, *layers) -> None:  # noqa: ANN002
+            self.layers = layers
+
+        def cells_and_names(self):  # noqa: ANN202
+            return [("", self)] + [(str(index), layer) for index, layer in enumerate(self.layers)]
+
+    first = candidates(Net(Conv2d(), Dense()), 1)
+    assert first[:3] == [([f"float32[2,3,{size},{size}]"], "from its first layer, Conv2d with in_channels=3") for size in (32, 64, 224)]
+    assert candidates(Net(Dense()), 2)[0] == (["float32[2,8]", "float32[2,8]"], "from its first layer, Dense with in_channels=8")
+    assert candidates(Net(), 1)[0] == (["float32[2,3,32,32]"], "a generic guess")
+    assert input_dependent({"type": "ValueError", "first": "For 'MatMul', the input dimensions must be equal, but got 3 and 8."})
+    assert not input_dependent({"type": "RuntimeError", "first": "Unsupported statement 'Try'."})
+
+
+def test_rules_without_a_check_say_why() -> None:
+    from mslint.confirm.rules import no_check  # noqa: PLC0415
+
+    assert no_check("ms-cell-in-construct").startswith("no runtime check for this rule: the code compiles")
+
+
+def test_plan_call_and_attribute_checks(mslint_findings) -> None:  # noqa: ANN001
+    findings = mslint_findings(RUNTIME / "built_layers.py")
+    plan = plan_module(str(RUNTIME / "built_layers.py"), list(enumerate(findings)), ROOT, {})
+    checks = {(check.symbol, check.name, check.attribute) for check in plan.call_checks}
+    assert checks == {("ms-forward-not-construct", "PortedForward", None), ("ms-torch-module-method", "Frozen", "parameters")}
+    assert plan.job()["call_checks"] and plan.needs_worker

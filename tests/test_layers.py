@@ -47,10 +47,14 @@ def test_every_message_has_its_page() -> None:
         assert page.read_text(encoding="utf-8").startswith(f"# {symbol} ({msgid})\n"), symbol
 
 
-def test_default_differs_is_off_by_default_and_the_rest_on() -> None:
+# Migration hints: wrong on native MindSpore code more often than right (audit at fc389bb).
+_OFF_BY_DEFAULT = {"ms-layer-default-differs", "ms-conv-implicit-pad-mode", "ms-pool-implicit-stride"}
+
+
+def test_migration_hints_are_off_by_default_and_the_rest_on() -> None:
     for _, symbol, _, *options in layers.LayersChecker.msgs.values():
         enabled = (options[0] if options else {}).get("default_enabled", True)
-        assert enabled == (symbol != "ms-layer-default-differs"), symbol
+        assert enabled == (symbol not in _OFF_BY_DEFAULT), symbol
 
 
 def test_every_table_entry_is_reachable_by_its_short_name() -> None:

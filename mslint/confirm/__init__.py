@@ -83,6 +83,8 @@ def confirm_findings(
     config: dict | None = None,
     syntax_level: str = "lax",
     progress: bool | None = None,
+    all_cells: list[str] | None = None,
+    stats: dict | None = None,
 ) -> tuple[list[Finding], list[Finding]]:
     """Confirm findings by compiling the flagged code with MindSpore.
 
@@ -94,9 +96,13 @@ def confirm_findings(
     ``project_root``. Raises
     :class:`RuntimeModeUnavailable` when mindspore is not installed.
     ``options``, when given, is a dict of the same keyword arguments.
+    ``all_cells``: the linted files; every Cell class and @jit function of
+    each is compiled, with findings or not (compile errors no rule predicted
+    become new findings). ``stats``, when given, is filled with ``modules``
+    (workers run), ``cells_built`` and ``cells_compiled``.
     """
     if options:
-        unknown = set(options) - {"device", "timeout", "jobs", "project_root", "config", "syntax_level", "progress"}
+        unknown = set(options) - {"device", "timeout", "jobs", "project_root", "config", "syntax_level", "progress", "all_cells", "stats"}
         if unknown:
             raise TypeError(f"confirm_findings() got unknown options: {', '.join(sorted(unknown))}")
         device = options.get("device", device)
@@ -106,6 +112,8 @@ def confirm_findings(
         config = options.get("config", config)
         syntax_level = options.get("syntax_level", syntax_level)
         progress = options.get("progress", progress)
+        all_cells = options.get("all_cells", all_cells)
+        stats = options.get("stats", stats)
     if project_root is None:
         raise TypeError("confirm_findings() needs project_root")
     from mslint import findings as made  # noqa: PLC0415
@@ -131,46 +139,65 @@ def confirm_findings(
         if finding.line:
             finding_lines.setdefault(real, set()).add(finding.line)
 
+    for path in all_cells or ():
+        if path.endswith(".py"):  # a notebook's Cells are not importable
+            by_module.setdefault(os.path.realpath(path), [])
     plans = [planning.plan_module(path, items, project_root, config) for path, items in sorted(by_module.items())]
+    if all_cells:
+        for plan in plans:
+            plan.compile_all = True
     to_run = [plan for plan in plans if plan.needs_worker]
     limit = runner.memory_limit(device, jobs)
     shown = runner.Progress(len(to_run), progress)
     outcomes: dict[str, tuple[list[dict], verdict.WorkerEnd]] = {}
+    decisions: dict[str, dict[int, dict]] = {}
     unavailable: list[dict] = []
 
     def run(plan: planning.ModulePlan) -> None:
         if unavailable:  # the device is missing: no point starting more workers
             outcomes[plan.path] = ([unavailable[0]], verdict.WorkerEnd("skipped", unavailable[0]["detail"]))
         else:
-            records, end = runner.run_worker(plan, device, timeout, limit)
+            try:
+                records, end = runner.run_worker(plan, device, timeout, limit)
+            except runner.WorkersStopped:
+                records, end = [], verdict.WorkerEnd("skipped", "mslint was stopped before this module")
             outcomes[plan.path] = (records, end)
             for record in records:
                 if record.get("type") == "fatal" and record.get("stage") in ("device", "mindspore"):
                     unavailable.append(record)
-        shown.advance()
+        records, end = outcomes[plan.path]
+        decided = decisions[plan.path] = verdict.decide_module(plan, records, end, findings, syntax_level)
+        shown.advance(plan.module, verdict.module_counts(records, decided), end)
 
     try:
-        if jobs == 1 or len(to_run) <= 1:
-            for plan in to_run:
-                run(plan)
-        else:
-            with ThreadPoolExecutor(max_workers=min(jobs, len(to_run))) as pool:
-                try:
-                    list(pool.map(run, to_run))
-                except BaseException:
-                    unavailable.append({"type": "fatal", "stage": "interrupted", "detail": "interrupted"})
-                    runner.kill_all()  # Ctrl-C: stop the workers instead of waiting for them
-                    raise
+        with runner.workers_die_with_us():  # SIGTERM/SIGHUP: every worker dies, folders removed
+            if jobs == 1 or len(to_run) <= 1:
+                for plan in to_run:
+                    run(plan)
+            else:
+                with ThreadPoolExecutor(max_workers=min(jobs, len(to_run))) as pool:
+                    try:
+                        list(pool.map(run, to_run))
+                    except BaseException:
+                        unavailable.append({"type": "fatal", "stage": "interrupted", "detail": "interrupted"})
+                        runner.kill_all()  # Ctrl-C: stop the workers instead of waiting for them
+                        raise
     finally:
         shown.close()
 
     new: list[Finding] = []
+    totals = {"modules": len(outcomes), "cells_built": 0, "cells_compiled": 0}
     for plan in plans:
         records, end = outcomes.get(plan.path, ([], verdict.WorkerEnd("skipped", "")))
-        decided = verdict.decide_module(plan, records, end, findings, syntax_level)
+        decided = decisions.get(plan.path) or verdict.decide_module(plan, records, end, findings, syntax_level)
+        counts = verdict.module_counts(records, decided)
+        totals["cells_built"] += counts["built"]
+        totals["cells_compiled"] += counts["compiled"]
         for index, finding in by_module[plan.path]:
             finding.confirmation = decided.get(index) or planning.not_run("not checked")
         new.extend(verdict.new_findings(plan, records, finding_lines, project_root, syntax_level))
+    if stats is not None:
+        stats.update(totals)
     return findings, made.assign_fingerprints(new, str(project_root))
 
 

@@ -32,6 +32,10 @@ def anchor_of(symbol: str, node: nodes.NodeNG | None) -> Anchor | None:
             return _layer_anchor(node)
         if symbol in rules.GRAPH_RULES:
             return _graph_anchor(node)
+        if symbol in rules.CALL_RULES:
+            return _call_anchor(node)
+        if symbol in rules.ATTRIBUTE_RULES:
+            return _attribute_anchor(node)
     except Exception as error:  # noqa: BLE001 - the finding stands; only its runtime check is lost
         return Anchor(problem=f"mslint could not work out what reaches this line ({type(error).__name__}: {error})")
     return None
@@ -55,6 +59,33 @@ def _layer_anchor(node: nodes.NodeNG | None) -> Anchor:
             return Anchor(problem="the call passes **kwargs: its arguments are not literals")
         kwargs.append((keyword.arg, keyword.value.as_string()))
     return Anchor(call=LayerCall(qname, tuple(args), tuple(kwargs)))
+
+
+# -- Cells to call -------------------------------------------------------------
+def _call_anchor(node: nodes.NodeNG | None) -> Anchor:
+    """The Cell class the flagged method belongs to (ms-forward-not-construct:
+    the finding is on ``forward``), to be built and called."""
+    func = node if isinstance(node, nodes.FunctionDef) else None
+    klass = func.parent if func is not None else None
+    if not isinstance(klass, nodes.ClassDef):
+        return Anchor(problem="not a method of a Cell class")
+    if not isinstance(klass.parent, nodes.Module):
+        return Anchor(problem=f"class {klass.name} is not defined at module level")
+    entry = Entry("cell", klass.name, func.name, line=klass.lineno, required_params=_required_params(func, bound=True))
+    return Anchor(entries=(entry,))
+
+
+def _attribute_anchor(node: nodes.NodeNG | None) -> Anchor:
+    """``self.parameters()`` in a method of a Cell class: the class to build,
+    the method to look up on it."""
+    func = node.func if isinstance(node, nodes.Call) else None
+    if not (isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and func.expr.name == "self"):
+        return Anchor(problem="the receiver is not self: runtime mode looks the method up on a Cell of the class it is in")
+    method = node.scope()
+    klass = method.parent if isinstance(method, nodes.FunctionDef) else None
+    if not isinstance(klass, nodes.ClassDef) or not isinstance(klass.parent, nodes.Module):
+        return Anchor(problem="not in a method of a module-level class")
+    return Anchor(entries=(Entry("cell", klass.name, func.attrname, line=klass.lineno),))
 
 
 # -- graph code ----------------------------------------------------------------

@@ -54,7 +54,10 @@ def _error_text(error: BaseException) -> str:
     return f"{type(error).__name__}: {first_useful_line(str(error)) or type(error).__name__}"
 
 
-def check(ms, np, item: dict) -> dict:
+def check(ms, np, item: dict, made=None) -> dict:
+    """The verdict on a layer finding: on ``made`` (mslint.confirm.build.Made,
+    the layer the program built at the flagged line, with the values it
+    computed) when given, else on the call rebuilt from its literal arguments."""
     symbol, qname = item["symbol"], item["qname"]
     short = qname.replace("mindspore.", "", 1)
     try:
@@ -65,6 +68,8 @@ def check(ms, np, item: dict) -> dict:
         signature = inspect.signature(cls)
     except (TypeError, ValueError):
         return _result(rules.NOT_RUN, f"cannot read the signature of {short}")
+    if made is not None:
+        return _check_built(ms, np, symbol, cls, short, signature, made)
     params = [p for p in signature.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     args, kwargs, stand_ins = [], {}, []
     group = None
@@ -91,13 +96,44 @@ def check(ms, np, item: dict) -> dict:
         bound = signature.bind_partial(*args, **kwargs).arguments
     except TypeError as error:
         return _result(rules.CONFIRMED, f"{short}(...) cannot take these arguments: {error}")
-    note = f" ({', '.join(stand_ins)} taken as {stand_in})" if stand_ins else ""
+    sizes = [name for name in stand_ins if name in rules.SIZE_PARAMETERS]
+    taken = [f"{', '.join(sizes)} taken as {stand_in}"] if sizes else []
+    taken += [name.replace(" as ", " taken as ") for name in stand_ins if name not in rules.SIZE_PARAMETERS]
+    note = f" ({'; '.join(taken)})" if taken else ""
     try:
         layer = cls(*args, **kwargs)
     except Exception as error:  # noqa: BLE001 - the construction error is the verdict
-        if symbol in ("ms-conv-padding-ignored", "ms-torch-positional-args", "ms-dropout-keep-prob"):
-            return _result(rules.CONFIRMED, f"{short}(...) raises {_error_text(error)}{note}")
-        return _result(rules.NOT_RUN, f"building {short}(...) failed: {_error_text(error)}{note}")
+        return _construction_failed(symbol, short, error, note)
+    return _judge(ms, np, symbol, cls, short, layer, bound, args, note)
+
+
+def _check_built(ms, np, symbol, cls, short, signature, made) -> dict:
+    """Judge the layer the program built, with the values it computed."""
+    values = ", ".join(
+        [_shown(value) for value in made.args] + [f"{name}={_shown(value)}" for name, value in made.kwargs.items()]
+    )
+    note = f" (built by {made.recipe}: {short}({values}))" if made.recipe else f" ({short}({values}))"
+    if made.error is not None:
+        return _construction_failed(symbol, short, made.error, note)
+    try:
+        bound = signature.bind_partial(*made.args, **made.kwargs).arguments
+    except TypeError as error:
+        return _result(rules.CONFIRMED, f"{short}(...) cannot take these arguments: {error}{note}")
+    return _judge(ms, np, symbol, cls, short, made.instance, bound, list(made.args), note)
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else type(value).__name__
+
+
+def _construction_failed(symbol: str, short: str, error: BaseException, note: str) -> dict:
+    if symbol in ("ms-conv-padding-ignored", "ms-torch-positional-args", "ms-dropout-keep-prob"):
+        return _result(rules.CONFIRMED, f"{short}(...) raises {_error_text(error)}{note}")
+    return _result(rules.NOT_RUN, f"building {short}(...) failed: {_error_text(error)}{note}")
+
+
+def _judge(ms, np, symbol, cls, short, layer, bound, args, note) -> dict:
     try:
         checker = _CHECKS[symbol]
     except KeyError:
@@ -116,6 +152,9 @@ def _literal(name: str, source: str, stand_in: int, stand_ins: list[str]):
         if name in rules.SIZE_PARAMETERS:
             stand_ins.append(name)
             return stand_in, None
+        if name == "group":  # changes neither a construction error nor an output shape
+            stand_ins.append("group as 1")
+            return 1, None
         return None, f"argument {name}={source} is not a literal"
 
 
@@ -203,6 +242,11 @@ def _conv_shape(ms, np, cls, short, layer, bound, args):
             (size + 2 * p - d * (k - 1) - 1) // s + 1 for k, s, p, d in zip(kernel, stride, padding, dilation)
         )
     torch_name = f"ConvTranspose{dims}d" if transpose else f"Conv{dims}d"
+    groups = int(bound.get("group", 1) or 1)
+    options = {"stride": tuple(stride), "padding": tuple(padding), "dilation": tuple(dilation), "groups": groups}
+    if transpose:
+        options["output_padding"] = tuple(output_padding)
+    expected = _torch_shape(torch_name, channels, size, dims, channels=(channels, groups), kernel_size=tuple(kernel), **options) or expected
     text = f"{short}(...) gives {_shape_text(measured)} on a {_shape_text((size,) * dims)} input"
     if measured != expected:
         return rules.CONFIRMED, f"{text}; PyTorch's {torch_name} with the same arguments gives {_shape_text(expected)}"
@@ -225,10 +269,33 @@ def _pool_shape(ms, np, cls, short, layer, bound, args):
         int(rounding((size + 2 * p - d * (k - 1) - 1) / k)) + 1 for k, p, d in zip(kernel, padding, dilation)
     )
     torch_name = cls.__name__
+    options = {"padding": tuple(padding), "ceil_mode": ceil_mode}
+    if "Max" in torch_name:
+        options["dilation"] = tuple(dilation)
+    expected = _torch_shape(torch_name, 1, size, dims, kernel_size=tuple(kernel), **options) or expected
     text = f"{short}(...) gives {_shape_text(measured)} on a {_shape_text((size,) * dims)} input"
     if measured != expected:
         return rules.CONFIRMED, f"{text} (stride 1); PyTorch's {torch_name} (stride = kernel_size) gives {_shape_text(expected)}"
     return rules.NOT_REPRODUCED, f"{text}, as PyTorch's {torch_name} does"
+
+
+def _torch_shape(name: str, width: int, size: int, dims: int, channels: tuple | None = None, **options) -> tuple | None:
+    """The output size PyTorch's layer ``name`` gives with the same values on the
+    same input, measured when PyTorch is installed (None otherwise, or when
+    PyTorch rejects the values: the caller keeps PyTorch's documented formula)."""
+    try:
+        import torch  # noqa: PLC0415 - optional: the formula stands in without it
+    except Exception:  # noqa: BLE001 - not installed, or broken
+        return None
+    layer_class = getattr(torch.nn, name, None)
+    if layer_class is None:
+        return None
+    try:
+        layer = layer_class(channels[0], channels[1], **options) if channels else layer_class(**options)
+        with torch.no_grad():
+            return tuple(int(v) for v in layer(torch.ones((1, width) + (size,) * dims)).shape[2:])
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _batchnorm(ms, np, cls, short, layer, bound, args):

@@ -54,19 +54,32 @@ class LayerCheck:
 
 
 @dataclass
+class CallCheck:
+    index: int
+    symbol: str
+    line: int
+    name: str  # the Cell class to build and call
+    required_params: list[str] = field(default_factory=list)
+    attribute: str | None = None  # look this method up instead of calling the Cell
+
+
+@dataclass
 class ModulePlan:
     path: str
     module: str
     sys_path: list[str]
     layer_checks: list[LayerCheck] = field(default_factory=list)
     graph_checks: list[GraphCheck] = field(default_factory=list)
+    call_checks: list[CallCheck] = field(default_factory=list)
     targets: list[Target] = field(default_factory=list)
     # findings decided without running anything: index -> confirmation
     preset: dict[int, dict] = field(default_factory=dict)
+    # compile every Cell class and @jit function of the module (--confirm-all-cells)
+    compile_all: bool = False
 
     @property
     def needs_worker(self) -> bool:
-        return bool(self.layer_checks or self.graph_checks)
+        return bool(self.layer_checks or self.graph_checks or self.call_checks or self.compile_all)
 
     def job(self) -> dict:
         """What the worker needs, as JSON."""
@@ -75,7 +88,11 @@ class ModulePlan:
             "module": self.module,
             "sys_path": self.sys_path,
             "layer_checks": [asdict(check) for check in self.layer_checks],
+            "call_checks": [asdict(check) for check in self.call_checks],
+            "compile_all": self.compile_all,
             "targets": [asdict(target) for target in self.targets] if self.graph_checks else [],
+            # a compile error at one of these lines ends the search for inputs
+            "finding_lines": sorted({check.line for check in self.graph_checks}),
         }
 
 
@@ -164,7 +181,7 @@ def plan_module(path: str, findings: list[tuple[int, Finding]], project_root: Pa
     for index, finding in findings:
         anchor = finding.anchor
         if finding.symbol not in rules.CONFIRMABLE:
-            plan.preset[index] = not_run(rules.NO_CHECK)
+            plan.preset[index] = not_run(rules.no_check(finding.symbol))
         elif anchor is None:
             plan.preset[index] = not_run(NO_ANCHOR)
         elif anchor.problem:
@@ -187,6 +204,10 @@ def plan_module(path: str, findings: list[tuple[int, Finding]], project_root: Pa
                 )
             )
             module_entries.update(dict.fromkeys(anchor.module_entries))
+        elif finding.symbol in rules.CALL_RULES | rules.ATTRIBUTE_RULES and anchor.entries:
+            entry = anchor.entries[0]
+            attribute = entry.method if finding.symbol in rules.ATTRIBUTE_RULES else None
+            plan.call_checks.append(CallCheck(index, finding.symbol, finding.line, entry.name, list(entry.required_params), attribute))
         else:
             plan.preset[index] = not_run(NO_ANCHOR)
     if plan.graph_checks:

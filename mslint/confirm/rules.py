@@ -26,7 +26,9 @@ GRAPH_ERROR_OR_SILENT_RULES: frozenset[str] = manifest.confirmed_by(manifest.GRA
 GRAPH_RULES = GRAPH_ERROR_RULES | GRAPH_ERROR_OR_SILENT_RULES
 FALLBACK_RULES: frozenset[str] = manifest.confirmed_by(manifest.FALLBACK)
 LAYER_RULES: frozenset[str] = manifest.confirmed_by(manifest.LAYER)
-CONFIRMABLE = GRAPH_RULES | LAYER_RULES
+CALL_RULES: frozenset[str] = manifest.confirmed_by(manifest.CALL)
+ATTRIBUTE_RULES: frozenset[str] = manifest.confirmed_by(manifest.ATTRIBUTE)
+CONFIRMABLE = GRAPH_RULES | LAYER_RULES | CALL_RULES | ATTRIBUTE_RULES
 
 # Channel counts do not change what a layer rule checks: a non-literal one is
 # replaced by this value (and the detail says so).
@@ -34,3 +36,11 @@ SIZE_PARAMETERS: frozenset[str] = frozenset({"in_channels", "out_channels", "num
 SIZE_STAND_IN = 4
 
 NO_CHECK = "no runtime check for this rule (its harm is not a compile error or a layer's construction)"
+
+
+def no_check(symbol: str) -> str:
+    """Why runtime mode has no check for the rule (the manifest says)."""
+    spec = manifest.BY_SYMBOL.get(symbol)
+    if spec is None or not spec.unconfirmed:
+        return NO_CHECK if spec is not None else "not an mslint rule: runtime mode has no check for it"
+    return f"no runtime check for this rule: {spec.unconfirmed}"

@@ -7,10 +7,18 @@ MindSpore writes land there; the directory is removed afterwards. Python writes
 no bytecode (PYTHONDONTWRITEBYTECODE), so nothing appears beside the user's
 code. The worker runs in its own session: on timeout the whole process group
 is killed. Its address space is limited (RLIMIT_AS) on CPU.
+
+Workers die with mslint: while confirmation runs, SIGTERM and SIGHUP to mslint
+kill every worker's process group at once and remove the temporary folders
+before mslint exits with 128 + the signal (:func:`workers_die_with_us`); and
+each worker holds the read end of a pipe whose write end only mslint holds (a
+watchdog): when mslint dies in any way, even SIGKILL, the worker sees the end
+of that pipe, removes its folder and kills its own process group.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -26,7 +34,7 @@ from pathlib import Path
 import mslint
 from mslint.confirm.plan import ModulePlan
 from mslint.confirm.verdict import WorkerEnd, describe_exit
-from mslint.confirm.worker import MEMORY_ENV
+from mslint.confirm.worker import MEMORY_ENV, WATCHDOG_ENV
 
 MEMORY_SETTING = "MSLINT_CONFIRM_MEMORY"  # user-facing: "8G", "512M", "0" (no limit)
 _GIB = 1 << 30
@@ -78,23 +86,35 @@ def run_worker(plan: ModulePlan, device: str, timeout: float, limit: int) -> tup
     try:
         job = plan.job()
         job["device"] = device
+        job["build_budget"] = max(10.0, timeout * 0.4) if timeout else 300.0  # seconds for building the module's Cells (no limit: 5 min)
         job_path, results_path, log_path = folder / "job.json", folder / "results.jsonl", folder / "worker.log"
         job_path.write_text(json.dumps(job), encoding="utf-8")
         results_path.touch()
         env = worker_env(folder, limit)
         started = time.monotonic()
+        watch_read, watch_write = os.pipe()  # the worker's watchdog: EOF when mslint is gone
+        env[WATCHDOG_ENV] = str(watch_read)
         with open(log_path, "wb") as log:
-            process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-                [sys.executable, "-m", "mslint.confirm.worker", str(job_path), str(results_path)],
-                cwd=folder,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-            with _LOCK:
-                _RUNNING.add(process.pid)
+            try:
+                with _LOCK:  # no worker starts once mslint is being stopped
+                    if _STOPPING:
+                        raise WorkersStopped
+                    process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
+                        [sys.executable, "-m", "mslint.confirm.worker", str(job_path), str(results_path)],
+                        cwd=folder,
+                        env=env,
+                        stdin=subprocess.DEVNULL,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                        pass_fds=(watch_read,),
+                    )
+                    _RUNNING.add(process.pid)
+            except BaseException:
+                os.close(watch_write)
+                raise
+            finally:
+                os.close(watch_read)
             timed_out = False
             try:
                 returncode = process.wait(timeout=timeout)
@@ -102,14 +122,15 @@ def run_worker(plan: ModulePlan, device: str, timeout: float, limit: int) -> tup
                 timed_out = True
                 _kill_group(process.pid)
                 returncode = process.wait()
-            except BaseException:  # Ctrl-C: take the worker down with us
+            except BaseException:  # Ctrl-C, SIGTERM: take the worker down with us
                 _kill_group(process.pid)
                 process.wait()
                 raise
             finally:
                 with _LOCK:
                     _RUNNING.discard(process.pid)
-            _kill_group(process.pid)  # whatever the user's code left running
+                _kill_group(process.pid)  # whatever the user's code left running
+                os.close(watch_write)
         records = _read_records(results_path)
         elapsed = time.monotonic() - started
         if timed_out:
@@ -138,14 +159,64 @@ def _last_step(records: list[dict]) -> str | None:
 
 _RUNNING: set[int] = set()
 _LOCK = threading.Lock()
+_STOPPING: list[int] = []  # non-empty once mslint is being stopped: no new worker starts
+
+
+class WorkersStopped(Exception):
+    """mslint is stopping: the worker was not started."""
 
 
 def kill_all() -> None:
-    """Kill every running worker (the parent is being interrupted)."""
+    """Kill every running worker's process group (mslint is being stopped);
+    no worker starts afterwards. Their folders are removed by run_worker as
+    each one returns. The hook mslint's command calls from its own signal
+    handling (a pool of lint workers stopped on SIGTERM, say)."""
     with _LOCK:
+        _STOPPING.append(1)
         running = list(_RUNNING)
     for pid in running:
         _kill_group(pid)
+
+
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")
+
+
+@contextlib.contextmanager
+def workers_die_with_us():
+    """While the block runs (confirmation), SIGTERM and SIGHUP kill every
+    worker at once, then unwind the main thread through the handler that was
+    there before (mslint.cli's), else SystemExit(128 + signal), so that every
+    ``finally`` (the temporary folders) runs on the way out. Only in
+    the main thread (where Python runs signal handlers); elsewhere it does
+    nothing, the watchdog pipes still take the workers down with mslint."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame) -> None:
+        kill_all()
+        previous = saved.get(signum)
+        if callable(previous):  # the command's own handling (mslint.cli: Terminated, exit 128 + signal)
+            previous(signum, frame)
+        raise SystemExit(128 + signum)
+
+    saved = {}
+    for name in STOP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        previous = signal.getsignal(number)
+        if previous is signal.SIG_IGN:  # nohup: SIGHUP stays ignored
+            continue
+        saved[number] = previous
+        signal.signal(number, stop)
+    try:
+        yield
+    finally:
+        for number, previous in saved.items():
+            signal.signal(number, previous)
+        with _LOCK:
+            _STOPPING.clear()
 
 
 def _kill_group(pid: int) -> None:
@@ -176,48 +247,32 @@ def _tail(path: Path, size: int = 4000) -> str:
 
 
 class Progress:
-    """``mslint --confirm: 3/8 modules`` on stderr, only on a terminal and only
-    once confirmation has taken more than a moment."""
-
-    DELAY = 1.5
+    """One line per module on stderr as its worker ends, only on a terminal:
+    ``mslint --confirm [3/8] pkg.model: 4 Cells built, 2 compiled, 1/2 findings confirmed (6.1 s)``."""
 
     def __init__(self, total: int, enabled: bool | None) -> None:
         if enabled is None:
             enabled = hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
-        self.enabled = enabled and total > 0
+        self.enabled = bool(enabled) and total > 0
         self.total = total
         self.done = 0
         self.started = time.monotonic()
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._shown = False
-        self._last = ""
-        self._thread = threading.Thread(target=self._loop, daemon=True) if self.enabled else None
-        if self._thread:
-            self._thread.start()
 
-    def advance(self) -> None:
+    def advance(self, module: str = "", counts: dict | None = None, end: WorkerEnd | None = None) -> None:
         with self._lock:
             self.done += 1
-
-    def _loop(self) -> None:
-        while not self._stop.wait(0.25):
-            elapsed = time.monotonic() - self.started
-            if elapsed < self.DELAY:
-                continue
-            with self._lock:
-                text = f"mslint --confirm: compiled {self.done}/{self.total} modules ({elapsed:.0f} s)"
-            if text != self._last:
-                sys.stderr.write("\r" + text + "\033[K")
-                sys.stderr.flush()
-                self._last = text
-            self._shown = True
+            if not self.enabled:
+                return
+            counts = counts or {}
+            text = (
+                f"mslint --confirm [{self.done}/{self.total}] {module}: {counts.get('built', 0)} Cells built, "
+                f"{counts.get('compiled', 0)} compiled, {counts.get('confirmed', 0)}/{counts.get('findings', 0)} findings confirmed"
+            )
+            if end is not None and end.kind not in ("done", "skipped"):
+                text += f" ({end.detail[:80]})"
+            sys.stderr.write(f"{text} ({time.monotonic() - self.started:.0f} s)\n")
+            sys.stderr.flush()
 
     def close(self) -> None:
-        if self._thread is None:
-            return
-        self._stop.set()
-        self._thread.join()
-        if self._shown:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+        """Nothing to clear: each line is final."""

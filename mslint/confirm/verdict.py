@@ -18,6 +18,7 @@ from pathlib import Path
 
 from mslint import findings as made
 from mslint.confirm import rules
+from mslint.confirm.inputs import input_dependent
 from mslint.confirm.errors import Location, same_file
 from mslint.confirm.plan import ModulePlan, not_run
 
@@ -106,6 +107,14 @@ def _describe(error: dict) -> str:
     return f"{error.get('type', 'Error')}: {first}" if first else error.get("type", "Error")
 
 
+def _inputs_note(strict: dict | None) -> str:
+    """`` with inputs float32[2,3,32,32] (from its first layer, ...)`` when
+    runtime mode chose the inputs."""
+    if not strict or not strict.get("inputs_source"):
+        return ""
+    return f" with inputs {', '.join(strict.get('inputs') or []) or 'none'} ({strict['inputs_source']})"
+
+
 def _gradient_note(lax: dict | None) -> str:
     grad = (lax or {}).get("grad") or {}
     if grad.get("ran") and grad.get("sum") == 0:
@@ -115,6 +124,14 @@ def _gradient_note(lax: dict | None) -> str:
 
 def _end_reason(end: WorkerEnd) -> str:
     return end.detail or "the worker ended before reaching it"
+
+
+def module_counts(records: list[dict], decided: dict[int, dict]) -> dict[str, int]:
+    """Cells built and compiled by one worker, and its findings confirmed."""
+    built = next((record.get("cells", 0) for record in records if record.get("type") == "built"), 0)
+    compiled = sum(1 for record in records if record.get("type") == "target" and "strict" in record)
+    confirmed = sum(1 for value in decided.values() if value.get("status") == rules.CONFIRMED)
+    return {"built": built, "compiled": compiled, "confirmed": confirmed, "findings": len(decided)}
 
 
 def decide_module(
@@ -130,7 +147,7 @@ def decide_module(
     layers = {record["index"]: record for record in records if record.get("type") == "layer"}
     targets = {record["id"]: record for record in records if record.get("type") == "target"}
     fallback = not_run(_end_reason(end))
-    for check in plan.layer_checks:
+    for check in [*plan.layer_checks, *plan.call_checks]:
         record = layers.get(check.index)
         if record is not None:
             decided[check.index] = {"status": record["status"], "detail": record["detail"]}
@@ -153,7 +170,7 @@ def _graph_verdict(symbol: str, span: Span, target_ids: list[str], targets: dict
     ran = [targets[tid] for tid in target_ids if tid in targets]
     for record in ran:
         strict, lax = record.get("strict"), record.get("lax")
-        label = record.get("label", "")
+        label = record.get("label", "") + _inputs_note(strict)
         if strict and strict.get("ok") is False and _points_at(strict["error"], span):
             detail = f"compile error at line {line} under STRICT ({label}): {_describe(strict['error'])}"
             if symbol in rules.FALLBACK_RULES and lax and lax.get("ok") and _cut_at(lax, span):
@@ -176,7 +193,7 @@ def _graph_verdict(symbol: str, span: Span, target_ids: list[str], targets: dict
             }
     compiled = [record for record in ran if (record.get("strict") or {}).get("ok")]
     if compiled:
-        label = compiled[0].get("label", "")
+        label = compiled[0].get("label", "") + _inputs_note(compiled[0].get("strict"))
         if symbol in rules.GRAPH_ERROR_RULES:
             return {"status": rules.NOT_REPRODUCED, "detail": f"{label} compiles under STRICT"}
         return not_run(f"{label} compiles under STRICT; a silently lost update is not a compile error")
@@ -185,6 +202,10 @@ def _graph_verdict(symbol: str, span: Span, target_ids: list[str], targets: dict
         error = failed[0]["strict"]["error"]
         label = failed[0].get("label", "")
         stopped = _error_line(error, path)
+        if failed[0]["strict"].get("inputs_not_found"):
+            tried = "; ".join(failed[0]["strict"].get("tried", []))
+            where = f", at line {stopped}" if stopped is not None else ""
+            return not_run(f"could not find inputs for {label} (tried {tried}); it stops compiling{where}: {_describe(error)}")
         if stopped is not None:
             return not_run(f"{label} stops compiling earlier, at line {stopped}: {_describe(error)}")
         if error.get("locations"):
@@ -237,6 +258,10 @@ def new_findings(
         if record.get("type") != "target":
             continue
         strict, lax = record.get("strict") or {}, record.get("lax") or {}
+        if strict.get("inputs_not_found") or (
+            strict.get("inputs_source") and strict.get("ok") is False and input_dependent(strict["error"])
+        ):
+            continue  # the inputs runtime mode guessed may be what MindSpore rejects
         errors = []
         if lax.get("ok") is False:
             errors.append(("lax", lax["error"]))

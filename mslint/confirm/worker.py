@@ -18,8 +18,11 @@ import importlib.util
 import inspect
 import json
 import os
+import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -27,6 +30,7 @@ from mslint.confirm import specs
 from mslint.confirm.errors import first_useful_line, gradient_cut_locations, locations
 
 MEMORY_ENV = "MSLINT_CONFIRM_MEMORY_LIMIT"
+WATCHDOG_ENV = "MSLINT_CONFIRM_WATCHDOG_FD"  # the read end of a pipe only mslint writes to
 _LIMIT = {"bytes": 0}
 
 
@@ -69,6 +73,28 @@ def limit_memory() -> int:
     return limit
 
 
+def start_watchdog(folder: Path) -> None:
+    """Die with mslint: a thread waits on the pipe whose write end only mslint
+    holds; at its end (mslint exited or was killed, even by SIGKILL) it removes
+    the worker's folder and kills the worker's process group (the worker and
+    whatever the user's code started)."""
+    try:
+        fd = int(os.environ.pop(WATCHDOG_ENV, ""))
+    except ValueError:
+        return
+
+    def watch() -> None:
+        try:
+            while os.read(fd, 1):
+                pass
+        except OSError:
+            pass
+        shutil.rmtree(folder, ignore_errors=True)
+        os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="mslint-watchdog", daemon=True).start()
+
+
 @contextlib.contextmanager
 def captured_stderr():
     """Capture file descriptor 2, where MindSpore's C++ logs go, into a string."""
@@ -98,6 +124,9 @@ class Worker:
         self.np = None
         self.module = None
         self.home = os.getcwd()  # the temporary directory the parent made
+        self.recorder = None  # mslint.confirm.build.Recorder: where each Cell was created
+        self.built = None  # mslint.confirm.build.Built: what building the module's Cells tried
+        self.layer_results: dict[int, dict] = {}
 
     # -- set up ----------------------------------------------------------
     def start(self) -> bool:
@@ -120,17 +149,143 @@ class Worker:
         return True
 
     # -- layer calls -----------------------------------------------------
-    def run_layer_checks(self) -> None:
+    def run_layer_checks(self, recorder=None, built=None) -> None:
+        """Each layer finding: on the layer the program built at its line when
+        ``recorder`` saw one, else on the call rebuilt from its literals (the
+        first pass, before the module is imported: it stands if the import or
+        the build fails)."""
         from mslint.confirm import layer_checks  # noqa: PLC0415
 
         for item in self.job["layer_checks"]:
-            self.emit({"type": "begin", "what": f"building {item['qname'].replace('mindspore.', '', 1)}(...) at line {item['line']}"})
+            made = None
+            if recorder is not None:
+                cls = self._layer_class(item["qname"])
+                made = recorder.made_at(self.job["path"], item["line"], cls) if cls is not None else None
+                if made is None:
+                    self._not_reached(item, built)
+                    continue
+            what = "judging the layer built at" if made is not None else "building"
+            self.emit({"type": "begin", "what": f"{what} {item['qname'].replace('mindspore.', '', 1)}(...) at line {item['line']}"})
             self.ms.set_context(mode=self.ms.PYNATIVE_MODE)
             try:
-                result = layer_checks.check(self.ms, self.np, item)
+                result = layer_checks.check(self.ms, self.np, item, made)
             except Exception as error:  # noqa: BLE001
                 result = {"status": "not run", "detail": f"layer check failed: {_error_text(error)}"}
+            self.layer_results[item["index"]] = result
             self.emit({"type": "layer", "index": item["index"], **result})
+
+    def _not_reached(self, item: dict, built) -> None:
+        """The program built no layer at the line: the literal verdict stands,
+        and when it is 'not run', it says what building tried."""
+        result = self.layer_results.get(item["index"])
+        if result is None or result["status"] != "not run" or built is None:
+            return
+        detail = f"{result['detail']}; building the module's Cells did not reach line {item['line']} ({built.summary()})"
+        self.emit({"type": "layer", "index": item["index"], "status": "not run", "detail": detail})
+
+    def _layer_class(self, qname: str):
+        from mslint.confirm import layer_checks  # noqa: PLC0415
+
+        try:
+            return layer_checks.import_qname(qname)
+        except (ImportError, AttributeError):
+            return None
+
+    # -- building the module's Cells ----------------------------------------
+    def make_recorder(self):
+        from mslint.confirm import build  # noqa: PLC0415
+
+        classes = [cls for cls in (self._layer_class(item["qname"]) for item in self.job["layer_checks"]) if cls is not None]
+        return build.Recorder(self.ms.nn.Cell, classes)
+
+    def build_cells(self, recorder):
+        """Build the module's Cells (zero-argument classes, factories) until
+        every layer finding's line was reached and every Cell class needed has
+        an instance; None when nothing is needed."""
+        from mslint.confirm import build  # noqa: PLC0415
+
+        module_name = self.module.__name__
+        wanted = {check["name"] for check in self.job.get("call_checks", [])}
+        for target in self.job["targets"]:
+            cls = getattr(self.module, target["name"], None)
+            if target["kind"] == "cell" and not target.get("factory") and isinstance(cls, type) and build.required_params(cls):
+                wanted.add(target["name"])
+        if self.job.get("compile_all"):
+            wanted.update(cls.__name__ for cls in build.cell_classes(self.module, self.ms.nn.Cell) if build.required_params(cls))
+        layers = [(item, self._layer_class(item["qname"])) for item in self.job["layer_checks"]]
+
+        def done() -> bool:
+            return all(cls is None or recorder.made_at(self.job["path"], item["line"], cls) for item, cls in layers) and all(
+                recorder.instance_of(name, module_name) for name in wanted
+            )
+
+        if done():
+            return None
+        self.emit({"type": "begin", "what": f"building the Cells of {self.job['module']}"})
+        self.ms.set_context(mode=self.ms.PYNATIVE_MODE)
+        built = build.build_module(self.module, recorder, done, float(self.job.get("build_budget", 30)))
+        os.chdir(self.home)
+        self.emit({"type": "built", "tried": built.tried, "seconds": round(built.spent, 2), "out_of_time": built.out_of_time,
+                   "cells": len(recorder.first)})
+        return built
+
+    # -- calling Cells (ms-forward-not-construct) ----------------------------
+    def run_call_checks(self, recorder, built) -> None:
+        from mslint.confirm import inputs as synth  # noqa: PLC0415
+
+        for check in self.job.get("call_checks", []):
+            name = check["name"]
+            self.emit({"type": "begin", "what": f"calling {name}"})
+            self.ms.set_context(mode=self.ms.PYNATIVE_MODE)
+            try:
+                net, how = self._instance(name, recorder, built)
+                if check.get("attribute"):
+                    result = self._look_up(net, how, check["attribute"])
+                    self.emit({"type": "layer", "index": check["index"], **result})
+                    continue
+                specs_used, _source = synth.candidates(net, max(1, len(check.get("required_params") or []) or 1))[0]
+                tensors, _dynamic, _floats = self._tensors(specs_used)
+                shown = f"{how}({', '.join(specs_used)})"
+                try:
+                    net(*tensors)
+                except Exception as error:  # noqa: BLE001 - the verdict
+                    result = {"status": "confirmed", "detail": f"calling {shown} raises {_error_text(error)}"}
+                else:
+                    result = {"status": "not reproduced", "detail": f"calling {shown} runs"}
+            except _NotRun as reason:
+                result = {"status": "not run", "detail": str(reason)}
+            except Exception as error:  # noqa: BLE001
+                result = {"status": "not run", "detail": f"building {name} failed: {_error_text(error)}"}
+            self.emit({"type": "layer", "index": check["index"], **result})
+
+    @staticmethod
+    def _look_up(net, how: str, attribute: str) -> dict:
+        try:
+            getattr(net, attribute)
+        except AttributeError as error:
+            return {"status": "confirmed", "detail": f"{how} has no {attribute}(): looking it up raises {_error_text(error)}"}
+        return {"status": "not reproduced", "detail": f"{how} has {attribute}()"}
+
+    def _instance(self, name: str, recorder, built):
+        """A Cell of the module's class ``name``: its zero-argument constructor,
+        else the one a factory of the module built; and how it was made."""
+        from mslint.confirm import build  # noqa: PLC0415
+
+        cls = getattr(self.module, name, None)
+        if not isinstance(cls, type):
+            raise _NotRun(f"{name} is not a module attribute after import")
+        required = build.required_params(cls)
+        if not required:
+            return cls(), f"{name}()"
+        found = recorder.instance_of(name, self.module.__name__) if recorder is not None else None
+        if found is not None:
+            instance, recipe = found
+            return instance, f"{name} (built by {recipe or 'importing the module'})"
+        tried = f" (tried {built.summary()})" if built is not None else ""
+        raise _NotRun(
+            f"{name}() needs {', '.join(required)}: no zero-argument constructor and no factory of the module built "
+            f"one{tried}; declare one in [tool.mslint.confirm] or a '# mslint: factory=...' hint"
+        )
 
     # -- graph code ------------------------------------------------------
     def import_module(self) -> bool:
@@ -140,21 +295,48 @@ class Worker:
         name, path = self.job["module"], self.job["path"]
         self.emit({"type": "begin", "what": f"importing {name}"})
         try:
-            module = importlib.import_module(name)
-            loaded = getattr(module, "__file__", None)
-            if loaded is None or os.path.realpath(loaded) != os.path.realpath(path):
-                # the name is taken (a standard module, an installed package):
-                # load the file under a name of its own
-                alias = "_mslint_confirm_target"
-                spec = importlib.util.spec_from_file_location(alias, path)
-                module = importlib.util.module_from_spec(spec)
-                sys.modules[alias] = module
-                spec.loader.exec_module(module)
+            with self.recorder:  # Cells the module builds at import count too
+                module = self._import(name, path)
         except BaseException as error:  # noqa: BLE001 - SystemExit, errors in user code
             self.emit({"type": "fatal", "stage": "import", "detail": f"import failed: {_error_text(error)}"})
             return False
         self.module = module
         return True
+
+    @staticmethod
+    def _import(name: str, path: str):
+        module = importlib.import_module(name)
+        loaded = getattr(module, "__file__", None)
+        if loaded is None or os.path.realpath(loaded) != os.path.realpath(path):
+            # the name is taken (a standard module, an installed package):
+            # load the file under a name of its own
+            alias = "_mslint_confirm_target"
+            spec = importlib.util.spec_from_file_location(alias, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[alias] = module
+            spec.loader.exec_module(module)
+        return module
+
+    def add_every_cell(self) -> None:
+        """--confirm-all-cells: every Cell class of the module is a target too."""
+        from mslint.confirm import build  # noqa: PLC0415
+
+        from mslint.findings import read_source_lines  # noqa: PLC0415
+
+        known = {target["name"] for target in self.job["targets"]}
+        lines = read_source_lines(self.job["path"])
+        for cls in build.cell_classes(self.module, self.ms.nn.Cell):
+            construct = cls.__dict__.get("construct")
+            if cls.__name__ in known or construct is None:
+                continue
+            required = build.required_params(construct) or []
+            line = build.source_line(cls)
+            hint, problem = specs.hint_for(lines, line)  # a '# mslint:' hint still declares inputs or a factory
+            self.job["targets"].append({
+                "id": f"all{len(self.job['targets'])}", "kind": "cell", "name": cls.__name__, "method": "construct",
+                "wrap_jit": False, "line": line, "factory": (hint or {}).get("factory"), "inputs": (hint or {}).get("inputs"),
+                "required_params": required[1:] if required[:1] == ["self"] else required, "problem": problem,
+            })
 
     def run_targets(self) -> None:
         for target in self.job["targets"]:
@@ -169,32 +351,13 @@ class Worker:
             self.emit(record)
 
     def run_target(self, target: dict) -> dict:
-        label = _label(target)
         if target.get("problem"):
             raise _NotRun(target["problem"])
-        self._check_buildable(target, label)
         strict = self.attempt(target, "strict")
         result = {"strict": strict}
         if strict.get("ok") is False:
-            result["lax"] = self.attempt(target, "lax")
+            result["lax"] = self.attempt(target, "lax", strict.get("inputs"))
         return result
-
-    def _check_buildable(self, target: dict, label: str) -> None:
-        if target["kind"] == "cell" and not target.get("factory"):
-            cls = getattr(self.module, target["name"], None)
-            if cls is None:
-                raise _NotRun(f"{target['name']} is not a module attribute after import")
-            required = _required_init_params(cls)
-            if required:
-                raise _NotRun(
-                    f"{target['name']}() needs {', '.join(required)}: no zero-argument constructor and no "
-                    "factory in [tool.mslint.confirm] or '# mslint: factory=...' hint"
-                )
-        if target.get("inputs") is None and target["required_params"] and not target.get("factory"):
-            raise _NotRun(
-                f"{label} takes {', '.join(target['required_params'])}: declare example inputs in "
-                "[tool.mslint.confirm] or a '# mslint: inputs=...' hint"
-            )
 
     def _build(self, target: dict):
         """A fresh Cell (or the function) and its example inputs (parsed specs)."""
@@ -206,14 +369,19 @@ class Worker:
                 obj = ms.jit(obj)
             return obj, None, inputs
         factory = target.get("factory")
+        if not factory:
+            try:
+                net, _how = self._instance(target["name"], self.recorder, self.built)
+            except _NotRun:
+                raise
+            except Exception as error:  # noqa: BLE001
+                raise _NotRun(f"building {target['name']} failed: {_error_text(error)}") from error
+            return net, net, inputs
         try:
-            if factory:
-                made = self._resolve(factory)()
-                if isinstance(made, tuple) and len(made) == 2 and inputs is None:
-                    made, inputs = made[0], list(made[1])
-                net = made
-            else:
-                net = getattr(self.module, target["name"])()
+            made = self._resolve(factory)()
+            if isinstance(made, tuple) and len(made) == 2 and inputs is None:
+                made, inputs = made[0], list(made[1])
+            net = made
         except Exception as error:  # noqa: BLE001
             raise _NotRun(f"building {target['name']} failed: {_error_text(error)}") from error
         if not isinstance(net, ms.nn.Cell):
@@ -251,17 +419,48 @@ class Worker:
             dynamic.append(ms.Tensor(shape=list(spec["dims"]), dtype=dtype))
         return concrete, (dynamic if any_dynamic else None), floats
 
-    def attempt(self, target: dict, level: str) -> dict:
+    def attempt(self, target: dict, level: str, chosen: list | None = None) -> dict:
+        """Compile the target at ``level`` with its declared inputs, else the
+        inputs chosen under STRICT, else (STRICT) the first synthesised inputs
+        that compile or fail for a reason no input changes."""
         ms = self.ms
         os.chdir(self.home)  # user code may have changed directory: MindSpore writes rank_0/ into the cwd
         os.environ["MS_DEV_JIT_SYNTAX_LEVEL"] = "0" if level == "strict" else "2"
         ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.STRICT if level == "strict" else ms.LAX)
         obj, net, inputs = self._build(target)
         if inputs is None and target["required_params"]:
-            raise _NotRun(
-                f"{_label(target)} takes {', '.join(target['required_params'])}: the factory returned no inputs; "
-                "declare them in [tool.mslint.confirm] or a '# mslint: inputs=...' hint"
-            )
+            if chosen is None:
+                return self._search_inputs(target, obj, net)
+            inputs = chosen
+        return self._compile(target, level, obj, net, inputs)
+
+    def _search_inputs(self, target: dict, obj, net) -> dict:
+        from mslint.confirm import inputs as synth  # noqa: PLC0415
+
+        tried, first = [], None
+        for candidate, source in synth.candidates(net, len(target["required_params"])):
+            outcome = self._compile(target, "strict", obj, net, candidate)
+            outcome.update(inputs=candidate, inputs_source=source)
+            tried.append(", ".join(candidate))
+            if outcome.get("ok") or not synth.input_dependent(outcome["error"]) or self._at_a_finding(outcome["error"]):
+                outcome["tried"] = tried
+                return outcome
+            first = first or outcome
+        first["tried"] = tried
+        first["inputs_not_found"] = True
+        return first
+
+    def _at_a_finding(self, error: dict) -> bool:
+        """The compile error points at a flagged line: the finding is decided
+        whatever the inputs."""
+        lines = set(self.job.get("finding_lines", ()))
+        path = self.job["path"]
+        return any(
+            int(item[1]) in lines and os.path.realpath(item[0]) == os.path.realpath(path) for item in error.get("locations", ())
+        )
+
+    def _compile(self, target: dict, level: str, obj, net, inputs) -> dict:
+        ms = self.ms
         try:
             tensors, dynamic, floats = self._tensors(inputs)
         except specs.SpecError as error:
@@ -318,9 +517,17 @@ class Worker:
         if not self.start():
             return
         if self.job["layer_checks"]:
-            self.run_layer_checks()
-        if self.job["targets"] and self.import_module():
+            self.run_layer_checks()  # from the literals: stands if the module cannot be imported or built
+        self.recorder = self.make_recorder()
+        work = self.job["layer_checks"] or self.job["targets"] or self.job.get("call_checks") or self.job.get("compile_all")
+        if work and self.import_module():
             os.chdir(self.home)
+            self.built = self.build_cells(self.recorder)
+            if self.job["layer_checks"]:
+                self.run_layer_checks(self.recorder, self.built)
+            self.run_call_checks(self.recorder, self.built)
+            if self.job.get("compile_all"):
+                self.add_every_cell()
             self.run_targets()
         self.emit({"type": "done"})
 
@@ -331,22 +538,11 @@ def _label(target: dict) -> str:
     return f"{target['name']}()"
 
 
-def _required_init_params(cls) -> list[str]:
-    try:
-        signature = inspect.signature(cls)
-    except (TypeError, ValueError):
-        return []
-    return [
-        name
-        for name, param in signature.parameters.items()
-        if param.default is param.empty and param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY)
-    ]
-
-
 def main(argv: list[str] | None = None) -> int:
     sys.dont_write_bytecode = True  # never a __pycache__ beside the user's code
     job_path, results_path = (argv if argv is not None else sys.argv[1:])[:2]
     job = json.loads(Path(job_path).read_text(encoding="utf-8"))
+    start_watchdog(Path(job_path).resolve().parent)
     limit_memory()
     with open(results_path, "a", encoding="utf-8") as results:
 

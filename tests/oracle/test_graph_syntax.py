@@ -1101,3 +1101,90 @@ report(bytecode=attempt(lambda: bytecode(x).asnumpy().tolist()), ast=attempt(lam
 ''')
     assert result["bytecode"] == ["ok", [4.0, 4.0]], result
     assert result["ast"][0] == "error" and "Try" in result["ast"][1], result
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_ms_forbidden_api_in_graph_cell_lists(run_snippet, level):
+    """``self.cells()``, ``self.name_cells()`` and ``len(self.cells())`` inside construct."""
+    result = run_snippet(CELLS_HARNESS + f'''
+graph_mode("{level}")
+
+class _Base(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Dense(2, 2)
+        self.b = nn.Dense(2, 2)
+
+class LenCells(_Base):
+    def construct(self, x):
+        return x * len(self.cells())
+
+class ForCells(_Base):
+    def construct(self, x):
+        for cell in self.cells():
+            x = cell(x)
+        return x
+
+class NameCellsItems(_Base):
+    def construct(self, x):
+        for _, cell in self.name_cells().items():
+            x = cell(x)
+        return x
+
+class CellList(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.CellList([nn.Dense(2, 2), nn.Dense(2, 2)])
+    def construct(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x * len(self.layers)
+
+report(**forward_all(globals()))
+''')
+    for name in ("LenCells", "ForCells", "NameCellsItems"):
+        assert result[name][0] == "error", (name, result[name])
+    assert result["CellList"][0] == "ok", result["CellList"]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_ms_lost_mutation_in_graph_sub_cell_parameter(run_snippet, level):
+    """Reassigning a sub-cell's Parameter (``self.dense.weight = ...``) in construct,
+    and a branch on a flag that ``__init__`` sets to False once, which is never compiled."""
+    result = run_snippet(CELLS_HARNESS + f'''
+graph_mode("{level}")
+
+class SubCellWeight(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(2, 2)
+    def construct(self, x):
+        self.dense.weight = self.dense.weight * 1.0
+        return self.dense(x)
+
+class OwnWeight(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones((2, 2)), ms.float32), name="w")
+    def construct(self, x):
+        self.w = self.w * 1.0
+        return x * self.w
+
+class DeadBranch(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.debug = False
+        self.history = []
+    def construct(self, x):
+        if self.debug:
+            self.history.append(x)
+            self.last = x
+            del self.history[0]
+        return x * 2
+
+report(**forward_all(globals()))
+''')
+    assert result["SubCellWeight"][0] == "error", result["SubCellWeight"]
+    assert result["OwnWeight"][0] == "ok", result["OwnWeight"]
+    # del and an attribute assignment would fail at every level if compiled
+    assert result["DeadBranch"] == ["ok", [[2.0, 2.0], [2.0, 2.0]]], result["DeadBranch"]

@@ -484,3 +484,44 @@ report(ported=attempt(lambda: Ported()(x).shape), fixed=attempt(lambda: Fixed()(
     assert "AttributeError" in result["ported"][1] and "'construct' is not defined" in result["ported"][1]
     assert result["fixed"] == ["ok", [2, 2]]
     assert result["cell_has_forward"] is False
+
+
+def test_ms_auto_prefix_harm_is_a_load_after_wrapping(run_snippet):
+    """Where the rename bites: a checkpoint with the bare names loaded into the network
+    (or the wrapper) after wrapping loads nothing, silently. Loading before wrapping, or
+    loading what the wrapped network saved into a fresh network, works (2.10 matches
+    the prefixed names)."""
+    result = run_snippet(PREFIX_HARNESS + '''
+def weights_equal(a, b):
+    return bool(np.allclose(a.fc.weight.asnumpy(), b.fc.weight.asnumpy()))
+
+pretrained = Inner()
+ms.save_checkpoint(pretrained, "bare.ckpt")
+
+# loaded before wrapping: the values stay when the wrapper renames them
+before = Inner()
+ms.load_param_into_net(before, ms.load_checkpoint("bare.ckpt"))
+Wrap(before, nn.SGD(before.trainable_params(), 0.1), True)
+
+# saved after wrapping (prefixed names), loaded into a fresh network
+trained = Inner()
+Wrap(trained, nn.SGD(trained.trainable_params(), 0.1), True)
+ms.save_checkpoint(trained, "prefixed.ckpt")
+fresh = Inner()
+fresh_not_loaded, _ = ms.load_param_into_net(fresh, ms.load_checkpoint("prefixed.ckpt"))
+
+# loaded into the wrapper after wrapping
+held = Inner()
+wrapper = Wrap(held, nn.SGD(held.trainable_params(), 0.1), True)
+wrapper_not_loaded, _ = ms.load_param_into_net(wrapper, ms.load_checkpoint("bare.ckpt"))
+
+report(before=weights_equal(before, pretrained),
+       prefixed_names=sorted(ms.load_checkpoint("prefixed.ckpt")),
+       fresh=[fresh_not_loaded, weights_equal(fresh, trained)],
+       wrapper=[sorted(wrapper_not_loaded), weights_equal(held, pretrained)])
+''')
+    assert result["before"] is True
+    assert result["prefixed_names"] == ["optimizer.fc.bias", "optimizer.fc.weight"]
+    assert result["fresh"] == [[], True]
+    not_loaded, loaded_weights = result["wrapper"]
+    assert {"optimizer.fc.bias", "optimizer.fc.weight"} <= set(not_loaded) and loaded_weights is False
