@@ -7,8 +7,7 @@ So construct code is graph code when a program that runs it compiles it. The
 programs are the entry scripts of the linted set: files with
 ``if __name__ == "__main__":``, a ``set_context`` call at module level, or a
 ``grad``/``value_and_grad`` assigned at module level (a training script); a
-module of a package is one only when it sets a mode itself (else its main guard
-is a self-test). A
+module of a package is none (its main guard is a self-test). A
 program's mode is what its ``set_context(mode=...)`` selects: the entry's own
 call, else the calls of the project modules it imports (a config helper); none
 at all is PyNative. The value is read statically: a literal, ``GRAPH_MODE`` /
@@ -374,11 +373,12 @@ def decide(
     if files and os.path.isfile(top):
         top = os.path.dirname(top)
     exists: dict[str, bool] = {}
-    # A module of a package with a main guard and no set_context of its own is a
-    # self-test or demo of a library, not one of its programs.
+    # A module of a package with a main guard is a self-test or demo of a library,
+    # not one of its programs: its mode must not decide the library's (a module
+    # that sets a mode at its top level decides its own: mslint.scope).
     entries = [
         path for path in files
-        if store.entry(path) and (store.modes(path) or not _is_file(os.path.join(os.path.dirname(path), "__init__.py"), exists))
+        if store.entry(path) and not _is_file(os.path.join(os.path.dirname(path), "__init__.py"), exists)
     ]
     # One import graph over every module the entries reach: a module's absolute
     # imports are found from its own folder upwards (as the entry's sys.path

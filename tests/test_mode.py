@@ -184,13 +184,13 @@ def test_text_report_says_the_mode_of_the_files_with_findings(tmp_path: Path, ca
     assert "Mode: model.py runs in graph mode (assumed: no entry script in sight sets the mode)." in out
 
 
-def test_a_self_test_in_a_package_module_is_no_program(tmp_path: Path) -> None:
+def test_a_main_guard_in_a_package_module_is_a_self_test_not_a_program(tmp_path: Path) -> None:
     paths = _project(
         tmp_path,
         {
             "pkg/__init__.py": "from .layers import Net\n",
             "pkg/layers.py": MODEL,
-            "pkg/wrapper.py": 'from .layers import Net\nif __name__ == "__main__":\n    Net()\n',
+            "pkg/wrapper.py": 'import mindspore as ms\nfrom .layers import Net\nif __name__ == "__main__":\n    ms.set_context(mode=ms.PYNATIVE_MODE)\n',
         },
     )
     assert mode.decide(paths.values())[paths["pkg/layers.py"]] == mode.LIBRARY
