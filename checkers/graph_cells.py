@@ -16,24 +16,24 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint import apis, astutil, resolve, scope, values
-from mslint.messages import spelled
+from mslint.messages import GraphModeNote, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
 
 
-class GraphCellsChecker(BaseChecker):
+class GraphCellsChecker(GraphModeNote, BaseChecker):
     name = "mindspore-graph-cells"
     msgs = {
         "W7301": (
             "%s(...) created inside graph code is built once at compile time and its weights are never trained; "
-            "create it in __init__ as self.<name> and call that here",
+            "create it in __init__ as self.<name> and call that here%s",
             "ms-cell-in-construct",
             "An nn.Cell instantiated inside construct or a @jit function: its parameters are "
             "constants of the compiled graph, so the network has nothing to train there.",
         ),
         "E7302": (
-            "%s(...) inside graph code fails to compile at every jit_syntax_level; %s",
+            "%s(...) inside graph code fails to compile at every jit_syntax_level; %s%s",
             "ms-parameter-init-in-construct",
             "`Parameter.set_data`, `init_data` or `initializer(...)` inside graph code: host "
             "operations the graph compiler refuses (RuntimeError under LAX, AttributeError "

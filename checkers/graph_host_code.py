@@ -14,8 +14,8 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, fixes, resolve, scope
-from mslint.messages import host_code_consequence, spelled
+from mslint import apis, astutil, fixes, mode, resolve, scope
+from mslint.messages import GraphModeNote, host_code_consequence, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -29,11 +29,11 @@ def replacement_for(qname: str) -> str:
     return "the equivalent mindspore.ops function"
 
 
-class GraphHostCodeChecker(BaseChecker):
+class GraphHostCodeChecker(GraphModeNote, BaseChecker):
     name = "mindspore-graph-host-code"
     msgs = {
         "E7101": (
-            "%s() on a runtime tensor in %s code: %s; use %s instead",
+            "%s() on a runtime tensor in %s code: %s; use %s instead%s",
             "ms-numpy-on-tensor",
             "A numpy/scipy/other host-library call whose arguments depend on a runtime "
             "tensor, in graph (construct, @jit) or differentiated code. Under MindSpore's "
@@ -41,14 +41,14 @@ class GraphHostCodeChecker(BaseChecker):
             "zero; under STRICT it fails to compile.",
         ),
         "C7102": (
-            "%s() on constants in graph code is folded at compile time; compute it once in __init__ and keep the result",
+            "%s() on constants in graph code is folded at compile time; compute it once in __init__ and keep the result%s",
             "ms-numpy-in-graph",
             "numpy/scipy called only on constants inside graph code: harmless (folded at "
             "compile time) but it belongs in __init__.",
             {"default_enabled": False},
         ),
         "E7103": (
-            "%s() copies a tensor to the host in %s code: %s; keep it a tensor and use mindspore.ops instead",
+            "%s() copies a tensor to the host in %s code: %s; keep it a tensor and use mindspore.ops instead%s",
             "ms-asnumpy-in-graph",
             "`.asnumpy()`, `.numpy()`, `.item()` or `.tolist()` on a tensor in graph or "
             "differentiated code: the value leaves the graph and the gradient through it is "
@@ -94,12 +94,105 @@ class GraphHostCodeChecker(BaseChecker):
             return False  # np.item(...)? a module attribute, not a tensor method
         if not always and not analysis.depends_on_tensor(func.expr):
             return False
+        if func.attrname in apis.SCALAR_COPY_METHODS and _only_compared_or_indexed(node):
+            return True  # a Python number that picks a branch or an element: no gradient to lose
         if compiles_under_strict:
             consequence = "it compiles, but the gradient through the Python scalar is cut"
         else:
             consequence = host_code_consequence(self, kind)
+        if kind == scope.DIFFERENTIATED and self._copies_an_input(node, func, analysis):
+            # gradients are taken with respect to the weights only: a host copy of an
+            # input loses nothing in PyNative; GRAPH_MODE compiles the function given
+            # to value_and_grad and the copy fails to compile (FACTS.md)
+            if analysis.decision.mode == mode.PYNATIVE or func.attrname not in apis.GRAPH_GRAD_COPY_FAILS:
+                return True
+            consequence = apis.GRAPH_GRAD_COPY_HARM
+            if analysis.decision.assumed:
+                consequence += f" (assuming graph mode: {analysis.decision.basis}; set {mode.setting_name()})"
         self.add_message("ms-asnumpy-in-graph", node=node, args=(spelled(func), kind, consequence))
         return True
+
+    @staticmethod
+    def _copies_an_input(node: nodes.Call, func: nodes.Attribute, analysis) -> bool:
+        """A host copy of the differentiated function's own inputs (labels, data),
+        in a function differentiated with respect to the weights only."""
+        found = analysis.enclosing(node)
+        if found is None or not isinstance(found[0], nodes.FunctionDef):
+            return False
+        return analysis.differentiated_by_weights_only(found[0]) and _input_only(func.expr, found[0], frozenset())
+
+
+def _only_compared_or_indexed(call: nodes.Call) -> bool:
+    """Whether the value of ``call`` (or the name it is assigned to) is used only in
+    comparisons and as an index."""
+    if _compared_or_indexed(call):
+        return True
+    parent = call.parent
+    if not (isinstance(parent, nodes.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], nodes.AssignName)):
+        return False
+    name = parent.targets[0].name
+    frame = call.frame()
+    uses = [use for use in frame.nodes_of_class(nodes.Name) if use.name == name]
+    return bool(uses) and all(_compared_or_indexed(use) for use in uses)
+
+
+def _compared_or_indexed(node: nodes.NodeNG) -> bool:
+    child, parent = node, node.parent
+    while isinstance(parent, (nodes.Tuple, nodes.UnaryOp)) or (
+        isinstance(parent, nodes.Call) and isinstance(parent.func, nodes.Name) and parent.func.name in ("int", "bool")
+    ):
+        child, parent = parent, parent.parent
+    if isinstance(parent, nodes.Compare):
+        return True
+    return isinstance(parent, nodes.Subscript) and parent.slice is child
+
+
+def _input_only(expr: nodes.NodeNG | None, func: nodes.FunctionDef, seen: frozenset) -> bool:  # noqa: C901, PLR0911
+    """Whether ``expr`` is computed from ``func``'s parameters and constants alone:
+    no Cell, no ``self`` attribute, no helper whose result may carry a gradient."""
+    if isinstance(expr, nodes.Const):
+        return True
+    if isinstance(expr, nodes.Name):
+        if expr.name in seen:
+            return True
+        bindings = func.locals.get(expr.name)
+        if not bindings:
+            qname = resolve.qualified_name(expr)
+            return qname is not None and resolve.root_package(qname) in _CONSTANT_PACKAGES
+        for binding in bindings:
+            parent = binding.parent
+            if isinstance(parent, nodes.Arguments):
+                continue
+            if not (isinstance(parent, nodes.Assign) and parent.targets == [binding]):
+                return False
+            if not _input_only(parent.value, func, seen | {expr.name}):
+                return False
+        return True
+    if isinstance(expr, nodes.Attribute):
+        if astutil.self_attribute(expr) is not None:
+            return False
+        qname = resolve.qualified_name(expr)
+        if qname is not None:
+            return resolve.root_package(qname) in _CONSTANT_PACKAGES
+        return _input_only(expr.expr, func, seen)
+    if isinstance(expr, nodes.Call):
+        callee = expr.func
+        arguments = astutil.call_arguments(expr)
+        if isinstance(callee, nodes.Attribute) and resolve.qualified_name(callee) is None:
+            arguments.append(callee.expr)  # a method of the value: labels.astype(...)
+        else:
+            qname = resolve.qualified_name(callee)
+            if qname is None or resolve.root_package(qname) not in _CONSTANT_PACKAGES | {"int", "float"}:
+                return False
+        return all(_input_only(argument, func, seen) for argument in arguments)
+    if isinstance(expr, (nodes.Subscript, nodes.BinOp, nodes.UnaryOp, nodes.Compare, nodes.Tuple, nodes.List)):
+        return all(_input_only(child, func, seen) for child in expr.get_children())
+    return False
+
+
+# Packages whose names are constants or tensor constructors, not trainable state:
+# dtypes (mindspore.int32), Tensor(...), numpy conversions.
+_CONSTANT_PACKAGES = frozenset({"mindspore", "numpy"})
 
 
 def _ops_edits(call: nodes.Call, qname: str) -> list | None:

@@ -17,16 +17,16 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint import apis, astutil, resolve, scope
-from mslint.messages import host_code_consequence, spelled
+from mslint.messages import GraphModeNote, host_code_consequence, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
 
-class GraphPythonChecker(BaseChecker):
+class GraphPythonChecker(GraphModeNote, BaseChecker):
     name = "mindspore-graph-python"
     msgs = {
         "E7201": (
-            "%s(...) is a user class built or called with a runtime tensor in graph code: %s; %s",
+            "%s(...) is a user class built or called with a runtime tensor in graph code: %s; %s%s",
             "ms-custom-type-on-tensor",
             "A user-defined class that is not an nn.Cell, constructed or called with tensor "
             "values in graph code. Under LAX it compiles through JIT fallback and the "
@@ -34,12 +34,12 @@ class GraphPythonChecker(BaseChecker):
             "from tensors inside graph code fails at every level.",
         ),
         "E7202": (
-            "import statement inside graph code fails to compile at every jit_syntax_level; move the import to module level",
+            "import statement inside graph code fails to compile at every jit_syntax_level; move the import to module level%s",
             "ms-import-in-graph",
             "An import statement inside construct, a @jit function or a function they call.",
         ),
         "W7203": (
-            "%s in graph code runs once, at compile time, never per step; start threads and processes outside construct/@jit",
+            "%s in graph code runs once, at compile time, never per step; start threads and processes outside construct/@jit%s",
             "ms-concurrency-in-graph",
             "threading, multiprocessing or concurrent.futures used in graph code: the "
             "compiler executes the call once while compiling and never again.",

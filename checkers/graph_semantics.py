@@ -30,7 +30,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint import apis, astutil, resolve, scope, values
-from mslint.messages import jit_syntax_level, spelled
+from mslint.messages import GraphModeNote, jit_syntax_level, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -40,26 +40,26 @@ MUTATION = "ms-lost-mutation-in-graph"
 PYTHON_VALUE = "ms-tensor-as-python-value"
 
 
-class GraphSemanticsChecker(BaseChecker):
+class GraphSemanticsChecker(GraphModeNote, BaseChecker):
     name = "mindspore-graph-semantics"
     msgs = {
         "E7901": (
             "%s() in graph code runs once, while the graph compiles: every call of the network reuses "
-            "the same value; %s",
+            "the same value; %s%s",
             FROZEN,
             "random.*, numpy.random.*, time.time() and similar host calls with no tensor input in "
             "graph code: MindSpore evaluates them once at compile time and the value never changes "
             "again (a LayerDrop or noise decision frozen forever).",
         ),
         "E7902": (
-            "%s in graph code %s; %s",
+            "%s in graph code %s; %s%s",
             MUTATION,
             "self.<list>.append/clear/pop/remove (extend/insert under STRICT), an item assignment "
             "on a self list or dict, or an assignment to a self attribute that is not a Parameter, "
             "in graph code: lost, frozen at compile time, or a compile error under STRICT.",
         ),
         "E7903": (
-            "%s %s; %s",
+            "%s %s; %s%s",
             PYTHON_VALUE,
             "A tensor where graph mode needs a Python number: range() over a runtime tensor fails "
             "to compile at every level; float()/int() of a trainable Parameter compiles but its "

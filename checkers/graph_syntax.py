@@ -33,7 +33,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint import apis, astutil, resolve, scope, values
-from mslint.messages import spelled
+from mslint.messages import GraphModeNote, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -47,11 +47,11 @@ _NESTED_SCOPES = (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)
 _TERMINATORS = (nodes.Return, nodes.Raise, nodes.Break, nodes.Continue)
 
 
-class GraphSyntaxChecker(BaseChecker):
+class GraphSyntaxChecker(GraphModeNote, BaseChecker):
     name = "mindspore-graph-syntax"
     msgs = {
         "E7401": (
-            "%s in graph code fails to compile at every jit_syntax_level; %s",
+            "%s in graph code fails to compile at every jit_syntax_level; %s%s",
             SYNTAX,
             "Python syntax MindSpore's graph parser rejects under both STRICT and LAX: "
             "try/except/finally, del, yield, set literals and comprehensions, the walrus "
@@ -59,7 +59,7 @@ class GraphSyntaxChecker(BaseChecker):
             "else, a comprehension with more than one for, complex literals.",
         ),
         "E7402": (
-            "%s() is refused in graph code and fails to compile at every jit_syntax_level; %s",
+            "%s() is refused in graph code and fails to compile at every jit_syntax_level; %s%s",
             FORBIDDEN,
             "An API MindSpore refuses inside construct/@jit: creating a Parameter, "
             "Cell.trainable_params/get_parameters/parameters_dict and the other Cell "
@@ -69,7 +69,7 @@ class GraphSyntaxChecker(BaseChecker):
         ),
         "E7403": (
             "'%s' is bound only inside %s on line %d and read after it: graph code fails to "
-            "compile at every jit_syntax_level, even when Python would run it; %s",
+            "compile at every jit_syntax_level, even when Python would run it; %s%s",
             LOOP_VARIABLE,
             "A variable first bound inside a for/while body (the loop variable too), or in only "
             "one branch of an if whose condition is a tensor, and read after the loop or the if. "
@@ -79,8 +79,10 @@ class GraphSyntaxChecker(BaseChecker):
 
     # -- ms-unsupported-syntax-in-graph ----------------------------------------
     def _syntax(self, node: nodes.NodeNG, key: str, where: nodes.NodeNG | None = None, count: int = 0) -> None:
-        if not scope.analysis(node.root()).in_graph(where if where is not None else node):
-            return
+        analysis = scope.analysis(node.root())
+        target = where if where is not None else node
+        if not analysis.in_graph(target) or analysis.bytecode_only(target):
+            return  # @jit(capture_mode="bytecode") runs what it cannot compile as Python
         construct, rewrite = apis.UNSUPPORTED_GRAPH_SYNTAX[key]
         if "%d" in construct:
             construct = construct % count

@@ -28,6 +28,19 @@ class MindSporeOptionsChecker(BaseChecker):
                 "gradient; under strict it fails to compile. Graph messages say which.",
             },
         ),
+        (
+            "mindspore-mode",
+            {
+                "default": "auto",
+                "type": "choice",
+                "choices": ["auto", "graph", "pynative"],
+                "metavar": "<auto|graph|pynative>",
+                "help": "How the program runs. auto: read set_context(mode=...) from the entry scripts "
+                "under the linted module's project folder; a module no entry script imports is assumed "
+                "to be compiled (GRAPH_MODE) and the messages say so. graph / pynative: every module runs so "
+                "(@jit code is compiled in both).",
+            },
+        ),
     )
 
 

@@ -142,7 +142,8 @@ class TorchIdiomsChecker(BaseChecker):
         receiver = func.expr
         analysis = scope.analysis(node.root())
         if idiom.receiver == "tensor":
-            if not (analysis.in_graph_or_differentiated(node) and analysis.depends_on_tensor(receiver)):
+            in_cell = analysis.in_graph_or_differentiated(node) or analysis.pynative_cell_code(node) is not None
+            if not (in_cell and analysis.depends_on_tensor(receiver)):
                 return
         else:
             if not self._mindspore_code(node, analysis):

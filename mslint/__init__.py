@@ -50,9 +50,15 @@ def load_configuration(linter: PyLinter) -> None:
     """Pylint hook, called once options are read: ``[tool.mslint]`` applies as
     it does to the ``mslint`` command; ``--confirm=y`` (runtime mode) needs its
     checker to run even when its own message is disabled."""
+    from mslint import mode  # noqa: PLC0415
     from mslint.config import apply_to_pylint  # noqa: PLC0415
 
-    apply_to_pylint(linter)
+    config = apply_to_pylint(linter)
+    # ``--mindspore-mode`` (else ``[tool.mslint] mode``) sets how mslint.mode decides
+    setting = getattr(linter.config, "mindspore_mode", "auto")
+    if setting == "auto" and config is not None and config.source is not None:
+        setting = config.mode
+    mode.use_plugin_option(setting)
     try:
         from mslint.checkers import runtime  # noqa: PLC0415
     except ImportError:  # a partial checkout without runtime mode

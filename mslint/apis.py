@@ -227,6 +227,16 @@ HOST_COPY_METHODS: dict[str, tuple[bool, bool]] = {
     "tolist": (False, False),
     "item": (False, True),
 }
+# Host copies that give a Python number: used only in a comparison or as an
+# index, they carry no gradient to lose (FACTS.md: `.item()` in a comparison is harmless).
+SCALAR_COPY_METHODS: frozenset[str] = frozenset({"item"})
+# In GRAPH_MODE, value_and_grad(fn, None, weights) compiles fn; a host copy of an
+# input there fails to compile at both levels (FACTS.md, measured for asnumpy).
+GRAPH_GRAD_COPY_FAILS: frozenset[str] = frozenset({"asnumpy"})
+GRAPH_GRAD_COPY_HARM = (
+    "GRAPH_MODE compiles the function given to value_and_grad, and a host copy there fails to compile "
+    "at every jit_syntax_level"
+)
 
 # --------------------------------------------------------------------------
 # Python features that do not belong in graph code.

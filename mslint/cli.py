@@ -42,6 +42,7 @@ from mslint.engine import Settings, module_name, package_root, skipped_libraries
 from mslint.findings import Finding
 from mslint.pool import TERMINATING_SIGNALS, default_jobs, lint
 from mslint.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
+from mslint import mode as run_mode
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 CONFIRM_TIMEOUT = 120.0  # seconds per module for --confirm
@@ -324,8 +325,12 @@ def _result_keys(
 
     deps = result_cache.DependencyHasher(settings.roots, read_imports)
     analysis = result_cache.analysis_key(settings.cache_fields())
+    # a file's mode depends on the entry scripts that import it: part of its key
     keys = {
-        path: result_cache.digest_text(analysis, os.path.abspath(path), modname, deps.closure_hash(os.path.abspath(path)))
+        path: result_cache.digest_text(
+            analysis, os.path.abspath(path), modname, deps.closure_hash(os.path.abspath(path)),
+            json.dumps(settings.decisions.get(os.path.abspath(path))),
+        )
         for path, modname, _ in tasks
         if path in hashes
     }
@@ -505,6 +510,20 @@ def summary_line(report: dict[str, Any]) -> str:
     return text
 
 
+def mode_lines(found: list[Finding]) -> list[str]:
+    """How the files with findings were taken to run, once per mode and reason."""
+    files: dict[tuple[str, str], set[str]] = {}
+    for item in found:
+        if item.mode:
+            files.setdefault((item.mode, item.mode_basis), set()).add(item.path)
+    lines = []
+    for (mode, basis), paths in sorted(files.items(), key=lambda pair: (-len(pair[1]), pair[0])):
+        count = len(paths)
+        shown = display_path(next(iter(paths))) if count == 1 else f"{count} files"
+        lines.append(f"Mode: {shown} run{'s' * (count == 1)} in {mode} mode ({basis}).")
+    return lines
+
+
 def format_text(report: dict[str, Any]) -> str:
     out = []
     unsafe = report.get("unsafe_fixes", False)
@@ -514,6 +533,7 @@ def format_text(report: dict[str, Any]) -> str:
             f"{display_path(item.path)}:{where}: {item.msg_id} {fix_marker(item, unsafe)}[{item.symbol}] "
             f"{item.message}{_confirmation_suffix(item)}"
         )
+    out.extend(mode_lines(report["findings"]))
     note = fixable_note(report["findings"], unsafe)
     if note:
         out.append(note)
@@ -538,6 +558,9 @@ def _json_finding(item: Finding, root: str) -> dict[str, Any]:
     }
     if item.confirmation:
         entry["confirmation"] = item.confirmation
+    if item.mode:
+        entry["mode"] = item.mode
+        entry["modeBasis"] = item.mode_basis
     if item.fix is not None and not item.cell:
         entry["fix"] = item.fix.data()
     if item.cell:  # a notebook: line is the .ipynb file's, cell/cellLine as the notebook shows it
@@ -737,6 +760,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--select", action="append", metavar="RULES", help="check only these rules (comma-separated symbols or ids)")
     parser.add_argument("--ignore", action="append", metavar="RULES", help="never report these rules")
     parser.add_argument("--enable", action="append", metavar="RULES", help="also check these (rules off by default, pylint messages)")
+    parser.add_argument("--mode", choices=run_mode.MODES, help="how the programs run: auto (read set_context(mode=...) from the entry scripts; default), graph or pynative")
     parser.add_argument("--jit-syntax-level", choices=JIT_SYNTAX_LEVELS, help="the level the project compiles with (default: lax)")
     parser.add_argument("--fail-on", choices=FAIL_ON, help="lowest category that fails the run (default: convention, i.e. any finding)")
     parser.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (0: one per CPU, at most 8; default 0)")
@@ -895,7 +919,13 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         skipped_libraries=skipped_libraries(files),
         timeout=timeout,
         only_mslint=set(enabled) <= {rule.symbol for rule in rules if rule.mslint} | set(ALWAYS_ON),
+        mode=args.mode or config.mode,
+        mode_where="--mode" if args.mode else "[tool.mslint]",
     )
+    settings.decisions = {
+        path: decision.row()
+        for path, decision in run_mode.decide(files, setting=settings.mode, where=settings.mode_where).items()
+    }
     stats: dict[str, int] = {}
     try:
         checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats,

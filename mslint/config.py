@@ -12,6 +12,8 @@
     timeout = 60                         # seconds per file; a file that takes longer is reported, not checked (0: no limit)
     cache = true                         # keep results between runs (see mslint/cache.py)
     baseline = "mslint-baseline.sarif"   # report only findings not in this log
+    mode = "auto"                        # how the programs run: auto (read set_context from the entry
+                                         # scripts; a module none imports is assumed graph), graph or pynative
 
     [tool.mslint.confirm]                # options for `mslint --confirm`, passed through
 
@@ -40,6 +42,7 @@ except ImportError:  # pragma: no cover - Python < 3.11
 FORMATS = ("text", "json", "sarif", "github")
 FAIL_ON = ("error", "warning", "convention", "never")
 JIT_SYNTAX_LEVELS = ("lax", "strict")
+MODES = ("auto", "graph", "pynative")
 DEFAULT_EXCLUDE = (
     ".bzr",
     ".direnv",
@@ -86,6 +89,7 @@ class Config:
     timeout: float = 60.0
     cache: bool = True
     baseline: str | None = None
+    mode: str = "auto"
     confirm: dict[str, Any] = field(default_factory=dict)
 
 
@@ -101,6 +105,7 @@ _KEYS = {
     "timeout": "timeout",
     "cache": "cache",
     "baseline": "baseline",
+    "mode": "mode",
     "confirm": "confirm",
 }
 
@@ -168,6 +173,8 @@ def load(config_file: Path | None = None, cwd: Path | None = None) -> Config:
             setattr(config, attribute, _string_list(value, key, config_file))
         elif attribute == "jit_syntax_level":
             config.jit_syntax_level = _choice(value, key, JIT_SYNTAX_LEVELS, config_file)
+        elif attribute == "mode":
+            config.mode = _choice(value, key, MODES, config_file)
         elif attribute == "format":
             config.format = _choice(value, key, FORMATS, config_file)
         elif attribute == "fail_on":

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from mslint import cache as result_cache
-from mslint import compat, findings, fixes
+from mslint import compat, findings, fixes, mode
 from mslint.findings import Finding
 
 # Libraries astroid is kept out of (see mslint.compat.SkipLibraries).
@@ -53,12 +53,23 @@ class Settings:
     # only mslint's rules (and pylint's fatal messages) are enabled, no other pylint
     # message: astroid can skip work only pylint's own checkers use
     only_mslint: bool = False
+    # how the programs run (mslint.mode): the setting ("auto", "graph", "pynative"),
+    # where it was set, and each file's decision (path -> Decision.row()), made
+    # from the whole linted set before the files are shared out
+    mode: str = "auto"
+    mode_where: str = "[tool.mslint]"
+    decisions: dict[str, tuple] = field(default_factory=dict)
 
     def cache_fields(self) -> dict[str, Any]:
         """What the findings depend on, for the cache key. The roots are not in
         it: they change findings only through the dependency files, which are
         (see mslint/cache.py)."""
-        return {"enabled": self.enabled, "jit_syntax_level": self.jit_syntax_level, "skipped": self.skipped_libraries}
+        return {
+            "enabled": self.enabled,
+            "jit_syntax_level": self.jit_syntax_level,
+            "skipped": self.skipped_libraries,
+            "mode": self.mode,
+        }
 
     def adjusted_astroid(self) -> compat.adjusted_astroid:
         """mslint.compat's astroid adjustments for these settings (a ``with`` block)."""
@@ -157,6 +168,7 @@ class Engine:
         for root in reversed(settings.roots):
             if root not in sys.path:
                 sys.path.insert(0, root)
+        mode.configure(settings.mode, settings.decisions, settings.mode_where)
         self._build()
 
     def _build(self) -> None:
@@ -246,6 +258,8 @@ class Engine:
         # pylint reports some of its own messages whatever is enabled (an inline
         # `# pylint: disable=` of a removed message gives useless-option-value)
         enabled = self._enabled
+        decision = mode.decision_for(path)
+        basis = f"assumed: {decision.basis}" if decision.assumed else decision.basis
         found = []
         for message, node in reported:
             if message.symbol not in enabled:
@@ -255,6 +269,7 @@ class Engine:
             patch = fixes.take(message.symbol, node)
             if patch is not None:
                 item.fix = patch.in_characters(lines)
+            item.mode, item.mode_basis = decision.mode, basis
             found.append(item)
         fixes.forget()
         return found

@@ -118,6 +118,10 @@ class Finding:  # pylint: disable=too-many-instance-attributes
     # (1-based, all cells counted), the line and the column in it, as it shows them
     cell: tuple[int, int, int] | None = None
     confirmation: dict[str, str] | None = None  # runtime mode: {"status": ..., "detail": ...}
+    # how the program runs the file (mslint.mode): "graph" or "pynative", and why
+    # ("train.py sets GRAPH_MODE", "assumed: no entry script in sight sets the mode")
+    mode: str = ""
+    mode_basis: str = ""
     anchor: Anchor | None = field(default=None, compare=False)
     fix: Patch | None = field(default=None, compare=False)  # the rule's autofix (mslint.fixes)
 

@@ -26,3 +26,19 @@ def spelled(node) -> str:
     except Exception:  # noqa: BLE001 - as_string on hostile trees
         return "<call>"
 
+
+
+class GraphModeNote:
+    """Mixed into the checkers of graph-only rules, whose message templates all end
+    in ``%s``: it fills that with what the message must add when the program's
+    mode was assumed rather than read (mslint.scope.ModuleAnalysis.mode_note)."""
+
+    def add_message(self, msgid, line=None, node=None, args=None, **kwargs):
+        from mslint import scope  # noqa: PLC0415
+
+        note = scope.analysis(node.root()).mode_note(node) if node is not None else ""
+        if args is None:
+            args = ()
+        elif not isinstance(args, tuple):
+            args = (args,)
+        super().add_message(msgid, line, node, (*args, note), **kwargs)  # type: ignore[misc]

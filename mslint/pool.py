@@ -13,7 +13,7 @@ import signal
 import sys
 from collections.abc import Callable
 
-from mslint import compat
+from mslint import compat, mode
 from mslint.engine import Engine, Settings, source_size
 from mslint.findings import Finding
 
@@ -148,6 +148,7 @@ def lint(
         finally:
             sys.path[:] = saved_path
             compat.forget_run(before)
+            mode.release()  # the run's mode decisions are not the next run's
         return results
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415

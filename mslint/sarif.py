@@ -196,6 +196,8 @@ def build_log(  # noqa: PLR0913
             result["locations"][0]["logicalLocations"] = [{"fullyQualifiedName": logical}]
         if item.confirmation:
             result["properties"]["confirmation"] = item.confirmation
+        if item.mode:
+            result["properties"]["mode"] = {"mode": item.mode, "basis": item.mode_basis}
         if item.cell:  # a notebook: the region is the .ipynb file's line; where in the notebook, as it shows
             result["properties"]["cell"], result["properties"]["cellLine"], result["properties"]["cellColumn"] = item.cell
         elif item.fix is not None:  # (a notebook's edits would be in its cells' code, not the .ipynb text)

@@ -19,7 +19,7 @@ from collections import deque
 
 from astroid import nodes
 
-from mslint import apis, astutil, resolve, values
+from mslint import apis, astutil, mode, resolve, values
 
 GRAPH = "graph"
 DIFFERENTIATED = "differentiated"
@@ -108,6 +108,13 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         # modes the module sets with set_context(mode=...): PYNATIVE, or
         # UNKNOWN_MODE for GRAPH_MODE and values mslint cannot read
         self.context_modes: set[str] = set()
+        # functions given to grad/value_and_grad, and those calls (item 6: which
+        # inputs are differentiated); jit roots, and those captured as bytecode
+        self.grad_calls: dict[nodes.NodeNG, list[nodes.Call]] = {}
+        self.jit_roots: set[nodes.NodeNG] = set()
+        self.bytecode_roots: set[nodes.NodeNG] = set()
+        self._reached: dict[str, frozenset] = {}
+        self._cell_values: dict[nodes.NodeNG, values.FunctionValues] = {}
         source = _source(module)
         # the module's classes, functions and import statements, in source order
         self.classes, self.functions, self.imports = _definitions(module)
@@ -146,6 +153,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         for func in functions:
             if func.decorators and resolve.has_decorator(func, apis.JIT_DECORATORS):
                 self._add(func, GRAPH, entry=True)
+                self._jit_root(func, _decorator_call(func))
         # Only calls spelled with the last name of a jit/grad API (or a name an
         # import binds to one) can be roots: skip resolving the thousands of others.
         triggers = set(_ROOT_CALL_NAMES)
@@ -160,9 +168,12 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
                 self._root_from_call(call)
             elif last == "set_context":
                 self._read_context_mode(call)
-        if self.pynative_only:
-            # The module runs its Cells in PyNative: construct is ordinary Python
-            # there; only @jit functions are compiled.
+        self.decision = mode.decision_for(self.module.file)
+        if self.pynative_only and not self.decision.set_by_user:
+            self.decision = mode.Decision(mode.PYNATIVE, "this module sets PYNATIVE_MODE")
+        if self.decision.mode == mode.PYNATIVE:
+            # The programs run their Cells in PyNative: construct is ordinary
+            # Python there; only @jit functions are compiled.
             return
         for cls in classes:
             if not self.is_cell_class(cls):
@@ -206,8 +217,12 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             return
         if qname in apis.JIT_DECORATORS:
             self._mark_callable(call.args[0], GRAPH)
+            for func in self.callable_targets(call.args[0]):
+                self._jit_root(func, call)
         elif qname in apis.GRAD_FUNCTIONS or qname in apis.GRAD_WRAPPER_CELLS:
             self._mark_callable(call.args[0], DIFFERENTIATED)
+            for func in self.callable_targets(call.args[0]):
+                self.grad_calls.setdefault(func, []).append(call)
 
     def _mark_callable(self, target: nodes.NodeNG, kind: str) -> None:
         for func in self.callable_targets(target):
@@ -281,6 +296,88 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
                 return [(bound, False)]
         return []
 
+    # -- how the program runs -------------------------------------------------
+    def _jit_root(self, func: nodes.NodeNG, call: nodes.Call | None) -> None:
+        self.jit_roots.add(func)
+        if call is not None and _captures_bytecode(call):
+            self.bytecode_roots.add(func)
+
+    def _reach(self, roots: frozenset | set) -> frozenset:
+        """The functions ``roots`` reach through calls within the module."""
+        calls: dict[nodes.NodeNG, list[nodes.NodeNG]] = {}
+        for callee, sites in self.call_sites.items():
+            for _, caller, _ in sites:
+                calls.setdefault(caller, []).append(callee)
+        found = set(roots)
+        queue = deque(found)
+        while queue:
+            for callee in calls.get(queue.popleft(), ()):
+                if callee not in found:
+                    found.add(callee)
+                    queue.append(callee)
+        return frozenset(found)
+
+    def _reached_from(self, which: str) -> frozenset:
+        known = self._reached.get(which)
+        if known is None:
+            if which == "jit":
+                roots = self.jit_roots
+            elif which == "bytecode":
+                roots = self.bytecode_roots
+            else:  # graph code that AST capture compiles: construct and plain @jit roots
+                roots = {func for func in self.entries if self.kinds.get(func) == GRAPH} - self.bytecode_roots
+            known = self._reached[which] = self._reach(roots) if roots else frozenset()
+        return known
+
+    def _graph_frames(self, node: nodes.NodeNG) -> list[nodes.NodeNG]:
+        frames = []
+        frame = node.frame()
+        while frame is not None and not isinstance(frame, nodes.Module):
+            frames.append(frame)
+            frame = frame.parent.frame() if frame.parent is not None else None
+        return frames
+
+    def compiled_in_every_mode(self, node: nodes.NodeNG) -> bool:
+        """Whether ``node`` is in @jit code (or code it calls): compiled whatever
+        mode the program runs in."""
+        if not self.jit_roots:
+            return False
+        reached = self._reached_from("jit")
+        return any(frame in reached for frame in self._graph_frames(node))
+
+    def bytecode_only(self, node: nodes.NodeNG) -> bool:
+        """Whether ``node`` is graph code only through ``@jit(capture_mode="bytecode")``
+        functions, where unsupported syntax falls back to Python."""
+        if not self.bytecode_roots:
+            return False
+        frames = self._graph_frames(node)
+        if not any(frame in self._reached_from("bytecode") for frame in frames):
+            return False
+        return not any(frame in self._reached_from("ast") for frame in frames)
+
+    def mode_note(self, node: nodes.NodeNG) -> str:
+        """What a message about graph code at ``node`` adds when the mode was
+        assumed rather than read from the project: empty otherwise."""
+        if not self.decision.assumed or not self.in_graph(node) or self.compiled_in_every_mode(node):
+            return ""
+        return f" (assuming graph mode: {self.decision.basis}; set {mode.setting_name()})"
+
+    def differentiated_by_weights_only(self, func: nodes.NodeNG) -> bool:
+        """Whether every differentiation of ``func`` (its owner) takes gradients
+        with respect to the weights only: ``grad(fn, None, weights)``,
+        ``grad_position=None``, or a TrainOneStepCell-like wrapper."""
+        owner = self._values_owner(func)
+        calls = self.grad_calls.get(owner)
+        if not calls:
+            return False
+        for call in calls:
+            if resolve.call_name(call) in apis.GRAD_WRAPPER_CELLS:
+                continue
+            position = astutil.argument(call, 1, "grad_position")
+            if not (isinstance(position, nodes.Const) and position.value is None):
+                return False
+        return True
+
     # -- queries -------------------------------------------------------------
     def enclosing(self, node: nodes.NodeNG) -> tuple[nodes.NodeNG, str] | None:
         """The innermost graph/differentiated function containing ``node`` and its kind."""
@@ -310,8 +407,30 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         """What the values of the graph/differentiated function enclosing ``node`` hold."""
         found = self.enclosing(node)
         if found is None:
-            return None
+            return self._pynative_cell_values(node)
         return self.function_values().get(self._values_owner(found[0]))
+
+    def pynative_cell_code(self, node: nodes.NodeNG) -> nodes.FunctionDef | None:
+        """In a module its programs run PyNative: the Cell's construct that holds
+        ``node`` (plain Python there, but its inputs are still tensors: a PyTorch
+        idiom on them fails as it would in graph mode)."""
+        if self.decision.mode != mode.PYNATIVE:
+            return None
+        found = astutil.enclosing_method(node)
+        if found is None or found[0].name not in apis.CELL_METHODS_COMPILED or not self.is_cell_class(found[1]):
+            return None
+        return found[0]
+
+    def _pynative_cell_values(self, node: nodes.NodeNG) -> values.FunctionValues | None:
+        method = self.pynative_cell_code(node)
+        if method is None:
+            return None
+        known = self._cell_values.get(method)
+        if known is None:
+            tensor_attrs, trainable = self._self_facts(method)
+            known = values.FunctionValues(method, values.entry_tensor_params(method), tensor_attrs, trainable)
+            self._cell_values[method] = known
+        return known
 
     def depends_on_tensor(self, node: nodes.NodeNG) -> bool:
         known = self.values_at(node)
@@ -404,6 +523,21 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
                     queued.add(callee)
         self._values = found
         return found
+
+
+def _decorator_call(func: nodes.FunctionDef) -> nodes.Call | None:
+    """The ``jit(...)`` call among the decorators of ``func``, if it has arguments."""
+    for decorator in func.decorators.nodes if func.decorators else ():
+        if isinstance(decorator, nodes.Call) and resolve.qualified_name(decorator.func) in apis.JIT_DECORATORS:
+            return decorator
+    return None
+
+
+def _captures_bytecode(call: nodes.Call) -> bool:
+    """``jit(capture_mode="bytecode")``: unsupported syntax falls back to Python
+    (tests/oracle/test_graph_syntax.py)."""
+    value = astutil.argument(call, None, "capture_mode")
+    return isinstance(value, nodes.Const) and value.value == "bytecode"
 
 
 def _in_graph(method: nodes.FunctionDef) -> bool:

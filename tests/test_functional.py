@@ -15,6 +15,8 @@ import pytest
 from pylint.testutils import LintModuleTest
 from pylint.testutils.functional import FunctionalTestFile, LintModuleOutputUpdate
 
+from mslint import mode
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
@@ -42,5 +44,12 @@ def test_functional(test_file: FunctionalTestFile, pytestconfig: pytest.Config) 
         lint_test: LintModuleTest = LintModuleOutputUpdate(test_file, pytestconfig)
     else:
         lint_test = LintModuleTest(test_file, pytestconfig)
-    lint_test.setUp()
-    lint_test.runTest()
+    if "mindspore-mode" not in Path(test_file.option_file).read_text(encoding="utf-8"):
+        # a fixture is one file of no program: it states graph code unless its .rc
+        # asks mslint to infer the mode (fixtures/mode/)
+        mode.use_plugin_option("graph")
+    try:
+        lint_test.setUp()
+        lint_test.runTest()
+    finally:
+        mode.use_plugin_option("auto")  # the default for the tests that follow in this process

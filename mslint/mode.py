@@ -1,0 +1,539 @@
+"""How the program runs: which modules a program compiles (GRAPH_MODE) and which
+it runs as plain Python (PyNative).
+
+MindSpore 2.x runs PyNative unless the program selects GRAPH_MODE (FACTS.md:
+``get_context("mode")`` is 1 by default); ``@jit`` code is compiled in every mode.
+So construct code is graph code when a program that runs it compiles it. The
+programs are the entry scripts of the linted set: files with
+``if __name__ == "__main__":``, a ``set_context`` call at module level, or a
+``grad``/``value_and_grad`` assigned at module level (a training script); a
+module of a package is none (its main guard is a self-test). A
+program's mode is what its ``set_context(mode=...)`` selects: the entry's own
+call, else the calls of the project modules it imports (a config helper); none
+at all is PyNative. The value is read statically: a literal, ``GRAPH_MODE`` /
+``PYNATIVE_MODE`` in any spelling, a module constant, a parameter default
+(``def init_env(cfg, mode=context.GRAPH_MODE)``), an argparse default (or its
+choices, without one), a top-level key of a YAML file beside the entry
+(``mode: 0``), and both branches of ``a if c else b``.
+
+A module is graph code when any program that imports it (transitively, the
+import resolved as the entry's ``sys.path`` would: its folder, then the
+folders above it) runs in graph mode, or sets a mode mslint cannot read; it is
+PyNative when every such program runs PyNative. A module no linted entry
+reaches (a library) is assumed graph code, and the findings say so. The
+``mode`` setting (``[tool.mslint] mode``, ``--mode``, the plugin's
+``--mindspore-mode``) overrides the inference.
+
+Nothing here imports user code: imports are scanned with mslint.cache's regex,
+set_context calls parsed with the standard library's ``ast`` (only in files
+that mention set_context).
+
+The plugin (``pylint --load-plugins mslint``) lints file by file: it decides for
+the Python files under the linted module's project folder (the folder pylint
+puts on sys.path for it), once per folder and process.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+GRAPH = "graph"
+PYNATIVE = "pynative"
+UNKNOWN = "unknown"
+MODES = ("auto", GRAPH, PYNATIVE)
+
+_MAIN = re.compile(rb"^if\s+__name__\s*==\s*['\"]__main__['\"]", re.MULTILINE)
+_TOP_SET_CONTEXT = re.compile(rb"^[\w.]*set_context\s*\(", re.MULTILINE)
+# a training script without a main guard: it differentiates at module level
+_TOP_GRAD = re.compile(rb"^[\w.]+\s*=\s*[\w.]*\b(?:value_and_grad|grad)\s*\(", re.MULTILINE)
+_MODE_NAMES = {"GRAPH_MODE": GRAPH, "PYNATIVE_MODE": PYNATIVE}
+_YAML_KEY = re.compile(r"^(\w+)\s*:\s*([^\s#]+)", re.MULTILINE)
+# folders beside an entry script that hold its configuration files
+_CONFIG_FOLDERS = ("", "config", "configs")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The mode a module runs in, and why: ``basis`` is read by people."""
+
+    mode: str  # GRAPH or PYNATIVE
+    basis: str
+    assumed: bool = False  # neither read from the project nor set by the user
+    set_by_user: bool = False  # the mode setting, not the project
+
+    def row(self) -> tuple[str, str, bool, bool]:
+        return (self.mode, self.basis, self.assumed, self.set_by_user)
+
+
+LIBRARY = Decision(GRAPH, "no entry script in sight sets the mode", assumed=True)
+
+
+def forced(mode: str, where: str) -> Decision:
+    return Decision(mode, f"{where} mode = {mode!r}", set_by_user=True)
+
+
+# ---------------------------------------------------------------------------
+# Reading one file: is it an entry script, which modes does it select
+# ---------------------------------------------------------------------------
+
+
+def is_entry(source: bytes) -> bool:
+    # substring tests first: the patterns are anchored at line starts and slow to miss
+    return bool(
+        (b"__main__" in source and _MAIN.search(source))
+        or (b"set_context" in source and _TOP_SET_CONTEXT.search(source))
+        or (b"grad" in source and _TOP_GRAD.search(source))
+    )
+
+
+def selected_modes(source: bytes, path: str = "") -> frozenset[str]:
+    """The modes the file's ``set_context(mode=...)`` calls select (UNKNOWN for a
+    value mslint cannot read); empty when it selects none."""
+    if b"set_context" not in source:
+        return frozenset()
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return frozenset({UNKNOWN})
+    return frozenset(_ModeReader(tree, path).modes)
+
+
+class _ModeReader(ast.NodeVisitor):
+    def __init__(self, tree: ast.Module, path: str) -> None:
+        self.path = path
+        self.modes: set[str] = set()
+        self.constants: dict[str, ast.expr] = {}
+        self.arguments: dict[str, ast.Call] = {}  # argparse dest -> add_argument call
+        self._yaml: dict[str, list[str]] | None = None
+        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        for statement in tree.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+                self.constants[statement.targets[0].id] = statement.value
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _last_name(node.func) == "add_argument":
+                for arg in node.args:
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.startswith("-"):
+                        self.arguments.setdefault(arg.value.lstrip("-").replace("-", "_"), node)
+                for keyword in node.keywords:
+                    if keyword.arg == "dest" and isinstance(keyword.value, ast.Constant):
+                        self.arguments[str(keyword.value.value)] = node
+        self.visit(tree)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.functions.append(node)
+        self.generic_visit(node)
+        self.functions.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if _last_name(node.func) == "set_context":
+            for keyword in node.keywords:
+                if keyword.arg == "mode":
+                    self.modes |= self.evaluate(keyword.value, 0)
+                elif keyword.arg is None:
+                    self.modes.add(UNKNOWN)  # set_context(**config)
+        self.generic_visit(node)
+
+    def evaluate(self, node: ast.expr | None, depth: int) -> set[str]:  # noqa: C901, PLR0911
+        if node is None or depth > 6:
+            return {UNKNOWN}
+        if isinstance(node, ast.Constant):
+            return _constant_mode(node.value)
+        if isinstance(node, ast.IfExp):
+            return self.evaluate(node.body, depth + 1) | self.evaluate(node.orelse, depth + 1)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Dict):
+            found: set[str] = set()
+            for value in node.value.values:
+                found |= self.evaluate(value, depth + 1)
+            return found or {UNKNOWN}
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+        if name is None:
+            return {UNKNOWN}
+        if name in _MODE_NAMES:
+            return {_MODE_NAMES[name]}
+        if isinstance(node, ast.Name):
+            default = self._parameter_default(name)
+            if default is not None:
+                return self.evaluate(default, depth + 1)
+            if name in self.constants:
+                return self.evaluate(self.constants[name], depth + 1)
+            return {UNKNOWN}
+        # args.mode, config.mode: an argparse option, else a YAML key
+        option = self.arguments.get(name)
+        if option is not None:
+            return self._option_modes(option, depth)
+        values = self.yaml_values().get(name)
+        if values:
+            found = set()
+            for value in values:
+                found |= _constant_mode(_yaml_scalar(value))
+            return found
+        return {UNKNOWN}
+
+    def _parameter_default(self, name: str) -> ast.expr | None:
+        for function in reversed(self.functions):
+            arguments = function.args
+            positional = arguments.posonlyargs + arguments.args
+            defaults = dict(zip([arg.arg for arg in positional][len(positional) - len(arguments.defaults):], arguments.defaults))
+            defaults.update({arg.arg: value for arg, value in zip(arguments.kwonlyargs, arguments.kw_defaults) if value is not None})
+            if name in defaults:
+                return defaults[name]
+            if any(arg.arg == name for arg in positional + arguments.kwonlyargs):
+                return None  # a parameter without a default: whatever the caller passes
+        return None
+
+    def _option_modes(self, option: ast.Call, depth: int) -> set[str]:
+        keywords = {keyword.arg: keyword.value for keyword in option.keywords if keyword.arg}
+        default = keywords.get("default")
+        if default is not None and not (isinstance(default, ast.Constant) and default.value is None):
+            return self.evaluate(default, depth + 1)
+        choices = keywords.get("choices")
+        if isinstance(choices, (ast.List, ast.Tuple, ast.Set)):
+            found: set[str] = set()
+            for choice in choices.elts:
+                found |= self.evaluate(choice, depth + 1)
+            return found or {UNKNOWN}
+        return {UNKNOWN}
+
+    def yaml_values(self) -> dict[str, list[str]]:
+        """Top-level keys of the YAML files beside the file (and in config/, configs/)."""
+        if self._yaml is None:
+            self._yaml = {}
+            folder = os.path.dirname(self.path)
+            for sub in _CONFIG_FOLDERS if self.path else ():
+                where = os.path.join(folder, sub)
+                try:
+                    names = sorted(name for name in os.listdir(where) if name.endswith((".yaml", ".yml")))
+                except OSError:
+                    continue
+                for name in names[:20]:
+                    try:
+                        with open(os.path.join(where, name), encoding="utf-8", errors="replace") as stream:
+                            text = stream.read(50_000)
+                    except OSError:
+                        continue
+                    for key, value in _YAML_KEY.findall(text):
+                        self._yaml.setdefault(key, []).append(value)
+        return self._yaml
+
+
+def _yaml_scalar(text: str) -> object:
+    text = text.strip("'\"")
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _constant_mode(value: object) -> set[str]:
+    if isinstance(value, bool):
+        return {UNKNOWN}
+    if value == 0:
+        return {GRAPH}
+    if value == 1:
+        return {PYNATIVE}
+    if isinstance(value, str):
+        lowered = value.lower()
+        if "graph" in lowered:
+            return {GRAPH}
+        if "pynative" in lowered:
+            return {PYNATIVE}
+    return {UNKNOWN}
+
+
+def _last_name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The programs of a linted set and the mode of each module
+# ---------------------------------------------------------------------------
+
+
+class _Files:
+    """What decide() reads of each file, read once."""
+
+    def __init__(self, read: Callable[[str], bytes | None]) -> None:
+        self._read = read
+        self._imports: dict[str, list | None] = {}
+        self._entry: dict[str, bool] = {}
+        self._modes: dict[str, frozenset[str]] = {}
+        self._data: dict[str, bytes | None] = {}
+
+    def data(self, path: str) -> bytes | None:
+        if path not in self._data:
+            self._data[path] = self._read(path)
+        return self._data[path]
+
+    def imports(self, path: str) -> list:
+        if path not in self._imports:
+            from mslint.cache import LINE_START_IMPORT_RE, scan_imports  # noqa: PLC0415
+
+            data = self.data(path)
+            self._imports[path] = scan_imports(data, LINE_START_IMPORT_RE) if data is not None else []
+        return self._imports[path] or []
+
+    def entry(self, path: str) -> bool:
+        if path not in self._entry:
+            data = self.data(path)
+            self._entry[path] = data is not None and is_entry(data)
+        return self._entry[path]
+
+    def modes(self, path: str) -> frozenset[str]:
+        if path not in self._modes:
+            data = self.data(path)
+            self._modes[path] = selected_modes(data, path) if data is not None else frozenset()
+        return self._modes[path]
+
+
+def _is_file(path: str, cache: dict[str, bool]) -> bool:
+    known = cache.get(path)
+    if known is None:
+        known = cache[path] = os.path.isfile(path)
+    return known
+
+
+def _module_file(folder: str, parts: list[str], cache: dict) -> str | None:
+    key = (folder, *parts)
+    if key in cache:
+        return cache[key]
+    found = cache[key] = _find_module_file(folder, parts, cache)
+    return found
+
+
+def _find_module_file(folder: str, parts: list[str], cache: dict) -> str | None:
+    base = os.path.join(folder, *parts)
+    for option in ((base + ".py", os.path.join(base, "__init__.py")) if parts else (os.path.join(base, "__init__.py"),)):
+        if _is_file(option, cache):
+            return option
+    return None
+
+
+def _search_path(entry: str, top: str) -> list[str]:
+    """The folders an entry script's absolute imports are found in, first match
+    first: its own folder (Python puts it first on sys.path), then the folders
+    above it up to ``top`` (scripts that add ``..`` to sys.path; packages run
+    from the repository root)."""
+    folders = []
+    folder = os.path.dirname(entry)
+    while True:
+        folders.append(folder)
+        parent = os.path.dirname(folder)
+        if folder == top or parent == folder or not folder.startswith(top):
+            break
+        folder = parent
+    return folders
+
+
+def _imported_files(path: str, imports: list, search: list[str], cache: dict[str, bool]) -> list[str]:
+    found = []
+    for level, module, names in imports:
+        parts = [part for part in module.split(".") if part]
+        if level:
+            folder = os.path.dirname(path)
+            for _ in range(level - 1):
+                folder = os.path.dirname(folder)
+            candidates = [(folder, parts)] + [(folder, [*parts, *name.split(".")]) for name in names or ()]
+            for where, dotted in candidates:
+                target = _module_file(where, dotted, cache)
+                if target is not None:
+                    found.append(target)
+            continue
+        wanted = [parts[:end] for end in range(1, len(parts) + 1)]
+        wanted += [[*parts, *name.split(".")] for name in names or ()]
+        for dotted in wanted:
+            for folder in search:
+                target = _module_file(folder, dotted, cache)
+                if target is not None:
+                    found.append(target)
+                    break
+    return found
+
+
+def decide(
+    files: Iterable[str], read: Callable[[str], bytes | None] | None = None, setting: str = "auto", where: str = "[tool.mslint]"
+) -> dict[str, Decision]:
+    """The mode of each of ``files`` (absolute paths), from the entry scripts among
+    them; ``setting`` "graph" or "pynative" decides for all."""
+    files = [os.path.abspath(path) for path in files]
+    if setting in (GRAPH, PYNATIVE):
+        decision = forced(setting, where)
+        return dict.fromkeys(files, decision)
+    store = _Files(read or _read_file)
+    top = os.path.commonpath(files) if files else ""
+    if files and os.path.isfile(top):
+        top = os.path.dirname(top)
+    exists: dict[str, bool] = {}
+    # A module of a package with a main guard is a self-test or demo of a library,
+    # not one of its programs: its mode must not decide the library's (a module
+    # that sets a mode at its top level decides its own: mslint.scope).
+    entries = [
+        path for path in files
+        if store.entry(path) and not _is_file(os.path.join(os.path.dirname(path), "__init__.py"), exists)
+    ]
+    # One import graph over every module the entries reach: a module's absolute
+    # imports are found from its own folder upwards (as the entry's sys.path
+    # finds them in practice), so the graph does not depend on the entry and
+    # each question below is one walk over it, whatever the number of entries.
+    edges: dict[str, list[str]] = {}
+    order = list(entries)
+    seen = set(order)
+    position = 0
+    while position < len(order):
+        current = order[position]
+        position += 1
+        found = _imported_files(current, store.imports(current), _search_path(current, top), exists)
+        edges[current] = list(dict.fromkeys(os.path.abspath(target) for target in found))
+        for target in edges[current]:
+            if target not in seen:
+                seen.add(target)
+                order.append(target)
+    importers: dict[str, list[str]] = {}
+    for source, targets in edges.items():
+        for target in targets:
+            importers.setdefault(target, []).append(source)
+    # the modules from which a set_context selecting each mode can be reached
+    reaches = {
+        selected: _walk([path for path in order if selected in store.modes(path)], importers)
+        for selected in (GRAPH, UNKNOWN, PYNATIVE)
+    }
+    # each program's mode: its own set_context, else the modules it imports
+    programs: tuple[list[str], list[str], list[str]] = ([], [], [])
+    for entry in entries:
+        modes = set(store.modes(entry)) or {selected for selected, where in reaches.items() if entry in where}
+        programs[0 if GRAPH in modes else 1 if UNKNOWN in modes else 2].append(entry)
+    # module -> the first program of each kind that imports it
+    reached = [_walk(kind, edges) for kind in programs]
+    decisions = {}
+    for path in files:
+        graph, unknown, pynative = (kind.get(path) for kind in reached)
+        if graph:
+            decisions[path] = Decision(GRAPH, f"{_shown(graph, path)} sets GRAPH_MODE")
+        elif unknown:
+            decisions[path] = Decision(GRAPH, f"the mode {_shown(unknown, path)} sets cannot be read", assumed=True)
+        elif pynative:
+            decisions[path] = Decision(PYNATIVE, f"{_shown(pynative, path)} runs PyNative")
+        else:
+            decisions[path] = LIBRARY
+    return decisions
+
+
+def _walk(sources: list[str], edges: dict[str, list[str]]) -> dict[str, str]:
+    """Every node reached from ``sources`` along ``edges``, with the first source
+    (in the order given) that reaches it."""
+    found = {source: source for source in sources}
+    queue = list(sources)
+    position = 0
+    while position < len(queue):
+        current = queue[position]
+        position += 1
+        for target in edges.get(current, ()):
+            if target not in found:
+                found[target] = found[current]
+                queue.append(target)
+    return found
+
+
+def _shown(entry: str, module: str) -> str:
+    """The entry script as the module's reader finds it: relative to the module's folder."""
+    try:
+        return os.path.relpath(entry, os.path.dirname(module))
+    except ValueError:
+        return entry
+
+
+def _read_file(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as stream:
+            return stream.read()
+    except OSError:
+        return None
+
+
+# ---------------------------------------------------------------------------
+# The decisions of this process (the command's engine sets them; the plugin
+# computes them per project folder)
+# ---------------------------------------------------------------------------
+
+_SKIPPED_FOLDERS = frozenset({".git", ".venv", "venv", "__pycache__", "build", "dist", "node_modules", "site-packages"})
+_PLUGIN_FILE_LIMIT = 20_000
+
+
+class _State:
+    setting = "auto"
+    where = "--mindspore-mode"
+    decisions: dict[str, Decision] = {}
+    by_folder: dict[str, dict[str, Decision]] = {}
+    command = False  # the mslint command decided (configure); the plugin option is its echo
+
+
+def configure(setting: str = "auto", decisions: dict[str, tuple] | None = None, where: str = "[tool.mslint]") -> None:
+    """The command's settings for this process: the mode setting and the
+    decisions it computed (path -> Decision.row()) before it shared the files out."""
+    _State.setting = setting if setting in MODES else "auto"
+    _State.where = where
+    _State.decisions = {path: Decision(*row) for path, row in (decisions or {}).items()}
+    _State.by_folder = {}
+    _State.command = True
+
+
+def release() -> None:
+    """Forget the command's settings (after an in-process run): the plugin's own
+    option decides again."""
+    configure()
+    _State.command = False
+    _State.where = "--mindspore-mode"
+
+
+def use_plugin_option(setting: str) -> None:
+    """The plugin's ``--mindspore-mode`` (ignored when the command configured the process)."""
+    if _State.command:
+        return
+    if setting != _State.setting:
+        _State.by_folder = {}
+    _State.setting = setting if setting in MODES else "auto"
+    _State.where = "--mindspore-mode"
+
+
+def setting_name() -> str:
+    """Where the user sets the mode, for messages (the same text from the command
+    and the plugin: their findings are equal)."""
+    return "[tool.mslint] mode / --mindspore-mode"
+
+
+def decision_for(path: str | None) -> Decision:
+    """The mode of the module at ``path``."""
+    if _State.setting in (GRAPH, PYNATIVE):
+        return forced(_State.setting, _State.where)
+    if not path:
+        return LIBRARY
+    path = os.path.abspath(path)
+    known = _State.decisions.get(path)
+    if known is not None:
+        return known
+    from mslint.engine import package_root  # noqa: PLC0415
+
+    folder = package_root(path)
+    decided = _State.by_folder.get(folder)
+    if decided is None:
+        decided = _State.by_folder[folder] = decide(_python_files(folder, path))
+    return decided.get(path, LIBRARY)
+
+
+def _python_files(folder: str, path: str) -> list[str]:
+    found = [path]
+    for current, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(name for name in dirnames if name not in _SKIPPED_FOLDERS and not name.startswith("."))
+        found.extend(os.path.join(current, name) for name in filenames if name.endswith(".py"))
+        if len(found) > _PLUGIN_FILE_LIMIT:
+            break
+    return sorted(set(os.path.abspath(item) for item in found))

@@ -1,0 +1,196 @@
+"""How the program runs (mslint.mode): entry scripts, what their set_context selects,
+and the mode of each module; the command's --mode / [tool.mslint] mode and the
+outputs that say which mode was taken. Static: no mindspore, no user code run."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mslint import cli, mode
+
+
+def _modes(source: str, path: str = "") -> set[str]:
+    return set(mode.selected_modes(textwrap.dedent(source).encode(), path))
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("ms.set_context(mode=ms.GRAPH_MODE)", {"graph"}),
+        ("context.set_context(mode=context.PYNATIVE_MODE, device_target='CPU')", {"pynative"}),
+        ("from mindspore import GRAPH_MODE\nset_context(mode=GRAPH_MODE)", {"graph"}),
+        ("ms.set_context(mode=0)", {"graph"}),
+        ("ms.set_context(mode=1)", {"pynative"}),
+        ("MODE = 1\nms.set_context(mode=MODE)", {"pynative"}),
+        ("ms.set_context(mode=ms.GRAPH_MODE if args.graph else ms.PYNATIVE_MODE)", {"graph", "pynative"}),
+        ("ms.set_context(mode={'graph': 0, 'pynative': 1}[args.mode])", {"graph", "pynative"}),
+        ("p.add_argument('--mode', type=int, default=1)\nms.set_context(mode=args.mode)", {"pynative"}),
+        ("p.add_argument('--run-mode', default='GRAPH')\nms.set_context(mode=args.run_mode)", {"graph"}),
+        ("p.add_argument('--mode', type=int, choices=[0, 1])\nms.set_context(mode=args.mode)", {"graph", "pynative"}),
+        ("def init(cfg, mode=context.GRAPH_MODE):\n    context.set_context(mode=mode)", {"graph"}),
+        ("def init(cfg, mode):\n    context.set_context(mode=mode)", {"unknown"}),
+        ("ms.set_context(mode=config.mode)", {"unknown"}),
+        ("ms.set_context(**settings)", {"unknown"}),
+        ("ms.set_context(device_target='GPU')", set()),
+        ("x = 1", set()),
+    ],
+)
+def test_selected_modes(source: str, expected: set[str]) -> None:
+    assert _modes(source) == expected
+
+
+def test_selected_modes_reads_a_yaml_default_beside_the_script(tmp_path: Path) -> None:
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "default.yaml").write_text("device_target: GPU\nmode: 1  # pynative\n")
+    script = tmp_path / "train.py"
+    assert _modes("ms.set_context(mode=config.mode)", str(script)) == {"pynative"}
+
+
+@pytest.mark.parametrize(
+    ("source", "entry"),
+    [
+        ('if __name__ == "__main__":\n    main()\n', True),
+        ("ms.set_context(mode=ms.GRAPH_MODE)\n", True),
+        ("grad_fn = ms.value_and_grad(forward, None, weights)\n", True),
+        ("def setup():\n    ms.set_context(mode=ms.GRAPH_MODE)\n", False),
+        ("class Net(nn.Cell):\n    pass\n", False),
+    ],
+)
+def test_entry_scripts(source: str, entry: bool) -> None:
+    assert mode.is_entry(source.encode()) is entry
+
+
+def _project(root: Path, files: dict[str, str]) -> dict[str, str]:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return {name: str(root / name) for name in files}
+
+
+MODEL = "from mindspore import nn\nclass Net(nn.Cell):\n    def construct(self, x):\n        return x.asnumpy()\n"
+
+
+def test_a_module_takes_the_mode_of_the_programs_that_import_it(tmp_path: Path) -> None:
+    paths = _project(
+        tmp_path,
+        {
+            "train.py": "import mindspore as ms\nfrom src.model import Net\nms.set_context(mode=ms.PYNATIVE_MODE)\n",
+            "src/__init__.py": "",
+            "src/model.py": MODEL,
+            "src/helpers.py": "import numpy as np\n",
+            "lib/layers.py": MODEL,
+        },
+    )
+    decided = mode.decide(paths.values())
+    assert decided[paths["src/model.py"]].mode == mode.PYNATIVE
+    assert decided[paths["train.py"]].mode == mode.PYNATIVE
+    assert decided[paths["lib/layers.py"]] == mode.LIBRARY  # no entry imports it: assumed graph
+    # a second program that compiles: any graph-mode program makes the module graph code
+    paths.update(_project(tmp_path, {"export.py": "from mindspore import context\nfrom src import model\n"
+                                                  "context.set_context(mode=context.GRAPH_MODE)\n"}))
+    decided = mode.decide(paths.values())
+    assert decided[paths["src/model.py"]] == mode.Decision(mode.GRAPH, "../export.py sets GRAPH_MODE")
+    # the setting decides for every file
+    assert {d.mode for d in mode.decide(paths.values(), setting="pynative").values()} == {mode.PYNATIVE}
+
+
+def test_a_program_without_set_context_runs_pynative_and_an_unreadable_mode_is_assumed_graph(tmp_path: Path) -> None:
+    paths = _project(
+        tmp_path,
+        {
+            "a/main.py": 'from model import Net\nif __name__ == "__main__":\n    Net()\n',
+            "a/model.py": MODEL,
+            "b/main.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=cfg.mode)\n",
+            "b/model.py": MODEL,
+        },
+    )
+    decided = mode.decide(paths.values())
+    # each script imports the model of its own folder (its folder is first on sys.path)
+    assert decided[paths["a/model.py"]].mode == mode.PYNATIVE
+    assert decided[paths["b/model.py"]].mode == mode.GRAPH and decided[paths["b/model.py"]].assumed
+
+
+def test_the_mode_of_a_config_helper_counts_when_the_entry_sets_none(tmp_path: Path) -> None:
+    paths = _project(
+        tmp_path,
+        {
+            "train.py": "from utils import init_env\nfrom net import Net\nif __name__ == '__main__':\n    init_env()\n",
+            "utils.py": "from mindspore import context\ndef init_env(mode=context.GRAPH_MODE):\n"
+                        "    context.set_context(mode=mode)\n",
+            "net.py": MODEL,
+        },
+    )
+    assert mode.decide(paths.values())[paths["net.py"]].mode == mode.GRAPH
+
+
+# -- the command -----------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
+def _lint(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, dict]:
+    code = cli.main(["--format", "json", "--jobs", "1", "--select", "ms-asnumpy-in-graph", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_command_reads_the_mode_and_says_which_it_took(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.PYNATIVE_MODE)\n",
+                        "model.py": MODEL, "lib.py": MODEL})
+    _, report = _lint(capsys, ".")
+    assert [item["path"] for item in report["findings"]] == ["lib.py"]  # model.py runs PyNative
+    finding = report["findings"][0]
+    assert finding["mode"] == "graph" and finding["modeBasis"].startswith("assumed: no entry script")
+    assert "(assuming graph mode: no entry script in sight sets the mode; set [tool.mslint] mode / --mindspore-mode)" in finding["message"]
+    # the cache follows a change of the entry script, not only of the module
+    (tmp_path / "train.py").write_text("import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.GRAPH_MODE)\n")
+    _, report = _lint(capsys, ".")
+    found = {item["path"]: item for item in report["findings"]}
+    assert sorted(found) == ["lib.py", "model.py"]
+    assert found["model.py"]["modeBasis"] == "train.py sets GRAPH_MODE"
+    assert "assuming" not in found["model.py"]["message"]
+
+
+def test_mode_setting_overrides_the_inference(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _project(tmp_path, {"model.py": MODEL})
+    _, report = _lint(capsys, "--mode", "pynative", ".")
+    assert report["findings"] == []
+    _, report = _lint(capsys, "--mode", "graph", "--format", "sarif", ".")
+    result = report["runs"][0]["results"][0]
+    assert result["properties"]["mode"] == {"mode": "graph", "basis": "--mode mode = 'graph'"}
+    assert "assuming" not in result["message"]["text"]
+    (tmp_path / "pyproject.toml").write_text('[tool.mslint]\nmode = "pynative"\n')
+    _, report = _lint(capsys, ".")
+    assert report["findings"] == []
+    (tmp_path / "pyproject.toml").write_text('[tool.mslint]\nmode = "eager"\n')
+    assert cli.main(["."]) == cli.EXIT_ERROR
+    assert "mode must be one of auto, graph, pynative, not 'eager'" in capsys.readouterr().err
+
+
+def test_text_report_says_the_mode_of_the_files_with_findings(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _project(tmp_path, {"model.py": MODEL})
+    cli.main(["--no-cache", "--select", "ms-asnumpy-in-graph", "."])
+    out = capsys.readouterr().out
+    assert "Mode: model.py runs in graph mode (assumed: no entry script in sight sets the mode)." in out
+
+
+def test_a_main_guard_in_a_package_module_is_a_self_test_not_a_program(tmp_path: Path) -> None:
+    paths = _project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from .layers import Net\n",
+            "pkg/layers.py": MODEL,
+            "pkg/wrapper.py": 'import mindspore as ms\nfrom .layers import Net\nif __name__ == "__main__":\n    ms.set_context(mode=ms.PYNATIVE_MODE)\n',
+        },
+    )
+    assert mode.decide(paths.values())[paths["pkg/layers.py"]] == mode.LIBRARY
