@@ -211,6 +211,9 @@ class TrainingLoopChecker(BaseChecker):
             return
         if resolve.call_name(call) not in apis.NO_GRADIENT_CALLS:
             return
+        known = scope.analysis(node.root()).values_at(call)
+        if known is not None and not known.depends(call.args[0]):
+            return  # a constant (a mask built with numpy): there is no gradient to stop
         value = call.args[0].as_string()
         self.add_message("ms-stop-gradient-discarded", node=call, args=(spelled(call), value, value, spelled(call)))
 
@@ -536,11 +539,15 @@ def _enables_training(call: nodes.Call) -> bool:
 
 def _is_plain_cell_class(cls: nodes.ClassDef, method: str) -> bool:
     """A Cell class whose every base is known (user classes or MindSpore Cells) and
-    that does not define ``method`` itself (ported code often adds eval/parameters)."""
+    that does not define ``method`` itself (ported code often adds eval/parameters),
+    nor assign it as an attribute (``self.half = ops.Split(...)`` makes
+    ``self.half(x)`` a call of that op, not of PyTorch's Module.half)."""
     user, external = resolve.class_hierarchy(cls)
     if not external or not all(resolve.is_cell_qname(q) or q in apis.NON_CELL_MIXIN_BASES for q in external):
         return False
-    return any(resolve.is_cell_qname(q) for q in external) and resolve.find_method(cls, method) is None
+    if not any(resolve.is_cell_qname(q) for q in external) or resolve.find_method(cls, method) is not None:
+        return False
+    return not scope.analysis(cls.root()).class_facts(cls).values(method)
 
 
 def _constructs_cell(value: nodes.NodeNG | None, method: str) -> bool:
