@@ -811,6 +811,17 @@ def _notebook_shadows(files: list[str], problems: list[Problem]) -> tuple[list[s
     return checked, shadows
 
 
+def _check_with_notebooks(paths: list[str], settings: Settings, **options: Any) -> list[Finding]:
+    """``check_files`` where a path may be a notebook (the fix loop's re-lint):
+    its shadow module is checked and the findings moved back to it."""
+    checked, shadows = _notebook_shadows(paths, [])
+    found = check_files(checked, settings, module_names={path: module_name(shadow.notebook) for path, shadow in shadows.items()}, **options)
+    for item in found:
+        if item.path in shadows:
+            notebooks.relocate(item, shadows[item.path])
+    return found
+
+
 def _source_of(path: str, shadows: dict[str, notebooks.Shadow]) -> str:
     shadow = shadows.get(path)
     return shadow.notebook if shadow else path
@@ -946,7 +957,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     if args.fix or args.diff:
         if stdin is not None:
             raise ConfigError("--fix and --diff edit files: they cannot take standard input")
-        found, diff_exit = run_fixes(args, files, found, lambda paths: check_files(paths, settings, jobs=jobs, use_cache=use_cache))
+        found, diff_exit = run_fixes(args, files, found, lambda paths: _check_with_notebooks(paths, settings, jobs=jobs, use_cache=use_cache))
         if diff_exit is not None:
             return diff_exit
         found = findings.assign_fingerprints(found, root)

@@ -107,9 +107,10 @@ def applies(patch: Patch | None, unsafe: bool) -> bool:
 
 
 def fixable(item: Finding, unsafe: bool) -> bool:
-    """Whether the fix loop applies ``item``'s fix: a Python source file's finding
-    (a notebook's edits would be in its cells' code, not in the .ipynb text)."""
-    return applies(item.fix, unsafe) and not getattr(item, "cell", None) and item.path.endswith((".py", ".pyi"))
+    """Whether the fix loop applies ``item``'s fix: a finding of a Python source
+    file, or of a notebook (its edits are on the notebook's shadow module and
+    go back into its code cells, see mslint/notebooks.py)."""
+    return applies(item.fix, unsafe) and item.path.endswith((".py", ".pyi", ".ipynb"))
 
 
 # ---------------------------------------------------------------------------
@@ -486,7 +487,7 @@ def run(
     for item in found:
         by_path.setdefault(item.path, []).append(item)
     outcome = Outcome(findings=found)
-    originals: dict[str, Source] = {}
+    originals: dict[str, str] = {}  # path -> its text before the first round
     current: dict[str, str] = {}
     scratch: dict[str, str] = {}  # --diff: the path of a working copy
     try:
@@ -496,17 +497,17 @@ def run(
             changed: list[str] = []
             for path in sorted(pending):
                 target = scratch.get(path, path)
-                source = Source.read(target)
-                if source is None:
-                    continue
-                originals.setdefault(path, source)
                 patches = [item.fix for item in by_path[path] if fixable(item, unsafe)]
-                text, taken = fixed_text(source, patches)
-                if not taken or text == source.text:
+                result = _fixed_file(target, patches)
+                if result is None:
+                    continue
+                before, text, data, taken = result
+                originals.setdefault(path, before)
+                if not taken or text == before:
                     continue
                 if not write and path not in scratch:
                     scratch[path] = target = _scratch_copy(path)
-                write_atomically(target, source.encoded(text))
+                write_atomically(target, data)
                 current[path] = text
                 outcome.fixed[path] = outcome.fixed.get(path, 0) + len(taken)
                 changed.append(path)
@@ -527,14 +528,35 @@ def run(
     outcome.findings = [item for path in by_path for item in by_path[path]]
     if not write:
         for path in sorted(current):
-            outcome.diffs.append(unified_diff(path, originals[path].text, current[path]))
+            outcome.diffs.append(unified_diff(path, originals[path], current[path]))
     return outcome
+
+
+def _fixed_file(path: str, patches: list[Patch]) -> tuple[str, str, bytes, list[Patch]] | None:
+    """The file's text, its text with ``patches`` applied, the bytes to write and
+    the patches taken; None when the file cannot be read (never edited then)."""
+    if path.endswith(".ipynb"):
+        from mslint import notebooks  # noqa: PLC0415
+
+        try:
+            raw = Path(path).read_text(encoding="utf-8")
+            text, taken = notebooks.fixed_notebook(raw, path, patches)
+        except (OSError, UnicodeDecodeError, notebooks.NotebookError):
+            return None
+        return raw, text, text.encode("utf-8"), taken
+    source = Source.read(path)
+    if source is None:
+        return None
+    text, taken = fixed_text(source, patches)
+    return source.text, text, source.encoded(text), taken
 
 
 def _scratch_copy(path: str) -> str:
     """A copy of ``path`` beside it (same package, so it lints alike) for --diff."""
     folder, name = os.path.split(os.path.abspath(path))
-    handle, copy = tempfile.mkstemp(prefix=f".mslint-diff-{name[:-3] if name.endswith('.py') else name}-", suffix=".py", dir=folder)
+    stem, suffix = os.path.splitext(name)
+    suffix = suffix if suffix in (".py", ".ipynb") else ".py"
+    handle, copy = tempfile.mkstemp(prefix=f".mslint-diff-{stem if name.endswith(suffix) else name}-", suffix=suffix, dir=folder)
     os.close(handle)
     return copy
 

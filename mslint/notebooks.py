@@ -12,6 +12,11 @@ and ``cell`` (cell, line, column) says where it is as a notebook shows it:
 ``train.ipynb:cell 3:line 2:5``.
 Cells are numbered from 1 among all the notebook's cells, markdown included, as
 editors show them.
+
+``mslint --fix``: a finding's edits are on the shadow; :func:`fixed_notebook`
+applies them there (parse check), writes the changed lines back into the code
+cells' ``source`` and the JSON in the file's own style, never touching a
+blanked (magic, shell, other-language) line.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ class Shadow:
     origin: list[tuple[int, int]] = field(default_factory=list)
     file_lines: list[int] = field(default_factory=list)
     file_columns: list[int] = field(default_factory=list)
+    own_text: list[bool] = field(default_factory=list)  # per shadow line: the cell's own text (not a blanked magic)
 
 
 def is_notebook(path: str) -> bool:
@@ -61,12 +67,25 @@ def shadow_of(path: str) -> Shadow:
     """The shadow module of the notebook at ``path``."""
     try:
         raw = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise NotebookError(f"not a readable notebook ({error})") from error
+    return shadow_from(raw, path)
+
+
+def _cells(raw: str) -> tuple[dict, list]:
+    try:
         document = json.loads(raw)
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+    except ValueError as error:
         raise NotebookError(f"not a readable notebook ({error})") from error
     cells = document.get("cells") if isinstance(document, dict) else None
     if not isinstance(cells, list):
         raise NotebookError("not a notebook (no list of cells)")
+    return document, cells
+
+
+def shadow_from(raw: str, path: str) -> Shadow:
+    """The shadow module of the notebook text ``raw`` (the file ``path``)."""
+    _, cells = _cells(raw)
     file_lines = raw.split("\n")
     shadow = Shadow(notebook=os.path.abspath(path))
     lines: list[str] = []
@@ -77,10 +96,12 @@ def shadow_of(path: str) -> Shadow:
         source = _source_lines(cell)
         blank_cell = bool(source) and source[0].lstrip().startswith("%%") and not source[0].strip().startswith(PYTHON_CELL_MAGICS)
         for index, text in enumerate(source):
-            if blank_cell or _MAGIC.match(text):
+            blanked = blank_cell or bool(_MAGIC.match(text))
+            if blanked:
                 indent = text[: len(text) - len(text.lstrip())]
                 text = f"{indent}pass" if indent else ""  # inside a block: keep it a block
             lines.append(text)
+            shadow.own_text.append(not blanked)
             shadow.origin.append((number, index + 1))
             where, offset = _locate(file_lines, source[index], index == len(source) - 1, search_from)
             if where:
@@ -143,3 +164,70 @@ def relocate(item: Finding, shadow: Shadow) -> Finding:
         else:
             item.line, item.end_line, item.end_column = 1, None, None
     return item
+
+
+# ---------------------------------------------------------------------------
+# Fixing (mslint --fix): edits on the shadow written back into the cells
+# ---------------------------------------------------------------------------
+
+
+def fixed_notebook(raw: str, path: str, patches: list) -> tuple[str, list]:
+    """The notebook text ``raw`` with ``patches`` (edits on its shadow module)
+    applied to its code cells, and the patches taken. A patch touching a magic
+    or shell line (or a line of a non-Python cell) is never taken; the cells'
+    sources change and nothing else: the JSON is written again in the file's
+    own style (indent, escaping, final newline). Nothing is taken when the
+    rewritten notebook would not give back the fixed shadow exactly."""
+    from mslint import fixes  # noqa: PLC0415
+
+    shadow = shadow_from(raw, path)
+    document, cells = _cells(raw)
+
+    def editable(edit) -> bool:
+        span = range(edit.line, edit.end_line + 1)
+        return 0 < edit.line <= edit.end_line <= len(shadow.origin) and all(shadow.own_text[line - 1] for line in span) and (
+            shadow.origin[edit.line - 1][0] == shadow.origin[edit.end_line - 1][0])
+
+    usable = [patch for patch in patches if all(editable(edit) for edit in patch.edits)]
+    text, taken = fixes.fixed_text(fixes.Source(shadow.text, "utf-8", False), usable)
+    if not taken or text == shadow.text:
+        return raw, []
+    per_cell: dict[int, list] = {}
+    for patch in taken:
+        for edit in patch.edits:
+            number, line = shadow.origin[edit.line - 1]
+            end_line = shadow.origin[edit.end_line - 1][1]
+            per_cell.setdefault(number, []).append(fixes.Patch(patch.description, patch.applicability, (
+                fixes.Edit(line, edit.column, end_line, edit.end_column, edit.text),)))
+    for number, cell_patches in per_cell.items():
+        cell = cells[number - 1]
+        source = cell.get("source", "")
+        before = "".join(source) if isinstance(source, list) else str(source)
+        after, applied = fixes.apply_patches(before, cell_patches)
+        if len(applied) != len(cell_patches):
+            return raw, []
+        cell["source"] = _source_list(after) if isinstance(source, list) else after
+    fixed = _dumps(document, raw)
+    if shadow_from(fixed, path).text != text:
+        return raw, []
+    return fixed, taken
+
+
+def _source_list(text: str) -> list[str]:
+    """A cell's text as nbformat stores it: lines, each with its newline."""
+    parts = text.split("\n")
+    return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def _dumps(document: dict, raw: str) -> str:
+    """``document`` as JSON in the style of ``raw``, the file it was read from:
+    its indent (nbformat writes 1, some tools 2), its escaping of non-ASCII
+    characters, its final newline."""
+    match = re.match(r"\{\r?\n( +)\"", raw)
+    indent = len(match.group(1)) if match else 1
+    ending = "\n" if raw.endswith("\n") else ""
+    original = json.loads(raw)
+    for ascii_only in (False, True):
+        if json.dumps(original, indent=indent, ensure_ascii=ascii_only) + ending == raw:
+            return json.dumps(document, indent=indent, ensure_ascii=ascii_only) + ending
+    return json.dumps(document, indent=indent, ensure_ascii=raw.isascii() and "\\u" in raw) + ending

@@ -91,3 +91,51 @@ def test_a_broken_notebook_is_an_input_error(notebook_project: Path, capsys: pyt
     code, _, err = run(capsys, "broken.ipynb", "notebooks")
     assert code == 2
     assert "broken.ipynb: not a readable notebook" in err
+
+
+FIXABLE_CELLS = [
+    {"cell_type": "markdown", "metadata": {"tags": ["intro"]}, "source": ["# Fix me\n"]},
+    {"cell_type": "code", "metadata": {"scrolled": True}, "execution_count": 1,
+     "outputs": [{"name": "stdout", "output_type": "stream", "text": ["ok\n"]}],
+     "source": ["%matplotlib inline\n", "!pip install mindspore\n", "from mindspore import nn"]},
+    {"cell_type": "code", "metadata": {}, "execution_count": 2, "outputs": [],
+     "source": ["%%time\n", "layer = nn.Dense(16, 4, bias=False)  # é\n", "other = nn.Dense(4, 2)"]},
+]
+
+
+@pytest.mark.parametrize("indent", [1, 2])
+def test_fix_rewrites_only_the_cells_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, indent: int) -> None:
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    document = {"cells": FIXABLE_CELLS, "metadata": {"kernelspec": {"name": "python3"}}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "fix.ipynb"
+    original = json.dumps(document, indent=indent, ensure_ascii=False) + "\n"
+    path.write_text(original, encoding="utf-8")
+    select = ("--select", "ms-torch-keyword-args", "--no-cache")
+
+    code, out, _ = run(capsys, *select, "fix.ipynb")
+    assert code == 1 and "cell 3:line 2" in out and path.read_text(encoding="utf-8") == original  # no write without --fix
+
+    code, out, _ = run(capsys, *select, "--diff", "fix.ipynb")
+    assert code == 1 and '-' + ' ' * (indent * 4) + '"layer = nn.Dense(16, 4, bias=False)' in out and "has_bias=False" in out
+    assert path.read_text(encoding="utf-8") == original and not list(tmp_path.glob(".mslint-diff-*"))
+
+    run(capsys, *select, "--fix", "fix.ipynb")
+    expected = json.loads(original)
+    expected["cells"][2]["source"][1] = "layer = nn.Dense(16, 4, has_bias=False)  # é\n"
+    assert path.read_text(encoding="utf-8") == json.dumps(expected, indent=indent, ensure_ascii=False) + "\n"  # only that line, same style
+    assert json.loads(path.read_text(encoding="utf-8"))["cells"][1] == FIXABLE_CELLS[1]  # outputs, metadata, magics untouched
+    fixed = path.read_text(encoding="utf-8")
+    code, out, _ = run(capsys, *select, "--fix", "fix.ipynb")
+    assert code == 0 and path.read_text(encoding="utf-8") == fixed  # idempotent
+
+
+def test_fix_never_edits_a_magic_line() -> None:
+    from mslint import fixes
+
+    raw = json.dumps({"cells": FIXABLE_CELLS, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n"
+    on_magic = fixes.Patch("x", fixes.SAFE, (fixes.Edit(1, 2, 1, 5, "zzz"),))  # shadow line 1: %matplotlib
+    assert notebooks.fixed_notebook(raw, "n.ipynb", [on_magic]) == (raw, [])
+    on_code = fixes.Patch("x", fixes.SAFE, (fixes.Edit(5, 25, 5, 29, "has_bias"),))
+    text, taken = notebooks.fixed_notebook(raw, "n.ipynb", [on_code])
+    assert taken == [on_code] and json.loads(text)["cells"][2]["source"][1].startswith("layer = nn.Dense(16, 4, has_bias=False)")
