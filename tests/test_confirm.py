@@ -180,7 +180,7 @@ FINDING_SCHEMA = {
 def test_output_shape(main_run: dict) -> None:
     """What the CLI renders as text suffixes, JSON fields and SARIF result
     properties: every finding (old and new) is JSON with a confirmation."""
-    everything = [{key: value for key, value in vars(item).items() if key != "anchor"} for item in main_run["findings"] + main_run["new"]]
+    everything = [{key: value for key, value in vars(item).items() if key not in ("anchor", "fix")} for item in main_run["findings"] + main_run["new"]]
     for item in json.loads(json.dumps(everything)):
         jsonschema.validate(item, FINDING_SCHEMA)
     assert all(len(item["confirmation"]["detail"]) < 400 for item in everything)
