@@ -507,7 +507,7 @@ def use_plugin_option(setting: str) -> None:
 def setting_name() -> str:
     """Where the user sets the mode, for messages (the same text from the command
     and the plugin: their findings are equal)."""
-    return "[tool.mslint] mode / --mindspore-mode"
+    return "[tool.mslint] mode"
 
 
 def decision_for(path: str | None) -> Decision:

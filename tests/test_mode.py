@@ -149,7 +149,7 @@ def test_command_reads_the_mode_and_says_which_it_took(tmp_path: Path, capsys, m
     assert [item["path"] for item in report["findings"]] == ["lib.py"]  # model.py runs PyNative
     finding = report["findings"][0]
     assert finding["mode"] == "graph" and finding["modeBasis"].startswith("assumed: no entry script")
-    assert "(assuming graph mode: no entry script in sight sets the mode; set [tool.mslint] mode / --mindspore-mode)" in finding["message"]
+    assert "(assuming graph mode: no entry script in sight sets the mode; set [tool.mslint] mode)" in finding["message"]
     # the cache follows a change of the entry script, not only of the module
     (tmp_path / "train.py").write_text("import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.GRAPH_MODE)\n")
     _, report = _lint(capsys, ".")
