@@ -22,45 +22,24 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, fixes, resolve, scope
+from mslint import apis, astutil, fixes, resolve, scope
 from mslint.messages import spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
 
-# An argument hidden behind *args/**kwargs: its value cannot be judged.
-_UNKNOWN = object()
 _SKIP_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
 _MAX_DEPTH = 6
 
 
 # ---------------------------------------------------------------------------
 # Small AST helpers
-# TODO(values): use mslint.astutil (argument binding, assigned values, self attributes)
+# Argument binding and assigned names come from mslint.astutil and mslint.resolve.
+# TODO(values): ``self.x`` values from the class-facts table (scope.class_facts):
+# it leaves out nested and unpacked assignments, which this reader keeps.
 # ---------------------------------------------------------------------------
-def _argument(call: nodes.Call, index: int, keyword: str):
-    """The argument at ``index`` or ``keyword``: a node, None when not given, or
-    _UNKNOWN when ``*args``/``**kwargs`` may carry it."""
-    named = {kw.arg: kw.value for kw in call.keywords or ()}
-    if keyword in named:
-        return named[keyword]
-    starred = [i for i, arg in enumerate(call.args) if isinstance(arg, nodes.Starred)]
-    first_starred = starred[0] if starred else len(call.args)
-    if index < first_starred:
-        return call.args[index]
-    return _UNKNOWN if starred or None in named else None
-
-
 def _is_literal(node, value) -> bool:
     return isinstance(node, nodes.Const) and node.value is value
-
-
-def _assigned_value(name: nodes.Name) -> nodes.NodeNG | None:
-    """The value of ``name = value`` when that is the name's binding."""
-    bound = resolve.binding(name)
-    if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Assign):
-        return bound.parent.value
-    return None
 
 
 def _self_attribute_values(node: nodes.Attribute) -> list[nodes.NodeNG]:
@@ -88,7 +67,7 @@ def _self_attribute_values(node: nodes.Attribute) -> list[nodes.NodeNG]:
 def _value_of(expr: nodes.NodeNG) -> nodes.NodeNG | None:
     """What a name or ``self.x`` holds when a single assignment says so."""
     if isinstance(expr, nodes.Name):
-        return _assigned_value(expr)
+        return resolve.assigned_value(expr)
     if isinstance(expr, nodes.Attribute):
         values = _self_attribute_values(expr)
         return values[0] if len(values) == 1 else None
@@ -234,7 +213,7 @@ class TrainingLoopChecker(BaseChecker):
         if qname in apis.HAS_AUX_GRAD_FUNCTIONS:
             self._check_grad_call(node, qname)
         elif qname in apis.OBJECTIVE_WRAPPERS:
-            self._check_objective(node, _argument(node, 0, "network"), f"{_short(qname)}(...)")
+            self._check_objective(node, astutil.argument(node, 0, "network"), f"{_short(qname)}(...)")
             if qname in apis.TRAIN_STEP_CELLS:
                 self._check_train_cell(node, _short(qname))
         if qname in apis.LOSS_WRAPPERS:
@@ -302,12 +281,12 @@ class TrainingLoopChecker(BaseChecker):
 
     # -- the differentiated function -------------------------------------------
     def _check_grad_call(self, node: nodes.Call, qname: str) -> None:
-        fn = _argument(node, 0, "fn")
-        if fn is None or fn is _UNKNOWN:
+        fn = astutil.argument(node, 0, "fn")
+        if fn is None or fn is astutil.UNKNOWN:
             return
         named = fn.as_string() if isinstance(fn, (nodes.Name, nodes.Attribute)) else ""
         where = f"{apis.HAS_AUX_GRAD_FUNCTIONS[qname]}({named}, ...)" if named else f"{spelled(node.func)}(...)"
-        has_aux = _argument(node, *apis.GRAD_HAS_AUX_ARGUMENT)
+        has_aux = astutil.argument(node, *apis.GRAD_HAS_AUX_ARGUMENT)
         if self.linter.is_message_enabled("ms-grad-without-has-aux") and (
             has_aux is None or _is_literal(has_aux, False)
         ):
@@ -315,8 +294,8 @@ class TrainingLoopChecker(BaseChecker):
         self._check_objective(node, fn, where)
         if self.linter.is_message_enabled("ms-loss-scale-without-unscale"):
             self._check_loss_scale(node, fn, where)
-        weights = _argument(node, *apis.GRAD_WEIGHTS_ARGUMENT)
-        if weights is not None and weights is not _UNKNOWN and not _is_literal(weights, None):
+        weights = astutil.argument(node, *apis.GRAD_WEIGHTS_ARGUMENT)
+        if weights is not None and weights is not astutil.UNKNOWN and not _is_literal(weights, None):
             self._check_set_train(node, fn, where)
 
     def _targets(self, node: nodes.Call, fn: nodes.NodeNG) -> list[nodes.NodeNG]:
@@ -357,7 +336,7 @@ class TrainingLoopChecker(BaseChecker):
 
     # -- ms-loss-without-reduction ---------------------------------------------
     def _check_objective(self, node: nodes.Call, fn, where: str) -> None:
-        if fn is None or fn is _UNKNOWN or not self.linter.is_message_enabled("ms-loss-without-reduction"):
+        if fn is None or fn is astutil.UNKNOWN or not self.linter.is_message_enabled("ms-loss-without-reduction"):
             return
         for func in self._targets(node, fn):
             for _, value in _returns(func):
@@ -382,8 +361,8 @@ class TrainingLoopChecker(BaseChecker):
         if entry is None:
             return None
         position, default = entry
-        reduction = _argument(construction, position, "reduction")
-        if reduction is _UNKNOWN:
+        reduction = astutil.argument(construction, position, "reduction")
+        if reduction is astutil.UNKNOWN:
             return None
         if reduction is None:
             value = default
@@ -396,11 +375,11 @@ class TrainingLoopChecker(BaseChecker):
     def _check_loss_wrapper(self, node: nodes.Call, qname: str) -> None:
         if not self.linter.is_message_enabled("ms-loss-without-reduction"):
             return
-        loss_arg = _argument(node, *apis.LOSS_WRAPPERS[qname])
-        if loss_arg is None or loss_arg is _UNKNOWN:
+        loss_arg = astutil.argument(node, *apis.LOSS_WRAPPERS[qname])
+        if loss_arg is None or loss_arg is astutil.UNKNOWN:
             return
         if qname != "mindspore.nn.WithLossCell":
-            optimizer = _argument(node, 2, "optimizer")
+            optimizer = astutil.argument(node, 2, "optimizer")
             if optimizer is None or _is_literal(optimizer, None):
                 return  # Model for evaluation only: nothing is differentiated
         loss = self._unreduced_loss(loss_arg)
@@ -408,7 +387,7 @@ class TrainingLoopChecker(BaseChecker):
             self._report_loss(node, loss, f"{spelled(node.func)}(...)")
 
     def _report_loss(self, node: nodes.Call, loss: nodes.Call, where: str) -> None:
-        given = _argument(loss, apis.LOSS_REDUCTIONS[resolve.call_name(loss)][0], "reduction")
+        given = astutil.argument(loss, apis.LOSS_REDUCTIONS[resolve.call_name(loss)][0], "reduction")
         self.add_message(
             "ms-loss-without-reduction",
             node=node,
@@ -452,8 +431,8 @@ class TrainingLoopChecker(BaseChecker):
         if not self.linter.is_message_enabled("ms-missing-set-train"):
             return
         bound = self._assigned_and_called_in_loop(node)
-        network = _argument(node, 0, "network")
-        if bound is None or network is None or network is _UNKNOWN:
+        network = astutil.argument(node, 0, "network")
+        if bound is None or network is None or network is astutil.UNKNOWN:
             return
         self._report_set_train(node, network, f"{name}(...)", bound)
 
@@ -598,8 +577,8 @@ class _ModeDependence:
         if qname in apis.TRAIN_MODE_CELLS:
             return f"contains {_short(qname)}"
         if qname in apis.NETWORK_WRAPPERS:
-            inner = _argument(expr, 0, "network")
-            return None if inner is None or inner is _UNKNOWN else self.of_expression(inner, depth + 1)
+            inner = astutil.argument(expr, 0, "network")
+            return None if inner is None or inner is astutil.UNKNOWN else self.of_expression(inner, depth + 1)
         if qname in apis.CELL_CONTAINERS:
             for arg in expr.args:
                 for element in arg.elts if isinstance(arg, (nodes.List, nodes.Tuple)) else [arg]:
