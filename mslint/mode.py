@@ -9,8 +9,13 @@ programs are the entry scripts of the linted set: files with
 ``grad``/``value_and_grad`` assigned at module level (a training script); a
 module of a package is none (its main guard is a self-test). A
 program's mode is what its ``set_context(mode=...)`` selects: the entry's own
-call, else the calls of the project modules it imports (a config helper); none
-at all is PyNative. The value is read statically: a literal, ``GRAPH_MODE`` /
+call, else the calls of the project modules it imports that run: at their top
+level (on import, before the entry's own code), or in a function the entry
+calls (a config helper); none at all is PyNative. A call in an imported
+function the entry never calls (a package's self-check) may still run through
+other code: with no certain call, the mode is then assumed graph, and the
+findings say why. A call in an imported module's main guard never runs. The
+value is read statically: a literal, ``GRAPH_MODE`` /
 ``PYNATIVE_MODE`` in any spelling, a module constant, a parameter default
 (``def init_env(cfg, mode=context.GRAPH_MODE)``), an argparse default (or its
 choices, without one), a top-level key of a YAML file beside the entry
@@ -20,7 +25,10 @@ A module is graph code when any program that imports it (transitively, the
 import resolved as the entry's ``sys.path`` would: its folder, then the
 folders above it) runs in graph mode, or sets a mode mslint cannot read; it is
 PyNative when every such program runs PyNative. A module no linted entry
-reaches (a library) is assumed graph code, and the findings say so. The
+reaches runs where its package is used: when every program that imports its
+nearest imported package runs PyNative, it is assumed PyNative (a module whose
+training script is missing); otherwise (a library) it is assumed graph code,
+and the findings say so. The
 ``mode`` setting (``[tool.mslint] mode``, ``--mode``, the plugin's
 ``--mindspore-mode``) overrides the inference.
 
