@@ -974,6 +974,17 @@ SCALAR_CONVERSIONS: frozenset[str] = frozenset({"float", "int"})
 PYTHON_SCALAR_BUILTINS: frozenset[str] = frozenset({"int", "float", "bool", "len", "round", "str", "isinstance"})
 # Calls whose tensor result carries no gradient back to its input.
 GRADIENT_STOPPING_CALLS: frozenset[str] = frozenset({"mindspore.ops.stop_gradient"})
+# Calls and tensor methods whose result carries no gradient whatever their inputs:
+# integer indices, counts and random integers (tests/oracle/test_training_loop.py
+# checks that each result has an integer dtype).
+_INTEGER_RESULT_FUNCTIONS = ("argmax", "argmin", "argsort", "randint", "randperm", "multinomial",
+                             "count_nonzero", "nonzero")
+INTEGER_RESULT_CALLS: frozenset[str] = frozenset(
+    {f"mindspore.{package}.{name}" for package in ("ops", "mint") for name in _INTEGER_RESULT_FUNCTIONS}
+    | {f"mindspore.ops.{name}" for name in ("bucketize", "argwhere", "random_categorical",
+                                            "Argmax", "Argmin", "UniformInt", "RandomCategorical")}
+)
+INTEGER_RESULT_METHODS: frozenset[str] = frozenset({"argmax", "argmin", "argsort", "nonzero"})
 # Methods only tensors have (no Python number, list, tuple or str has them): ``n.sum()``
 # on a construct parameter proves the parameter is a tensor.
 TENSOR_VALUE_METHODS: frozenset[str] = frozenset(

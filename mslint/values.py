@@ -17,7 +17,11 @@ node kind:
 - *carries a gradient* (:meth:`FunctionValues.carries_gradient`): computed by
   tensor operations from a tensor parameter or a trainable Parameter; containers
   carry what they hold; ``float(t)``, ``t.detach()``, ``ops.stop_gradient`` and
-  comparisons carry none (FACTS.md: ``float(t)`` in construct is detached).
+  comparisons carry none (FACTS.md: ``float(t)`` in construct is detached), nor
+  do integer-valued ops (``argmax``, ``UniformInt``: apis.INTEGER_RESULT_CALLS).
+- *may carry a gradient* (:meth:`FunctionValues.may_carry_gradient`): the same,
+  but a user helper or a callable held in a name (``net(x)``) counts through its
+  arguments: for rules that warn about a gradient that may flow.
 
 Where branches meet (an ``if``-expression, a name bound twice) "is a tensor" needs
 every branch, the other two questions any branch.
@@ -219,6 +223,8 @@ def entry_tensor_params(func: nodes.FunctionDef) -> set[str]:
 MAY_DEPEND = "may depend on a tensor"
 IS_TENSOR = "is a tensor"
 CARRIES_GRADIENT = "carries a gradient"
+MAY_CARRY_GRADIENT = "may carry a gradient"
+_GRADIENT_QUESTIONS = (CARRIES_GRADIENT, MAY_CARRY_GRADIENT)
 
 # A walk answers None (no, or unsure) or the trainable Parameter attributes that
 # flow into the value (empty: yes, from no trainable Parameter).
@@ -272,6 +278,14 @@ class FunctionValues:
         such as ``t.type_as(x)``)."""
         return self._ask(expr, CARRIES_GRADIENT) is not None
 
+    def may_carry_gradient(self, expr: nodes.NodeNG | None) -> bool:
+        """Whether ``expr`` may hold a value computed from a tensor parameter or a
+        trainable Parameter: as :meth:`carries_gradient`, but a call of a user
+        helper or of a callable mslint cannot resolve (``net(x)``) counts through
+        its arguments. Constant tensor attributes, integer-valued ops (``argmax``,
+        ``UniformInt``), host copies and comparisons carry none."""
+        return self._ask(expr, MAY_CARRY_GRADIENT) is not None
+
     def _ask(self, expr: nodes.NodeNG | None, question: str) -> frozenset[str] | None:
         if expr is None:
             return None
@@ -310,7 +324,7 @@ class FunctionValues:
         if isinstance(node, nodes.UnaryOp):
             return self._walk(node.operand, q, visiting)
         if isinstance(node, nodes.Compare):
-            if q is CARRIES_GRADIENT or any(op in _PYTHON_BOOL_OPERATORS for op, _ in node.ops):
+            if q in _GRADIENT_QUESTIONS or any(op in _PYTHON_BOOL_OPERATORS for op, _ in node.ops):
                 return None  # ``t is None``, ``"mask" in kwargs``: Python bools; a comparison has no gradient
             return self._any([node.left] + [operand for _, operand in node.ops], q, visiting)
         if isinstance(node, nodes.IfExp):
@@ -321,7 +335,7 @@ class FunctionValues:
             return self._any(branches, q, visiting)
         if q is IS_TENSOR:
             return None  # a container, a bool operation...: not a tensor itself
-        if q is CARRIES_GRADIENT:
+        if q in _GRADIENT_QUESTIONS:
             if isinstance(node, _CONTAINERS):  # a tuple or dict carries what it holds
                 return self._any(node.get_children(), q, visiting)
             if isinstance(node, _COMPREHENSIONS):
@@ -370,7 +384,7 @@ class FunctionValues:
             if isinstance(parent, nodes.Arguments):
                 # a parameter: a tensor input carries its gradient, but a bare
                 # parameter may also be a Python int: not certainly a tensor
-                tensor_input = q is CARRIES_GRADIENT and node.name in self.names
+                tensor_input = q in _GRADIENT_QUESTIONS and node.name in self.names
                 results.append(_YES if tensor_input else None)
             elif isinstance(parent, nodes.Assign) and parent.targets == [binding]:
                 results.append(self._assigned_value(parent.value, q, visiting))
@@ -402,7 +416,7 @@ class FunctionValues:
         if attr is not None:
             if attr in self.trainable:
                 return frozenset({attr})
-            if q is not CARRIES_GRADIENT and attr in self.tensor_attrs:
+            if q not in _GRADIENT_QUESTIONS and attr in self.tensor_attrs:
                 return _YES
             return None
         return self._walk(node.expr, q, visiting)
@@ -417,11 +431,18 @@ class FunctionValues:
             if isinstance(func, nodes.Attribute) and func.attrname not in apis.STATIC_TENSOR_METHODS:
                 arguments.append(func)  # not x.numel(), x.dim(): static, like x.shape
             return self._any(arguments, q, visiting)
-        # IS_TENSOR and CARRIES_GRADIENT: only tensor operations MindSpore defines
+        # the others: only tensor operations MindSpore defines (and for
+        # MAY_CARRY_GRADIENT, user callables, through their arguments)
+        if isinstance(func, nodes.Name) and resolve.qualified_name(func) is None:
+            held = resolve.assigned_value(func, sole=True)  # argmax = ops.Argmax(); argmax(x)
+            if isinstance(held, nodes.Call) and is_op_class(resolve.qualified_name(held.func) or ""):
+                func = held
         if isinstance(func, nodes.Call):  # ops.ReduceSum()(x)
             inner = resolve.qualified_name(func.func)
             if inner is None or not is_op_class(inner):
                 return None
+            if q is not IS_TENSOR and inner in apis.INTEGER_RESULT_CALLS:
+                return None  # ops.Argmax()(x): integer indices
             return self._tensor_operation(arguments, q, visiting)
         qname = resolve.qualified_name(func)
         if qname is not None:
@@ -430,13 +451,20 @@ class FunctionValues:
             if qname == "mindspore.Tensor":  # new tensor data: no gradient path
                 return self._tensor_operation(arguments, q, visiting) if q is IS_TENSOR else None
             if is_op_function(qname):
+                if q is not IS_TENSOR and qname in apis.INTEGER_RESULT_CALLS:
+                    return None
                 return self._tensor_operation(arguments, q, visiting)
+            if q is MAY_CARRY_GRADIENT and "." in qname and not resolve.is_external(qname):
+                return self._any(arguments, q, visiting)  # a user helper
             return None  # int(t), float(t), user helpers: a Python value, or unsure
         if not isinstance(func, nodes.Attribute):
-            return None
+            # ``net(x)``: a callable held in a name (a Cell passed in)
+            return self._any(arguments, q, visiting) if q is MAY_CARRY_GRADIENT else None
         method = func.attrname
         if method in apis.STATIC_TENSOR_METHODS or method in apis.HOST_COPY_METHODS:
             return None  # x.numel(), x.item(), x.asnumpy(): Python or host values
+        if q is not IS_TENSOR and method in apis.INTEGER_RESULT_METHODS:
+            return None  # x.argmax(): integer indices
         receiver = self._walk(func.expr, q, visiting)
         if method in apis.GRADIENT_STOPPING_METHODS:
             return _YES if q is IS_TENSOR and receiver is not None else None
