@@ -1152,6 +1152,10 @@ LOSS_WRAPPERS: dict[str, tuple[int, str]] = {
     "mindspore.Model": (1, "loss_fn"),
     "mindspore.train.Model": (1, "loss_fn"),
 }
+# Methods of mindspore.Model that only evaluate: a Model whose uses are all these
+# differentiates nothing, whatever optimizer it holds (an eval script building the
+# training Model to reuse its construction).
+MODEL_EVALUATION_METHODS: frozenset[str] = frozenset({"eval", "predict", "infer_predict_layout"})
 # Reductions that turn a per-sample loss into a scalar: methods and functions.
 REDUCING_METHODS: frozenset[str] = frozenset({"mean", "sum"})
 REDUCING_CALLS: frozenset[str] = frozenset(
