@@ -740,7 +740,12 @@ DEVICE_METHOD = "to"
 # PyTorch-compatible layers over MindSpore: where they are imported, backward(),
 # step() and zero_grad() are legal, so the module is not judged as plain MindSpore.
 # hyper_parallel's autograd_compat adds Tensor.backward to MindSpore (mindformers' PyNative trainer).
-TORCH_COMPAT_MODULES: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp.core", "hyper_parallel")
+# mindnlp: from 0.5 on, importing mindnlp at all installs mindtorch as ``torch``
+# (mindnlp/__init__.py: "set mindnlp.core to torch"), and HuggingFace code then runs on
+# torch-compatible tensors (``.to("cuda")``, ``.backward()``); earlier versions had
+# mindnlp.core. Which version a module targets cannot be seen, so any mindnlp import
+# counts.
+TORCH_COMPAT_MODULES: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp", "hyper_parallel")
 
 # --------------------------------------------------------------------------
 # Cells that hold trainable parameters (ms-cell-in-construct, issue 7): only
