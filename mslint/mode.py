@@ -169,7 +169,8 @@ class _ModeReader(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        # a class body runs where the class statement runs; its methods when called
+        # counted as run when the class is used (``Env(cfg)``): a set_context in a
+        # class body proper is too rare to tell apart from one in its methods
         self._visit_deferred(node)
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
