@@ -79,7 +79,8 @@ class GraphPythonChecker(GraphModeNote, BaseChecker):
             fix = "build it in __init__ or from constants"
         else:
             consequence = host_code_consequence(self, scope.GRAPH)
-            fix = "build it in __init__ and pass the tensors to its methods, make it an nn.Cell, or apply mindspore.ops to the tensors directly"
+            fix = ("build it in __init__ and pass the tensors to its methods, make it an nn.Cell, "
+                   "or apply mindspore.ops to the tensors directly")
         self.add_message("ms-custom-type-on-tensor", node=node, args=(spelled(func), consequence, fix))
 
     def _user_class(self, node: nodes.Call, analysis: scope.ModuleAnalysis) -> nodes.ClassDef | None:
