@@ -115,10 +115,11 @@ def redirect(msgid: str, node: nodes.NodeNG | None) -> list[tuple[nodes.Call, st
     return targets
 
 
-def _never_run_for_tensors(node: nodes.NodeNG, view: scope.ModuleAnalysis) -> bool:
+def _never_run_for_tensors(node: nodes.NodeNG, view: scope.ModuleAnalysis, seen: frozenset = frozenset()) -> bool:
     """Whether ``node`` is in a branch taken only for host arrays, where the
-    tensors graph code passes never go: ``if isinstance(x, np.ndarray): ...``
-    (helpers that take a tensor or a numpy array; compiling folds the test)."""
+    tensors graph code passes never go (``if isinstance(x, np.ndarray): ...``,
+    in helpers that take a tensor or a numpy array; compiling folds the test),
+    or in a function the view reaches only from such branches."""
     child, parent = node, node.parent
     while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.Module)):
         if isinstance(parent, (nodes.If, nodes.IfExp)) and _host_array_test(parent.test, view):
@@ -126,7 +127,11 @@ def _never_run_for_tensors(node: nodes.NodeNG, view: scope.ModuleAnalysis) -> bo
             if child in taken:
                 return True
         child, parent = parent, parent.parent
-    return False
+    func = parent if isinstance(parent, nodes.FunctionDef) else None
+    if func is None or func in view.seeds or func in seen:
+        return False
+    sites = view.call_sites.get(func)
+    return bool(sites) and all(_never_run_for_tensors(call, view, seen | {func}) for call, _, _ in sites)
 
 
 def _host_array_test(test: nodes.NodeNG, view: scope.ModuleAnalysis) -> bool:
