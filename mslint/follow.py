@@ -37,6 +37,13 @@ if TYPE_CHECKING:
     from pylint.lint import PyLinter
 
 
+# Rules about a function's syntax: MindSpore parses a compiled function whole, so
+# they hold in branches never taken too (measured on 2.10: a ``try`` under an
+# ``else`` a constant test never reaches still fails to compile), while a
+# function called only there is never compiled.
+PARSE_ERRORS = frozenset({"ms-unsupported-syntax-in-graph", "ms-import-in-graph", "ms-loop-variable-after-loop"})
+
+
 @dataclass
 class _Walk:
     """The followed walk under way: its view and the calls it reports at."""
@@ -101,7 +108,7 @@ def redirect(msgid: str, node: nodes.NodeNG | None) -> list[tuple[nodes.Call, st
     module = node.root()
     if module is home:
         return None
-    if _never_run_for_tensors(node, walk.view):
+    if _never_run_for_tensors(node, walk.view, msgid in PARSE_ERRORS):
         return []
     path = _shown_path(getattr(module, "file", None), getattr(home, "file", None)) or module.name
     line = node.fromlineno or 0
@@ -115,14 +122,18 @@ def redirect(msgid: str, node: nodes.NodeNG | None) -> list[tuple[nodes.Call, st
     return targets
 
 
-def _never_run_for_tensors(node: nodes.NodeNG, view: scope.ModuleAnalysis, seen: frozenset = frozenset()) -> bool:
+def _never_run_for_tensors(
+    node: nodes.NodeNG, view: scope.ModuleAnalysis, parsed: bool, seen: frozenset = frozenset()
+) -> bool:
     """Whether ``node`` is in a branch taken only for host arrays, where the
     tensors graph code passes never go (``if isinstance(x, np.ndarray): ...``,
     in helpers that take a tensor or a numpy array; compiling folds the test),
-    or in a function the view reaches only from such branches."""
+    or in a function the view reaches only from such branches. With ``parsed``
+    (a problem of the function's syntax), only the latter: a function
+    compiled is parsed whole, its branches never taken included."""
     child, parent = node, node.parent
     while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.Module)):
-        if isinstance(parent, (nodes.If, nodes.IfExp)) and _host_array_test(parent.test, view):
+        if not parsed and isinstance(parent, (nodes.If, nodes.IfExp)) and _host_array_test(parent.test, view):
             taken = parent.body if isinstance(parent, nodes.If) else [parent.body]
             if child in taken:
                 return True
@@ -131,7 +142,7 @@ def _never_run_for_tensors(node: nodes.NodeNG, view: scope.ModuleAnalysis, seen:
     if func is None or func in view.seeds or func in seen:
         return False
     sites = view.call_sites.get(func)
-    return bool(sites) and all(_never_run_for_tensors(call, view, seen | {func}) for call, _, _ in sites)
+    return bool(sites) and all(_never_run_for_tensors(call, view, False, seen | {func}) for call, _, _ in sites)
 
 
 def _host_array_test(test: nodes.NodeNG, view: scope.ModuleAnalysis) -> bool:
