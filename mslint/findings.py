@@ -102,13 +102,18 @@ def _entry(data: dict[str, Any]) -> Entry:
 # Places in other modules (mslint.follow)
 # ---------------------------------------------------------------------------
 
-_PLACE_NOTE = re.compile(r" \(in (?P<function>[^()\s]+)\(\) at (?P<path>.+):(?P<line>\d+), called from (?P<kind>\w+) code here\)$")
+_PLACE_NOTE = re.compile(
+    r" \(in (?P<function>[^()\s]+)\(\) at (?P<path>.+):(?P<line>\d+)"
+    r"(?:, reached through (?P<through>[^()\s]+)\(\))?, called from (?P<kind>\w+) code here\)$"
+)
 
 
-def place_note(function: str, shown_path: str, line: int, kind: str) -> str:
+def place_note(function: str, shown_path: str, line: int, kind: str, through: str | None = None) -> str:
     """What a message reported at a call appends: where in the callee's module
-    the problem is (``shown_path`` relative to the calling file's folder)."""
-    return f" (in {function}() at {shown_path}:{line}, called from {kind} code here)"
+    the problem is (``shown_path`` relative to the calling file's folder), and
+    the function the call runs when the problem is further down."""
+    reached = f", reached through {through}()" if through and through != function else ""
+    return f" (in {function}() at {shown_path}:{line}{reached}, called from {kind} code here)"
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ class _Walk:
     view: scope.ModuleAnalysis
     calls: list[nodes.Call]
     kind: str
+    through: str  # the function the calls run
     # (call, path, line, message id) already reported for the home module
     reported: set[tuple[Any, ...]] = field(default_factory=set)
 
@@ -86,7 +87,7 @@ def follow_calls(linter: PyLinter, module: nodes.Module) -> None:
         depth = len(_WALKING)
         try:
             view = scope.ModuleAnalysis.following(home, callee, kind, tensors, everywhere, bytecode)
-            _WALKING.append(_Walk(view, calls, kind, reported))
+            _WALKING.append(_Walk(view, calls, kind, _function_name(callee), reported))
             with scope.viewing(view):
                 for func in view.followed_functions():
                     walker.walk(func)
@@ -112,7 +113,7 @@ def redirect(msgid: str, node: nodes.NodeNG | None) -> list[tuple[nodes.Call, st
         return []
     path = _shown_path(getattr(module, "file", None), getattr(home, "file", None)) or module.name
     line = node.fromlineno or 0
-    place = findings.place_note(_function_name(node), path, line, walk.kind)
+    place = findings.place_note(_function_name(node), path, line, walk.kind, walk.through)
     targets = []
     for call in walk.calls:
         key = (call, path, line, msgid)

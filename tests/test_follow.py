@@ -65,7 +65,7 @@ def test_reported_at_the_call_alike_by_the_command_and_the_plugin(package: Path,
         (10, "ms-numpy-on-tensor", "to_host() at utils.py:12, called from graph code here)"),
         (11, "ms-asnumpy-in-graph", "to_host() at utils.py:11, called from graph code here)"),
         (11, "ms-numpy-on-tensor", "to_host() at utils.py:12, called from graph code here)"),
-        (12, "ms-numpy-on-tensor", "inner() at deep.py:7, called from graph code here)"),
+        (12, "ms-numpy-on-tensor", "inner() at deep.py:7, reached through chain(), called from graph code here)"),
         (13, "ms-frozen-random-in-graph", "BaseNet.pre() at base.py:11, called from graph code here)"),
         (13, "ms-numpy-on-tensor", "BaseNet.pre() at base.py:12, called from graph code here)"),
         (14, "ms-frozen-random-in-graph", "jitter() at utils.py:24, called from graph code here)"),
@@ -100,6 +100,10 @@ def test_the_place_is_read_back_from_the_message() -> None:
     note = findings.place_note("Base.pre", "../common/base.py", 12, "differentiated")
     place = findings.related_place("np.exp() on a runtime tensor" + note, "/p/pkg/model.py")
     assert place == findings.Place(os.path.normpath("/p/common/base.py"), 12, "Base.pre", "differentiated")
+    note = findings.place_note("inner", "deep.py", 7, "graph", through="chain")
+    assert note == " (in inner() at deep.py:7, reached through chain(), called from graph code here)"
+    place = findings.related_place("np.exp() on a runtime tensor" + note, "/p/pkg/model.py")
+    assert place == findings.Place(os.path.normpath("/p/pkg/deep.py"), 7, "inner", "graph")
     assert findings.related_place("np.exp() on a runtime tensor in graph code", "/p/pkg/model.py") is None
 
 
