@@ -160,7 +160,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self.seeds: dict[nodes.NodeNG, set[str]] = {}
         # function -> modules crossed to reach it (views)
         self.depths: dict[nodes.NodeNG, int] = {}
-        # (call, caller, callee, skips_self) of the calls graph/differentiated code
+        # (call, callee) -> (caller, skips_self): the calls graph/differentiated code
         # makes into other modules of the project (not followed here: see following)
         self.foreign_calls: dict[tuple[nodes.Call, nodes.FunctionDef], tuple[nodes.NodeNG, bool]] = {}
         self.followed = False  # mslint.follow walked them
