@@ -137,6 +137,10 @@ CONSTANT_ANNOTATIONS: frozenset[str] = frozenset({"int", "float", "bool", "str",
 # Host libraries applied to tensors (ms-numpy-on-tensor / ms-numpy-in-graph).
 # --------------------------------------------------------------------------
 # Top-level packages whose functions run on the host, outside the graph.
+# Host array types: ``isinstance(x, np.ndarray)`` is False for a tensor, so graph
+# code never runs such a branch for one (mslint.follow).
+HOST_ARRAY_TYPES: frozenset[str] = frozenset({"numpy.ndarray", "numpy.generic", "numpy.number"})
+
 HOST_ARRAY_PACKAGES: frozenset[str] = frozenset(
     {"numpy", "scipy", "cv2", "PIL", "sklearn", "pandas", "skimage", "numba"}
 )

@@ -558,6 +558,14 @@ def _json_finding(item: Finding, root: str) -> dict[str, Any]:
     }
     if item.confirmation:
         entry["confirmation"] = item.confirmation
+    place = item.related
+    if place is not None:  # reported at a call: where in the callee's module the problem is
+        entry["related"] = {
+            "path": findings.relative_path(place.path, root) or place.path,
+            "absolutePath": place.path,
+            "line": place.line,
+            "function": place.function,
+        }
     if item.mode:
         entry["mode"] = item.mode
         entry["modeBasis"] = item.mode_basis

@@ -27,7 +27,8 @@ Adjustments to astroid, active only while the ``mslint`` command lints (never in
 
 For pylint: :func:`linter_class` (the command's PyLinter, with three overrides),
 :func:`record_message_nodes` (the node each message was added for, read while
-the tree is alive: runtime confirmation's anchors), and the cache clearing of
+the tree is alive: runtime confirmation's anchors), :func:`walker` (pylint's
+walker over some checkers, for mslint.follow), and the cache clearing of
 :func:`fresh_astroid` and :func:`forget_run`.
 """
 
@@ -76,6 +77,10 @@ EXPECTED: dict[tuple[str, str], tuple[str, ...]] = {
         "linter", "args_list", "reporter", "config_file", "verbose_mode",
     ),
     ("pylint.lint", "PyLinter.set_current_module"): ("self", "modname", "filepath"),
+    # a walker of its own (walker): mslint.follow walks code of other modules
+    ("pylint.utils.ast_walker", "ASTWalker.__init__"): ("self", "linter"),
+    ("pylint.utils.ast_walker", "ASTWalker.add_checker"): ("self", "checker"),
+    ("pylint.utils.ast_walker", "ASTWalker.walk"): ("self", "astroid"),
 }
 
 
@@ -688,6 +693,21 @@ def configure(linter: PyLinter, arguments: list[str], reporter: Any) -> None:
 
     check_signatures()
     _config_initialization(linter, arguments, reporter=reporter)
+
+
+def walker(linter: PyLinter, checkers: Iterable[Any]) -> Any:
+    """pylint's own AST walker with ``checkers`` only (their visit and leave
+    methods of enabled messages, as pylint picks them), for walking code outside
+    the module pylint walks (mslint.follow). Its ``walk(node)`` raises what a
+    checker raises, without printing a traceback."""
+    from pylint.utils.ast_walker import ASTWalker  # noqa: PLC0415
+
+    check_signatures()
+    found = ASTWalker(linter)
+    found.exception_msg = True  # pylint prints a traceback once per walker unless set
+    for checker in checkers:
+        found.add_checker(checker)
+    return found
 
 
 def record_message_nodes(linter: PyLinter, on_message: Callable[[Message, Any], None]) -> None:

@@ -11,6 +11,10 @@ render findings, the result cache stores and loads them (:meth:`Finding.row`,
 One column convention: lines are 1-based, columns are 1-based *character*
 columns with ``end_column`` exclusive, as SARIF wants (pylint and astroid count
 UTF-8 bytes from 0; MindSpore too). One fingerprint: :func:`assign_fingerprints`.
+
+A finding in code of another module that graph code calls is reported at the
+call (mslint.follow); its message ends with the place in that module
+(:func:`place_note`), which :attr:`Finding.related` reads back.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import functools
 import hashlib
 import io
 import os
+import re
 import tokenize
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
@@ -94,6 +99,43 @@ def _entry(data: dict[str, Any]) -> Entry:
 
 
 # ---------------------------------------------------------------------------
+# Places in other modules (mslint.follow)
+# ---------------------------------------------------------------------------
+
+_PLACE_NOTE = re.compile(
+    r" \(in (?P<function>[^()\s]+)\(\) at (?P<path>.+):(?P<line>\d+)"
+    r"(?:, reached through (?P<through>[^()\s]+)\(\))?, called from (?P<kind>\w+) code here\)$"
+)
+
+
+def place_note(function: str, shown_path: str, line: int, kind: str, through: str | None = None) -> str:
+    """What a message reported at a call appends: where in the callee's module
+    the problem is (``shown_path`` relative to the calling file's folder), and
+    the function the call runs when the problem is further down."""
+    reached = f", reached through {through}()" if through and through != function else ""
+    return f" (in {function}() at {shown_path}:{line}{reached}, called from {kind} code here)"
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where in another module the problem of a finding reported at a call is."""
+
+    path: str  # absolute
+    line: int
+    function: str
+    kind: str  # of the calling code: "graph" or "differentiated"
+
+
+def related_place(message: str, path: str) -> Place | None:
+    """The place a message of a finding in ``path`` ends with (:func:`place_note`)."""
+    match = _PLACE_NOTE.search(message)
+    if match is None:
+        return None
+    where = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), match["path"]))
+    return Place(where, int(match["line"]), match["function"], match["kind"])
+
+
+# ---------------------------------------------------------------------------
 # The finding
 # ---------------------------------------------------------------------------
 
@@ -137,6 +179,12 @@ class Finding:  # pylint: disable=too-many-instance-attributes
         if self.fix is not None:
             row["fix"] = self.fix.data()
         return row
+
+    @property
+    def related(self) -> Place | None:
+        """Where in another module the problem is, for a finding at a call (see
+        mslint.follow): read from the message, so the cache need not store it."""
+        return related_place(self.message, self.path)
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.symbol, self.end_line or 0, self.end_column or 0, self.message)

@@ -31,14 +31,29 @@ def spelled(node) -> str:
 class GraphModeNote:
     """Mixed into the checkers of graph-only rules, whose message templates all end
     in ``%s``: it fills that with what the message must add when the program's
-    mode was assumed rather than read (mslint.scope.ModuleAnalysis.mode_note)."""
+    mode was assumed rather than read (mslint.scope.ModuleAnalysis.mode_note).
+
+    These checkers also check the code of other modules that graph code calls
+    (mslint.follow): once pylint has walked a module, they walk the callees, and
+    a message there goes to the calls, with the callee's place appended."""
 
     def add_message(self, msgid, line=None, node=None, args=None, **kwargs):
-        from mslint import scope  # noqa: PLC0415
+        from mslint import follow, scope  # noqa: PLC0415
 
         note = scope.analysis(node.root()).mode_note(node) if node is not None else ""
         if args is None:
             args = ()
         elif not isinstance(args, tuple):
             args = (args,)
-        super().add_message(msgid, line, node, (*args, note), **kwargs)  # type: ignore[misc]
+        targets = follow.redirect(msgid, node)
+        if targets is None:
+            super().add_message(msgid, line, node, (*args, note), **kwargs)  # type: ignore[misc]
+            return
+        confidence = {"confidence": kwargs["confidence"]} if kwargs.get("confidence") is not None else {}
+        for call, place in targets:  # at the call, whatever line and columns ``node`` had
+            super().add_message(msgid, None, call, (*args, note + place), **confidence)  # type: ignore[misc]
+
+    def leave_module(self, node) -> None:
+        from mslint import follow  # noqa: PLC0415
+
+        follow.follow_calls(self.linter, node)  # type: ignore[attr-defined]

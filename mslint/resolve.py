@@ -259,10 +259,10 @@ def _resolve_base(base: nodes.NodeNG) -> tuple[nodes.ClassDef | None, str | None
 _FOLLOW_DEPTH = 8
 
 
-def _follow_name(expr: nodes.NodeNG, depth: int) -> nodes.ClassDef | str | None:
+def _follow_name(expr: nodes.NodeNG, depth: int) -> nodes.ClassDef | nodes.FunctionDef | str | None:
     """What a Name/Attribute expression denotes, by import statements only: a
-    user ClassDef, the qualified name of an external (or library) object, or None
-    when unsure."""
+    user ClassDef or module-level function, the qualified name of an external
+    (or library) object, or None when unsure."""
     root, names = astutil.attribute_chain(expr)
     if root is None or depth > _FOLLOW_DEPTH:
         return None
@@ -308,6 +308,8 @@ def _lookup(module: nodes.Module, names: list[str], depth: int):
     chosen = next((c for c in candidates if isinstance(c, (nodes.Import, nodes.ImportFrom))), candidates[-1])
     if isinstance(chosen, nodes.ClassDef):
         return _nested_class(chosen, rest)
+    if isinstance(chosen, nodes.FunctionDef):
+        return None if rest else chosen
     if isinstance(chosen, nodes.ImportFrom) and any(imported == "*" for imported, _ in chosen.names) \
             and all((alias or imported) != first for imported, alias in chosen.names):
         star = _import_target_module(chosen)
@@ -324,6 +326,26 @@ def _lookup(module: nodes.Module, names: list[str], depth: int):
                 return qname
             return _follow_name(value, depth + 1)
     return None
+
+
+def project_function(expr: nodes.NodeNG) -> nodes.FunctionDef | None:
+    """The function of another module of the user's project that a call's callee
+    expression names through import statements (``helper`` after ``from .utils
+    import helper``, ``utils.helper``), or None: a library's, a local one, unsure.
+    Follows imports as astroid parses them (no inference, no import of user code)."""
+    root, names = astutil.attribute_chain(expr)
+    if root is None or not isinstance(binding(root), (nodes.Import, nodes.ImportFrom)):
+        return None
+    qname = qualified_name(expr)
+    if qname is None or "." not in qname or is_external(qname) or root_package(qname) in _BUILTIN_NAMES:
+        return None
+    try:
+        found = _follow_name(expr, 0)
+    except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+        return None
+    if not isinstance(found, nodes.FunctionDef) or _is_library_module(found.root()):
+        return None
+    return found
 
 
 def _import_target_module(node: nodes.ImportFrom) -> str | None:

@@ -5,7 +5,9 @@
 accepts: the tool's ``rules[]`` (every mslint rule, with its documentation as help
 text and markdown, and every other rule that has a result), one result per message
 with a ``%SRCROOT%``-relative location, 1-based character columns and a
-``partialFingerprints`` entry that survives unrelated edits above the line.
+``partialFingerprints`` entry that survives unrelated edits above the line; a
+result reported at a call for a problem in the callee's module (mslint.follow)
+has that place as its ``relatedLocations``.
 
 Findings are :class:`mslint.findings.Finding` objects, made from pylint's
 messages by mslint.findings; this module only renders them.
@@ -191,6 +193,15 @@ def build_log(  # noqa: PLR0913
             "partialFingerprints": {FINGERPRINT_KEY: item.fingerprint, **({CONTEXT_KEY: item.context} if item.context else {})},
             "properties": {"id": item.msg_id, "category": item.category},
         }
+        place = item.related
+        if place is not None:  # reported at a call: the problem is in the callee's module
+            result["relatedLocations"] = [
+                {
+                    "id": 1,
+                    "physicalLocation": {"artifactLocation": _artifact(place.path, root), "region": {"startLine": max(place.line, 1)}},
+                    "message": {"text": f"in {place.function}(), which the call at the result's location runs as {place.kind} code"},
+                }
+            ]
         logical = ".".join(part for part in (item.module, item.obj) if part)
         if logical:
             result["locations"][0]["logicalLocations"] = [{"fullyQualifiedName": logical}]

@@ -8,7 +8,10 @@ within the module. Differentiated code: functions and Cells passed to
 ``ms.grad``, ``ms.value_and_grad``, ``ops.GradOperation()(...)``,
 ``nn.TrainOneStepCell``, ``nn.WithLossCell``, and what they call.
 
-The analysis is computed once per module and shared by every checker.
+The analysis is computed once per module and shared by every checker. Calls
+from graph code into other modules of the user's project are recorded
+(:attr:`ModuleAnalysis.foreign_calls`); :meth:`ModuleAnalysis.following` makes
+the view of that code that mslint.follow has the checkers walk.
 """
 
 from __future__ import annotations
@@ -88,11 +91,79 @@ def _definitions(
     return sorted(classes, key=key), sorted(functions, key=key), sorted(imports, key=key)
 
 
+# How deep calls are followed into other modules (helper -> helper2 -> ...), and
+# how many functions one followed call may make graph code: enough for real
+# helpers, bounded on generated code.
+FOLLOW_DEPTH = 3
+FOLLOW_FUNCTIONS = 200
+
+
 class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
     """Graph and differentiated functions of one module, with their tensor taint."""
 
     def __init__(self, module: nodes.Module) -> None:
+        self._start(module)
+        source = _source(module)
+        # the module's classes, functions and import statements, in source order
+        self.classes, self.functions, self.imports = _definitions(module)
+        # A star import binds names only when its module is found (that depends on
+        # what is installed): such a module's imports are walked instead.
+        if source is None or _STAR_IMPORT_PATTERN.search(source):
+            self.imports = list(module.nodes_of_class((nodes.Import, nodes.ImportFrom)))
+        self._find_roots(source)
+        self._close_over_calls()
+
+    @classmethod
+    def following(  # noqa: PLR0913
+        cls,
+        home: ModuleAnalysis,
+        callee: nodes.FunctionDef,
+        kind: str,
+        tensor_params: frozenset[str],
+        compiled_everywhere: bool,
+        bytecode: bool,
+    ) -> ModuleAnalysis:
+        """The view of the code of other modules that a call from ``home``'s
+        graph (or differentiated: ``kind``) code runs: ``callee``, whose
+        ``tensor_params`` receive tensors, and what it calls in turn, through
+        modules of the project (FOLLOW_DEPTH). ``home``'s mode decision applies
+        (its code is what runs the callee); ``compiled_everywhere``: the call is
+        in @jit code; ``bytecode``: only through ``capture_mode="bytecode"``."""
+        view = cls.__new__(cls)
+        view._start(home.module)
+        view.home = home.module
+        view.decision = home.decision
+        view.classes, view.functions, view.imports = [], [], []
+        view.seeds[callee] = set(tensor_params)
+        view.depths[callee] = 1
+        view._add(callee, kind, entry=False)
+        if compiled_everywhere:
+            view._jit_root(callee, None)
+        if bytecode:
+            view.bytecode_roots.add(callee)
+        view._close_over_calls()
+        return view
+
+    def followed_functions(self) -> list[nodes.NodeNG]:
+        """The outermost functions of a view (:meth:`following`), outside its
+        home module: what the checkers walk."""
+        return [
+            func for func in self.kinds
+            if self._values_owner(func) is func and func.root() is not self.home
+        ]
+
+    def _start(self, module: nodes.Module) -> None:
         self.module = module
+        # a view (see following): the module whose graph code calls the code in it
+        self.home: nodes.Module | None = None
+        # callee -> tensor parameters of the call a view follows into it
+        self.seeds: dict[nodes.NodeNG, set[str]] = {}
+        # function -> modules crossed to reach it (views)
+        self.depths: dict[nodes.NodeNG, int] = {}
+        # (call, callee) -> (caller, skips_self): the calls graph/differentiated code
+        # makes into other modules of the project (not followed here: see following)
+        self.foreign_calls: dict[tuple[nodes.Call, nodes.FunctionDef], tuple[nodes.NodeNG, bool]] = {}
+        self.followed = False  # mslint.follow walked them
         # function -> kind (GRAPH wins over DIFFERENTIATED)
         self.kinds: dict[nodes.NodeNG, str] = {}
         # entry points: their parameters are tensors by declaration
@@ -115,15 +186,6 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self.bytecode_roots: set[nodes.NodeNG] = set()
         self._reached: dict[str, frozenset] = {}
         self._cell_values: dict[nodes.NodeNG, values.FunctionValues] = {}
-        source = _source(module)
-        # the module's classes, functions and import statements, in source order
-        self.classes, self.functions, self.imports = _definitions(module)
-        # A star import binds names only when its module is found (that depends on
-        # what is installed): such a module's imports are walked instead.
-        if source is None or _STAR_IMPORT_PATTERN.search(source):
-            self.imports = list(module.nodes_of_class((nodes.Import, nodes.ImportFrom)))
-        self._find_roots(source)
-        self._close_over_calls()
 
     # -- classification ------------------------------------------------------
     def is_cell_class(self, cls: nodes.ClassDef) -> bool:
@@ -271,13 +333,35 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
                     nested_functions.append(node)
                     continue
                 for callee, skips_self in self._callees(node, caller):
+                    if callee.root() is not caller.root() and not self._follows(node, caller, callee, skips_self):
+                        continue
+                    self.depths.setdefault(callee, self.depths.get(caller, 1))
                     self.call_sites.setdefault(callee, []).append((node, caller, skips_self))
                     if self._add(callee, kind, entry=False):
                         queue.append(callee)
             # functions nested in graph code are graph code (lambdas, closures)
             for nested in nested_functions:
                 if nested is not caller and self._add(nested, kind, entry=False):
+                    self.depths.setdefault(nested, self.depths.get(caller, 1))
                     queue.append(nested)
+
+    def _follows(self, call: nodes.Call, caller: nodes.NodeNG, callee: nodes.FunctionDef, skips_self: bool) -> bool:
+        """Whether the closure goes on into ``callee``, of another module than
+        ``caller``: in a view, to a bounded depth, never back into its home
+        module (which reports its own code); a module's own analysis records
+        the call for a view instead."""
+        if self.home is None:
+            self.foreign_calls.setdefault((call, callee), (caller, skips_self))
+            return False
+        if callee in self.kinds:
+            return True
+        if callee.root() is self.home:
+            return False
+        depth = self.depths.get(caller, 1) + 1
+        if depth > FOLLOW_DEPTH or len(self.kinds) >= FOLLOW_FUNCTIONS:
+            return False
+        self.depths[callee] = depth
+        return True
 
     def _callees(self, call: nodes.Call, caller: nodes.NodeNG) -> list[tuple[nodes.FunctionDef, bool]]:
         func = call.func
@@ -287,13 +371,20 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             if found is None:
                 return []
             method = resolve.find_method(found[1], attr)
-            if method is None or method.root() is not self.module:
+            if method is None:
                 return []
             return [(method, astutil.is_bound_method(method))]
         if isinstance(func, nodes.Name):
             bound = resolve.binding(func)
-            if isinstance(bound, nodes.FunctionDef) and bound.root() is self.module:
+            if isinstance(bound, nodes.FunctionDef):
                 return [(bound, False)]
+            if not isinstance(bound, (nodes.Import, nodes.ImportFrom)):
+                return []
+        if isinstance(func, (nodes.Name, nodes.Attribute)):
+            # a function of another module of the project (helper, utils.helper)
+            imported = resolve.project_function(func)
+            if imported is not None:
+                return [(imported, False)]
         return []
 
     # -- how the program runs -------------------------------------------------
@@ -498,7 +589,9 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         owners = {self._values_owner(func) for func in self.kinds}
         params: dict[nodes.NodeNG, set[str]] = {}
         for owner in owners:
-            if owner in self.entries and isinstance(owner, nodes.FunctionDef):
+            if owner in self.seeds:
+                params[owner] = set(self.seeds[owner])
+            elif owner in self.entries and isinstance(owner, nodes.FunctionDef):
                 params[owner] = values.entry_tensor_params(owner)
             elif isinstance(owner, nodes.Lambda):
                 params[owner] = {arg.name for arg in astutil.all_params(owner)}
@@ -559,8 +652,8 @@ def _captures_bytecode(call: nodes.Call) -> bool:
 
 
 def _in_graph(method: nodes.FunctionDef) -> bool:
-    """Whether a method (of this module or another) is graph code."""
-    return analysis(method.root()).kinds.get(method) == GRAPH
+    """Whether a method (of this module or another) is graph code in its own module."""
+    return _own_analysis(method.root()).kinds.get(method) == GRAPH
 
 
 def graph_call_analysis(call: nodes.Call) -> ModuleAnalysis | None:
@@ -581,10 +674,37 @@ _LAST_CALL: list = [None, None]
 
 
 _CACHE: list[tuple[nodes.Module, ModuleAnalysis]] = []
+# the view mslint.follow has the checkers walk (see viewing)
+_VIEWING: list[ModuleAnalysis] = []
 
 
 def analysis(module: nodes.Module) -> ModuleAnalysis:
-    """The (cached) analysis of a module; checkers of one module share it."""
+    """The (cached) analysis of a module; checkers of one module share it. While
+    the checkers walk a view (:func:`viewing`), the view answers for the code of
+    every module but its home module."""
+    if _VIEWING and module is not _VIEWING[-1].home:
+        return _VIEWING[-1]
+    return _own_analysis(module)
+
+
+class viewing:  # noqa: N801 - used like a function
+    """For a ``with`` block: :func:`analysis` answers with ``view`` for code
+    outside its home module."""
+
+    def __init__(self, view: ModuleAnalysis) -> None:
+        self.view = view
+
+    def __enter__(self) -> ModuleAnalysis:
+        _VIEWING.append(self.view)
+        _LAST_CALL[:] = [None, None]
+        return self.view
+
+    def __exit__(self, *exc: object) -> None:
+        _VIEWING.pop()
+        _LAST_CALL[:] = [None, None]
+
+
+def _own_analysis(module: nodes.Module) -> ModuleAnalysis:
     for cached_module, result in _CACHE:
         if cached_module is module:
             return result

@@ -15,7 +15,7 @@ import pytest
 from pylint.testutils import LintModuleTest
 from pylint.testutils.functional import FunctionalTestFile, LintModuleOutputUpdate
 
-from mslint import mode
+from mslint import compat, mode
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -53,3 +53,7 @@ def test_functional(test_file: FunctionalTestFile, pytestconfig: pytest.Config) 
         lint_test.runTest()
     finally:
         mode.use_plugin_option("auto")  # the default for the tests that follow in this process
+        # astroid caches modules (and where they are) by name: a later in-process
+        # run over a copy of the fixtures (tests/test_cache.py) must not find
+        # these files instead of the copies
+        compat.fresh_astroid()
