@@ -427,8 +427,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             return None
         known = self._cell_values.get(method)
         if known is None:
-            tensor_attrs, trainable = self._self_facts(method)
-            known = values.FunctionValues(method, values.entry_tensor_params(method), tensor_attrs, trainable)
+            known = self._new_values(method, values.entry_tensor_params(method))
             self._cell_values[method] = known
         return known
 
@@ -464,13 +463,13 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             body = self._class_bodies[cls] = values.ClassBody(cls)
         return body
 
-    def _self_facts(self, func: nodes.NodeNG) -> tuple[frozenset[str], frozenset[str]]:
-        """(tensor attributes, trainable attributes) of the class of a method."""
+    def _new_values(self, func: nodes.NodeNG, tensor_params: set[str]) -> values.FunctionValues:
+        """The values of ``func``, with what the ``self`` attributes of its class hold."""
         cls = func.parent if isinstance(func, nodes.FunctionDef) else None
         if not isinstance(cls, nodes.ClassDef):
-            return frozenset(), frozenset()
+            return values.FunctionValues(func, tensor_params)
         facts = self.class_facts(cls)
-        return facts.tensor_attrs, facts.trainable
+        return values.FunctionValues(func, tensor_params, facts.tensor_attrs, facts.trainable, facts.op_attrs)
 
     def function_values(self) -> dict[nodes.NodeNG, values.FunctionValues]:
         """The values of each owner function, tensor parameters propagated from entries
@@ -507,8 +506,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             rounds += 1
             owner = queue.popleft()
             queued.discard(owner)
-            tensor_attrs, trainable = self._self_facts(owner)
-            known = values.FunctionValues(owner, params[owner], tensor_attrs, trainable)
+            known = self._new_values(owner, params[owner])
             found[owner] = known
             # push argument values into callees' parameters
             grown: list[nodes.NodeNG] = []

@@ -309,3 +309,153 @@ report(**{name: outcome(cls, "LEVEL") for name, cls in
     assert strict["item"]["jit_grad"] == ["ok", 32.0]
     assert strict["tolist"]["forward"][0] == "error"
     assert strict["numpy"]["forward"][0] == "error"
+
+
+
+# Host copies in construct under GRAPH_MODE and LAX, each Cell beside a reference
+# computing the same without the copy; the gradient of the weights is taken inside
+# @jit. x is a 2x3 tensor of ones, so the reference gradient is exp(w) in column 2.
+HOST_COPY_HARNESS = '''
+W = np.array([[1.0, 2.0, 3.0], [0.5, 1.0, 1.5]], np.float32)
+x = Tensor(np.ones((2, 3)), ms.float32)
+lengths = Tensor(np.array([2, 3]), ms.int32)
+
+class Base(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(W), name="w")
+        self.frozen = Parameter(Tensor(W * 2), name="frozen", requires_grad=False)
+
+class Reference(Base):
+    def construct(self, a, n):
+        return ops.exp(a * self.w)[:, 2].sum()
+
+def weight_gradient(cls, level="lax", train=True):
+    graph_mode(level)
+    net = cls()
+    net.set_train(train)
+    forward = attempt(lambda: float(net(x, lengths).asnumpy()))
+    weights = net.trainable_params()
+
+    @ms.jit
+    def step(a, n):
+        return ms.grad(net, None, weights)(a, n)
+
+    gradient = attempt(lambda: [[round(float(v), 3) for v in row] for row in step(x, lengths)[0].asnumpy()])
+    return {"forward": forward[0], "gradient": gradient}
+'''
+
+
+def test_ms_asnumpy_in_graph_silent_copies_keep_the_weights_gradient(run_snippet):
+    """What ms-asnumpy-in-graph and ms-numpy-on-tensor leave alone under LAX: a copy
+    only compared, printed or stored in a dict; a copy of an integer mask, of
+    np.digitize bins, or of frozen values used as data; .item() as an index; a copy
+    where the Cell is not training. The weights' gradient equals the reference."""
+    result = run_snippet(HOST_COPY_HARNESS + '''
+class Compared(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        if int(n.asnumpy().max()) > 0:
+            return h[:, 2].sum()
+        return h.sum()
+
+class Logged(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        stats = {}
+        stats["max"] = h.asnumpy().max()
+        print("max", h.asnumpy().max())
+        return h[:, 2].sum()
+
+class IntegerMask(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        picked = Tensor((ops.argmax(h.sum(0)) == 2).asnumpy(), ms.float32)
+        return h[:, 2].sum() * picked
+
+class Bins(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        bins = Tensor(np.digitize(h.asnumpy(), np.array([100.0])), ms.float32)
+        return (h * (1 - bins))[:, 2].sum()
+
+class FrozenData(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        return h[:, 2].sum() * Tensor(ops.cast(self.frozen, ms.float16).asnumpy(), ms.float32)[0, 0] / 2
+
+class ItemIndex(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        return h[:, ops.argmax(h.sum(0)).item()].sum()
+
+class Inference(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        if not self.training:
+            return Tensor(h.asnumpy())[:, 2].sum()
+        return h[:, 2].sum()
+
+report(reference=weight_gradient(Reference), **{cls.__name__: weight_gradient(cls) for cls in
+       (Compared, Logged, IntegerMask, Bins, FrozenData, ItemIndex, Inference)})
+''')
+    reference = result.pop("reference")
+    assert reference["gradient"] == ["ok", [[0.0, 0.0, 20.086], [0.0, 0.0, 4.482]]]
+    for name, outcome in result.items():
+        assert outcome == reference, name
+
+
+def test_ms_asnumpy_in_graph_flagged_copies_lose_the_gradient_or_fail(run_snippet):
+    """What stays flagged: under LAX a copy of activations used as data loses their
+    gradient; a copy used as an index or a size sends that operation through JIT
+    fallback (zero gradient, or the gradient fails), even a copy of integer
+    lengths or argmax indices; asnumpy() on a Parameter, frozen or not, fails to
+    compile; under STRICT even a copy only compared fails to compile."""
+    result = run_snippet(HOST_COPY_HARNESS + '''
+class Data(Base):
+    def construct(self, a, n):
+        return Tensor(ops.exp(a * self.w).asnumpy())[:, 2].sum()
+
+class ArgmaxIndex(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        return h[:, int(ops.argmax(h.sum(0)).asnumpy())].sum()
+
+class LengthIndex(Base):
+    def construct(self, a, n):
+        return ops.exp(a * self.w)[:, int(n.asnumpy().max()) - 1].sum()
+
+class Reshaped(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)[:, 2]
+        return h.reshape(int(n.asnumpy().min()), 1).sum()
+
+class Tiled(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)[:, 2]
+        return ops.tile(h, (int(n.asnumpy().min()),)).sum() / 2
+
+class FrozenParameter(Base):
+    def construct(self, a, n):
+        return ops.exp(a * self.w)[:, 2].sum() * Tensor(self.frozen.asnumpy())[0, 0] / 2
+
+class Compared(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        if int(n.asnumpy().max()) > 0:
+            return h[:, 2].sum()
+        return h.sum()
+
+report(reference=weight_gradient(Reference), **{cls.__name__: weight_gradient(cls) for cls in
+       (Data, ArgmaxIndex, LengthIndex, Reshaped, Tiled, FrozenParameter)},
+       strict=weight_gradient(Compared, "strict"))
+''')
+    zero = ["ok", [[0.0] * 3] * 2]
+    assert result["reference"]["gradient"] == ["ok", [[0.0, 0.0, 20.086], [0.0, 0.0, 4.482]]]
+    for name in ("Data", "ArgmaxIndex", "LengthIndex", "Reshaped"):
+        assert result[name] == {"forward": "ok", "gradient": zero}, name
+    assert result["Tiled"]["forward"] == "ok"
+    assert result["Tiled"]["gradient"][0] == "error"
+    assert result["FrozenParameter"]["forward"] == "error"
+    assert "Parameter" in result["FrozenParameter"]["gradient"][1]
+    assert result["strict"]["forward"] == "error"
