@@ -625,8 +625,12 @@ class LayersChecker(BaseChecker):
             value, note = _default_note(node)  # def bn(c, momentum=0.1)
         if not is_number(value) or not 0 <= value <= 1:
             return
-        if "use_batch_statistics" in bound and values.constant(bound.get("use_batch_statistics")) is False:
+        usage = bound.get("use_batch_statistics")
+        if usage is not None and values.constant(usage) is False:
             return  # always normalises with the moving statistics and never updates them
+        passed = values.values_at_calls(usage) if note and usage is not None else None
+        if passed and all(value is False for value in passed):
+            return  # a helper every call of which turns the statistics off (a frozen backbone)
         converted = _number_text(1 - value)
         fixed = _CallText(bound.call)
         fixed.set(bound, "momentum", converted)

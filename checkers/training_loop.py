@@ -380,7 +380,7 @@ class TrainingLoopChecker(BaseChecker):
             return
         if qname != "mindspore.nn.WithLossCell":
             optimizer = astutil.argument(node, 2, "optimizer")
-            if optimizer is None or _is_literal(optimizer, None):
+            if optimizer is None or _is_literal(optimizer, None) or _only_evaluates(node):
                 return  # Model for evaluation only: nothing is differentiated
         loss = self._unreduced_loss(loss_arg)
         if loss is not None:
@@ -496,6 +496,22 @@ def _computing_call(expr: nodes.NodeNG, func: nodes.NodeNG) -> nodes.Call | None
             break
         expr = _last_assignment_before(func, expr.name, expr.lineno or 0)
     return expr if isinstance(expr, nodes.Call) else None
+
+
+def _only_evaluates(model: nodes.Call) -> bool:
+    """``model = Model(...)`` whose every use in its scope calls an evaluation
+    method (``model.eval(ds)``): an eval script, nothing is trained."""
+    assign = model.parent
+    if not (isinstance(assign, nodes.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0], nodes.AssignName)):
+        return False
+    name = assign.targets[0].name
+    uses = [used for used in assign.scope().nodes_of_class(nodes.Name) if used.name == name]
+    return bool(uses) and all(
+        isinstance(used.parent, nodes.Attribute)
+        and used.parent.attrname in apis.MODEL_EVALUATION_METHODS
+        and isinstance(used.parent.parent, nodes.Call)
+        for used in uses
+    )
 
 
 def _loss_scaler_of(call: nodes.Call) -> nodes.NodeNG | None:

@@ -823,7 +823,12 @@ DEVICE_METHOD = "to"
 # PyTorch-compatible layers over MindSpore: where they are imported, backward(),
 # step() and zero_grad() are legal, so the module is not judged as plain MindSpore.
 # hyper_parallel's autograd_compat adds Tensor.backward to MindSpore (mindformers' PyNative trainer).
-TORCH_COMPAT_MODULES: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp.core", "hyper_parallel")
+# mindnlp: from 0.5 on, importing mindnlp at all installs mindtorch as ``torch``
+# (mindnlp/__init__.py: "set mindnlp.core to torch"), and HuggingFace code then runs on
+# torch-compatible tensors (``.to("cuda")``, ``.backward()``); earlier versions had
+# mindnlp.core. Which version a module targets cannot be seen, so any mindnlp import
+# counts.
+TORCH_COMPAT_MODULES: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp", "hyper_parallel")
 
 # --------------------------------------------------------------------------
 # Cells that hold trainable parameters (ms-cell-in-construct, issue 7): only
@@ -1235,6 +1240,10 @@ LOSS_WRAPPERS: dict[str, tuple[int, str]] = {
     "mindspore.Model": (1, "loss_fn"),
     "mindspore.train.Model": (1, "loss_fn"),
 }
+# Methods of mindspore.Model that only evaluate: a Model whose uses are all these
+# differentiates nothing, whatever optimizer it holds (an eval script building the
+# training Model to reuse its construction).
+MODEL_EVALUATION_METHODS: frozenset[str] = frozenset({"eval", "predict", "infer_predict_layout"})
 # Reductions that turn a per-sample loss into a scalar: methods and functions.
 REDUCING_METHODS: frozenset[str] = frozenset({"mean", "sum"})
 REDUCING_CALLS: frozenset[str] = frozenset(

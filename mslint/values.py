@@ -160,6 +160,55 @@ def parameter_default(name: nodes.NodeNG) -> tuple[nodes.FunctionDef, nodes.Node
     return (func, default) if default is not None else None
 
 
+def values_at_calls(name: nodes.NodeNG) -> list[object] | None:
+    """The values a parameter of a module-level helper receives at each of its
+    calls in the module (``use_batch_statistics`` in ``def bn(c,
+    use_batch_statistics=True)`` called as ``bn(64, use_batch_statistics=False)``):
+    the argument's constant value, the default where a call leaves it out, UNKNOWN
+    where mslint cannot read it. None when ``name`` is not such a parameter, the
+    helper has no call in the module, or its name is used other than by calling it
+    (passed around, exported through ``__all__``: callers mslint cannot see)."""
+    if not isinstance(name, nodes.Name):
+        return None
+    func = name.frame()
+    if not isinstance(func, nodes.FunctionDef) or not isinstance(func.parent, nodes.Module):
+        return None
+    bound = func.locals.get(name.name, ())
+    if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Arguments):
+        return None
+    param = bound[0]
+    module = func.root()
+    found: list[object] = []
+    for use in module.nodes_of_class(nodes.Name):
+        if use.name != func.name:
+            continue
+        call = use.parent
+        if not (isinstance(call, nodes.Call) and call.func is use) or resolve.binding(use) is not func:
+            return None
+        passed = [value for names, value in astutil.bind_call(call, func, False) if param.name in names]
+        if len(passed) > 1 or any(value is not None and value.parent is not call and not isinstance(value.parent, nodes.Keyword) for value in passed):
+            return None
+        if not passed:
+            default = astutil.default_of(func.args, param)
+            found.append(constant(default) if default is not None else astutil.UNKNOWN)
+        else:
+            found.append(_local_constant(passed[0]))
+    return found or None
+
+
+def _local_constant(node: nodes.NodeNG) -> object:
+    """:func:`constant` with parameter defaults, and a name its function binds
+    once to a constant (``bn_training = False`` then ``use_batch_statistics=bn_training``)."""
+    value = constant(node, defaults=True)
+    if value is not astutil.UNKNOWN or not isinstance(node, nodes.Name):
+        return value
+    frame = node.frame()
+    bound = frame.locals.get(node.name, ()) if isinstance(frame, nodes.FunctionDef) else ()
+    if len(bound) == 1 and isinstance(bound[0].parent, nodes.Assign) and bound[0].parent.targets == [bound[0]]:
+        return constant(bound[0].parent.value)
+    return astutil.UNKNOWN
+
+
 # ---------------------------------------------------------------------------
 # Parameters of graph entry points
 # ---------------------------------------------------------------------------
