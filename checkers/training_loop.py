@@ -34,44 +34,24 @@ _MAX_DEPTH = 6
 
 # ---------------------------------------------------------------------------
 # Small AST helpers
-# Argument binding and assigned names come from mslint.astutil and mslint.resolve.
-# TODO(values): ``self.x`` values from the class-facts table (scope.class_facts):
-# it leaves out nested and unpacked assignments, which this reader keeps.
+# Argument binding and assigned names come from mslint.astutil and mslint.resolve,
+# what ``self.x`` holds from the class-facts table (scope.class_facts).
 # ---------------------------------------------------------------------------
 def _is_literal(node, value) -> bool:
     return isinstance(node, nodes.Const) and node.value is value
 
 
-def _self_attribute_values(node: nodes.Attribute) -> list[nodes.NodeNG]:
-    """Values assigned to ``self.<attr>`` in the class of the method holding ``node``
-    and its user base classes (mslint's engine does not fill astroid's instance_attrs)."""
-    if not (isinstance(node.expr, nodes.Name) and node.expr.name == "self"):
-        return []
-    frame = node.frame()
-    cls = frame.parent if isinstance(frame, nodes.FunctionDef) else None
-    if not isinstance(cls, nodes.ClassDef):
-        return []
-    user, _ = resolve.class_hierarchy(cls)
-    return [
-        target.parent.value
-        for klass in user
-        for method in klass.mymethods()
-        for target in method.nodes_of_class(nodes.AssignAttr, skip_klass=_SKIP_NESTED)
-        if target.attrname == node.attrname
-        and isinstance(target.expr, nodes.Name)
-        and target.expr.name == "self"
-        and isinstance(target.parent, nodes.Assign)
-    ]
-
-
 def _value_of(expr: nodes.NodeNG) -> nodes.NodeNG | None:
-    """What a name or ``self.x`` holds when a single assignment says so."""
+    """What a name or ``self.x`` holds when a single assignment says so (``self.x``:
+    assigned once in the methods of its class and user bases, scope.class_facts)."""
     if isinstance(expr, nodes.Name):
         return resolve.assigned_value(expr)
-    if isinstance(expr, nodes.Attribute):
-        values = _self_attribute_values(expr)
-        return values[0] if len(values) == 1 else None
-    return None
+    attr = astutil.self_attribute(expr)
+    found = astutil.enclosing_method(expr) if attr is not None else None
+    if found is None:
+        return None
+    values = scope.analysis(expr.root()).class_facts(found[1]).values(attr)
+    return values[0] if len(values) == 1 else None
 
 
 def _last_assignment_before(func: nodes.NodeNG, name: str, line: int) -> nodes.NodeNG | None:
@@ -146,9 +126,10 @@ class TrainingLoopChecker(BaseChecker):
         ),
         "W8005": (
             "%s discards its result: ops.stop_gradient returns a new tensor and leaves %s as it was, so "
-            "the gradient still flows through it; assign it (%s = %s)",
+            "the gradient still flows through it; assign the result and use it (%s = %s)",
             "ms-stop-gradient-discarded",
-            "ops.stop_gradient(x) called as a statement: the call returns a detached copy and "
+            "ops.stop_gradient(x) called as a statement on a value that may carry a gradient (computed "
+            "from the function's inputs or a trainable Parameter): the call returns a detached copy and "
             "changes nothing, so the gradient the author meant to stop still flows.",
         ),
         "E8006": (
@@ -190,11 +171,18 @@ class TrainingLoopChecker(BaseChecker):
             return
         if resolve.call_name(call) not in apis.NO_GRADIENT_CALLS:
             return
-        known = scope.analysis(node.root()).values_at(call)
-        if known is not None and not known.depends(call.args[0]):
-            return  # a constant (a mask built with numpy): there is no gradient to stop
-        value = call.args[0].as_string()
-        self.add_message("ms-stop-gradient-discarded", node=call, args=(spelled(call), value, value, spelled(call)))
+        # Only a value that may carry a gradient loses anything: one computed from the
+        # function's inputs or a trainable Parameter. A constant tensor attribute (a
+        # mask built with numpy in __init__), integer indices, or a value mslint
+        # cannot judge: silent.
+        known = scope.analysis(node.root()).values_as_entry(call)
+        if known is None or not known.may_carry_gradient(call.args[0]):
+            return
+        argument = call.args[0]
+        value = argument.as_string()
+        # an attribute is detached into a local (assigning self.x in graph code is itself lost)
+        target = argument.attrname if isinstance(argument, nodes.Attribute) else value
+        self.add_message("ms-stop-gradient-discarded", node=call, args=(spelled(call), value, target, spelled(call)))
 
     @only_required_for_messages(
         "ms-torch-keyword-args", "ms-grad-without-has-aux", "ms-loss-without-reduction", "ms-missing-set-train",

@@ -259,20 +259,6 @@ CAST_OPS: dict[str, tuple[int, str]] = {
 }
 # Tensor methods converting to an integer or boolean dtype (``mask.int()``).
 INTEGER_CAST_METHODS: frozenset[str] = frozenset({"int", "long", "short", "byte", "bool"})
-# MindSpore ops (function, op class or tensor method, by last name) whose result is
-# an integer index, a boolean, or a step function's: no gradient flows through it.
-NO_GRADIENT_OPS: frozenset[str] = frozenset(
-    {
-        "argmax", "argmin", "argsort", "nonzero", "argwhere", "searchsorted", "bucketize",
-        "Argmax", "Argmin", "NonZero", "SearchSorted", "Bucketize",
-        "equal", "not_equal", "eq", "ne", "gt", "ge", "lt", "le", "greater", "greater_equal",
-        "less", "less_equal", "isnan", "isinf", "isfinite", "isclose", "logical_and",
-        "logical_or", "logical_not", "logical_xor", "Equal", "NotEqual", "Greater",
-        "GreaterEqual", "Less", "LessEqual", "IsNan", "IsInf", "IsFinite", "LogicalAnd",
-        "LogicalOr", "LogicalNot", "sign", "floor", "ceil", "round", "Sign", "Floor", "Ceil",
-        "Round", "ones_like", "zeros_like", "OnesLike", "ZerosLike", "randint_like",
-    }
-)
 # Host-library functions whose result is an index, a boolean or a step function's:
 # a host copy feeding them loses no gradient (np.digitize is a bucketize).
 HOST_NO_GRADIENT_FUNCTIONS: frozenset[str] = frozenset(
@@ -1062,6 +1048,32 @@ SCALAR_CONVERSIONS: frozenset[str] = frozenset({"float", "int"})
 PYTHON_SCALAR_BUILTINS: frozenset[str] = frozenset({"int", "float", "bool", "len", "round", "str", "isinstance"})
 # Calls whose tensor result carries no gradient back to its input.
 GRADIENT_STOPPING_CALLS: frozenset[str] = frozenset({"mindspore.ops.stop_gradient"})
+# Calls and tensor methods whose result carries no gradient whatever their inputs:
+# integer indices, counts and random integers (tests/oracle/test_training_loop.py
+# checks that each result has an integer dtype).
+_INTEGER_RESULT_FUNCTIONS = ("argmax", "argmin", "argsort", "randint", "randperm", "multinomial",
+                             "count_nonzero", "nonzero")
+INTEGER_RESULT_CALLS: frozenset[str] = frozenset(
+    {f"mindspore.{package}.{name}" for package in ("ops", "mint") for name in _INTEGER_RESULT_FUNCTIONS}
+    | {f"mindspore.ops.{name}" for name in ("bucketize", "argwhere", "random_categorical",
+                                            "Argmax", "Argmin", "UniformInt", "RandomCategorical")}
+)
+INTEGER_RESULT_METHODS: frozenset[str] = frozenset({"argmax", "argmin", "argsort", "nonzero"})
+# MindSpore ops (function, op class or tensor method, by last name) whose result is
+# an integer index, a boolean, or a step function's: no gradient flows through it
+# (the integer results above, comparisons, predicates, rounding).
+NO_GRADIENT_OPS: frozenset[str] = frozenset(
+    {name.rsplit(".", 1)[-1] for name in INTEGER_RESULT_CALLS} | INTEGER_RESULT_METHODS
+    | {
+        "searchsorted", "SearchSorted", "Bucketize", "NonZero",
+        "equal", "not_equal", "eq", "ne", "gt", "ge", "lt", "le", "greater", "greater_equal",
+        "less", "less_equal", "isnan", "isinf", "isfinite", "isclose", "logical_and",
+        "logical_or", "logical_not", "logical_xor", "Equal", "NotEqual", "Greater",
+        "GreaterEqual", "Less", "LessEqual", "IsNan", "IsInf", "IsFinite", "LogicalAnd",
+        "LogicalOr", "LogicalNot", "sign", "floor", "ceil", "round", "Sign", "Floor", "Ceil",
+        "Round", "ones_like", "zeros_like", "OnesLike", "ZerosLike", "randint_like",
+    }
+)
 # Methods only tensors have (no Python number, list, tuple or str has them): ``n.sum()``
 # on a construct parameter proves the parameter is a tensor.
 TENSOR_VALUE_METHODS: frozenset[str] = frozenset(

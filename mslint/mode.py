@@ -9,8 +9,13 @@ programs are the entry scripts of the linted set: files with
 ``grad``/``value_and_grad`` assigned at module level (a training script); a
 module of a package is none (its main guard is a self-test). A
 program's mode is what its ``set_context(mode=...)`` selects: the entry's own
-call, else the calls of the project modules it imports (a config helper); none
-at all is PyNative. The value is read statically: a literal, ``GRAPH_MODE`` /
+call, else the calls of the project modules it imports that run: at their top
+level (on import, before the entry's own code), or in a function the entry
+calls (a config helper); none at all is PyNative. A call in an imported
+function the entry never calls (a package's self-check) may still run through
+other code: with no certain call, the mode is then assumed graph, and the
+findings say why. A call in an imported module's main guard never runs. The
+value is read statically: a literal, ``GRAPH_MODE`` /
 ``PYNATIVE_MODE`` in any spelling, a module constant, a parameter default
 (``def init_env(cfg, mode=context.GRAPH_MODE)``), an argparse default (or its
 choices, without one), a top-level key of a YAML file beside the entry
@@ -20,7 +25,10 @@ A module is graph code when any program that imports it (transitively, the
 import resolved as the entry's ``sys.path`` would: its folder, then the
 folders above it) runs in graph mode, or sets a mode mslint cannot read; it is
 PyNative when every such program runs PyNative. A module no linted entry
-reaches (a library) is assumed graph code, and the findings say so. The
+reaches runs where its package is used: when every program that imports its
+nearest imported package runs PyNative, it is assumed PyNative (a module whose
+training script is missing); otherwise (a library) it is assumed graph code,
+and the findings say so. The
 ``mode`` setting (``[tool.mslint] mode``, ``--mode``, the plugin's
 ``--mindspore-mode``) overrides the inference.
 
@@ -90,22 +98,52 @@ def is_entry(source: bytes) -> bool:
     )
 
 
+# Where a set_context call runs (ContextCall.runs): when the module is imported,
+# only when the module is run as a script, or when the named module-level
+# function or class (ContextCall.runs is then its name) is called.
+ON_IMPORT = ""
+AS_SCRIPT = "__main__"
+
+
+@dataclass(frozen=True)
+class ContextCall:
+    """One ``set_context(mode=...)`` call of a file: the modes it may select and when it runs."""
+
+    modes: frozenset[str]
+    runs: str = ON_IMPORT
+
+
 def selected_modes(source: bytes, path: str = "") -> frozenset[str]:
     """The modes the file's ``set_context(mode=...)`` calls select (UNKNOWN for a
     value mslint cannot read); empty when it selects none."""
+    found: frozenset[str] = frozenset()
+    for call in context_calls(source, path):
+        found |= call.modes
+    return found
+
+
+def context_calls(source: bytes, path: str = "") -> tuple[ContextCall, ...]:
+    """The file's ``set_context`` calls that select a mode, each with when it runs."""
     if b"set_context" not in source:
-        return frozenset()
+        return ()
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
-        return frozenset({UNKNOWN})
-    return frozenset(_ModeReader(tree, path).modes)
+        return (ContextCall(frozenset({UNKNOWN})),)
+    reader = _ModeReader(tree, path)
+    # a helper the module itself calls at its top level runs on import too
+    return tuple(
+        ContextCall(call.modes, ON_IMPORT) if call.runs in reader.called_on_import else call for call in reader.calls
+    )
 
 
 class _ModeReader(ast.NodeVisitor):
     def __init__(self, tree: ast.Module, path: str) -> None:
         self.path = path
         self.modes: set[str] = set()
+        self.calls: list[ContextCall] = []
+        self.called_on_import: set[str] = set()  # names the module's top-level code calls
+        self._runs = ON_IMPORT  # when the code being visited runs
         self.constants: dict[str, ast.expr] = {}
         self.arguments: dict[str, ast.Call] = {}  # argparse dest -> add_argument call
         self._yaml: dict[str, list[str]] | None = None
@@ -125,18 +163,55 @@ class _ModeReader(ast.NodeVisitor):
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.functions.append(node)
-        self.generic_visit(node)
+        self._visit_deferred(node)
         self.functions.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        # a class body runs where the class statement runs; its methods when called
+        self._visit_deferred(node)
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self._visit_deferred(node)
+
+    def _visit_deferred(self, node: ast.AST) -> None:
+        """Visit a definition: code in it runs when the module-level function or
+        class that holds it is called (its name), not when the module is imported."""
+        runs = self._runs
+        if runs == ON_IMPORT and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self._runs = node.name
+        elif runs in (ON_IMPORT, AS_SCRIPT):
+            self._runs = "<lambda>"
+        self.generic_visit(node)
+        self._runs = runs
+
+    def visit_If(self, node: ast.If) -> None:
+        if self._runs == ON_IMPORT and _is_main_guard(node.test):
+            self.visit(node.test)
+            self._runs = AS_SCRIPT
+            for statement in node.body:
+                self.visit(statement)
+            self._runs = ON_IMPORT
+            for statement in node.orelse:
+                self.visit(statement)
+            return
+        self.generic_visit(node)
+
     def visit_Call(self, node: ast.Call) -> None:
-        if _last_name(node.func) == "set_context":
+        name = _last_name(node.func)
+        if self._runs == ON_IMPORT and name:
+            self.called_on_import.add(name)
+        if name == "set_context":
+            selected: set[str] = set()
             for keyword in node.keywords:
                 if keyword.arg == "mode":
-                    self.modes |= self.evaluate(keyword.value, 0)
+                    selected |= self.evaluate(keyword.value, 0)
                 elif keyword.arg is None:
-                    self.modes.add(UNKNOWN)  # set_context(**config)
+                    selected.add(UNKNOWN)  # set_context(**config)
+            if selected:
+                self.modes |= selected
+                self.calls.append(ContextCall(frozenset(selected), self._runs))
         self.generic_visit(node)
 
     def evaluate(self, node: ast.expr | None, depth: int) -> set[str]:  # noqa: C901, PLR0911
@@ -246,6 +321,16 @@ def _constant_mode(value: object) -> set[str]:
     return {UNKNOWN}
 
 
+def _is_main_guard(test: ast.expr) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = (test.left, test.comparators[0])
+    return any(isinstance(side, ast.Name) and side.id == "__name__" for side in sides) and any(
+        isinstance(side, ast.Constant) and side.value == "__main__" for side in sides
+    )
+
+
 def _last_name(func: ast.expr) -> str | None:
     if isinstance(func, ast.Attribute):
         return func.attr
@@ -266,7 +351,8 @@ class _Files:
         self._read = read
         self._imports: dict[str, list | None] = {}
         self._entry: dict[str, bool] = {}
-        self._modes: dict[str, frozenset[str]] = {}
+        self._calls: dict[str, tuple[ContextCall, ...]] = {}
+        self._called: dict[str, frozenset[str]] = {}
         self._data: dict[str, bytes | None] = {}
 
     def data(self, path: str) -> bytes | None:
@@ -288,11 +374,35 @@ class _Files:
             self._entry[path] = data is not None and is_entry(data)
         return self._entry[path]
 
-    def modes(self, path: str) -> frozenset[str]:
-        if path not in self._modes:
+    def calls(self, path: str) -> tuple[ContextCall, ...]:
+        if path not in self._calls:
             data = self.data(path)
-            self._modes[path] = selected_modes(data, path) if data is not None else frozenset()
-        return self._modes[path]
+            self._calls[path] = context_calls(data, path) if data is not None else ()
+        return self._calls[path]
+
+    def modes(self, path: str) -> frozenset[str]:
+        """Every mode the file's calls may select: an entry script runs them all."""
+        found: frozenset[str] = frozenset()
+        for call in self.calls(path):
+            found |= call.modes
+        return found
+
+    def calls_name(self, path: str, name: str) -> bool:
+        """Whether the file calls ``name(...)`` or ``<anything>.name(...)``."""
+        if path not in self._called:
+            data = self.data(path)
+            called: frozenset[str] = frozenset()
+            if data is not None:
+                try:
+                    tree = ast.parse(data)
+                except (SyntaxError, ValueError):
+                    tree = None
+                if tree is not None:
+                    called = frozenset(
+                        name for node in ast.walk(tree) if isinstance(node, ast.Call) for name in [_last_name(node.func)] if name
+                    )
+            self._called[path] = called
+        return name in self._called[path]
 
 
 def _is_file(path: str, cache: dict[str, bool]) -> bool:
@@ -401,30 +511,118 @@ def decide(
     for source, targets in edges.items():
         for target in targets:
             importers.setdefault(target, []).append(source)
-    # the modules from which a set_context selecting each mode can be reached
-    reaches = {
-        selected: _walk([path for path in order if selected in store.modes(path)], importers)
-        for selected in (GRAPH, UNKNOWN, PYNATIVE)
-    }
-    # each program's mode: its own set_context, else the modules it imports
-    programs: tuple[list[str], list[str], list[str]] = ([], [], [])
-    for entry in entries:
-        modes = set(store.modes(entry)) or {selected for selected, where in reaches.items() if entry in where}
-        programs[0 if GRAPH in modes else 1 if UNKNOWN in modes else 2].append(entry)
-    # module -> the first program of each kind that imports it
-    reached = [_walk(kind, edges) for kind in programs]
+    # each program's mode (mslint.mode docstring), then each module's: that of the
+    # first program of the most compiling kind that imports it
+    programs = _ProgramModes(store, order, importers)
+    kinds = {kind: [entry for entry in entries if programs.kind(entry)[0] == kind] for kind in _KINDS}
+    reached = {kind: _walk(kinds[kind], edges) for kind in _KINDS}
     decisions = {}
     for path in files:
-        graph, unknown, pynative = (kind.get(path) for kind in reached)
-        if graph:
-            decisions[path] = Decision(GRAPH, f"{_shown(graph, path)} sets GRAPH_MODE")
-        elif unknown:
-            decisions[path] = Decision(GRAPH, f"the mode {_shown(unknown, path)} sets cannot be read", assumed=True)
-        elif pynative:
-            decisions[path] = Decision(PYNATIVE, f"{_shown(pynative, path)} runs PyNative")
+        for kind in _KINDS:
+            entry = reached[kind].get(path)
+            if entry:
+                decisions[path] = programs.decision(entry, path)
+                break
         else:
-            decisions[path] = LIBRARY
+            decisions[path] = _package_decision(path, reached, programs, exists)
     return decisions
+
+
+# the kinds of program, most compiling first: a module imported by programs of
+# several kinds is graph code if any of them compiles it
+_SETS_GRAPH, _UNREADABLE, _MAY_SET, _RUNS_PYNATIVE = _KINDS = ("graph", "unreadable", "may set", "pynative")
+
+
+class _ProgramModes:
+    """The mode of each program: its own ``set_context``, else that of the modules
+    it imports: calls at their top level (run on import, before the entry's own),
+    and calls in their functions when the entry calls that function; a call in a
+    function the entry never calls may still run (through other code), so it
+    makes the mode an assumption, not a fact."""
+
+    def __init__(self, store: _Files, order: list[str], importers: dict[str, list[str]]) -> None:
+        self.store = store
+        with_calls = [path for path in order if store.calls(path)]
+        # the modules from which a call selecting each mode on import can be reached
+        self.on_import = {
+            selected: _walk(
+                [path for path in with_calls if any(selected in call.modes and call.runs == ON_IMPORT for call in store.calls(path))],
+                importers,
+            )
+            for selected in (GRAPH, UNKNOWN, PYNATIVE)
+        }
+        # modules whose functions set a mode, and the modules that import them
+        self.in_functions = {
+            path: _walk([path], importers)
+            for path in with_calls
+            if any(call.runs not in (ON_IMPORT, AS_SCRIPT) for call in store.calls(path))
+        }
+        self._kinds: dict[str, tuple[str, str, str]] = {}
+
+    def kind(self, entry: str) -> tuple[str, str, str]:
+        """The program's kind, with the module and function that may set its mode
+        (for _MAY_SET: empty otherwise)."""
+        known = self._kinds.get(entry)
+        if known is None:
+            known = self._kinds[entry] = self._kind(entry)
+        return known
+
+    def _kind(self, entry: str) -> tuple[str, str, str]:
+        modes = set(self.store.modes(entry))
+        possible: list[tuple[str, str, frozenset[str]]] = []
+        if not modes:
+            modes = {selected for selected, reaching in self.on_import.items() if entry in reaching}
+            for module, reaching in self.in_functions.items():
+                if module == entry or entry not in reaching:
+                    continue
+                for call in self.store.calls(module):
+                    if call.runs in (ON_IMPORT, AS_SCRIPT):
+                        continue
+                    if self.store.calls_name(entry, call.runs):
+                        modes |= call.modes
+                    elif call.modes - {PYNATIVE}:
+                        possible.append((module, call.runs, call.modes))
+        if GRAPH in modes:
+            return (_SETS_GRAPH, "", "")
+        if UNKNOWN in modes:
+            return (_UNREADABLE, "", "")
+        if not modes and possible:
+            module, function, selected = possible[0]
+            return (_MAY_SET, module, f"{function}() may set {'GRAPH_MODE' if GRAPH in selected else 'the mode'}")
+        return (_RUNS_PYNATIVE, "", "")
+
+    def decision(self, entry: str, path: str) -> Decision:
+        """The decision for the module at ``path``, imported by the program ``entry``."""
+        kind, module, what = self.kind(entry)
+        shown = _shown(entry, path)
+        if kind == _SETS_GRAPH:
+            return Decision(GRAPH, f"{shown} sets GRAPH_MODE")
+        if kind == _UNREADABLE:
+            return Decision(GRAPH, f"the mode {shown} sets cannot be read", assumed=True)
+        if kind == _MAY_SET:
+            return Decision(GRAPH, f"{shown} imports {_shown(module, path)}, whose {what}", assumed=True)
+        return Decision(PYNATIVE, f"{shown} runs PyNative")
+
+
+def _package_decision(path: str, reached: dict[str, dict[str, str]], programs: _ProgramModes, exists: dict) -> Decision:
+    """The mode of a module no program imports: a module of a package runs in the
+    programs that import its package (its nearest package that one imports), so
+    when all of those run PyNative it is assumed PyNative too; else, and outside
+    packages, it is a library, assumed graph code."""
+    folder = os.path.dirname(path)
+    while _is_file(os.path.join(folder, "__init__.py"), exists):
+        package = os.path.join(folder, "__init__.py")
+        importing = [kind for kind in _KINDS if package in reached[kind]]
+        if importing:
+            if importing != [_RUNS_PYNATIVE]:
+                return LIBRARY
+            entry = reached[_RUNS_PYNATIVE][package]
+            return Decision(PYNATIVE, f"no entry script imports it, and {_shown(entry, path)}, which imports its package, runs PyNative", assumed=True)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return LIBRARY
 
 
 def _walk(sources: list[str], edges: dict[str, list[str]]) -> dict[str, str]:

@@ -423,12 +423,30 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
 
     def _pynative_cell_values(self, node: nodes.NodeNG) -> values.FunctionValues | None:
         method = self.pynative_cell_code(node)
-        if method is None:
-            return None
-        known = self._cell_values.get(method)
+        return self._values_as_entry(method) if method is not None else None
+
+    def values_as_entry(self, node: nodes.NodeNG) -> values.FunctionValues | None:
+        """What the values at ``node`` hold: those of the graph/differentiated code
+        holding it, else of its outermost function as if that were an entry (its
+        parameters maybe tensors: a helper or a method outside graph code, such as
+        a training step or ``__init__``); None at module level."""
+        known = self.values_at(node)
+        if known is not None:
+            return known
+        func = None
+        frame = node.frame()
+        while isinstance(frame, (nodes.FunctionDef, nodes.Lambda)):
+            func = frame
+            frame = frame.parent.frame() if frame.parent is not None else None
+        return self._values_as_entry(func) if func is not None else None
+
+    def _values_as_entry(self, func: nodes.FunctionDef | nodes.Lambda) -> values.FunctionValues:
+        known = self._cell_values.get(func)
         if known is None:
-            known = self._new_values(method, values.entry_tensor_params(method))
-            self._cell_values[method] = known
+            params = values.entry_tensor_params(func) if isinstance(func, nodes.FunctionDef) else {
+                arg.name for arg in astutil.all_params(func)
+            }
+            known = self._cell_values[func] = self._new_values(func, params)
         return known
 
     def depends_on_tensor(self, node: nodes.NodeNG) -> bool:

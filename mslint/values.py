@@ -17,7 +17,11 @@ node kind:
 - *carries a gradient* (:meth:`FunctionValues.carries_gradient`): computed by
   tensor operations from a tensor parameter or a trainable Parameter; containers
   carry what they hold; ``float(t)``, ``t.detach()``, ``ops.stop_gradient`` and
-  comparisons carry none (FACTS.md: ``float(t)`` in construct is detached).
+  comparisons carry none (FACTS.md: ``float(t)`` in construct is detached), nor
+  do integer-valued ops (``argmax``, ``UniformInt``: apis.INTEGER_RESULT_CALLS).
+- *may carry a gradient* (:meth:`FunctionValues.may_carry_gradient`): the same,
+  but a user helper or a callable held in a name (``net(x)``) counts through its
+  arguments: for rules that warn about a gradient that may flow.
 
 Where branches meet (an ``if``-expression, a name bound twice) "is a tensor" needs
 every branch, the other two questions any branch.
@@ -268,10 +272,12 @@ def entry_tensor_params(func: nodes.FunctionDef) -> set[str]:
 MAY_DEPEND = "may depend on a tensor"
 IS_TENSOR = "is a tensor"
 CARRIES_GRADIENT = "carries a gradient"
-# the same, seeing through host copies and host-library calls (``np.max(x.asnumpy())``):
-# the gradient a host computation would have carried had it been written with ops
+MAY_CARRY_GRADIENT = "may carry a gradient"
+# the same as CARRIES_GRADIENT, seeing through host copies and host-library calls
+# (``np.max(x.asnumpy())``): the gradient a host computation would have carried had
+# it been written with ops
 HOST_DERIVED = "derived from a value carrying a gradient"
-_GRADIENT_QUESTIONS = (CARRIES_GRADIENT, HOST_DERIVED)
+_GRADIENT_QUESTIONS = (CARRIES_GRADIENT, MAY_CARRY_GRADIENT, HOST_DERIVED)
 
 # A walk answers None (no, or unsure) or the trainable Parameter attributes that
 # flow into the value (empty: yes, from no trainable Parameter).
@@ -334,6 +340,14 @@ class FunctionValues:
         parameter or a trainable Parameter (silent for user helpers and dtype-only uses
         such as ``t.type_as(x)``)."""
         return self._ask(expr, CARRIES_GRADIENT) is not None
+
+    def may_carry_gradient(self, expr: nodes.NodeNG | None) -> bool:
+        """Whether ``expr`` may hold a value computed from a tensor parameter or a
+        trainable Parameter: as :meth:`carries_gradient`, but a call of a user
+        helper or of a callable mslint cannot resolve (``net(x)``) counts through
+        its arguments. Constant tensor attributes, integer-valued ops (``argmax``,
+        ``UniformInt``), host copies and comparisons carry none."""
+        return self._ask(expr, MAY_CARRY_GRADIENT) is not None
 
     def host_derived_gradient(self, expr: nodes.NodeNG | None) -> bool:
         """Whether ``expr`` (host data: ``x.asnumpy()``, ``np.max(...)`` of it) is
@@ -489,11 +503,18 @@ class FunctionValues:
             return self._any(arguments, q, visiting)
         if q in _GRADIENT_QUESTIONS and self._no_gradient_op(node):
             return None  # an index, a boolean, an integer cast: nothing to differentiate
-        # IS_TENSOR and CARRIES_GRADIENT: only tensor operations MindSpore defines
+        # the others: only tensor operations MindSpore defines (and for
+        # MAY_CARRY_GRADIENT, user callables, through their arguments)
+        if isinstance(func, nodes.Name) and resolve.qualified_name(func) is None:
+            held = resolve.assigned_value(func, sole=True)  # argmax = ops.Argmax(); argmax(x)
+            if isinstance(held, nodes.Call) and is_op_class(resolve.qualified_name(held.func) or ""):
+                func = held
         if isinstance(func, nodes.Call):  # ops.ReduceSum()(x)
             inner = resolve.qualified_name(func.func)
             if inner is None or not is_op_class(inner):
                 return None
+            if q is not IS_TENSOR and inner in apis.INTEGER_RESULT_CALLS:
+                return None  # ops.Argmax()(x): integer indices
             return self._tensor_operation(arguments, q, visiting)
         qname = resolve.qualified_name(func)
         if qname is not None:
@@ -504,15 +525,22 @@ class FunctionValues:
             if qname == "mindspore.Tensor":  # new tensor data: no gradient path
                 return self._tensor_operation(arguments, q, visiting) if q is IS_TENSOR else None
             if is_op_function(qname):
+                if q is not IS_TENSOR and qname in apis.INTEGER_RESULT_CALLS:
+                    return None
                 return self._tensor_operation(arguments, q, visiting)
+            if q is MAY_CARRY_GRADIENT and "." in qname and not resolve.is_external(qname):
+                return self._any(arguments, q, visiting)  # a user helper
             return None  # int(t), float(t), user helpers: a Python value, or unsure
         if not isinstance(func, nodes.Attribute):
-            return None
+            # ``net(x)``: a callable held in a name (a Cell passed in)
+            return self._any(arguments, q, visiting) if q is MAY_CARRY_GRADIENT else None
         method = func.attrname
         if q is HOST_DERIVED and method in apis.HOST_COPY_METHODS:
             return self._walk(func.expr, q, visiting)
         if method in apis.STATIC_TENSOR_METHODS or method in apis.HOST_COPY_METHODS:
             return None  # x.numel(), x.item(), x.asnumpy(): Python or host values
+        if q is not IS_TENSOR and method in apis.INTEGER_RESULT_METHODS:
+            return None  # x.argmax(): integer indices
         receiver = self._walk(func.expr, q, visiting)
         if method in apis.GRADIENT_STOPPING_METHODS:
             return _YES if q is IS_TENSOR and receiver is not None else None

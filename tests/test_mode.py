@@ -128,6 +128,85 @@ def test_the_mode_of_a_config_helper_counts_when_the_entry_sets_none(tmp_path: P
     assert mode.decide(paths.values())[paths["net.py"]].mode == mode.GRAPH
 
 
+
+def test_when_each_set_context_runs() -> None:
+    source = textwrap.dedent("""
+        import mindspore as ms
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+        def check():
+            ms.set_context(mode=0)
+        class Env:
+            def __init__(self, cfg):
+                ms.set_context(**cfg)
+        def setup():
+            ms.set_context(mode=ms.GRAPH_MODE)
+        setup()
+        if __name__ == "__main__":
+            ms.set_context(mode=ms.GRAPH_MODE)
+    """).encode()
+    assert [(set(call.modes), call.runs) for call in mode.context_calls(source)] == [
+        ({"pynative"}, mode.ON_IMPORT),
+        ({"graph"}, "check"),
+        ({"unknown"}, "Env"),
+        ({"graph"}, mode.ON_IMPORT),  # setup() is called at the module's top level
+        ({"graph"}, mode.AS_SCRIPT),
+    ]
+
+
+def test_a_module_that_sets_the_mode_on_import_sets_the_program_mode(tmp_path: Path) -> None:
+    # distilled from a real project: the data module of an evaluation script selects
+    # PYNATIVE_MODE at its top level, so importing it selects the program's mode
+    paths = _project(
+        tmp_path,
+        {
+            "eval.py": "from src.data import pad\nfrom src.net.model import Net\nif __name__ == '__main__':\n    Net()\n",
+            "src/__init__.py": "",
+            "src/data.py": "from mindspore import set_context, PYNATIVE_MODE\nset_context(mode=PYNATIVE_MODE)\n"
+                           "def pad(x):\n    return x\nif __name__ == '__main__':\n    set_context(mode=0)\n",
+            "src/net/__init__.py": "",
+            "src/net/model.py": MODEL,
+            "src/net/loss.py": MODEL,
+        },
+    )
+    decided = mode.decide(paths.values())
+    assert decided[paths["src/net/model.py"]] == mode.Decision(mode.PYNATIVE, "../../eval.py runs PyNative")
+    # no script imports loss.py: the program that imports its package runs PyNative
+    loss = decided[paths["src/net/loss.py"]]
+    assert (loss.mode, loss.assumed) == (mode.PYNATIVE, True)
+    assert "../../eval.py, which imports its package, runs PyNative" in loss.basis
+    # the entry's own set_context comes after its imports: it decides
+    paths.update(_project(tmp_path, {"eval.py": "import mindspore as ms\nfrom src.data import pad\n"
+                                                "from src.net.model import Net\nms.set_context(mode=ms.GRAPH_MODE)\n"}))
+    decided = mode.decide(paths.values())
+    assert decided[paths["src/net/model.py"]].mode == mode.GRAPH
+    assert decided[paths["src/net/loss.py"]] == mode.LIBRARY  # a compiling program imports its package
+
+
+def test_a_set_context_in_a_function_the_program_never_calls_is_an_assumption(tmp_path: Path) -> None:
+    # distilled from a real project: the package's self-check selects GRAPH_MODE when
+    # called; the script imports the package but never calls it
+    paths = _project(
+        tmp_path,
+        {
+            "run.py": "import helpers\nfrom model import Net\nif __name__ == '__main__':\n    Net()\n",
+            "helpers.py": "import mindspore as ms\ndef self_check():\n    ms.set_context(mode=0)\n",
+            "model.py": MODEL,
+        },
+    )
+    decided = mode.decide(paths.values())[paths["model.py"]]
+    assert decided == mode.Decision(
+        mode.GRAPH, "run.py imports helpers.py, whose self_check() may set GRAPH_MODE", assumed=True
+    )
+    # called by the script, the helper sets the mode
+    paths.update(_project(tmp_path, {"run.py": "import helpers\nfrom model import Net\n"
+                                               "if __name__ == '__main__':\n    helpers.self_check()\n"}))
+    assert mode.decide(paths.values())[paths["model.py"]] == mode.Decision(mode.GRAPH, "run.py sets GRAPH_MODE")
+    # a helper that could only select PyNative changes nothing: the program runs PyNative either way
+    paths.update(_project(tmp_path, {"helpers.py": "import mindspore as ms\ndef self_check():\n"
+                                                   "    ms.set_context(mode=1)\n"}))
+    assert mode.decide(paths.values())[paths["model.py"]].mode == mode.PYNATIVE
+
+
 # -- the command -----------------------------------------------------------------
 
 

@@ -99,6 +99,44 @@ def test_walker_questions(expression: str, expected: tuple[bool, bool, bool]) ->
     assert _answers(expression) == expected
 
 
+@pytest.mark.parametrize(
+    ("expression", "before", "carries", "may_carry"),
+    [
+        ("n(x)", "", False, True),  # a callable passed in (a Cell): counted through its arguments
+        ("n(self.table)", "", False, False),  # ... here of a constant tensor attribute
+        ("self.helper(x)", "", True, True),
+        ("self.table * 2", "", False, False),  # a constant tensor attribute has no gradient
+        ("self.table * x", "", True, True),
+        ("self.w", "", True, True),  # a trainable Parameter
+        # integer results: indices, random integers
+        ("ops.argmax(x)", "", False, False),
+        ("x.argsort()", "", False, False),
+        ("pick(x)", "pick = ops.Argmax()\n", False, False),
+        ("ops.UniformInt()((2,), x, x)", "", False, False),
+        ("float(x)", "", False, False),
+        ("np.exp(x)", "", False, False),
+    ],
+)
+def test_may_carry_gradient(expression: str, before: str, carries: bool, may_carry: bool) -> None:
+    known, probes = _probes(before + f"\nreturn probe({expression})")
+    assert (known.carries_gradient(probes[-1]), known.may_carry_gradient(probes[-1])) == (carries, may_carry)
+
+
+def test_values_as_entry_outside_graph_code() -> None:
+    module = astroid.parse(
+        "from mindspore import ops\n"
+        "def step(net, data):\n    out = net(data)\n    probe(out)\n    probe(ops.argmax(out))\n"
+        "probe(1)\n"
+    )
+    analysis = scope.ModuleAnalysis(module)
+    calls = [call for call in module.nodes_of_class(nodes.Call) if getattr(call.func, "name", None) == "probe"]
+    assert analysis.values_at(calls[0]) is None  # not graph code
+    known = analysis.values_as_entry(calls[0])
+    assert known is not None
+    assert [known.may_carry_gradient(call.args[0]) for call in calls[:2]] == [True, False]
+    assert analysis.values_as_entry(calls[2]) is None  # module level
+
+
 def test_names_follow_their_assignments() -> None:
     before = "y = ops.exp(x)\nz = ops.exp(x)\nz = 1\ns = x.shape\n"
     assert _answers("y", before) == (True, True, True)

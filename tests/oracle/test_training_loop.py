@@ -388,6 +388,48 @@ report(discarded=ms.grad(discarded)(x).asnumpy().tolist(), assigned=ms.grad(assi
     assert result["assigned"] == [1.0, 1.0]  # the fix stops it
 
 
+# One call of each API mslint takes for an integer result (apis.INTEGER_RESULT_CALLS,
+# INTEGER_RESULT_METHODS): its value carries no gradient, so a discarded
+# stop_gradient on it loses nothing.
+INTEGER_RESULT_SAMPLES = {
+    "argmax": "{p}.argmax(x)", "argmin": "{p}.argmin(x)", "argsort": "{p}.argsort(x)",
+    "randint": "{p}.randint(0, 5, (2,))", "randperm": "{p}.randperm(4)", "multinomial": "{p}.multinomial(x, 1)",
+    "count_nonzero": "{p}.count_nonzero(x)", "nonzero": "{p}.nonzero(x)",
+    "bucketize": "ops.bucketize(x, [0.5])", "argwhere": "ops.argwhere(x)",
+    "random_categorical": "ops.random_categorical(ops.log(x), 2)",
+    "Argmax": "ops.Argmax()(x)", "Argmin": "ops.Argmin()(x)",
+    "UniformInt": "ops.UniformInt()((2,), Tensor(0, ms.int32), Tensor(5, ms.int32))",
+    "RandomCategorical": "ops.RandomCategorical()(ops.log(x), 2, 1)",
+}
+
+
+def test_ms_stop_gradient_discarded_integer_results_carry_no_gradient(run_snippet):
+    calls = {}
+    for qname in sorted(apis.INTEGER_RESULT_CALLS):
+        package, name = qname.split(".")[1:]
+        calls[qname] = INTEGER_RESULT_SAMPLES[name].format(p=package)
+    calls.update({f"Tensor.{method}": f"x.{method}()" for method in sorted(apis.INTEGER_RESULT_METHODS)})
+    lines = "\n".join(f"dtypes[{qname!r}] = attempt(lambda: _dtype({call}))" for qname, call in calls.items())
+    result = run_snippet(f'''
+from mindspore import mint
+pynative_mode()
+x = Tensor([[0.3, 0.1], [0.2, 0.9]], ms.float32)
+dtypes = {{}}
+def _dtype(result):
+    result.asnumpy()  # run it now: an error belongs to this call
+    return str(result.dtype)
+{lines}
+report(**dtypes)
+''')
+    assert set(result) == set(calls)
+    # an integer dtype, or no CPU kernel at all (some mint ops run on Ascend only)
+    assert {
+        qname: outcome for qname, outcome in result.items()
+        if not (outcome[0] == "ok" and "Int" in outcome[1] or "unregistered" in outcome[1])
+    } == {}
+    assert sum(outcome[0] == "ok" for outcome in result.values()) >= len(calls) * 2 // 3
+
+
 # ---------------------------------------------------------------------------
 # ms-torch-module-method
 # ---------------------------------------------------------------------------
