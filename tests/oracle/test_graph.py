@@ -330,6 +330,13 @@ class Reference(Base):
     def construct(self, a, n):
         return ops.exp(a * self.w)[:, 2].sum()
 
+class Compared(Base):  # a copy that only picks a branch
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        if int(n.asnumpy().max()) > 0:
+            return h[:, 2].sum()
+        return h.sum()
+
 def weight_gradient(cls, level="lax", train=True):
     graph_mode(level)
     net = cls()
@@ -352,13 +359,6 @@ def test_ms_asnumpy_in_graph_silent_copies_keep_the_weights_gradient(run_snippet
     np.digitize bins, or of frozen values used as data; .item() as an index; a copy
     where the Cell is not training. The weights' gradient equals the reference."""
     result = run_snippet(HOST_COPY_HARNESS + '''
-class Compared(Base):
-    def construct(self, a, n):
-        h = ops.exp(a * self.w)
-        if int(n.asnumpy().max()) > 0:
-            return h[:, 2].sum()
-        return h.sum()
-
 class Logged(Base):
     def construct(self, a, n):
         h = ops.exp(a * self.w)
@@ -438,13 +438,6 @@ class Tiled(Base):
 class FrozenParameter(Base):
     def construct(self, a, n):
         return ops.exp(a * self.w)[:, 2].sum() * Tensor(self.frozen.asnumpy())[0, 0] / 2
-
-class Compared(Base):
-    def construct(self, a, n):
-        h = ops.exp(a * self.w)
-        if int(n.asnumpy().max()) > 0:
-            return h[:, 2].sum()
-        return h.sum()
 
 report(reference=weight_gradient(Reference), **{cls.__name__: weight_gradient(cls) for cls in
        (Data, ArgmaxIndex, LengthIndex, Reshaped, Tiled, FrozenParameter)},
