@@ -140,7 +140,8 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         harmful = self._harmful_uses(node, analysis, kind, carried, falls_back)
         if not harmful:
             return None
-        return host_code_consequence(self, kind, use=values.STRUCTURE if values.STRUCTURE in harmful else values.DATA)
+        use = next(use for use in (values.STRUCTURE, values.DATA, values.UNFOLLOWED) if use in harmful)
+        return host_code_consequence(self, kind, use=use)
 
     @staticmethod
     def _harmful_uses(node: nodes.Call, analysis, kind: str, carried: bool, falls_back: bool) -> frozenset[str]:
@@ -149,8 +150,8 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
             return frozenset()
         uses = known.uses(node, carried)
         if kind != scope.GRAPH or not falls_back:
-            return uses & {values.DATA}  # PyNative, or .item(): a shape or an index is no harm there
-        return uses
+            return uses & {values.DATA}  # PyNative, or .item() (a graph op): a shape or an index is no harm there
+        return uses  # a fallback value: a tensor operation it reaches runs through JIT fallback
 
     @staticmethod
     def _copies_an_input(node: nodes.Call, func: nodes.Attribute, analysis) -> bool:

@@ -288,7 +288,7 @@ SHAPE_ARGUMENTS: dict[str, frozenset[int | str]] = {
 # Tensor methods all of whose arguments are sizes or shapes (``x.reshape(b, n)``).
 SHAPE_METHODS: frozenset[str] = frozenset(
     {"reshape", "view", "expand", "broadcast_to", "tile", "repeat", "resize", "new_zeros",
-     "new_ones", "new_empty", "narrow", "expand_as"}
+     "new_ones", "new_empty", "narrow", "expand_as", "split", "chunk"}
 )
 # Python builtins a number passes through (``float(a)``, ``max(a, 1)``), and those
 # that keep only an integer of it (no gradient through them).

@@ -286,10 +286,11 @@ _PENDING = object()  # an assigned value being walked: met again, it is a cycle 
 # How a host value is used (FunctionValues.uses)
 DATA = "tensor data"
 STRUCTURE = "a shape, size or index"
+UNFOLLOWED = "a use mslint cannot follow"
 _NO_USE: frozenset[str] = frozenset()
-_DATA_USE, _STRUCTURE_USE = frozenset({DATA}), frozenset({STRUCTURE})
+_DATA_USE, _STRUCTURE_USE, _UNFOLLOWED_USE = frozenset({DATA}), frozenset({STRUCTURE}), frozenset({UNFOLLOWED})
 # what one use does with the value it gets
-_PASSES, _DROPS, _ENDS, _DATA, _STRUCTURE = "passes", "keeps an index", "ends", DATA, STRUCTURE
+_PASSES, _DROPS, _ENDS, _DATA, _STRUCTURE, _UNFOLLOWED = "passes", "keeps an index", "ends", DATA, STRUCTURE, UNFOLLOWED
 
 _COMPREHENSIONS = (nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)
 _CONTAINERS = (nodes.Tuple, nodes.List, nodes.Set, nodes.Dict, nodes.Starred)
@@ -566,11 +567,14 @@ class FunctionValues:
         flows into tensor computation as data while it still holds values that
         carry a gradient (``carrying``: not after ``np.digitize``, ``ops.argmax``,
         an integer cast). Comparisons and branch tests, ``print``, logging, a
-        metrics dict and discarded values are no use. Unsure (a user function, a
-        return value): DATA while carrying."""
+        metrics dict and discarded values are no use. UNFOLLOWED where mslint cannot
+        follow it (a user function, a list it is added to, a loop, a return value),
+        with DATA while carrying."""
         return self._uses(expr, carrying, set())
 
-    def _uses(self, node: nodes.NodeNG, carrying: bool, seen: set) -> frozenset[str]:  # noqa: C901, PLR0911
+    def _uses(self, node: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool = False) -> frozenset[str]:  # noqa: C901, PLR0911, PLR0912
+        # ``wrapped``: made a tensor again by ``Tensor(a)``; MindSpore ops and Cells
+        # take such a tensor as data (measured: an Embedding's gradient is right)
         child, parent = node, node.parent
         while parent is not None:
             if isinstance(parent, (nodes.If, nodes.While, nodes.Assert, nodes.IfExp)) and child is parent.test:
@@ -581,7 +585,9 @@ class FunctionValues:
                 return _NO_USE
             if isinstance(parent, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign)):
                 targets = parent.targets if isinstance(parent, nodes.Assign) else [parent.target]
-                return frozenset().union(*(self._target_uses(target, parent, carrying, seen) for target in targets))
+                return frozenset().union(
+                    *(self._target_uses(target, parent, carrying, seen, wrapped) for target in targets)
+                )
             if isinstance(parent, nodes.Subscript) and child is parent.slice:
                 if self.is_tensor(parent.value) or self.carries_gradient(parent.value):
                     return _STRUCTURE_USE  # indexes a tensor
@@ -591,40 +597,47 @@ class FunctionValues:
             elif isinstance(parent, (nodes.Call, nodes.Keyword)):  # f(value), f(k=value)
                 call = parent if isinstance(parent, nodes.Call) else parent.parent
                 use, result = self._argument_use(call, child), call
-            elif isinstance(parent, (nodes.Tuple, nodes.List, nodes.Dict, nodes.IfExp, nodes.BinOp, nodes.UnaryOp,
+            elif isinstance(parent, nodes.BinOp):
+                other = parent.right if child is parent.left else parent.left
+                # ``t * Tensor(a)``: arithmetic with a tensor is a tensor operation; with host data, host arithmetic
+                use, result = (_DATA if self.depends(other) and not host_data(other) else _PASSES), parent
+            elif isinstance(parent, (nodes.Tuple, nodes.List, nodes.Dict, nodes.IfExp, nodes.UnaryOp,
                                      nodes.BoolOp, nodes.Starred, nodes.Subscript)):
                 use, result = _PASSES, parent  # the value goes on in the enclosing expression
             else:
-                use, result = _DATA, parent  # a return, a comprehension, a loop: unsure
+                use, result = _UNFOLLOWED, parent  # a return, a comprehension, a loop
             if use is _DROPS:
                 carrying, use = False, _PASSES  # ``np.digitize(a, b)``, ``a.argmax()``: an index from here on
             if use is _PASSES:
+                wrapped = wrapped or _tensor_constructor(result)
                 child, parent = result, result.parent
                 continue
-            if use is _DATA:
-                return _DATA_USE if carrying else _NO_USE
-            return _STRUCTURE_USE if use is _STRUCTURE else _NO_USE
-        return _DATA_USE if carrying else _NO_USE
+            return _use_of(_DATA if use is _UNFOLLOWED and wrapped else use, carrying)
+        return _use_of(_DATA if wrapped else _UNFOLLOWED, carrying)
 
-    def _target_uses(self, target: nodes.NodeNG, statement: nodes.NodeNG, carrying: bool, seen: set) -> frozenset[str]:
+    def _target_uses(
+        self, target: nodes.NodeNG, statement: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool
+    ) -> frozenset[str]:
         """How a value assigned to ``target`` is used, through the later reads of the name."""
         if isinstance(target, nodes.Subscript):
             return _NO_USE  # ``tb_dict["loss"] = ...``: recorded in a container
         if isinstance(target, (nodes.Tuple, nodes.List)):
-            return frozenset().union(*(self._target_uses(elt, statement, carrying, seen) for elt in target.elts))
+            return frozenset().union(
+                *(self._target_uses(elt, statement, carrying, seen, wrapped) for elt in target.elts)
+            )
         if isinstance(target, nodes.Starred):
-            return self._target_uses(target.value, statement, carrying, seen)
+            return self._target_uses(target.value, statement, carrying, seen, wrapped)
         if not isinstance(target, nodes.AssignName):
-            return _DATA_USE if carrying else _NO_USE  # ``self.x = ...``: unsure
+            return _use_of(_DATA if wrapped else _UNFOLLOWED, carrying)  # ``self.x = ...``
         frame = statement.frame()
-        key = (frame, target.name, carrying)
+        key = (frame, target.name, carrying, wrapped)
         if key in seen:
             return _NO_USE  # followed already: its other reads answer
         seen.add(key)
         found: frozenset[str] = _NO_USE
         for read in frame.nodes_of_class(nodes.Name):
             if read.name == target.name and read.lineno >= statement.lineno:
-                found |= self._uses(read, carrying, seen)
+                found |= self._uses(read, carrying, seen, wrapped)
         return found
 
     def _method_use(self, attribute: nodes.Attribute) -> tuple[str, nodes.NodeNG]:
@@ -651,13 +664,13 @@ class FunctionValues:
         keyword): passes it on in its result (``Tensor(a)``, ``np.max(a)``), keeps an
         index of it (``np.digitize(a, b)``, ``int(a)``), takes it as a shape, size or
         attribute (STRUCTURE), consumes it as tensor data (an op; unsure: a user
-        function), or ends it (``print``, ``logger.info``, ``len``)."""
+        function: UNFOLLOWED), or ends it (``print``, ``logger.info``, ``len``)."""
         if isinstance(child, nodes.Keyword):
             position: int | str | None = child.arg
         elif child in call.args:
             position = call.args.index(child)
         else:
-            return _DATA  # ``*args``: unsure
+            return _UNFOLLOWED  # ``*args``
         func = call.func
         op = self._op_name(call)
         if op is not None and (not isinstance(func, nodes.Attribute) or astutil.self_attribute(func) is not None):
@@ -684,7 +697,7 @@ class FunctionValues:
                 return _STRUCTURE  # ``x.reshape(n, -1)``
             if func.attrname in apis.RECORDING_METHODS:
                 return _ENDS  # ``logger.info(...)``, ``tb_dict.update(...)``
-        return _DATA
+        return _UNFOLLOWED  # a user function, ``sizes.extend(...)``
 
     def _no_gradient_op(self, call: nodes.Call) -> bool:
         """A MindSpore op (or tensor method) whose result carries no gradient: an
@@ -726,6 +739,20 @@ class FunctionValues:
                 found |= self._walk(argument, q, visiting) or _YES
             return found
         return self._any(arguments, q, visiting)
+
+
+def _tensor_constructor(node: nodes.NodeNG) -> bool:
+    return isinstance(node, nodes.Call) and resolve.qualified_name(node.func) == "mindspore.Tensor"
+
+
+def _use_of(use: str, carrying: bool) -> frozenset[str]:
+    """The kinds of use one final use makes: data counts only while the value carries
+    a gradient; an unsure use may be data too."""
+    if use is _DATA:
+        return _DATA_USE if carrying else _NO_USE
+    if use is _UNFOLLOWED:
+        return _UNFOLLOWED_USE | (_DATA_USE if carrying else _NO_USE)
+    return _STRUCTURE_USE if use is _STRUCTURE else _NO_USE
 
 
 def host_data(expr: nodes.NodeNG | None, depth: int = 0) -> bool:

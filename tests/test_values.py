@@ -455,7 +455,9 @@ def test_constant_follows_imports_of_project_modules_only(tmp_path, monkeypatch)
         ("return x[Tensor(np.digitize(probe(x.asnumpy()), np.ones(3)))]", True, {values.STRUCTURE}),
         ("if probe(n.asnumpy()).max() > 3:\n    return x\nreturn x * 2", True, set()),
         ("kwargs['loss'] = probe(x.asnumpy()).item()\nprint(probe(x.asnumpy()))\nreturn x", True, set()),
-        ("total = 0\ntotal += probe(x.asnumpy()).item()\nreturn total", True, {values.DATA}),
+        ("total = 0\ntotal += probe(x.asnumpy()).item()\nreturn total", True, {values.DATA, values.UNFOLLOWED}),
+        ("sizes = []\nsizes.extend(probe(n.asnumpy()).tolist())\nreturn sizes", False, {values.UNFOLLOWED}),
+        ("return self.embed(Tensor(np.digitize(probe(x.asnumpy()), np.ones(3))))", True, set()),
     ],
 )
 def test_uses_of_a_host_copy(body: str, carrying: bool, expected: set) -> None:

@@ -452,3 +452,39 @@ report(reference=weight_gradient(Reference), **{cls.__name__: weight_gradient(cl
     assert result["FrozenParameter"]["forward"] == "error"
     assert "Parameter" in result["FrozenParameter"]["gradient"][1]
     assert result["strict"]["forward"] == "error"
+
+
+def test_ms_numpy_on_tensor_host_bins_as_an_embedding_index_keep_its_gradient(run_snippet):
+    """np.digitize bins wrapped in Tensor(...) and given to an Embedding (fastspeech2's
+    pitch bucketize): under LAX the table's gradient equals ops.bucketize's, so
+    ms-numpy-on-tensor and ms-asnumpy-in-graph stay silent there."""
+    result = run_snippet('''
+p = Tensor(np.array([0.2, 0.7, 0.95]), ms.float32)
+
+class Reference(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(4, 2)
+
+    def construct(self, a):
+        return self.emb(ops.bucketize(a, [0.5, 0.9])).sum()
+
+class HostBins(Reference):
+    def construct(self, a):
+        return self.emb(Tensor(np.digitize(a.asnumpy(), np.array([0.5, 0.9])), ms.int32)).sum()
+
+def table_gradient(cls):
+    graph_mode("lax")
+    net = cls()
+    weights = net.trainable_params()
+
+    @ms.jit
+    def step(a):
+        return ms.grad(net, None, weights)(a)
+
+    return attempt(lambda: step(p)[0].asnumpy().tolist())
+
+report(reference=table_gradient(Reference), host=table_gradient(HostBins))
+''')
+    assert result["reference"] == ["ok", [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [0.0, 0.0]]]
+    assert result["host"] == result["reference"]
