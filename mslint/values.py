@@ -584,6 +584,8 @@ class FunctionValues:
             if isinstance(parent, nodes.UnaryOp) and parent.op == "not":
                 return _NO_USE
             if isinstance(parent, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign)):
+                if child is not parent.value:
+                    return _NO_USE  # ``buffer[i] = ...``: the container written to, not read
                 targets = parent.targets if isinstance(parent, nodes.Assign) else [parent.target]
                 return frozenset().union(
                     *(self._target_uses(target, parent, carrying, seen, wrapped) for target in targets)
@@ -620,7 +622,14 @@ class FunctionValues:
     ) -> frozenset[str]:
         """How a value assigned to ``target`` is used, through the later reads of the name."""
         if isinstance(target, nodes.Subscript):
-            return _NO_USE  # ``tb_dict["loss"] = ...``: recorded in a container
+            # ``buffer[i] = a``: the value goes where the container goes (a dict of
+            # logged numbers nowhere; a numpy buffer into Tensor(buffer) on)
+            container = target
+            while isinstance(container, nodes.Subscript):
+                container = container.value
+            if not isinstance(container, nodes.Name):
+                return _NO_USE
+            return self._name_uses(container.name, statement, carrying, seen, wrapped)
         if isinstance(target, (nodes.Tuple, nodes.List)):
             return frozenset().union(
                 *(self._target_uses(elt, statement, carrying, seen, wrapped) for elt in target.elts)
@@ -629,14 +638,18 @@ class FunctionValues:
             return self._target_uses(target.value, statement, carrying, seen, wrapped)
         if not isinstance(target, nodes.AssignName):
             return _use_of(_DATA if wrapped else _UNFOLLOWED, carrying)  # ``self.x = ...``
+        return self._name_uses(target.name, statement, carrying, seen, wrapped)
+
+    def _name_uses(self, name: str, statement: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool) -> frozenset[str]:
+        """How the reads of ``name`` after ``statement`` use the value it holds."""
         frame = statement.frame()
-        key = (frame, target.name, carrying, wrapped)
+        key = (frame, name, carrying, wrapped)
         if key in seen:
             return _NO_USE  # followed already: its other reads answer
         seen.add(key)
         found: frozenset[str] = _NO_USE
         for read in frame.nodes_of_class(nodes.Name):
-            if read.name == target.name and read.lineno >= statement.lineno:
+            if read.name == name and read.lineno >= statement.lineno:
                 found |= self._uses(read, carrying, seen, wrapped)
         return found
 
