@@ -647,9 +647,18 @@ class FunctionValues:
         if key in seen:
             return _NO_USE  # followed already: its other reads answer
         seen.add(key)
+        # the reads until the name is bound anew (``output = Tensor(output)`` reads it last)
+        rebound = min(
+            (
+                binding.lineno
+                for binding in frame.nodes_of_class(nodes.AssignName)
+                if binding.name == name and binding.lineno > statement.lineno and isinstance(binding.parent, nodes.Assign)
+            ),
+            default=None,
+        )
         found: frozenset[str] = _NO_USE
         for read in frame.nodes_of_class(nodes.Name):
-            if read.name == name and read.lineno >= statement.lineno:
+            if read.name == name and read.lineno >= statement.lineno and (rebound is None or read.lineno <= rebound):
                 found |= self._uses(read, carrying, seen, wrapped)
         return found
 
