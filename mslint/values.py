@@ -643,7 +643,7 @@ class FunctionValues:
     def _name_uses(self, name: str, statement: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool) -> frozenset[str]:
         """How the reads of ``name`` after ``statement`` use the value it holds."""
         frame = statement.frame()
-        key = (frame, name, carrying, wrapped)
+        key = (frame, name, statement.lineno, carrying, wrapped)
         if key in seen:
             return _NO_USE  # followed already: its other reads answer
         seen.add(key)
