@@ -409,8 +409,9 @@ def test_ms_asnumpy_in_graph_flagged_copies_lose_the_gradient_or_fail(run_snippe
     """What stays flagged: under LAX a copy of activations used as data loses their
     gradient; a copy used as an index or a size sends that operation through JIT
     fallback (zero gradient, or the gradient fails), even a copy of integer
-    lengths or argmax indices; asnumpy() on a Parameter, frozen or not, fails to
-    compile; under STRICT even a copy only compared fails to compile."""
+    lengths or argmax indices, and so does one looped over; asnumpy() on a
+    Parameter, frozen or not, fails to compile; under STRICT even a copy only
+    compared fails to compile."""
     result = run_snippet(HOST_COPY_HARNESS + '''
 class Data(Base):
     def construct(self, a, n):
@@ -439,16 +440,33 @@ class FrozenParameter(Base):
     def construct(self, a, n):
         return ops.exp(a * self.w)[:, 2].sum() * Tensor(self.frozen.asnumpy())[0, 0] / 2
 
+class SplitSizes(Base):  # .tolist() sizes of a split
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)[:, 2]
+        sizes = (n - 1).tolist()
+        parts = ops.split(h, [sizes[0], 1])
+        return parts[0].sum() + parts[1].sum()
+
+class LoopIndex(Base):  # a loop over a .tolist() copy, its items used as indices
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)[:, 2]
+        total = h.sum() * 0
+        for k in (n - 1).tolist():
+            total = total + h[k - 1]
+        return total
+
 report(reference=weight_gradient(Reference), **{cls.__name__: weight_gradient(cls) for cls in
-       (Data, ArgmaxIndex, LengthIndex, Reshaped, Tiled, FrozenParameter)},
+       (Data, ArgmaxIndex, LengthIndex, Reshaped, Tiled, FrozenParameter, SplitSizes, LoopIndex)},
        strict=weight_gradient(Compared, "strict"))
 ''')
     zero = ["ok", [[0.0] * 3] * 2]
     assert result["reference"]["gradient"] == ["ok", [[0.0, 0.0, 20.086], [0.0, 0.0, 4.482]]]
     for name in ("Data", "ArgmaxIndex", "LengthIndex", "Reshaped"):
         assert result[name] == {"forward": "ok", "gradient": zero}, name
-    assert result["Tiled"]["forward"] == "ok"
-    assert result["Tiled"]["gradient"][0] == "error"
+    for name in ("Tiled", "LoopIndex"):
+        assert result[name]["forward"] == "ok", name
+        assert result[name]["gradient"][0] == "error", name
+    assert result["SplitSizes"]["forward"] == "error"
     assert result["FrozenParameter"]["forward"] == "error"
     assert "Parameter" in result["FrozenParameter"]["gradient"][1]
     assert result["strict"]["forward"] == "error"
