@@ -289,6 +289,7 @@ STRUCTURE = "a shape, size or index"
 UNFOLLOWED = "a use mslint cannot follow"
 _NO_USE: frozenset[str] = frozenset()
 _DATA_USE, _STRUCTURE_USE, _UNFOLLOWED_USE = frozenset({DATA}), frozenset({STRUCTURE}), frozenset({UNFOLLOWED})
+_RETURNED = "returned"  # by a user function followed from its call
 # what one use does with the value it gets
 _PASSES, _DROPS, _ENDS, _DATA, _STRUCTURE, _UNFOLLOWED = "passes", "keeps an index", "ends", DATA, STRUCTURE, UNFOLLOWED
 
@@ -574,38 +575,46 @@ class FunctionValues:
 
     def _uses(self, node: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool = False) -> frozenset[str]:  # noqa: C901, PLR0911, PLR0912
         # ``wrapped``: made a tensor again by ``Tensor(a)``; MindSpore ops and Cells
-        # take such a tensor as data (measured: an Embedding's gradient is right)
+        # take such a tensor as data (measured: an Embedding's gradient is right).
+        # ``inside``: uses found in the user functions the value went through.
         child, parent = node, node.parent
+        inside: frozenset[str] = _NO_USE
         while parent is not None:
             if isinstance(parent, (nodes.If, nodes.While, nodes.Assert, nodes.IfExp)) and child is parent.test:
-                return _NO_USE  # picks a branch
+                return inside  # picks a branch
             if isinstance(parent, (nodes.Compare, nodes.JoinedStr, nodes.FormattedValue, nodes.Expr)):
-                return _NO_USE  # a Python bool, a string, a discarded value
+                return inside  # a Python bool, a string, a discarded value
             if isinstance(parent, nodes.UnaryOp) and parent.op == "not":
-                return _NO_USE
+                return inside
             if isinstance(parent, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign)):
                 if child is not parent.value:
-                    return _NO_USE  # ``buffer[i] = ...``: the container written to, not read
+                    return inside  # ``buffer[i] = ...``: the container written to, not read
                 targets = parent.targets if isinstance(parent, nodes.Assign) else [parent.target]
-                return frozenset().union(
-                    *(self._target_uses(target, parent, carrying, seen, wrapped) for target in targets)
-                )
+                return inside.union(*(self._target_uses(target, parent, carrying, seen, wrapped) for target in targets))
             if isinstance(parent, nodes.Subscript) and child is parent.slice:
                 if self.is_tensor(parent.value) or self.carries_gradient(parent.value):
-                    return _STRUCTURE_USE  # indexes a tensor
+                    return inside | _STRUCTURE_USE  # indexes a tensor
                 use, result = _PASSES, parent  # picks from host data: ``boxes[keep]``
             elif isinstance(parent, nodes.Attribute):  # value.method(...) or value.attr
                 use, result = self._method_use(parent)
             elif isinstance(parent, (nodes.Call, nodes.Keyword)):  # f(value), f(k=value)
                 call = parent if isinstance(parent, nodes.Call) else parent.parent
-                use, result = self._argument_use(call, child), call
+                argument = parent if isinstance(parent, nodes.Keyword) else child
+                use, result = self._argument_use(call, argument), call
+                if use is _UNFOLLOWED:
+                    followed = self._callee_uses(call, argument, carrying, seen, wrapped)
+                    if followed is not None:  # a user function of this module: its own uses
+                        inside |= followed - {_RETURNED}
+                        use = _PASSES if _RETURNED in followed else _ENDS
             elif isinstance(parent, nodes.BinOp):
                 other = parent.right if child is parent.left else parent.left
                 # ``t * Tensor(a)``: arithmetic with a tensor is a tensor operation; with host data, host arithmetic
                 use, result = (_DATA if self.depends(other) and not host_data(other) else _PASSES), parent
             elif isinstance(parent, (nodes.Tuple, nodes.List, nodes.Dict, nodes.IfExp, nodes.UnaryOp,
-                                     nodes.BoolOp, nodes.Starred, nodes.Subscript)):
+                                     nodes.BoolOp, nodes.Starred, nodes.Subscript, nodes.Slice)):
                 use, result = _PASSES, parent  # the value goes on in the enclosing expression
+            elif isinstance(parent, nodes.Return) and parent.frame() in seen:
+                return inside | {_RETURNED}  # returned from a function followed from its call
             else:
                 use, result = _UNFOLLOWED, parent  # a return, a comprehension, a loop
             if use is _DROPS:
@@ -614,8 +623,27 @@ class FunctionValues:
                 wrapped = wrapped or _tensor_constructor(result)
                 child, parent = result, result.parent
                 continue
-            return _use_of(_DATA if use is _UNFOLLOWED and wrapped else use, carrying)
-        return _use_of(_DATA if wrapped else _UNFOLLOWED, carrying)
+            return inside | _use_of(_DATA if use is _UNFOLLOWED and wrapped else use, carrying)
+        return inside | _use_of(_DATA if wrapped else _UNFOLLOWED, carrying)
+
+    def _callee_uses(
+        self, call: nodes.Call, argument: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool
+    ) -> frozenset[str] | None:
+        """How a user function of this module (``self.method(...)``, ``helper(...)``)
+        uses the value it gets as ``argument``, with _RETURNED when its return value
+        holds it; None when the callee is unknown or followed already."""
+        found = _module_callee(call)
+        if found is None or found[0] in seen or sum(isinstance(key, nodes.FunctionDef) for key in seen) >= 3:
+            return None
+        callee, skips_self = found
+        value = argument.value if isinstance(argument, nodes.Keyword) else argument
+        params = [name for names, bound in astutil.bind_call(call, callee, skips_self) if bound is value for name in names]
+        if not params:
+            return None
+        seen.add(callee)
+        return frozenset().union(
+            *(self._name_uses(param, callee.args, carrying, seen, wrapped) for param in params)
+        )
 
     def _target_uses(
         self, target: nodes.NodeNG, statement: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool
@@ -643,7 +671,8 @@ class FunctionValues:
     def _name_uses(self, name: str, statement: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool) -> frozenset[str]:
         """How the reads of ``name`` after ``statement`` use the value it holds."""
         frame = statement.frame()
-        key = (frame, name, statement.lineno, carrying, wrapped)
+        line = statement.lineno if statement.lineno is not None else frame.lineno  # a callee's parameters: its def
+        key = (frame, name, line, carrying, wrapped)
         if key in seen:
             return _NO_USE  # followed already: its other reads answer
         seen.add(key)
@@ -652,13 +681,13 @@ class FunctionValues:
             (
                 binding.lineno
                 for binding in frame.nodes_of_class(nodes.AssignName)
-                if binding.name == name and binding.lineno > statement.lineno and isinstance(binding.parent, nodes.Assign)
+                if binding.name == name and binding.lineno > line and isinstance(binding.parent, nodes.Assign)
             ),
             default=None,
         )
         found: frozenset[str] = _NO_USE
         for read in frame.nodes_of_class(nodes.Name):
-            if read.name == name and read.lineno >= statement.lineno and (rebound is None or read.lineno <= rebound):
+            if read.name == name and read.lineno >= line and (rebound is None or read.lineno <= rebound):
                 found |= self._uses(read, carrying, seen, wrapped)
         return found
 
@@ -761,6 +790,24 @@ class FunctionValues:
                 found |= self._walk(argument, q, visiting) or _YES
             return found
         return self._any(arguments, q, visiting)
+
+
+def _module_callee(call: nodes.Call) -> tuple[nodes.FunctionDef, bool] | None:
+    """(the function, whether the call skips its ``self``) for ``self.method(...)``
+    of the enclosing class or ``helper(...)`` defined in this module."""
+    func = call.func
+    attr = astutil.self_attribute(func) if isinstance(func, nodes.Attribute) else None
+    if attr is not None:
+        cls = astutil.enclosing_class(call)
+        found = cls.locals.get(attr, ()) if cls is not None else ()
+        skips_self = True
+    elif isinstance(func, nodes.Name):
+        found = call.root().locals.get(func.name, ())
+        skips_self = False
+    else:
+        return None
+    functions = [node for node in found if isinstance(node, nodes.FunctionDef)]
+    return (functions[0], skips_self) if len(functions) == 1 and len(found) == 1 else None
 
 
 def _tensor_constructor(node: nodes.NodeNG) -> bool:

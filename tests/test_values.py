@@ -18,6 +18,10 @@ from mindspore import nn, ops, Parameter, Tensor
 def probe(value):
     return value
 
+def scale_rows(weights):
+    half = weights * 0.5
+    return half.astype(np.float32)
+
 class Net(nn.Cell):
     def __init__(self, flag):
         super().__init__()
@@ -458,6 +462,9 @@ def test_constant_follows_imports_of_project_modules_only(tmp_path, monkeypatch)
         ("total = 0\ntotal += probe(x.asnumpy()).item()\nreturn total", True, {values.DATA, values.UNFOLLOWED}),
         ("sizes = []\nsizes.extend(probe(n.asnumpy()).tolist())\nreturn sizes", False, {values.UNFOLLOWED}),
         ("return self.embed(Tensor(np.digitize(probe(x.asnumpy()), np.ones(3))))", True, set()),
+        ("w = probe(scale_rows(ops.ones((2, 2)).asnumpy()))\nreturn x * Tensor(w)", False, set()),
+        ("w = scale_rows(probe(ops.ones((2, 2)).asnumpy()))\nreturn x.reshape(int(w.max()), -1)", False, {values.STRUCTURE}),
+        ("return ops.Conv2D(out_channel=int(probe(n.asnumpy())), kernel_size=3)(x, x)", False, {values.STRUCTURE}),
     ],
 )
 def test_uses_of_a_host_copy(body: str, carrying: bool, expected: set) -> None:
