@@ -609,7 +609,8 @@ class FunctionValues:
             elif isinstance(parent, nodes.BinOp):
                 other = parent.right if child is parent.left else parent.left
                 # ``t * Tensor(a)``: arithmetic with a tensor is a tensor operation; with host data, host arithmetic
-                use, result = (_DATA if self.depends(other) and not host_data(other) else _PASSES), parent
+                tensor = (self.is_tensor(other) or self.carries_gradient(other)) and not host_data(other)
+                use, result = (_DATA if tensor else _PASSES), parent
             elif isinstance(parent, (nodes.Tuple, nodes.List, nodes.Dict, nodes.IfExp, nodes.UnaryOp,
                                      nodes.BoolOp, nodes.Starred, nodes.Subscript, nodes.Slice)):
                 use, result = _PASSES, parent  # the value goes on in the enclosing expression
@@ -676,12 +677,14 @@ class FunctionValues:
         if key in seen:
             return _NO_USE  # followed already: its other reads answer
         seen.add(key)
-        # the reads until the name is bound anew (``output = Tensor(output)`` reads it last)
+        # the reads until the name is bound anew in the same block (``output =
+        # Tensor(output)`` reads it last; a binding in a branch may not happen)
         rebound = min(
             (
                 binding.lineno
                 for binding in frame.nodes_of_class(nodes.AssignName)
                 if binding.name == name and binding.lineno > line and isinstance(binding.parent, nodes.Assign)
+                and any(binding.parent is later for later in _block_of(statement))
             ),
             default=None,
         )
@@ -808,6 +811,15 @@ def _module_callee(call: nodes.Call) -> tuple[nodes.FunctionDef, bool] | None:
         return None
     functions = [node for node in found if isinstance(node, nodes.FunctionDef)]
     return (functions[0], skips_self) if len(functions) == 1 and len(found) == 1 else None
+
+
+def _block_of(statement: nodes.NodeNG) -> list[nodes.NodeNG]:
+    """The statements of the block holding ``statement`` (a body, an ``else``)."""
+    for field in ("body", "orelse", "handlers", "finalbody"):
+        block = getattr(statement.parent, field, None)
+        if isinstance(block, list) and any(node is statement for node in block):
+            return block
+    return []
 
 
 def _tensor_constructor(node: nodes.NodeNG) -> bool:
