@@ -26,12 +26,12 @@ class GraphPythonChecker(GraphModeNote, BaseChecker):
     name = "mindspore-graph-python"
     msgs = {
         "E7201": (
-            "%s(...) is a user class built or called with a runtime tensor in graph code: %s; %s%s",
+            "%s(...) is a user class built from a runtime tensor in graph code: %s; %s%s",
             "ms-custom-type-on-tensor",
-            "A user-defined class that is not an nn.Cell, constructed or called with tensor "
-            "values in graph code. Under LAX it compiles through JIT fallback and the "
-            "gradient is silently zero; under STRICT it fails to compile. A @jit_class built "
-            "from tensors inside graph code fails at every level.",
+            "A user-defined class that is not an nn.Cell, constructed with tensor values in "
+            "graph code. Under LAX it compiles through JIT fallback and the gradient is "
+            "silently zero; under STRICT it fails to compile. A @jit_class built from tensors "
+            "inside graph code fails at every level. Calling an instance built in __init__ is fine.",
         ),
         "E7202": (
             "import statement inside graph code fails to compile at every jit_syntax_level; move the import to module level%s",
@@ -79,37 +79,18 @@ class GraphPythonChecker(GraphModeNote, BaseChecker):
             fix = "build it in __init__ or from constants"
         else:
             consequence = host_code_consequence(self, scope.GRAPH)
-            fix = "make it an nn.Cell, or apply mindspore.ops to the tensors directly"
+            fix = ("build it in __init__ and pass the tensors to its methods, make it an nn.Cell, "
+                   "or apply mindspore.ops to the tensors directly")
         self.add_message("ms-custom-type-on-tensor", node=node, args=(spelled(func), consequence, fix))
 
     def _user_class(self, node: nodes.Call, analysis: scope.ModuleAnalysis) -> nodes.ClassDef | None:
+        # Only building an instance from tensors: calling one built in __init__
+        # (``self.scaler(x)``, ``self.scaler.apply(x)``) compiles at both levels with
+        # the true gradient (tests/oracle/test_graph.py): its code is inlined.
         cls = resolve.user_class_of_call(node)
-        if cls is None:
-            cls = self._called_instance_class(node, analysis)
-            if cls is not None and resolve.has_decorator(cls, apis.JIT_CLASS_DECORATORS):
-                return None  # calling a jit_class instance's methods is supported
         if cls is None or analysis.is_cell_class(cls) or self._is_exempt(cls):
             return None
         return cls
-
-    @staticmethod
-    def _called_instance_class(node: nodes.Call, analysis: scope.ModuleAnalysis) -> nodes.ClassDef | None:
-        """``self.helper(x)`` where the class did ``self.helper = Helper()`` (and nothing else)."""
-        attr = astutil.self_attribute(node.func)
-        found = astutil.enclosing_method(node) if attr is not None else None
-        if found is None or resolve.find_method(found[1], attr) is not None:
-            return None
-        assigned = None
-        for value in analysis.class_facts(found[1]).values(attr):
-            if not isinstance(value, nodes.Call):
-                return None
-            built = resolve.user_class_of_call(value)
-            if built is None or (assigned is not None and built is not assigned):
-                return None  # assigned something else too: unsure
-            assigned = built
-        if assigned is None or resolve.find_method(assigned, "__call__") is None:
-            return None
-        return assigned
 
     def _is_exempt(self, cls: nodes.ClassDef) -> bool:
         """Only plain Python classes (every ancestor is the user's own) are custom

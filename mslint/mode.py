@@ -169,7 +169,8 @@ class _ModeReader(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        # a class body runs where the class statement runs; its methods when called
+        # counted as run when the class is used (``Env(cfg)``): a set_context in a
+        # class body proper is too rare to tell apart from one in its methods
         self._visit_deferred(node)
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
@@ -398,9 +399,8 @@ class _Files:
                 except (SyntaxError, ValueError):
                     tree = None
                 if tree is not None:
-                    called = frozenset(
-                        name for node in ast.walk(tree) if isinstance(node, ast.Call) for name in [_last_name(node.func)] if name
-                    )
+                    names = (_last_name(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call))
+                    called = frozenset(name for name in names if name)
             self._called[path] = called
         return name in self._called[path]
 
@@ -545,10 +545,7 @@ class _ProgramModes:
         with_calls = [path for path in order if store.calls(path)]
         # the modules from which a call selecting each mode on import can be reached
         self.on_import = {
-            selected: _walk(
-                [path for path in with_calls if any(selected in call.modes and call.runs == ON_IMPORT for call in store.calls(path))],
-                importers,
-            )
+            selected: _walk([path for path in with_calls if _selects_on_import(store.calls(path), selected)], importers)
             for selected in (GRAPH, UNKNOWN, PYNATIVE)
         }
         # modules whose functions set a mode, and the modules that import them
@@ -604,6 +601,10 @@ class _ProgramModes:
         return Decision(PYNATIVE, f"{shown} runs PyNative")
 
 
+def _selects_on_import(calls: tuple[ContextCall, ...], selected: str) -> bool:
+    return any(selected in call.modes and call.runs == ON_IMPORT for call in calls)
+
+
 def _package_decision(path: str, reached: dict[str, dict[str, str]], programs: _ProgramModes, exists: dict) -> Decision:
     """The mode of a module no program imports: a module of a package runs in the
     programs that import its package (its nearest package that one imports), so
@@ -617,7 +618,8 @@ def _package_decision(path: str, reached: dict[str, dict[str, str]], programs: _
             if importing != [_RUNS_PYNATIVE]:
                 return LIBRARY
             entry = reached[_RUNS_PYNATIVE][package]
-            return Decision(PYNATIVE, f"no entry script imports it, and {_shown(entry, path)}, which imports its package, runs PyNative", assumed=True)
+            shown = _shown(entry, path)
+            return Decision(PYNATIVE, f"no entry script imports it, and {shown}, which imports its package, runs PyNative", assumed=True)
         parent = os.path.dirname(folder)
         if parent == folder:
             break

@@ -422,10 +422,11 @@ def _dtype(result):
 report(**dtypes)
 ''')
     assert set(result) == set(calls)
-    # an integer dtype, or no CPU kernel at all (some mint ops run on Ascend only)
+    # an integer dtype, or no CPU kernel (some mint ops run on Ascend only; mint.randint's
+    # CPU kernel is sometimes not created: "Create kernelmod for op InplaceRandom failed")
     assert {
         qname: outcome for qname, outcome in result.items()
-        if not (outcome[0] == "ok" and "Int" in outcome[1] or "unregistered" in outcome[1])
+        if not (outcome[0] == "ok" and "Int" in outcome[1] or "unregistered" in outcome[1] or "kernelmod" in outcome[1])
     } == {}
     assert sum(outcome[0] == "ok" for outcome in result.values()) >= len(calls) * 2 // 3
 
