@@ -14,8 +14,8 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, fixes, mode, resolve, scope
-from mslint.messages import GraphModeNote, host_code_consequence, spelled
+from mslint import apis, astutil, fixes, mode, resolve, scope, values
+from mslint.messages import GraphModeNote, host_code_consequence, jit_syntax_level, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -79,11 +79,16 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         if not on_tensor and qname.startswith(apis.HOST_RANDOM_PREFIXES):
             return  # a value frozen at compile time: ms-frozen-random-in-graph
         if on_tensor:
+            known = analysis.values_at(node)
+            carried = known is not None and known.host_derived_gradient(node)
+            consequence = self._consequence(node, analysis, kind, carried, falls_back=True)
+            if consequence is None:
+                return  # nothing lost: np.digitize(...) as data, a comparison, a log, inference code
             fixes.offer("ms-numpy-on-tensor", node, _ops_edits(node, qname))
             self.add_message(
                 "ms-numpy-on-tensor",
                 node=node,
-                args=(spelled(func), kind, host_code_consequence(self, kind), replacement_for(qname)),
+                args=(spelled(func), kind, consequence, replacement_for(qname)),
             )
         elif kind == scope.GRAPH:
             self.add_message("ms-numpy-in-graph", node=node, args=(spelled(func),))
@@ -94,12 +99,8 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
             return False  # np.item(...)? a module attribute, not a tensor method
         if not always and not analysis.depends_on_tensor(func.expr):
             return False
-        if func.attrname in apis.SCALAR_COPY_METHODS and _only_compared_or_indexed(node):
-            return True  # a Python number that picks a branch or an element: no gradient to lose
-        if compiles_under_strict:
-            consequence = "it compiles, but the gradient through the Python scalar is cut"
-        else:
-            consequence = host_code_consequence(self, kind)
+        if values.host_data(func.expr):
+            return True  # ``x.asnumpy().tolist()``: a numpy method; the copy is reported at asnumpy
         if kind == scope.DIFFERENTIATED and self._copies_an_input(node, func, analysis):
             # gradients are taken with respect to the weights only: a host copy of an
             # input loses nothing in PyNative; GRAPH_MODE compiles the function given
@@ -109,8 +110,48 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
             consequence = apis.GRAPH_GRAD_COPY_HARM
             if analysis.decision.assumed:
                 consequence += f" (assuming graph mode: {analysis.decision.basis}; set {mode.setting_name()})"
+            self.add_message("ms-asnumpy-in-graph", node=node, args=(spelled(func), kind, consequence))
+            return True
+        if kind == scope.GRAPH and func.attrname in apis.PARAMETER_COPY_FAILS and _is_parameter(func.expr, analysis):
+            consequence = apis.PARAMETER_COPY_HARM
+        else:
+            known = analysis.values_at(node)
+            # ``x.asnumpy().item()``: the receiver is host data, its copy is reported already
+            carried = known is not None and known.carries_gradient(func.expr)
+            consequence = self._consequence(node, analysis, kind, carried, falls_back=not compiles_under_strict)
+            if consequence is None:
+                return True
+            if compiles_under_strict:
+                consequence = "it compiles, but the gradient through the Python scalar is cut"
         self.add_message("ms-asnumpy-in-graph", node=node, args=(spelled(func), kind, consequence))
         return True
+
+    def _consequence(self, node: nodes.Call, analysis, kind: str, carried: bool, falls_back: bool) -> str | None:
+        """What host code at ``node`` does to its program, or None when nothing.
+        Under STRICT, graph code that needs JIT fallback fails to compile. Under LAX
+        (measured, tests/oracle/test_graph.py) a host value that becomes a shape, a
+        size or an index of a tensor operation sends that operation through JIT
+        fallback: its gradient is zero or fails; one that flows into tensor data
+        loses its own gradient (``carried``: not an index, a mask, a frozen value).
+        A value only compared, logged or used where the Cell is not training loses
+        nothing; in differentiated PyNative code only its data use does."""
+        if falls_back and kind == scope.GRAPH and jit_syntax_level(self) == "strict":
+            return host_code_consequence(self, kind, loses_gradient=bool(self._harmful_uses(node, analysis, kind, carried, falls_back)))
+        harmful = self._harmful_uses(node, analysis, kind, carried, falls_back)
+        if not harmful:
+            return None
+        use = next(use for use in (values.STRUCTURE, values.DATA, values.UNFOLLOWED) if use in harmful)
+        return host_code_consequence(self, kind, use=use)
+
+    @staticmethod
+    def _harmful_uses(node: nodes.Call, analysis, kind: str, carried: bool, falls_back: bool) -> frozenset[str]:
+        known = analysis.values_at(node)
+        if known is None or (kind == scope.GRAPH and values.inference_only(node, analysis.class_facts)):
+            return frozenset()
+        uses = known.uses(node, carried)
+        if kind != scope.GRAPH or not falls_back:
+            return uses & {values.DATA}  # PyNative, or .item() (a graph op): a shape or an index is no harm there
+        return uses  # a fallback value: a tensor operation it reaches runs through JIT fallback
 
     @staticmethod
     def _copies_an_input(node: nodes.Call, func: nodes.Attribute, analysis) -> bool:
@@ -122,29 +163,11 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         return analysis.differentiated_by_weights_only(found[0]) and _input_only(func.expr, found[0], frozenset())
 
 
-def _only_compared_or_indexed(call: nodes.Call) -> bool:
-    """Whether the value of ``call`` (or the name it is assigned to) is used only in
-    comparisons and as an index."""
-    if _compared_or_indexed(call):
-        return True
-    parent = call.parent
-    if not (isinstance(parent, nodes.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], nodes.AssignName)):
-        return False
-    name = parent.targets[0].name
-    frame = call.frame()
-    uses = [use for use in frame.nodes_of_class(nodes.Name) if use.name == name]
-    return bool(uses) and all(_compared_or_indexed(use) for use in uses)
-
-
-def _compared_or_indexed(node: nodes.NodeNG) -> bool:
-    child, parent = node, node.parent
-    while isinstance(parent, (nodes.Tuple, nodes.UnaryOp)) or (
-        isinstance(parent, nodes.Call) and isinstance(parent.func, nodes.Name) and parent.func.name in ("int", "bool")
-    ):
-        child, parent = parent, parent.parent
-    if isinstance(parent, nodes.Compare):
-        return True
-    return isinstance(parent, nodes.Subscript) and parent.slice is child
+def _is_parameter(expr: nodes.NodeNG, analysis) -> bool:
+    """``self.<attr>`` where every assignment of the attribute outside graph code makes a Parameter."""
+    attr = astutil.self_attribute(expr)
+    cls = astutil.enclosing_class(expr)
+    return attr is not None and cls is not None and analysis.class_facts(cls).kind(attr) == values.PARAMETER
 
 
 def _input_only(expr: nodes.NodeNG | None, func: nodes.FunctionDef, seen: frozenset) -> bool:  # noqa: C901, PLR0911

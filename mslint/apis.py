@@ -231,9 +231,6 @@ HOST_COPY_METHODS: dict[str, tuple[bool, bool]] = {
     "tolist": (False, False),
     "item": (False, True),
 }
-# Host copies that give a Python number: used only in a comparison or as an
-# index, they carry no gradient to lose (FACTS.md: `.item()` in a comparison is harmless).
-SCALAR_COPY_METHODS: frozenset[str] = frozenset({"item"})
 # In GRAPH_MODE, value_and_grad(fn, None, weights) compiles fn; a host copy of an
 # input there fails to compile at both levels (FACTS.md, measured for asnumpy).
 GRAPH_GRAD_COPY_FAILS: frozenset[str] = frozenset({"asnumpy"})
@@ -241,6 +238,78 @@ GRAPH_GRAD_COPY_HARM = (
     "GRAPH_MODE compiles the function given to value_and_grad, and a host copy there fails to compile "
     "at every jit_syntax_level"
 )
+# ``self.w.asnumpy()`` on a Parameter in construct fails to compile in GRAPH_MODE at
+# every level, trainable or not (measured on 2.10: "the 'Parameter' object's method
+# 'asnumpy' is not supported in 'construct'").
+PARAMETER_COPY_FAILS: frozenset[str] = frozenset({"asnumpy"})
+PARAMETER_COPY_HARM = (
+    "a Parameter's asnumpy() fails to compile in GRAPH_MODE at every jit_syntax_level"
+)
+
+# What a host copy loses under LAX (ms-asnumpy-in-graph, ms-numpy-on-tensor): the
+# gradient of the copied value. An integer or boolean value has none, nor has the
+# result of a step function, and a copy used only as a shape, a count, an index,
+# in a comparison or in a log is a Python constant for autodiff anyway: the
+# weights' gradients stay right (tests/oracle/test_graph.py).
+# Integer and boolean dtypes (``ms.int32``, ``"int64"``, ``mstype.bool_``).
+INTEGER_DTYPES: frozenset[str] = frozenset(
+    {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "bool", "int", "long"}
+)
+# Casts, by the last name of the function, op class or tensor method, with the
+# position and keyword of their dtype (for an op class: of the call on the data,
+# ``ops.Cast()(x, ms.int32)``).
+CAST_OPS: dict[str, tuple[int, str]] = {
+    "cast": (1, "dtype"), "Cast": (1, "dtype"), "astype": (0, "dtype"), "to": (0, "dtype"),
+}
+# Tensor methods converting to an integer or boolean dtype (``mask.int()``).
+INTEGER_CAST_METHODS: frozenset[str] = frozenset({"int", "long", "short", "byte", "bool"})
+# Host-library functions whose result is an index, a boolean or a step function's:
+# a host copy feeding them loses no gradient (np.digitize is a bucketize).
+HOST_NO_GRADIENT_FUNCTIONS: frozenset[str] = frozenset(
+    "numpy." + name
+    for name in (
+        "argmax", "argmin", "argsort", "argwhere", "nonzero", "flatnonzero", "digitize",
+        "searchsorted", "count_nonzero", "bincount", "isnan", "isinf", "isfinite", "isclose",
+        "allclose", "array_equal", "equal", "not_equal", "greater", "greater_equal", "less",
+        "less_equal", "logical_and", "logical_or", "logical_not", "logical_xor", "sign",
+        "floor", "ceil", "round", "around", "rint", "trunc", "fix", "any", "all",
+    )
+)
+# Where a value is only a size, a count or a shape (a Python constant for
+# autodiff): MindSpore op functions, by last name, with the positions and
+# keywords of those arguments. Every argument of an op class's constructor
+# (``ops.BroadcastTo(shape)``, ``ops.Conv2D(out_channel=n)``) is such an attribute.
+SHAPE_ARGUMENTS: dict[str, frozenset[int | str]] = {
+    "broadcast_to": frozenset({1, "shape", "size"}), "reshape": frozenset({1, "shape"}),
+    "zeros": frozenset({0, "size", "shape"}), "ones": frozenset({0, "shape", "size"}),
+    "full": frozenset({0, "size"}), "fill": frozenset({1, "shape"}),
+    "tile": frozenset({1, "dims", "multiples"}), "repeat_interleave": frozenset({1, "repeats"}),
+    "arange": frozenset({0, 1, 2, "start", "end", "step"}), "range": frozenset({0, 1, 2}),
+    "narrow": frozenset({1, 2, 3}), "split": frozenset({1, "split_size_or_sections"}),
+    "Reshape": frozenset({1}), "Tile": frozenset({1}), "Zeros": frozenset({0}), "Ones": frozenset({0}),
+    "Fill": frozenset({1}), "BroadcastTo": frozenset({0}),
+}
+# Tensor methods all of whose arguments are sizes or shapes (``x.reshape(b, n)``).
+SHAPE_METHODS: frozenset[str] = frozenset(
+    {"reshape", "view", "expand", "broadcast_to", "tile", "repeat", "resize", "new_zeros",
+     "new_ones", "new_empty", "narrow", "expand_as", "split", "chunk"}
+)
+# Python builtins a number passes through (``float(a)``, ``max(a, 1)``), and those
+# that keep only an integer of it (no gradient through them).
+NUMBER_BUILTINS: frozenset[str] = frozenset({"int", "float", "round", "max", "min", "abs", "sum"})
+TRUNCATING_BUILTINS: frozenset[str] = frozenset({"int", "round"})
+# Builtins whose result is a Python bool or string: the value ends there.
+VALUE_ENDING_BUILTINS: frozenset[str] = frozenset({"bool", "str", "repr", "print", "format"})
+# Builtins taking a count: ``range(n)``.
+STRUCTURE_BUILTINS: frozenset[str] = frozenset({"range"})
+# Methods that only record a value (logging, a metrics dict): it goes no further.
+RECORDING_METHODS: frozenset[str] = frozenset(
+    {"info", "debug", "warning", "warn", "error", "exception", "critical", "log", "update",
+     "add_scalar", "add_scalars", "write", "format", "set_description", "set_postfix"}
+)
+# Attributes that say whether a Cell is training: ``if not self.training:`` holds
+# inference code (NMS, boxes to numpy), never differentiated.
+TRAINING_FLAGS: frozenset[str] = frozenset({"training", "is_training"})
 
 # --------------------------------------------------------------------------
 # Python features that do not belong in graph code.
@@ -994,6 +1063,21 @@ INTEGER_RESULT_CALLS: frozenset[str] = frozenset(
                                             "Argmax", "Argmin", "UniformInt", "RandomCategorical")}
 )
 INTEGER_RESULT_METHODS: frozenset[str] = frozenset({"argmax", "argmin", "argsort", "nonzero"})
+# MindSpore ops (function, op class or tensor method, by last name) whose result is
+# an integer index, a boolean, or a step function's: no gradient flows through it
+# (the integer results above, comparisons, predicates, rounding).
+NO_GRADIENT_OPS: frozenset[str] = frozenset(
+    {name.rsplit(".", 1)[-1] for name in INTEGER_RESULT_CALLS} | INTEGER_RESULT_METHODS
+    | {
+        "searchsorted", "SearchSorted", "Bucketize", "NonZero",
+        "equal", "not_equal", "eq", "ne", "gt", "ge", "lt", "le", "greater", "greater_equal",
+        "less", "less_equal", "isnan", "isinf", "isfinite", "isclose", "logical_and",
+        "logical_or", "logical_not", "logical_xor", "Equal", "NotEqual", "Greater",
+        "GreaterEqual", "Less", "LessEqual", "IsNan", "IsInf", "IsFinite", "LogicalAnd",
+        "LogicalOr", "LogicalNot", "sign", "floor", "ceil", "round", "Sign", "Floor", "Ceil",
+        "Round", "ones_like", "zeros_like", "OnesLike", "ZerosLike", "randint_like",
+    }
+)
 # Methods only tensors have (no Python number, list, tuple or str has them): ``n.sum()``
 # on a construct parameter proves the parameter is a tensor.
 TENSOR_VALUE_METHODS: frozenset[str] = frozenset(

@@ -4,18 +4,35 @@ from __future__ import annotations
 
 from pylint.checkers import BaseChecker
 
+from mslint import values
+
 
 def jit_syntax_level(checker: BaseChecker) -> str:
     return getattr(checker.linter.config, "jit_syntax_level", "lax")
 
 
-def host_code_consequence(checker: BaseChecker, kind: str) -> str:
+def host_code_consequence(checker: BaseChecker, kind: str, loses_gradient: bool = True, use: str = values.DATA) -> str:
     """What happens to host (numpy, asnumpy, custom class) code applied to a runtime
-    tensor, in graph code (kind "graph") or differentiated PyNative code."""
+    tensor, in graph code (kind "graph") or differentiated PyNative code.
+    ``loses_gradient`` False: nothing is lost under LAX, only STRICT's compile error
+    is a harm; ``use`` (mslint.values.DATA, STRUCTURE, UNSURE): how the value reaches
+    tensor operations, which then run through JIT fallback."""
     if kind != "graph":
         return "the gradient through it is silently zero"
     if jit_syntax_level(checker) == "strict":
+        if not loses_gradient:
+            return "it fails to compile under jit_syntax_level STRICT"
         return "it fails to compile under jit_syntax_level STRICT (under LAX the gradient through it is silently zero)"
+    if use == values.STRUCTURE:
+        return (
+            "under the default LAX level the operation taking it as a shape, size or index runs through JIT "
+            "fallback and its gradient is silently zero or fails (STRICT: compile error)"
+        )
+    if use == values.UNFOLLOWED:
+        return (
+            "under the default LAX level it is a JIT fallback value, and the tensor operations it reaches lose "
+            "their gradient or fail (STRICT: compile error)"
+        )
     return "under the default LAX level it compiles through JIT fallback and the gradient through it is silently zero (STRICT: compile error)"
 
 

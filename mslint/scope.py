@@ -534,11 +534,10 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
     def _values_as_entry(self, func: nodes.FunctionDef | nodes.Lambda) -> values.FunctionValues:
         known = self._cell_values.get(func)
         if known is None:
-            tensor_attrs, trainable = self._self_facts(func)
             params = values.entry_tensor_params(func) if isinstance(func, nodes.FunctionDef) else {
                 arg.name for arg in astutil.all_params(func)
             }
-            known = self._cell_values[func] = values.FunctionValues(func, params, tensor_attrs, trainable)
+            known = self._cell_values[func] = self._new_values(func, params)
         return known
 
     def depends_on_tensor(self, node: nodes.NodeNG) -> bool:
@@ -573,13 +572,13 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             body = self._class_bodies[cls] = values.ClassBody(cls)
         return body
 
-    def _self_facts(self, func: nodes.NodeNG) -> tuple[frozenset[str], frozenset[str]]:
-        """(tensor attributes, trainable attributes) of the class of a method."""
+    def _new_values(self, func: nodes.NodeNG, tensor_params: set[str]) -> values.FunctionValues:
+        """The values of ``func``, with what the ``self`` attributes of its class hold."""
         cls = func.parent if isinstance(func, nodes.FunctionDef) else None
         if not isinstance(cls, nodes.ClassDef):
-            return frozenset(), frozenset()
+            return values.FunctionValues(func, tensor_params)
         facts = self.class_facts(cls)
-        return facts.tensor_attrs, facts.trainable
+        return values.FunctionValues(func, tensor_params, facts.tensor_attrs, facts.trainable, facts.op_attrs)
 
     def function_values(self) -> dict[nodes.NodeNG, values.FunctionValues]:
         """The values of each owner function, tensor parameters propagated from entries
@@ -618,8 +617,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             rounds += 1
             owner = queue.popleft()
             queued.discard(owner)
-            tensor_attrs, trainable = self._self_facts(owner)
-            known = values.FunctionValues(owner, params[owner], tensor_attrs, trainable)
+            known = self._new_values(owner, params[owner])
             found[owner] = known
             # push argument values into callees' parameters
             grown: list[nodes.NodeNG] = []

@@ -37,7 +37,7 @@ whether constructing the class creates trainable parameters.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from astroid import nodes
@@ -273,12 +273,25 @@ MAY_DEPEND = "may depend on a tensor"
 IS_TENSOR = "is a tensor"
 CARRIES_GRADIENT = "carries a gradient"
 MAY_CARRY_GRADIENT = "may carry a gradient"
-_GRADIENT_QUESTIONS = (CARRIES_GRADIENT, MAY_CARRY_GRADIENT)
+# the same as CARRIES_GRADIENT, seeing through host copies and host-library calls
+# (``np.max(x.asnumpy())``): the gradient a host computation would have carried had
+# it been written with ops
+HOST_DERIVED = "derived from a value carrying a gradient"
+_GRADIENT_QUESTIONS = (CARRIES_GRADIENT, MAY_CARRY_GRADIENT, HOST_DERIVED)
 
 # A walk answers None (no, or unsure) or the trainable Parameter attributes that
 # flow into the value (empty: yes, from no trainable Parameter).
 _YES: frozenset[str] = frozenset()
 _PENDING = object()  # an assigned value being walked: met again, it is a cycle (unsure)
+# How a host value is used (FunctionValues.uses)
+DATA = "tensor data"
+STRUCTURE = "a shape, size or index"
+UNFOLLOWED = "a use mslint cannot follow"
+_NO_USE: frozenset[str] = frozenset()
+_DATA_USE, _STRUCTURE_USE, _UNFOLLOWED_USE = frozenset({DATA}), frozenset({STRUCTURE}), frozenset({UNFOLLOWED})
+_RETURNED = "returned"  # by a user function followed from its call
+# what one use does with the value it gets
+_PASSES, _DROPS, _ENDS, _DATA, _STRUCTURE, _UNFOLLOWED = "passes", "keeps an index", "ends", DATA, STRUCTURE, UNFOLLOWED
 
 _COMPREHENSIONS = (nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)
 _CONTAINERS = (nodes.Tuple, nodes.List, nodes.Set, nodes.Dict, nodes.Starred)
@@ -296,8 +309,11 @@ class FunctionValues:
         tensor_params: set[str],
         tensor_attrs: frozenset[str] = frozenset(),
         trainable: frozenset[str] = frozenset(),
+        op_attrs: Mapping[str, str] | None = None,
     ) -> None:
         self.func = func
+        # ``self.cast = ops.Cast()``: attribute -> the op class's last name
+        self.op_attrs: Mapping[str, str] = op_attrs or {}
         # names that may hold tensor data anywhere in the function
         self.names: set[str] = set(tensor_params)
         self.tensor_attrs = tensor_attrs | trainable
@@ -334,6 +350,13 @@ class FunctionValues:
         its arguments. Constant tensor attributes, integer-valued ops (``argmax``,
         ``UniformInt``), host copies and comparisons carry none."""
         return self._ask(expr, MAY_CARRY_GRADIENT) is not None
+
+    def host_derived_gradient(self, expr: nodes.NodeNG | None) -> bool:
+        """Whether ``expr`` (host data: ``x.asnumpy()``, ``np.max(...)`` of it) is
+        computed from a value that carries a gradient, by copies and host-library
+        calls that would carry it as tensor operations (not ``np.argmax``,
+        ``np.digitize``: indices have no gradient to lose)."""
+        return self._ask(expr, HOST_DERIVED) is not None
 
     def _ask(self, expr: nodes.NodeNG | None, question: str) -> frozenset[str] | None:
         if expr is None:
@@ -429,7 +452,7 @@ class FunctionValues:
         bindings = frame.locals.get(node.name, ()) if isinstance(frame, (nodes.FunctionDef, nodes.Lambda)) else ()
         results = []
         for binding in bindings:
-            parent = binding.parent if isinstance(binding, nodes.AssignName) else None
+            parent = binding.parent if isinstance(binding, nodes.AssignName) else binding  # *args: the Arguments
             if isinstance(parent, nodes.Arguments):
                 # a parameter: a tensor input carries its gradient, but a bare
                 # parameter may also be a Python int: not certainly a tensor
@@ -480,6 +503,8 @@ class FunctionValues:
             if isinstance(func, nodes.Attribute) and func.attrname not in apis.STATIC_TENSOR_METHODS:
                 arguments.append(func)  # not x.numel(), x.dim(): static, like x.shape
             return self._any(arguments, q, visiting)
+        if q in _GRADIENT_QUESTIONS and self._no_gradient_op(node):
+            return None  # an index, a boolean, an integer cast: nothing to differentiate
         # the others: only tensor operations MindSpore defines (and for
         # MAY_CARRY_GRADIENT, user callables, through their arguments)
         if isinstance(func, nodes.Name) and resolve.qualified_name(func) is None:
@@ -497,6 +522,8 @@ class FunctionValues:
         if qname is not None:
             if qname in apis.GRADIENT_STOPPING_CALLS:
                 return _YES if q is IS_TENSOR else None
+            if q is HOST_DERIVED and _passes_host_data(qname):
+                return self._any(arguments, q, visiting)  # Tensor(a), np.exp(a), float(a)
             if qname == "mindspore.Tensor":  # new tensor data: no gradient path
                 return self._tensor_operation(arguments, q, visiting) if q is IS_TENSOR else None
             if is_op_function(qname):
@@ -510,6 +537,8 @@ class FunctionValues:
             # ``net(x)``: a callable held in a name (a Cell passed in)
             return self._any(arguments, q, visiting) if q is MAY_CARRY_GRADIENT else None
         method = func.attrname
+        if q is HOST_DERIVED and method in apis.HOST_COPY_METHODS:
+            return self._walk(func.expr, q, visiting)
         if method in apis.STATIC_TENSOR_METHODS or method in apis.HOST_COPY_METHODS:
             return None  # x.numel(), x.item(), x.asnumpy(): Python or host values
         if q is not IS_TENSOR and method in apis.INTEGER_RESULT_METHODS:
@@ -530,6 +559,231 @@ class FunctionValues:
             return None  # t.type_as(x): x lends its dtype, not its data
         return self._any(arguments, q, visiting)
 
+    # -- where a value goes ----------------------------------------------------
+    def uses(self, expr: nodes.NodeNG, carrying: bool) -> frozenset[str]:
+        """How the value of ``expr`` (host data: a copy, a numpy result) is used on:
+        STRUCTURE when it becomes a shape, a size, a count or an index of a tensor
+        operation, or an attribute of an op or layer built in graph code
+        (``ops.BroadcastTo((b, n))``, ``x.reshape(n, -1)``, ``h[:, i]``); DATA when it
+        flows into tensor computation as data while it still holds values that
+        carry a gradient (``carrying``: not after ``np.digitize``, ``ops.argmax``,
+        an integer cast). Comparisons and branch tests, ``print``, logging, a
+        metrics dict and discarded values are no use. UNFOLLOWED where mslint cannot
+        follow it (a user function, a list it is added to, a loop, a return value),
+        with DATA while carrying."""
+        return self._uses(expr, carrying, set())
+
+    def _uses(self, node: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool = False) -> frozenset[str]:  # noqa: C901, PLR0911, PLR0912
+        # ``wrapped``: made a tensor again by ``Tensor(a)``; MindSpore ops and Cells
+        # take such a tensor as data (measured: an Embedding's gradient is right).
+        # ``inside``: uses found in the user functions the value went through.
+        child, parent = node, node.parent
+        inside: frozenset[str] = _NO_USE
+        while parent is not None:
+            if isinstance(parent, (nodes.If, nodes.While, nodes.Assert, nodes.IfExp)) and child is parent.test:
+                return inside  # picks a branch
+            if isinstance(parent, (nodes.Compare, nodes.JoinedStr, nodes.FormattedValue, nodes.Expr)):
+                return inside  # a Python bool, a string, a discarded value
+            if isinstance(parent, nodes.UnaryOp) and parent.op == "not":
+                return inside
+            if isinstance(parent, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign)):
+                if child is not parent.value:
+                    return inside  # ``buffer[i] = ...``: the container written to, not read
+                targets = parent.targets if isinstance(parent, nodes.Assign) else [parent.target]
+                return inside.union(*(self._target_uses(target, parent, carrying, seen, wrapped) for target in targets))
+            if isinstance(parent, nodes.Subscript) and child is parent.slice:
+                if self.is_tensor(parent.value) or self.carries_gradient(parent.value):
+                    return inside | _STRUCTURE_USE  # indexes a tensor
+                use, result = _PASSES, parent  # picks from host data: ``boxes[keep]``
+            elif isinstance(parent, nodes.Attribute):  # value.method(...) or value.attr
+                use, result = self._method_use(parent)
+            elif isinstance(parent, (nodes.Call, nodes.Keyword)):  # f(value), f(k=value)
+                call = parent if isinstance(parent, nodes.Call) else parent.parent
+                argument = parent if isinstance(parent, nodes.Keyword) else child
+                use, result = self._argument_use(call, argument), call
+                if use is _UNFOLLOWED:
+                    followed = self._callee_uses(call, argument, carrying, seen, wrapped)
+                    if followed is not None:  # a user function of this module: its own uses
+                        inside |= followed - {_RETURNED}
+                        use = _PASSES if _RETURNED in followed else _ENDS
+            elif isinstance(parent, nodes.BinOp):
+                other = parent.right if child is parent.left else parent.left
+                # ``t * Tensor(a)``: arithmetic with a tensor is a tensor operation; with host data, host arithmetic
+                tensor = (self.is_tensor(other) or self.carries_gradient(other)) and not host_data(other)
+                use, result = (_DATA if tensor else _PASSES), parent
+            elif isinstance(parent, (nodes.Tuple, nodes.List, nodes.Dict, nodes.IfExp, nodes.UnaryOp,
+                                     nodes.BoolOp, nodes.Starred, nodes.Subscript, nodes.Slice)):
+                use, result = _PASSES, parent  # the value goes on in the enclosing expression
+            elif isinstance(parent, nodes.Return) and parent.frame() in seen:
+                return inside | {_RETURNED}  # returned from a function followed from its call
+            else:
+                use, result = _UNFOLLOWED, parent  # a return, a comprehension, a loop
+            if use is _DROPS:
+                carrying, use = False, _PASSES  # ``np.digitize(a, b)``, ``a.argmax()``: an index from here on
+            if use is _PASSES:
+                wrapped = wrapped or _tensor_constructor(result)
+                child, parent = result, result.parent
+                continue
+            return inside | _use_of(_DATA if use is _UNFOLLOWED and wrapped else use, carrying)
+        return inside | _use_of(_DATA if wrapped else _UNFOLLOWED, carrying)
+
+    def _callee_uses(
+        self, call: nodes.Call, argument: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool
+    ) -> frozenset[str] | None:
+        """How a user function of this module (``self.method(...)``, ``helper(...)``)
+        uses the value it gets as ``argument``, with _RETURNED when its return value
+        holds it; None when the callee is unknown or followed already."""
+        found = _module_callee(call)
+        if found is None or found[0] in seen or sum(isinstance(key, nodes.FunctionDef) for key in seen) >= 3:
+            return None
+        callee, skips_self = found
+        value = argument.value if isinstance(argument, nodes.Keyword) else argument
+        params = [name for names, bound in astutil.bind_call(call, callee, skips_self) if bound is value for name in names]
+        if not params:
+            return None
+        seen.add(callee)
+        return frozenset().union(
+            *(self._name_uses(param, callee.args, carrying, seen, wrapped) for param in params)
+        )
+
+    def _target_uses(
+        self, target: nodes.NodeNG, statement: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool
+    ) -> frozenset[str]:
+        """How a value assigned to ``target`` is used, through the later reads of the name."""
+        if isinstance(target, nodes.Subscript):
+            # ``buffer[i] = a``: the value goes where the container goes (a dict of
+            # logged numbers nowhere; a numpy buffer into Tensor(buffer) on)
+            container = target
+            while isinstance(container, nodes.Subscript):
+                container = container.value
+            if not isinstance(container, nodes.Name):
+                return _NO_USE
+            return self._name_uses(container.name, statement, carrying, seen, wrapped)
+        if isinstance(target, (nodes.Tuple, nodes.List)):
+            return frozenset().union(
+                *(self._target_uses(elt, statement, carrying, seen, wrapped) for elt in target.elts)
+            )
+        if isinstance(target, nodes.Starred):
+            return self._target_uses(target.value, statement, carrying, seen, wrapped)
+        if not isinstance(target, nodes.AssignName):
+            return _use_of(_DATA if wrapped else _UNFOLLOWED, carrying)  # ``self.x = ...``
+        return self._name_uses(target.name, statement, carrying, seen, wrapped)
+
+    def _name_uses(self, name: str, statement: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool) -> frozenset[str]:
+        """How the reads of ``name`` after ``statement`` use the value it holds."""
+        frame = statement.frame()
+        line = statement.lineno if statement.lineno is not None else frame.lineno  # a callee's parameters: its def
+        key = (frame, name, line, carrying, wrapped)
+        if key in seen:
+            return _NO_USE  # followed already: its other reads answer
+        seen.add(key)
+        # the reads until the name is bound anew in the same block (``output =
+        # Tensor(output)`` reads it last; a binding in a branch may not happen)
+        rebound = min(
+            (
+                binding.lineno
+                for binding in frame.nodes_of_class(nodes.AssignName)
+                if binding.name == name and binding.lineno > line and isinstance(binding.parent, nodes.Assign)
+                and any(binding.parent is later for later in _block_of(statement))
+            ),
+            default=None,
+        )
+        found: frozenset[str] = _NO_USE
+        for read in frame.nodes_of_class(nodes.Name):
+            if read.name == name and read.lineno >= line and (rebound is None or read.lineno <= rebound):
+                found |= self._uses(read, carrying, seen, wrapped)
+        return found
+
+    def _method_use(self, attribute: nodes.Attribute) -> tuple[str, nodes.NodeNG]:
+        """What ``value.<method>(...)`` or ``value.<attr>`` does with the value, and
+        the node holding the result: passes it on (``.tolist()``, ``.max()``), keeps
+        only an index or integer of it (``.argmax()``, ``.astype(np.int64)``), or
+        ends it (``.shape``)."""
+        call = attribute.parent
+        if not (isinstance(call, nodes.Call) and call.func is attribute):
+            ends = attribute.attrname in apis.STATIC_TENSOR_ATTRIBUTES
+            return (_ENDS if ends else _PASSES), attribute
+        name = attribute.attrname
+        if name in apis.STATIC_TENSOR_METHODS:
+            return _ENDS, call
+        cast = apis.CAST_OPS.get(name)
+        if name in apis.NO_GRADIENT_OPS or (
+            cast is not None and dtype_name(astutil.argument(call, *cast)) in apis.INTEGER_DTYPES
+        ):
+            return _DROPS, call
+        return _PASSES, call
+
+    def _argument_use(self, call: nodes.Call, child: nodes.NodeNG) -> str:  # noqa: C901, PLR0911 - one case per callee
+        """What a call does with the value it gets as ``child`` (an argument or a
+        keyword): passes it on in its result (``Tensor(a)``, ``np.max(a)``), keeps an
+        index of it (``np.digitize(a, b)``, ``int(a)``), takes it as a shape, size or
+        attribute (STRUCTURE), consumes it as tensor data (an op; unsure: a user
+        function: UNFOLLOWED), or ends it (``print``, ``logger.info``, ``len``)."""
+        if isinstance(child, nodes.Keyword):
+            position: int | str | None = child.arg
+        elif child in call.args:
+            position = call.args.index(child)
+        else:
+            return _UNFOLLOWED  # ``*args``
+        func = call.func
+        op = self._op_name(call)
+        if op is not None and (not isinstance(func, nodes.Attribute) or astutil.self_attribute(func) is not None):
+            # an op function, an op class called on data (``ops.Reshape()(x, shape)``, ``self.reshape(x, shape)``)
+            if position in apis.SHAPE_ARGUMENTS.get(op, ()):
+                return _STRUCTURE
+            return _DROPS if op in apis.NO_GRADIENT_OPS else _DATA
+        qname = resolve.qualified_name(func) if isinstance(func, (nodes.Name, nodes.Attribute)) else None
+        if qname is not None:
+            last = qname.rsplit(".", 1)[-1]
+            if is_op_class(qname) or (qname.startswith("mindspore.nn.") and last[:1].isupper()):
+                return _STRUCTURE  # ``ops.BroadcastTo(shape)``, ``nn.Dense(n, m)``: an op built from it
+            if qname in apis.STRUCTURE_BUILTINS:
+                return _STRUCTURE  # ``range(n)``: a loop count
+            if qname in apis.VALUE_ENDING_BUILTINS or qname in apis.CONSTANT_RESULT_CALLS:
+                return _ENDS
+            if qname in apis.HOST_NO_GRADIENT_FUNCTIONS or qname in apis.TRUNCATING_BUILTINS:
+                return _DROPS
+            if qname in apis.NUMBER_BUILTINS or qname == "mindspore.Tensor" \
+                    or resolve.root_package(qname) in apis.HOST_ARRAY_PACKAGES:
+                return _PASSES  # ``Tensor(a)``, ``float(a)``, ``np.max(a)``: a value computed from it
+        if isinstance(func, nodes.Attribute):
+            if func.attrname in apis.SHAPE_METHODS:
+                return _STRUCTURE  # ``x.reshape(n, -1)``
+            if func.attrname in apis.RECORDING_METHODS:
+                return _ENDS  # ``logger.info(...)``, ``tb_dict.update(...)``
+        return _UNFOLLOWED  # a user function, ``sizes.extend(...)``
+
+    def _no_gradient_op(self, call: nodes.Call) -> bool:
+        """A MindSpore op (or tensor method) whose result carries no gradient: an
+        index, a boolean, a step function's result (``ops.argmax``, ``x.eq(y)``,
+        ``ops.Floor()(x)``), or a cast to an integer dtype (``ops.Cast()(x,
+        ms.int32)``, ``mask.astype("int64")``, ``self.cast(x, mstype.int32)``)."""
+        name = self._op_name(call)
+        if name is None:
+            return False
+        if name in apis.NO_GRADIENT_OPS:
+            return True
+        if isinstance(call.func, nodes.Attribute) and name in apis.INTEGER_CAST_METHODS and not call.args:
+            return True
+        cast = apis.CAST_OPS.get(name)
+        return cast is not None and dtype_name(astutil.argument(call, *cast)) in apis.INTEGER_DTYPES
+
+    def _op_name(self, call: nodes.Call) -> str | None:
+        """The last name of the MindSpore op a call runs: an op function (``cast``), an
+        op class called on data (``Cast`` in ``ops.Cast()(x, t)`` or ``self.cast(x, t)``
+        after ``self.cast = ops.Cast()``), or a tensor method (``astype``)."""
+        func = call.func
+        if isinstance(func, nodes.Call):
+            inner = resolve.qualified_name(func.func)
+            return inner.rsplit(".", 1)[-1] if inner is not None and is_op_class(inner) else None
+        attr = astutil.self_attribute(func) if isinstance(func, nodes.Attribute) else None
+        if attr is not None:
+            return self.op_attrs.get(attr)
+        qname = resolve.qualified_name(func)
+        if qname is not None:
+            return qname.rsplit(".", 1)[-1] if is_op_function(qname) else None
+        return func.attrname if isinstance(func, nodes.Attribute) else None
+
     def _tensor_operation(self, arguments, q: str, visiting: frozenset) -> frozenset[str] | None:
         """A MindSpore op's result: a tensor (whose sources are its inputs'), carrying a
         gradient when an input does."""
@@ -539,6 +793,95 @@ class FunctionValues:
                 found |= self._walk(argument, q, visiting) or _YES
             return found
         return self._any(arguments, q, visiting)
+
+
+def _module_callee(call: nodes.Call) -> tuple[nodes.FunctionDef, bool] | None:
+    """(the function, whether the call skips its ``self``) for ``self.method(...)``
+    of the enclosing class or ``helper(...)`` defined in this module."""
+    func = call.func
+    attr = astutil.self_attribute(func) if isinstance(func, nodes.Attribute) else None
+    if attr is not None:
+        cls = astutil.enclosing_class(call)
+        found = cls.locals.get(attr, ()) if cls is not None else ()
+        skips_self = True
+    elif isinstance(func, nodes.Name):
+        found = call.root().locals.get(func.name, ())
+        skips_self = False
+    else:
+        return None
+    functions = [node for node in found if isinstance(node, nodes.FunctionDef)]
+    return (functions[0], skips_self) if len(functions) == 1 and len(found) == 1 else None
+
+
+def _block_of(statement: nodes.NodeNG) -> list[nodes.NodeNG]:
+    """The statements of the block holding ``statement`` (a body, an ``else``)."""
+    for field in ("body", "orelse", "handlers", "finalbody"):
+        block = getattr(statement.parent, field, None)
+        if isinstance(block, list) and any(node is statement for node in block):
+            return block
+    return []
+
+
+def _tensor_constructor(node: nodes.NodeNG) -> bool:
+    return isinstance(node, nodes.Call) and resolve.qualified_name(node.func) == "mindspore.Tensor"
+
+
+def _use_of(use: str, carrying: bool) -> frozenset[str]:
+    """The kinds of use one final use makes: data counts only while the value carries
+    a gradient; an unsure use may be data too."""
+    if use is _DATA:
+        return _DATA_USE if carrying else _NO_USE
+    if use is _UNFOLLOWED:
+        return _UNFOLLOWED_USE | (_DATA_USE if carrying else _NO_USE)
+    return _STRUCTURE_USE if use is _STRUCTURE else _NO_USE
+
+
+def host_data(expr: nodes.NodeNG | None, depth: int = 0) -> bool:
+    """Whether ``expr`` is certainly host data, not a tensor: a host copy
+    (``x.asnumpy()``), a host-library result (``np.max(a)``), a method or an element
+    of one (``x.asnumpy().max()``, ``x.asnumpy()[0]``), or a name bound only to such."""
+    if depth > _CONSTANT_DEPTH:
+        return False
+    if isinstance(expr, nodes.Subscript):
+        return host_data(expr.value, depth + 1)
+    if isinstance(expr, nodes.Name):
+        frame = expr.frame()
+        bound = frame.locals.get(expr.name, ()) if isinstance(frame, nodes.FunctionDef) else ()
+        statements = [binding.parent for binding in bound if isinstance(binding, nodes.AssignName)]
+        return bool(statements) and len(statements) == len(bound) and all(
+            isinstance(statement, nodes.Assign) and len(statement.targets) == 1
+            and host_data(statement.value, depth + 1)
+            for statement in statements
+        )
+    if not isinstance(expr, nodes.Call):
+        return False
+    func = expr.func
+    qname = resolve.qualified_name(func) if isinstance(func, (nodes.Name, nodes.Attribute)) else None
+    if qname is not None:
+        return resolve.root_package(qname) in apis.HOST_ARRAY_PACKAGES and not constant_result(expr)
+    if isinstance(func, nodes.Attribute):
+        return func.attrname in apis.HOST_COPY_METHODS or host_data(func.expr, depth + 1)
+    return False
+
+
+def dtype_name(dtype: nodes.NodeNG | None) -> str | None:
+    """``int32`` for ``ms.int32``, ``mstype.int32``, ``"int32"`` or ``int32``."""
+    if isinstance(dtype, nodes.Attribute):
+        return dtype.attrname
+    if isinstance(dtype, nodes.Name):
+        return dtype.name
+    if isinstance(dtype, nodes.Const) and isinstance(dtype.value, str):
+        return dtype.value
+    return None
+
+
+def _passes_host_data(qname: str) -> bool:
+    """A call whose result holds its arguments' values, seen from the host:
+    ``Tensor(a)``, ``float(a)``, a host-library function that is not an index or
+    a step function (``np.max(a)``, not ``np.argmax(a)`` or ``np.digitize(a, b)``)."""
+    if qname == "mindspore.Tensor" or (qname in apis.NUMBER_BUILTINS and qname not in apis.TRUNCATING_BUILTINS):
+        return True
+    return resolve.root_package(qname) in apis.HOST_ARRAY_PACKAGES and qname not in apis.HOST_NO_GRADIENT_FUNCTIONS
 
 
 def _comprehension_generator(name: nodes.Name) -> nodes.Comprehension | None:
@@ -623,6 +966,8 @@ class ClassBody:
         # ``<path>.requires_grad = False``: self paths (``self.w``), and method-local names
         self.frozen_self: set[str] = set()
         self.frozen_local: set[tuple[nodes.FunctionDef, str]] = set()
+        # ``self.<method>(...)`` calls in the class's methods, by method name
+        self.self_calls: dict[str, list[nodes.Call]] = {}
         for name, bound in cls.locals.items():  # class attributes: ``count = 0``
             for assign_name in bound:
                 if isinstance(assign_name, nodes.AssignName) and isinstance(assign_name.parent, nodes.Assign):
@@ -643,6 +988,9 @@ class ClassBody:
                 callee = node.func
                 name = callee.attrname if isinstance(callee, nodes.Attribute) else getattr(callee, "name", None)
                 dynamic = dynamic or name in apis.DYNAMIC_ATTRIBUTE_CALLS
+                if isinstance(callee, nodes.Attribute) and isinstance(callee.expr, nodes.Name) \
+                        and callee.expr.name == "self":
+                    self.self_calls.setdefault(callee.attrname, []).append(node)
                 if is_init:
                     self.init_calls.append((node, method))
                 continue
@@ -704,12 +1052,15 @@ class ClassFacts:
             self.frozen_self |= body.frozen_self
         tensors: set[str] = set()
         trainable: set[str] = set()
+        ops_made: dict[str, set[str]] = {}
         for body in self.bodies:
             for assignment in body.assignments:
                 if assignment.method is None:
                     continue
                 value = assignment.value
                 whole = assignment.statement.value  # ``self.a, self.b = ops.split(x)``
+                made = resolve.qualified_name(value.func) if isinstance(value, nodes.Call) else None
+                ops_made.setdefault(assignment.attr, set()).add(made if made and is_op_class(made) else "")
                 if assignment.method.name == "__init__" and produces_tensor(value if value is not None else whole):
                     tensors.add(assignment.attr)
                 if self.is_parameter(value):
@@ -720,6 +1071,14 @@ class ClassFacts:
         self.tensor_attrs = frozenset(tensors)
         # attributes holding a trainable Parameter
         self.trainable = frozenset(trainable)
+        # attributes holding one op class's instance (``self.cast = ops.Cast()``): its last name
+        self.op_attrs = {
+            attr: made.pop().rsplit(".", 1)[-1] for attr, made in ops_made.items() if len(made) == 1 and "" not in made
+        }
+
+    def self_calls(self, method: str) -> list[nodes.Call]:
+        """The ``self.<method>(...)`` calls in the class and its user bases."""
+        return [call for body in self.bodies for call in body.self_calls.get(method, ())]
 
     @staticmethod
     def is_parameter(value: nodes.NodeNG | None) -> bool:
@@ -913,4 +1272,67 @@ def never_compiled(node: nodes.NodeNG, facts_of: Callable[[nodes.ClassDef], Clas
                 if truth(value, facts) is stop:
                     return True
         child, parent = parent, parent.parent
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Code that runs only for inference
+# ---------------------------------------------------------------------------
+
+
+def training_test(test: nodes.NodeNG) -> bool | None:
+    """True for a test that holds while the Cell trains (``self.training``), False for
+    one that holds while it does not (``not self.training``), None for others."""
+    if isinstance(test, nodes.UnaryOp) and test.op == "not":
+        inner = training_test(test.operand)
+        return None if inner is None else not inner
+    return True if astutil.self_attribute(test) in apis.TRAINING_FLAGS else None
+
+
+def inference_only(node: nodes.NodeNG, facts_of: Callable[[nodes.ClassDef], ClassFacts]) -> bool:
+    """Whether ``node`` runs only while its Cell is not training, so nothing there is
+    differentiated: in the branch of ``if self.training:`` not taken while training
+    (``if not self.training:``, the ``else``), after ``if self.training: ... return``,
+    or in a method whose every ``self.<method>(...)`` call is such code (evaluation
+    post-processing: NMS, boxes to numpy)."""
+    return _inference_only(node, facts_of, set())
+
+
+def _inference_only(node: nodes.NodeNG, facts_of, seen: set) -> bool:
+    child, parent = node, node.parent
+    while parent is not None and not isinstance(parent, (nodes.Lambda, nodes.ClassDef)):
+        if child.is_statement and _after_training_return(child, parent):
+            return True
+        if isinstance(parent, nodes.FunctionDef):
+            break
+        if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
+            training = training_test(parent.test)
+            in_body = child is parent.body if isinstance(parent, nodes.IfExp) else child in parent.body
+            if training is not None and training != in_body:
+                return True
+        child, parent = parent, parent.parent
+    if not isinstance(parent, nodes.FunctionDef) or not isinstance(parent.parent, nodes.ClassDef) or parent in seen:
+        return False
+    seen.add(parent)
+    callers = facts_of(parent.parent).self_calls(parent.name)
+    return bool(callers) and all(_inference_only(call, facts_of, seen) for call in callers)
+
+
+def _after_training_return(statement: nodes.NodeNG, parent: nodes.NodeNG) -> bool:
+    """Whether ``statement`` follows, in the same block, ``if self.training:`` whose
+    body ends in ``return`` or ``raise``: it runs only when not training."""
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list) and statement in block:
+            break
+    else:
+        return False
+    for earlier in block[: block.index(statement)]:
+        if (
+            isinstance(earlier, nodes.If)
+            and training_test(earlier.test) is True
+            and not earlier.orelse
+            and isinstance(earlier.body[-1], (nodes.Return, nodes.Raise))
+        ):
+            return True
     return False

@@ -18,6 +18,10 @@ from mindspore import nn, ops, Parameter, Tensor
 def probe(value):
     return value
 
+def scale_rows(weights):
+    half = weights * 0.5
+    return half.astype(np.float32)
+
 class Net(nn.Cell):
     def __init__(self, flag):
         super().__init__()
@@ -440,3 +444,69 @@ def test_constant_follows_imports_of_project_modules_only(tmp_path, monkeypatch)
     first, second = [expr.value for expr in module.body[2:]]
     assert values.constant(first) == 0.1
     assert values.constant(second) is astutil.UNKNOWN  # a framework's name: never read
+
+
+# How a host copy is used (values.FunctionValues.uses): copies made at ``probe(...)``.
+@pytest.mark.parametrize(
+    ("body", "carrying", "expected"),
+    [
+        ("m = int(probe(n.asnumpy()).max())\nreturn x.reshape(m, -1)", False, {values.STRUCTURE}),
+        ("return x[:, Tensor(probe(n.asnumpy()))]", False, {values.STRUCTURE}),
+        ("b = ops.BroadcastTo((2, probe(n.asnumpy()).tolist()))\nreturn b(x)", False, {values.STRUCTURE}),
+        ("return x * Tensor(probe(x.asnumpy()))", True, {values.DATA}),
+        ("return x * Tensor(probe(x.asnumpy()))", False, set()),  # no gradient to lose as data
+        ("return x * Tensor(np.digitize(probe(x.asnumpy()), np.ones(3)))", True, set()),
+        ("return x[Tensor(np.digitize(probe(x.asnumpy()), np.ones(3)))]", True, {values.STRUCTURE}),
+        ("if probe(n.asnumpy()).max() > 3:\n    return x\nreturn x * 2", True, set()),
+        ("kwargs['loss'] = probe(x.asnumpy()).item()\nprint(probe(x.asnumpy()))\nreturn x", True, set()),
+        ("total = 0\ntotal += probe(x.asnumpy()).item()\nreturn total", True, {values.DATA, values.UNFOLLOWED}),
+        ("sizes = []\nsizes.extend(probe(n.asnumpy()).tolist())\nreturn sizes", False, {values.UNFOLLOWED}),
+        ("return self.embed(Tensor(np.digitize(probe(x.asnumpy()), np.ones(3))))", True, set()),
+        ("w = probe(scale_rows(ops.ones((2, 2)).asnumpy()))\nreturn x * Tensor(w)", False, set()),
+        ("w = scale_rows(probe(ops.ones((2, 2)).asnumpy()))\nreturn x.reshape(int(w.max()), -1)", False, {values.STRUCTURE}),
+        ("return ops.Conv2D(out_channel=int(probe(n.asnumpy())), kernel_size=3)(x, x)", False, {values.STRUCTURE}),
+    ],
+)
+def test_uses_of_a_host_copy(body: str, carrying: bool, expected: set) -> None:
+    known, probes = _probes(body)
+    found = set()
+    for probe in probes:
+        found |= known.uses(probe.parent, carrying)
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("expression", "carries"),
+    [
+        ("ops.argmax(x)", False),
+        ("ops.Cast()(x, ms.int32)", False),
+        ("ops.cast(x, ms.float16)", True),
+        ("x.astype('int64')", False),
+        ("(x > 0).astype(ms.float32)", False),
+        ("ops.floor(x)", False),
+        ("x.eq(n)", False),
+    ],
+)
+def test_integer_and_step_results_carry_no_gradient(expression: str, carries: bool) -> None:
+    assert _answers(expression)[2] is carries
+
+
+def test_host_data_and_inference_only_code() -> None:
+    module = astroid.parse(HEADER + """
+        copy = x.asnumpy()
+        if not self.training:
+            return self.post(probe(copy.max()))
+        if self.training:
+            return probe(np.max(copy))
+        return self.post(x)
+
+    def post(self, y):
+        return probe(y)
+""")
+    analysis = scope.ModuleAnalysis(module)
+    probes = [call.args[0] for call in module.nodes_of_class(nodes.Call) if getattr(call.func, "name", None) == "probe"]
+    first, second, in_post = probes
+    assert values.host_data(first) and values.host_data(second) and not values.host_data(in_post)
+    assert values.inference_only(first, analysis.class_facts)
+    assert not values.inference_only(second, analysis.class_facts)
+    assert values.inference_only(in_post, analysis.class_facts)  # every call of post is inference code

@@ -378,3 +378,200 @@ report(**{name: outcome(cls, "LEVEL") for name, cls in
     assert strict["item"]["jit_grad"] == ["ok", 32.0]
     assert strict["tolist"]["forward"][0] == "error"
     assert strict["numpy"]["forward"][0] == "error"
+
+
+
+# Host copies in construct under GRAPH_MODE and LAX, each Cell beside a reference
+# computing the same without the copy; the gradient of the weights is taken inside
+# @jit. x is a 2x3 tensor of ones, so the reference gradient is exp(w) in column 2.
+HOST_COPY_HARNESS = '''
+W = np.array([[1.0, 2.0, 3.0], [0.5, 1.0, 1.5]], np.float32)
+x = Tensor(np.ones((2, 3)), ms.float32)
+lengths = Tensor(np.array([2, 3]), ms.int32)
+
+class Base(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(W), name="w")
+        self.frozen = Parameter(Tensor(W * 2), name="frozen", requires_grad=False)
+
+class Reference(Base):
+    def construct(self, a, n):
+        return ops.exp(a * self.w)[:, 2].sum()
+
+class Compared(Base):  # a copy that only picks a branch
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        if int(n.asnumpy().max()) > 0:
+            return h[:, 2].sum()
+        return h.sum()
+
+def weight_gradient(cls, level="lax", train=True):
+    graph_mode(level)
+    net = cls()
+    net.set_train(train)
+    forward = attempt(lambda: float(net(x, lengths).asnumpy()))
+    weights = net.trainable_params()
+
+    @ms.jit
+    def step(a, n):
+        return ms.grad(net, None, weights)(a, n)
+
+    gradient = attempt(lambda: [[round(float(v), 3) for v in row] for row in step(x, lengths)[0].asnumpy()])
+    return {"forward": forward[0], "gradient": gradient}
+'''
+
+
+def test_ms_asnumpy_in_graph_silent_copies_keep_the_weights_gradient(run_snippet):
+    """What ms-asnumpy-in-graph and ms-numpy-on-tensor leave alone under LAX: a copy
+    only compared, printed or stored in a dict; a copy of an integer mask, of
+    np.digitize bins, or of frozen values used as data; .item() as an index; a copy
+    where the Cell is not training. The weights' gradient equals the reference."""
+    result = run_snippet(HOST_COPY_HARNESS + '''
+class Logged(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        stats = {}
+        stats["max"] = h.asnumpy().max()
+        print("max", h.asnumpy().max())
+        return h[:, 2].sum()
+
+class IntegerMask(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        picked = Tensor((ops.argmax(h.sum(0)) == 2).asnumpy(), ms.float32)
+        return h[:, 2].sum() * picked
+
+class Bins(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        bins = Tensor(np.digitize(h.asnumpy(), np.array([100.0])), ms.float32)
+        return (h * (1 - bins))[:, 2].sum()
+
+class FrozenData(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        return h[:, 2].sum() * Tensor(ops.cast(self.frozen, ms.float16).asnumpy(), ms.float32)[0, 0] / 2
+
+class ItemIndex(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        return h[:, ops.argmax(h.sum(0)).item()].sum()
+
+class Inference(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        if not self.training:
+            return Tensor(h.asnumpy())[:, 2].sum()
+        return h[:, 2].sum()
+
+report(reference=weight_gradient(Reference), **{cls.__name__: weight_gradient(cls) for cls in
+       (Compared, Logged, IntegerMask, Bins, FrozenData, ItemIndex, Inference)})
+''')
+    reference = result.pop("reference")
+    assert reference["gradient"] == ["ok", [[0.0, 0.0, 20.086], [0.0, 0.0, 4.482]]]
+    for name, outcome in result.items():
+        assert outcome == reference, name
+
+
+def test_ms_asnumpy_in_graph_flagged_copies_lose_the_gradient_or_fail(run_snippet):
+    """What stays flagged: under LAX a copy of activations used as data loses their
+    gradient; a copy used as an index or a size sends that operation through JIT
+    fallback (zero gradient, or the gradient fails), even a copy of integer
+    lengths or argmax indices, and so does one looped over; asnumpy() on a
+    Parameter, frozen or not, fails to compile; under STRICT even a copy only
+    compared fails to compile."""
+    result = run_snippet(HOST_COPY_HARNESS + '''
+class Data(Base):
+    def construct(self, a, n):
+        return Tensor(ops.exp(a * self.w).asnumpy())[:, 2].sum()
+
+class ArgmaxIndex(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)
+        return h[:, int(ops.argmax(h.sum(0)).asnumpy())].sum()
+
+class LengthIndex(Base):
+    def construct(self, a, n):
+        return ops.exp(a * self.w)[:, int(n.asnumpy().max()) - 1].sum()
+
+class Reshaped(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)[:, 2]
+        return h.reshape(int(n.asnumpy().min()), 1).sum()
+
+class Tiled(Base):
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)[:, 2]
+        return ops.tile(h, (int(n.asnumpy().min()),)).sum() / 2
+
+class FrozenParameter(Base):
+    def construct(self, a, n):
+        return ops.exp(a * self.w)[:, 2].sum() * Tensor(self.frozen.asnumpy())[0, 0] / 2
+
+class SplitSizes(Base):  # .tolist() sizes of a split
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)[:, 2]
+        sizes = (n - 1).tolist()
+        parts = ops.split(h, [sizes[0], 1])
+        return parts[0].sum() + parts[1].sum()
+
+class LoopIndex(Base):  # a loop over a .tolist() copy, its items used as indices
+    def construct(self, a, n):
+        h = ops.exp(a * self.w)[:, 2]
+        total = h.sum() * 0
+        for k in (n - 1).tolist():
+            total = total + h[k - 1]
+        return total
+
+report(reference=weight_gradient(Reference), **{cls.__name__: weight_gradient(cls) for cls in
+       (Data, ArgmaxIndex, LengthIndex, Reshaped, Tiled, FrozenParameter, SplitSizes, LoopIndex)},
+       strict=weight_gradient(Compared, "strict"))
+''')
+    zero = ["ok", [[0.0] * 3] * 2]
+    assert result["reference"]["gradient"] == ["ok", [[0.0, 0.0, 20.086], [0.0, 0.0, 4.482]]]
+    for name in ("Data", "ArgmaxIndex", "LengthIndex", "Reshaped"):
+        assert result[name] == {"forward": "ok", "gradient": zero}, name
+    for name in ("Tiled", "LoopIndex"):
+        assert result[name]["forward"] == "ok", name
+        assert result[name]["gradient"][0] == "error", name
+    assert result["SplitSizes"]["forward"] == "error"
+    assert result["FrozenParameter"]["forward"] == "error"
+    assert "Parameter" in result["FrozenParameter"]["gradient"][1]
+    assert result["strict"]["forward"] == "error"
+
+
+def test_ms_numpy_on_tensor_host_bins_as_an_embedding_index_keep_its_gradient(run_snippet):
+    """np.digitize bins wrapped in Tensor(...) and given to an Embedding (fastspeech2's
+    pitch bucketize): under LAX the table's gradient equals ops.bucketize's, so
+    ms-numpy-on-tensor and ms-asnumpy-in-graph stay silent there."""
+    result = run_snippet('''
+p = Tensor(np.array([0.2, 0.7, 0.95]), ms.float32)
+
+class Reference(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(4, 2)
+
+    def construct(self, a):
+        return self.emb(ops.bucketize(a, [0.5, 0.9])).sum()
+
+class HostBins(Reference):
+    def construct(self, a):
+        return self.emb(Tensor(np.digitize(a.asnumpy(), np.array([0.5, 0.9])), ms.int32)).sum()
+
+def table_gradient(cls):
+    graph_mode("lax")
+    net = cls()
+    weights = net.trainable_params()
+
+    @ms.jit
+    def step(a):
+        return ms.grad(net, None, weights)(a)
+
+    return attempt(lambda: step(p)[0].asnumpy().tolist())
+
+report(reference=table_gradient(Reference), host=table_gradient(HostBins))
+''')
+    assert result["reference"] == ["ok", [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [0.0, 0.0]]]
+    assert result["host"] == result["reference"]
