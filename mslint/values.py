@@ -929,10 +929,12 @@ def _bindings(func: nodes.NodeNG):
 def tensor_parameters_of_call(
     callee: nodes.FunctionDef | nodes.Lambda, call: nodes.Call, skips_self: bool, caller: FunctionValues
 ) -> set[str]:
-    """The callee's parameters that receive a value that may depend on a tensor."""
+    """The callee's parameters that receive a value that may depend on a tensor
+    (not host data: ``helper(boxes.asnumpy())`` gives the helper a numpy array, and
+    the copy itself is where a rule reports)."""
     names: set[str] = set()
     for params, value in astutil.bind_call(call, callee, skips_self):
-        if caller.depends(value):
+        if caller.depends(value) and not host_data(value):
             names.update(params)
     return names
 
