@@ -24,7 +24,11 @@ choices, without one), a top-level key of a YAML file beside the entry
 A module is graph code when any program that imports it (transitively, the
 import resolved as the entry's ``sys.path`` would: its folder, then the
 folders above it) runs in graph mode, or sets a mode mslint cannot read; it is
-PyNative when every such program runs PyNative. A module no linted entry
+PyNative when every such program runs PyNative. An import that takes only plain
+functions from a module (``from model import warp``, functions naming none of its
+classes) does not count: the program runs them eagerly and compiles none of that
+module's Cells (graph code that calls them is checked at the call, mslint.follow).
+A module no linted entry
 reaches runs where its package is used: when every program that imports its
 nearest imported package runs PyNative, it is assumed PyNative (a module whose
 training script is missing); otherwise (a library) it is assumed graph code,
@@ -355,6 +359,7 @@ class _Files:
         self._calls: dict[str, tuple[ContextCall, ...]] = {}
         self._called: dict[str, frozenset[str]] = {}
         self._data: dict[str, bytes | None] = {}
+        self._definitions: dict[str, tuple[dict[str, frozenset[str]], frozenset[str]]] = {}
 
     def data(self, path: str) -> bytes | None:
         if path not in self._data:
@@ -387,6 +392,32 @@ class _Files:
         for call in self.calls(path):
             found |= call.modes
         return found
+
+    def definitions(self, path: str) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+        """The module's top-level functions (with the names their bodies use) and classes."""
+        known = self._definitions.get(path)
+        if known is None:
+            functions: dict[str, frozenset[str]] = {}
+            classes: set[str] = set()
+            data = self.data(path)
+            try:
+                tree = ast.parse(data) if data is not None else None
+            except (SyntaxError, ValueError):
+                tree = None
+            for node in tree.body if tree is not None else ():
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    functions[node.name] = frozenset(used.id for used in ast.walk(node) if isinstance(used, ast.Name))
+                elif isinstance(node, ast.ClassDef):
+                    classes.add(node.name)
+            # a name bound twice (a def and a class or assignment) is not surely a function
+            bound_otherwise = {
+                target.id for node in (tree.body if tree is not None else ())
+                if isinstance(node, ast.Assign) for target in node.targets if isinstance(target, ast.Name)
+            }
+            for name in bound_otherwise | classes:
+                functions.pop(name, None)
+            known = self._definitions[path] = (functions, frozenset(classes))
+        return known
 
     def calls_name(self, path: str, name: str) -> bool:
         """Whether the file calls ``name(...)`` or ``<anything>.name(...)``."""
@@ -444,7 +475,15 @@ def _search_path(entry: str, top: str) -> list[str]:
     return folders
 
 
-def _imported_files(path: str, imports: list, search: list[str], cache: dict[str, bool]) -> list[str]:
+def _imported_files(
+    path: str, imports: list, search: list[str], cache: dict[str, bool], store: _Files | None = None
+) -> list[tuple[str, bool]]:
+    """(file, whether its Cells come with it) for each project module an import of
+    ``path`` loads. ``from M import f`` brings only plain functions of ``M`` when
+    every name is a function of M that mentions none of M's classes (a preprocessing
+    script taking ``warp_feature`` from a model module): the program runs M's code
+    on import, but compiles none of M's Cells (graph code calling ``f`` is checked at
+    its call: mslint.follow)."""
     found = []
     for level, module, names in imports:
         parts = [part for part in module.split(".") if part]
@@ -453,10 +492,10 @@ def _imported_files(path: str, imports: list, search: list[str], cache: dict[str
             for _ in range(level - 1):
                 folder = os.path.dirname(folder)
             candidates = [(folder, parts)] + [(folder, [*parts, *name.split(".")]) for name in names or ()]
-            for where, dotted in candidates:
+            for index, (where, dotted) in enumerate(candidates):
                 target = _module_file(where, dotted, cache)
                 if target is not None:
-                    found.append(target)
+                    found.append((target, index > 0 or not _functions_only(store, target, names)))
             continue
         wanted = [parts[:end] for end in range(1, len(parts) + 1)]
         wanted += [[*parts, *name.split(".")] for name in names or ()]
@@ -464,9 +503,18 @@ def _imported_files(path: str, imports: list, search: list[str], cache: dict[str
             for folder in search:
                 target = _module_file(folder, dotted, cache)
                 if target is not None:
-                    found.append(target)
+                    found.append((target, dotted != parts or not _functions_only(store, target, names)))
                     break
     return found
+
+
+def _functions_only(store: _Files | None, target: str, names: list | None) -> bool:
+    """Whether ``names`` (imported from the module at ``target``) are all plain
+    functions of it whose bodies name none of its classes."""
+    if store is None or not names or target.endswith("__init__.py"):
+        return False
+    functions, classes = store.definitions(target)
+    return all(name in functions and not (functions[name] & classes) for name in names)
 
 
 def decide(
@@ -495,14 +543,18 @@ def decide(
     # finds them in practice), so the graph does not depend on the entry and
     # each question below is one walk over it, whatever the number of entries.
     edges: dict[str, list[str]] = {}
+    cell_edges: dict[str, list[str]] = {}
     order = list(entries)
     seen = set(order)
     position = 0
     while position < len(order):
         current = order[position]
         position += 1
-        found = _imported_files(current, store.imports(current), _search_path(current, top), exists)
-        edges[current] = list(dict.fromkeys(os.path.abspath(target) for target in found))
+        found = _imported_files(current, store.imports(current), _search_path(current, top), exists, store)
+        edges[current] = list(dict.fromkeys(os.path.abspath(target) for target, _ in found))
+        # the modules whose Cells the program may run: not those it takes plain functions from
+        with_cells = {os.path.abspath(target) for target, cells in found if cells}
+        cell_edges[current] = [target for target in edges[current] if target in with_cells]
         for target in edges[current]:
             if target not in seen:
                 seen.add(target)
@@ -515,7 +567,7 @@ def decide(
     # first program of the most compiling kind that imports it
     programs = _ProgramModes(store, order, importers)
     kinds = {kind: [entry for entry in entries if programs.kind(entry)[0] == kind] for kind in _KINDS}
-    reached = {kind: _walk(kinds[kind], edges) for kind in _KINDS}
+    reached = {kind: _walk(kinds[kind], cell_edges) for kind in _KINDS}
     decisions = {}
     for path in files:
         for kind in _KINDS:

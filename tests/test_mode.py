@@ -99,6 +99,28 @@ def test_a_module_takes_the_mode_of_the_programs_that_import_it(tmp_path: Path) 
     assert {d.mode for d in mode.decide(paths.values(), setting="pynative").values()} == {mode.PYNATIVE}
 
 
+def test_a_program_taking_only_plain_functions_from_a_module_does_not_compile_its_cells(tmp_path: Path) -> None:
+    model = MODEL + "def warp(x):\n    return x * 2\ndef build():\n    return Net()\n"
+    paths = _project(
+        tmp_path,
+        {
+            "train.py": "import mindspore as ms\nfrom src.model import Net\nms.set_context(mode=ms.PYNATIVE_MODE)\n",
+            "preprocess.py": "import mindspore as ms\nms.set_context(mode=ms.GRAPH_MODE)\n"
+                             "def run():\n    from src.model import warp\n    return warp(1)\n",
+            "src/__init__.py": "",
+            "src/model.py": model,
+        },
+    )
+    decided = mode.decide(paths.values())
+    # the graph-mode preprocessing script runs warp() eagerly; the Cell runs in train.py
+    assert decided[paths["src/model.py"]] == mode.Decision(mode.PYNATIVE, "../train.py runs PyNative")
+    # a factory that builds the Cell brings it: the graph-mode program compiles it
+    paths.update(_project(tmp_path, {"preprocess.py": "import mindspore as ms\nfrom src.model import build\n"
+                                                      "ms.set_context(mode=ms.GRAPH_MODE)\n"}))
+    decided = mode.decide(paths.values())
+    assert decided[paths["src/model.py"]] == mode.Decision(mode.GRAPH, "../preprocess.py sets GRAPH_MODE")
+
+
 def test_a_program_without_set_context_runs_pynative_and_an_unreadable_mode_is_assumed_graph(tmp_path: Path) -> None:
     paths = _project(
         tmp_path,
