@@ -848,11 +848,13 @@ def host_data(expr: nodes.NodeNG | None, depth: int = 0) -> bool:
         frame = expr.frame()
         bound = frame.locals.get(expr.name, ()) if isinstance(frame, nodes.FunctionDef) else ()
         statements = [binding.parent for binding in bound if isinstance(binding, nodes.AssignName)]
-        return bool(statements) and len(statements) == len(bound) and all(
-            isinstance(statement, nodes.Assign) and len(statement.targets) == 1
-            and host_data(statement.value, depth + 1)
-            for statement in statements
-        )
+        if not statements or len(statements) != len(bound):
+            return False
+        if all(_host_assignment(statement, depth) for statement in statements):
+            return True
+        # rebound: ``boxes = boxes.asnumpy()`` then ``nms(boxes)`` reads the copy
+        reaching = _reaching_assignment(expr, statements)
+        return reaching is not None and _host_assignment(reaching, depth)
     if not isinstance(expr, nodes.Call):
         return False
     func = expr.func
@@ -924,6 +926,32 @@ def _bindings(func: nodes.NodeNG):
             for expr, target in node.items:
                 if target is not None:
                     yield astutil.target_names(target), expr
+
+
+def _host_assignment(statement: nodes.NodeNG, depth: int) -> bool:
+    return isinstance(statement, nodes.Assign) and len(statement.targets) == 1 and host_data(statement.value, depth + 1)
+
+
+def _reaching_assignment(use: nodes.Name, statements: list[nodes.NodeNG]) -> nodes.NodeNG | None:
+    """The assignment that surely gives ``use`` its value: the last one above it in
+    a block that holds the use, with no other assignment of the name in a loop
+    around the use (a later iteration could read that one); None when unsure."""
+    above = [statement for statement in statements if statement.lineno < use.lineno]
+    if not above:
+        return None
+    last = max(above, key=lambda statement: statement.lineno)
+    ancestors = set()
+    node = use.parent
+    while node is not None and not isinstance(node, nodes.FunctionDef):
+        ancestors.add(node)
+        node = node.parent
+    if last.parent not in ancestors and last.parent is not use.frame():
+        return None
+    loops = [node for node in ancestors if isinstance(node, (nodes.For, nodes.While))]
+    for statement in statements:
+        if statement is not last and any(loop.parent_of(statement) for loop in loops):
+            return None
+    return last
 
 
 def tensor_parameters_of_call(

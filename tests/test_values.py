@@ -510,3 +510,27 @@ def test_host_data_and_inference_only_code() -> None:
     assert values.inference_only(first, analysis.class_facts)
     assert not values.inference_only(second, analysis.class_facts)
     assert values.inference_only(in_post, analysis.class_facts)  # every call of post is inference code
+
+
+def test_host_data_of_a_rebound_name_is_the_assignment_that_reaches_it() -> None:
+    module = astroid.parse("""
+    import numpy as np
+
+    def post(boxes, flag):
+        probe(boxes)
+        boxes = boxes.asnumpy()
+        probe(boxes)
+        scores = flag * 2
+        if flag:
+            scores = boxes.asnumpy()
+        probe(scores)
+        for step in range(3):
+            probe(boxes)
+            boxes = boxes + 1
+    """)
+    probes = [call.args[0] for call in module.nodes_of_class(nodes.Call) if getattr(call.func, "name", None) == "probe"]
+    before, after, maybe, in_loop = probes
+    assert not values.host_data(before)  # the parameter: a tensor
+    assert values.host_data(after)  # the copy reaches it
+    assert not values.host_data(maybe)  # the copy is made in one branch only
+    assert not values.host_data(in_loop)  # a later iteration reads boxes + 1
