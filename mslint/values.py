@@ -1325,10 +1325,15 @@ def inference_only(node: nodes.NodeNG, facts_of: Callable[[nodes.ClassDef], Clas
     (``if not self.training:``, the ``else``), after ``if self.training: ... return``,
     or in a method whose every ``self.<method>(...)`` call is such code (evaluation
     post-processing: NMS, boxes to numpy)."""
-    return _inference_only(node, facts_of, set())
+    return _inference_only(node, facts_of, set(), 0)
 
 
-def _inference_only(node: nodes.NodeNG, facts_of, seen: set) -> bool:
+# Methods followed up through their callers: a deeper chain of self.<method>(...)
+# calls is judged as training code (unsure: the rules speak).
+_INFERENCE_CALLER_DEPTH = 16
+
+
+def _inference_only(node: nodes.NodeNG, facts_of, seen: set, depth: int) -> bool:
     child, parent = node, node.parent
     while parent is not None and not isinstance(parent, (nodes.Lambda, nodes.ClassDef)):
         if child.is_statement and _after_training_return(child, parent):
@@ -1343,9 +1348,11 @@ def _inference_only(node: nodes.NodeNG, facts_of, seen: set) -> bool:
         child, parent = parent, parent.parent
     if not isinstance(parent, nodes.FunctionDef) or not isinstance(parent.parent, nodes.ClassDef) or parent in seen:
         return False
+    if depth >= _INFERENCE_CALLER_DEPTH:
+        return False
     seen.add(parent)
     callers = facts_of(parent.parent).self_calls(parent.name)
-    return bool(callers) and all(_inference_only(call, facts_of, seen) for call in callers)
+    return bool(callers) and all(_inference_only(call, facts_of, seen, depth + 1) for call in callers)
 
 
 def _after_training_return(statement: nodes.NodeNG, parent: nodes.NodeNG) -> bool:

@@ -229,7 +229,9 @@ def test_a_copied_baselined_line_is_the_new_one(project: Path, capsys: pytest.Ca
     copy_line = next(number for number, line in enumerate(copied.splitlines(), 1) if line == flagged)
     assert [(item["line"], item["symbol"]) for item in report["findings"]] == [(copy_line, "ms-numpy-on-tensor")]
     assert report["summary"]["baselined"] == 2 and code == 1
-    pasted = source.replace(flagged, f"{flagged}\n{flagged}")
+    # (the copy's value is used, so that it is a finding: an np.exp(x) overwritten
+    # unread loses nothing and is not one)
+    pasted = source.replace(flagged, f"{flagged}\n        x = x + y\n{flagged}")
     (project / "bad.py").write_text(pasted, encoding="utf-8")
     _, out, _ = run(capsys, f"--baseline=base{suffix}", "--format=json", "bad.py")
     copy_line = next(number for number, line in enumerate(pasted.splitlines(), 1) if line == flagged)

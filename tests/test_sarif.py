@@ -142,8 +142,8 @@ def test_fingerprints_survive_edits_above(project: Path) -> None:
     assert [p[2] + 3 for p in prints(before)] == [p[2] for p in prints(after)]
     # two identical findings in one file get different fingerprints
     (project / "twice.py").write_text(
-        "import numpy as np\nfrom mindspore import nn\n\n\nclass A(nn.Cell):\n    def construct(self, x):\n"
-        "        y = np.exp(x)\n        y = np.exp(x)\n        return y\n",
+        "import numpy as np\nfrom mindspore import Tensor, nn\n\n\nclass A(nn.Cell):\n    def construct(self, x):\n"
+        "        y = x\n        y = y + Tensor(np.exp(x))\n        y = y + Tensor(np.exp(x))\n        return y\n",
         encoding="utf-8",
     )
     _, twice = mslint_sarif("twice.py", cwd=project)
@@ -271,7 +271,9 @@ def test_baselines_written_before_typed_findings_still_match(tmp_path: Path, mon
     code = cli.main(["--no-cache", "--mode=graph", enable, f"--baseline={BASELINE_V1 / name}", "--format=json", f"--output={out}", "."])
     report = json.loads(out.read_text(encoding="utf-8"))
     assert code == 0 and report["findings"] == []
-    assert report["summary"]["baselined"] == 7
+    # 7 at fc389bb; the two np.exp(x) whose results are overwritten unread (model.py
+    # lines 15 and 16) are no longer findings: a host value nobody uses loses nothing
+    assert report["summary"]["baselined"] == 5
     cli.main(["--no-cache", "--mode=graph", enable, "--format=json", f"--output={out}", "."])
     now = json.loads(out.read_text(encoding="utf-8"))["findings"]
     old = json.loads((BASELINE_V1 / "report.json").read_text(encoding="utf-8"))["findings"]
@@ -280,4 +282,10 @@ def test_baselines_written_before_typed_findings_still_match(tmp_path: Path, mon
         item.pop("fix", None)  # autofix edits: added after these baselines were written
         # added since: how the program runs the file (mslint.mode)
         item.pop("mode", None), item.pop("modeBasis", None)
-    assert now == old
+    kept = [item for item in old if (item["path"], item["line"]) not in {("model.py", 15), ("model.py", 16)}]
+    for item in kept:
+        if (item["path"], item["line"]) == ("model.py", 17):
+            # the third of three identical findings then (":2"), the only one now: its
+            # fingerprint's content hash is unchanged, its occurrence index is 0
+            item["fingerprint"] = item["fingerprint"].rsplit(":", 1)[0] + ":0"
+    assert now == kept
