@@ -399,22 +399,17 @@ class _Files:
         if known is None:
             functions: dict[str, frozenset[str]] = {}
             classes: set[str] = set()
-            data = self.data(path)
-            try:
-                tree = ast.parse(data) if data is not None else None
-            except (SyntaxError, ValueError):
-                tree = None
+            assigned: set[str] = set()
+            tree = self._parse(path)
             for node in tree.body if tree is not None else ():
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     functions[node.name] = frozenset(used.id for used in ast.walk(node) if isinstance(used, ast.Name))
                 elif isinstance(node, ast.ClassDef):
                     classes.add(node.name)
+                elif isinstance(node, ast.Assign):
+                    assigned.update(target.id for target in node.targets if isinstance(target, ast.Name))
             # a name bound twice (a def and a class or assignment) is not surely a function
-            bound_otherwise = {
-                target.id for node in (tree.body if tree is not None else ())
-                if isinstance(node, ast.Assign) for target in node.targets if isinstance(target, ast.Name)
-            }
-            for name in bound_otherwise | classes:
+            for name in assigned | classes:
                 functions.pop(name, None)
             known = self._definitions[path] = (functions, frozenset(classes))
         return known
@@ -422,18 +417,19 @@ class _Files:
     def calls_name(self, path: str, name: str) -> bool:
         """Whether the file calls ``name(...)`` or ``<anything>.name(...)``."""
         if path not in self._called:
-            data = self.data(path)
-            called: frozenset[str] = frozenset()
-            if data is not None:
-                try:
-                    tree = ast.parse(data)
-                except (SyntaxError, ValueError):
-                    tree = None
-                if tree is not None:
-                    names = (_last_name(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call))
-                    called = frozenset(name for name in names if name)
-            self._called[path] = called
+            tree = self._parse(path)
+            names = (_last_name(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)) if tree else ()
+            self._called[path] = frozenset(name for name in names if name)
         return name in self._called[path]
+
+    def _parse(self, path: str) -> ast.Module | None:
+        """The file's syntax tree; None when it cannot be read or parsed. Not kept:
+        each question above keeps only its answer."""
+        data = self.data(path)
+        try:
+            return ast.parse(data) if data is not None else None
+        except (SyntaxError, ValueError):
+            return None
 
 
 def _is_file(path: str, cache: dict[str, bool]) -> bool:

@@ -152,6 +152,17 @@ def parameter_default(name: nodes.NodeNG) -> tuple[nodes.FunctionDef, nodes.Node
     """(the function, the default) when ``name`` reads a parameter of its function
     that has a default and is never rebound there (``momentum`` in ``def bn(c,
     momentum=0.1): return nn.BatchNorm2d(c, momentum=momentum)``)."""
+    found = _parameter_read(name)
+    if found is None:
+        return None
+    func, param = found
+    default = astutil.default_of(func.args, param)
+    return (func, default) if default is not None else None
+
+
+def _parameter_read(name: nodes.NodeNG) -> tuple[nodes.FunctionDef, nodes.AssignName] | None:
+    """(its function, the parameter) when ``name`` reads a parameter of its
+    function that is never rebound there."""
     if not isinstance(name, nodes.Name):
         return None
     func = name.frame()
@@ -160,8 +171,7 @@ def parameter_default(name: nodes.NodeNG) -> tuple[nodes.FunctionDef, nodes.Node
     bound = func.locals.get(name.name, ())
     if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Arguments):
         return None
-    default = astutil.default_of(func.args, bound[0])
-    return (func, default) if default is not None else None
+    return func, bound[0]
 
 
 def values_at_calls(name: nodes.NodeNG) -> list[object] | None:
@@ -172,15 +182,10 @@ def values_at_calls(name: nodes.NodeNG) -> list[object] | None:
     where mslint cannot read it. None when ``name`` is not such a parameter, the
     helper has no call in the module, or its name is used other than by calling it
     (passed around, exported through ``__all__``: callers mslint cannot see)."""
-    if not isinstance(name, nodes.Name):
+    found = _parameter_read(name)
+    if found is None or not isinstance(found[0].parent, nodes.Module):
         return None
-    func = name.frame()
-    if not isinstance(func, nodes.FunctionDef) or not isinstance(func.parent, nodes.Module):
-        return None
-    bound = func.locals.get(name.name, ())
-    if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Arguments):
-        return None
-    param = bound[0]
+    func, param = found
     module = func.root()
     found: list[object] = []
     for use in module.nodes_of_class(nodes.Name):
@@ -190,7 +195,8 @@ def values_at_calls(name: nodes.NodeNG) -> list[object] | None:
         if not (isinstance(call, nodes.Call) and call.func is use) or resolve.binding(use) is not func:
             return None
         passed = [value for names, value in astutil.bind_call(call, func, False) if param.name in names]
-        if len(passed) > 1 or any(value is not None and value.parent is not call and not isinstance(value.parent, nodes.Keyword) for value in passed):
+        # one argument, by position or keyword (a *sequence: which parameter it fills is unsure)
+        if len(passed) > 1 or any(value.parent is not call and not isinstance(value.parent, nodes.Keyword) for value in passed):
             return None
         if not passed:
             default = astutil.default_of(func.args, param)
