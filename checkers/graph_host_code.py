@@ -15,7 +15,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint import apis, astutil, fixes, mode, resolve, scope, values
-from mslint.messages import GraphModeNote, host_code_consequence, jit_syntax_level, spelled
+from mslint.messages import GraphModeNote, export_consequence, host_code_consequence, jit_syntax_level, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -135,6 +135,8 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         loses its own gradient (``carried``: not an index, a mask, a frozen value).
         A value only compared, logged or used where the Cell is not training loses
         nothing; in differentiated PyNative code only its data use does."""
+        if falls_back and kind == scope.GRAPH and analysis.compiled_for(node) == scope.EXPORT:
+            return export_consequence(analysis.decision.exported_by)
         if falls_back and kind == scope.GRAPH and jit_syntax_level(self) == "strict":
             return host_code_consequence(self, kind, loses_gradient=bool(self._harmful_uses(node, analysis, kind, carried, falls_back)))
         harmful = self._harmful_uses(node, analysis, kind, carried, falls_back)
@@ -146,8 +148,12 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
     @staticmethod
     def _harmful_uses(node: nodes.Call, analysis, kind: str, carried: bool, falls_back: bool) -> frozenset[str]:
         known = analysis.values_at(node)
-        if known is None or (kind == scope.GRAPH and values.inference_only(node, analysis.class_facts)):
+        if known is None:
             return frozenset()
+        if kind == scope.GRAPH and (
+            analysis.compiled_for(node) != scope.TRAINING or values.inference_only(node, analysis.class_facts)
+        ):
+            return frozenset()  # compiled, never differentiated: no gradient to lose
         uses = known.uses(node, carried)
         if kind != scope.GRAPH or not falls_back:
             return uses & {values.DATA}  # PyNative, or .item() (a graph op): a shape or an index is no harm there

@@ -17,7 +17,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint import apis, astutil, resolve, scope
-from mslint.messages import GraphModeNote, host_code_consequence, spelled
+from mslint.messages import GraphModeNote, export_consequence, host_code_consequence, jit_syntax_level, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -77,7 +77,12 @@ class GraphPythonChecker(GraphModeNote, BaseChecker):
         if resolve.has_decorator(cls, apis.JIT_CLASS_DECORATORS):
             consequence = "a @jit_class built from tensors inside graph code fails to compile at every level"
             fix = "build it in __init__ or from constants"
+        elif analysis.compiled_for(node) == scope.EXPORT:
+            consequence = export_consequence(analysis.decision.exported_by)
+            fix = "make it an nn.Cell, or apply mindspore.ops to the tensors directly"
         else:
+            if jit_syntax_level(self) != "strict" and analysis.compiled_for(node) == scope.INFERENCE:
+                return  # under LAX it runs through JIT fallback, and nothing is differentiated
             consequence = host_code_consequence(self, scope.GRAPH)
             fix = ("build it in __init__ and pass the tensors to its methods, make it an nn.Cell, "
                    "or apply mindspore.ops to the tensors directly")

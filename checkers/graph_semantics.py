@@ -160,13 +160,15 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
         attr = astutil.self_attribute(target)
         if attr is None or self._attribute_kind(cls, attr) in (values.PARAMETER, values.UNSURE):
             return
-        if jit_syntax_level(self) == "strict":
+        exported = analysis.compiled_for(node) == scope.EXPORT
+        if jit_syntax_level(self) == "strict" or exported:
+            strict = "fails to compile under jit_syntax_level STRICT (only Parameter attributes can be assigned)"
             self.add_message(
                 MUTATION,
                 node=node,
                 args=(
                     "assigning self.%s" % attr,
-                    "fails to compile under jit_syntax_level STRICT (only Parameter attributes can be assigned)",
+                    f"{strict}, which {analysis.decision.exported_by}'s mindspore.export always uses" if exported else strict,
                     apis.MUTATION_FIX,
                 ),
             )
@@ -176,8 +178,8 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
         if value is None or not analysis.depends_on_tensor(value):
             return
         known = analysis.values_at(node)
-        if known is None or not known.carries_gradient(value):
-            return  # a cache of rotary tables or shapes: no gradient to lose
+        if known is None or not known.carries_gradient(value) or analysis.compiled_for(node) != scope.TRAINING:
+            return  # a cache of rotary tables or shapes, or code compiled for inference: no gradient to lose
         if not _read_after(method, attr, node):
             return
         self.add_message(

@@ -1063,6 +1063,13 @@ INTEGER_RESULT_CALLS: frozenset[str] = frozenset(
                                             "Argmax", "Argmin", "UniformInt", "RandomCategorical")}
 )
 INTEGER_RESULT_METHODS: frozenset[str] = frozenset({"argmax", "argmin", "argsort", "nonzero"})
+# Inputs whose name says they hold integer data (``input_ids``, ``batch_valid_length``,
+# ``indices``): the last word of the parameter name, or of the key read from
+# ``**kwargs``. An integer tensor has no gradient, so a host copy of one used as data
+# loses nothing (tests/oracle/test_graph.py: a copy of an integer mask). Not
+# ``labels``: regression targets are floats, and a loss's host copy of
+# ``logits - labels`` still cuts the logits' gradient.
+INTEGER_INPUT_WORDS: frozenset[str] = frozenset({"ids", "idx", "index", "indices", "length", "lengths", "len", "lens"})
 # MindSpore ops (function, op class or tensor method, by last name) whose result is
 # an integer index, a boolean, or a step function's: no gradient flows through it
 # (the integer results above, comparisons, predicates, rounding).

@@ -11,6 +11,16 @@ def jit_syntax_level(checker: BaseChecker) -> str:
     return getattr(checker.linter.config, "jit_syntax_level", "lax")
 
 
+def export_consequence(exported_by: str) -> str:
+    """The consequence of JIT-fallback code in a module that is compiled only to be
+    exported (mslint.scope.EXPORT): measured, mindspore.export compiles under STRICT
+    whatever the context selects (tests/oracle/test_graph.py)."""
+    return (
+        f"{exported_by} exports it, and mindspore.export compiles under jit_syntax_level STRICT whatever "
+        "the context selects: there it fails to compile"
+    )
+
+
 def host_code_consequence(checker: BaseChecker, kind: str, loses_gradient: bool = True, use: str = values.DATA) -> str:
     """What happens to host (numpy, asnumpy, custom class) code applied to a runtime
     tensor, in graph code (kind "graph") or differentiated PyNative code.

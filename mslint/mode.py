@@ -32,7 +32,20 @@ A module no linted entry
 reaches runs where its package is used: when every program that imports its
 nearest imported package runs PyNative, it is assumed PyNative (a module whose
 training script is missing); otherwise (a library) it is assumed graph code,
-and the findings say so. The
+and the findings say so.
+
+A graph-mode module may still never be differentiated in graph mode: when every
+program that compiles it shows it runs inference (``.predict(...)``,
+``.eval(...)``, ``set_train(False)``, ``mindspore.export(...)``) and neither it
+nor a project module it imports shows training (``grad``, ``value_and_grad``,
+``GradOperation``, a ``TrainOneStep...`` Cell, ``.train(...)``, a ``Trainer``),
+the decision says so (``Decision.trained`` False): under LAX a host copy there
+compiles through JIT fallback and has no gradient to lose. Any sign of
+training, or none of inference, keeps it trained. A program that calls
+``mindspore.export`` is named (``Decision.exported_by``): export compiles under
+jit_syntax_level STRICT whatever the context selects (measured,
+tests/oracle/test_graph.py), so what needs JIT fallback fails to export (an
+export script of a model trained in PyNative). The
 ``mode`` setting (``[tool.mslint] mode``, ``--mode``, the plugin's
 ``--mindspore-mode``) overrides the inference.
 
@@ -62,6 +75,22 @@ _MAIN = re.compile(rb"^if\s+__name__\s*==\s*['\"]__main__['\"]", re.MULTILINE)
 _TOP_SET_CONTEXT = re.compile(rb"^[\w.]*set_context\s*\(", re.MULTILINE)
 # a training script without a main guard: it differentiates at module level
 _TOP_GRAD = re.compile(rb"^[\w.]+\s*=\s*[\w.]*\b(?:value_and_grad|grad)\s*\(", re.MULTILINE)
+# a program that differentiates what it runs (anywhere in its project import
+# closure), and one that runs inference: export, evaluation, prediction
+# (any call whose name holds "train" or "grad": ``train_one_epoch(...)``,
+# ``set_train()``, ``value_and_grad(...)``, but not ``set_train(False)``; an optimizer)
+_TRAINS = re.compile(
+    rb"\b\w*(?:[Tt]rain|[Gg]rad|jacfwd|jacrev|vjp|jvp)\w*\s*\((?!\s*(?:mode\s*=\s*)?False\b)"
+    rb"|\bTrainOneStep\w*|\bTrainer\b|\bgrad_fn\b|\.fit\s*\("
+    rb"|\b(?:Momentum|Adam\w*|SGD|Lamb|LARS|RMSProp|Optimizer)\s*\("
+)
+_INFERS = re.compile(rb"\b(?:export|predict|eval|infer)\s*\(|\bset_train\s*\(\s*(?:mode\s*=\s*)?False\b")
+# a program that calls mindspore.export (which compiles under STRICT)
+_EXPORTS = re.compile(
+    rb"\b(?:ms|mindspore|serialization)\.export\s*\("
+    rb"|^[ \t]*from[ \t]+mindspore[\w.]*[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)\bexport\b(?![\w.])",
+    re.MULTILINE,
+)
 _MODE_NAMES = {"GRAPH_MODE": GRAPH, "PYNATIVE_MODE": PYNATIVE}
 _YAML_KEY = re.compile(r"^(\w+)\s*:\s*([^\s#]+)", re.MULTILINE)
 # folders beside an entry script that hold its configuration files
@@ -76,9 +105,14 @@ class Decision:
     basis: str
     assumed: bool = False  # neither read from the project nor set by the user
     set_by_user: bool = False  # the mode setting, not the project
+    # False: every program that compiles the module runs inference only (module docstring)
+    trained: bool = True
+    # a program that compiles it for mindspore.export, which compiles under STRICT
+    # (as the module's reader finds it: relative to its folder); "" when none
+    exported_by: str = ""
 
-    def row(self) -> tuple[str, str, bool, bool]:
-        return (self.mode, self.basis, self.assumed, self.set_by_user)
+    def row(self) -> tuple[str, str, bool, bool, bool, str]:
+        return (self.mode, self.basis, self.assumed, self.set_by_user, self.trained, self.exported_by)
 
 
 LIBRARY = Decision(GRAPH, "no entry script in sight sets the mode", assumed=True)
@@ -414,6 +448,18 @@ class _Files:
             known = self._definitions[path] = (functions, frozenset(classes))
         return known
 
+    def trains(self, path: str) -> bool:
+        data = self.data(path)
+        return data is not None and _TRAINS.search(data) is not None
+
+    def infers(self, path: str) -> bool:
+        data = self.data(path)
+        return data is not None and _INFERS.search(data) is not None
+
+    def exports(self, path: str) -> bool:
+        data = self.data(path)
+        return data is not None and b"export" in data and _EXPORTS.search(data) is not None
+
     def calls_name(self, path: str, name: str) -> bool:
         """Whether the file calls ``name(...)`` or ``<anything>.name(...)``."""
         if path not in self._called:
@@ -564,12 +610,20 @@ def decide(
     programs = _ProgramModes(store, order, importers)
     kinds = {kind: [entry for entry in entries if programs.kind(entry)[0] == kind] for kind in _KINDS}
     reached = {kind: _walk(kinds[kind], cell_edges) for kind in _KINDS}
+    # the compiling programs that may differentiate what they run: all but those
+    # that show inference and import nothing that trains (module docstring)
+    training = _walk([path for path in order if store.trains(path)], importers)
+    compiling = [entry for kind in _KINDS if kind != _RUNS_PYNATIVE for entry in kinds[kind]]
+    trained = _walk([entry for entry in compiling if entry in training or not store.infers(entry)], cell_edges)
+    exported = _walk([entry for entry in compiling if store.exports(entry)], cell_edges)
     decisions = {}
     for path in files:
         for kind in _KINDS:
             entry = reached[kind].get(path)
             if entry:
                 decisions[path] = programs.decision(entry, path)
+                if kind != _RUNS_PYNATIVE and (path not in trained or path in exported):
+                    decisions[path] = _inference_only(decisions[path], path, path not in trained, exported.get(path))
                 break
         else:
             decisions[path] = _package_decision(path, reached, programs, exists)
@@ -647,6 +701,21 @@ class _ProgramModes:
         if kind == _MAY_SET:
             return Decision(GRAPH, f"{shown} imports {_shown(module, path)}, whose {what}", assumed=True)
         return Decision(PYNATIVE, f"{shown} runs PyNative")
+
+
+def _inference_only(decision: Decision, path: str, inference_only: bool, exporter: str | None) -> Decision:
+    """``decision`` for the module at ``path`` when no compiling program
+    differentiates it (``inference_only``) or the program ``exporter`` exports it."""
+    basis = decision.basis
+    if inference_only:
+        basis += ", and every program that compiles it runs inference only"
+    return Decision(
+        decision.mode,
+        basis,
+        assumed=decision.assumed,
+        trained=not inference_only,
+        exported_by=_shown(exporter, path) if exporter else "",
+    )
 
 
 def _selects_on_import(calls: tuple[ContextCall, ...], selected: str) -> bool:

@@ -28,6 +28,8 @@ GRAPH = "graph"
 DIFFERENTIATED = "differentiated"
 PYNATIVE = "pynative"
 UNKNOWN_MODE = "graph or unknown"
+# why graph code is compiled (ModuleAnalysis.compiled_for)
+TRAINING, EXPORT, INFERENCE = "training", "export", "inference"
 
 
 _CLOSURE_NODES = (nodes.Call, nodes.FunctionDef, nodes.Lambda)
@@ -435,6 +437,16 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             return False
         reached = self._reached_from("jit")
         return any(frame in reached for frame in self._graph_frames(node))
+
+    def compiled_for(self, node: nodes.NodeNG) -> str:
+        """Why graph code at ``node`` is compiled (mslint.mode, Decision.trained):
+        TRAINING when a program may differentiate it (and @jit code, which any
+        program may); else EXPORT when a program exports it (mindspore.export
+        compiles under STRICT); else INFERENCE (evaluation under the context's
+        level: a host copy loses no gradient)."""
+        if self.decision.trained or self.compiled_in_every_mode(node):
+            return TRAINING
+        return EXPORT if self.decision.exported_by else INFERENCE
 
     def bytecode_only(self, node: nodes.NodeNG) -> bool:
         """Whether ``node`` is graph code only through ``@jit(capture_mode="bytecode")``

@@ -396,6 +396,8 @@ class FunctionValues:
         if isinstance(node, nodes.Subscript):
             if q is MAY_DEPEND:  # ``table[t]``: the index picks the data too
                 return self._any((node.value, node.slice), q, visiting)
+            if q in _GRADIENT_QUESTIONS and isinstance(node.slice, nodes.Const) and integer_named(node.slice.value):
+                return None  # ``kwargs["batch_valid_length"]``: integer data, no gradient
             return self._walk(node.value, q, visiting)
         if isinstance(node, nodes.BinOp):
             return self._any((node.left, node.right), q, visiting)
@@ -462,7 +464,8 @@ class FunctionValues:
             if isinstance(parent, nodes.Arguments):
                 # a parameter: a tensor input carries its gradient, but a bare
                 # parameter may also be a Python int: not certainly a tensor
-                tensor_input = q in _GRADIENT_QUESTIONS and node.name in self.names
+                # (not one named as integer data: ``input_ids``, ``lengths``)
+                tensor_input = q in _GRADIENT_QUESTIONS and node.name in self.names and not integer_named(node.name)
                 results.append(_YES if tensor_input else None)
             elif isinstance(parent, nodes.Assign) and parent.targets == [binding]:
                 results.append(self._assigned_value(parent.value, q, visiting))
@@ -799,6 +802,12 @@ class FunctionValues:
                 found |= self._walk(argument, q, visiting) or _YES
             return found
         return self._any(arguments, q, visiting)
+
+
+def integer_named(name: object) -> bool:
+    """Whether an input's name says it holds integer data: its last word is one of
+    apis.INTEGER_INPUT_WORDS (``input_ids``, ``batch_valid_length``, ``labels``)."""
+    return isinstance(name, str) and name.lower().rsplit("_", 1)[-1] in apis.INTEGER_INPUT_WORDS
 
 
 def _module_callee(call: nodes.Call) -> tuple[nodes.FunctionDef, bool] | None:

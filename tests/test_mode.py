@@ -295,3 +295,55 @@ def test_a_main_guard_in_a_package_module_is_a_self_test_not_a_program(tmp_path:
         },
     )
     assert mode.decide(paths.values())[paths["pkg/layers.py"]] == mode.LIBRARY
+
+
+def test_a_module_only_export_scripts_compile_is_never_differentiated_in_graph_mode(tmp_path: Path) -> None:
+    export = ("import mindspore as ms\nfrom src.model import Net\nms.set_context(mode=ms.GRAPH_MODE)\n"
+              "net = Net()\nnet.set_train(False)\nms.export(net, x, file_name='net')\n")
+    paths = _project(
+        tmp_path,
+        {
+            "train.py": "import mindspore as ms\nfrom src.model import Net\n"
+                        "grad_fn = ms.value_and_grad(lambda x: Net()(x).sum())\n",
+            "export.py": export,
+            "src/__init__.py": "",
+            "src/model.py": MODEL,
+        },
+    )
+    decided = mode.decide(paths.values())[paths["src/model.py"]]
+    assert (decided.mode, decided.trained, decided.exported_by) == (mode.GRAPH, False, "../export.py")
+    assert decided.basis == "../export.py sets GRAPH_MODE, and every program that compiles it runs inference only"
+    assert mode.decide(paths.values())[paths["train.py"]].mode == mode.PYNATIVE
+    # an evaluation script under the context's level: inference, nothing exported
+    paths.update(_project(tmp_path, {"export.py": export.replace("ms.export(net, x, file_name='net')", "print(net(x))")}))
+    decided = mode.decide(paths.values())[paths["src/model.py"]]
+    assert (decided.trained, decided.exported_by) == (False, "")
+    # a project module the export script imports trains: it may differentiate what it compiles
+    paths.update(_project(tmp_path, {
+        "src/trainer.py": "from mindspore import nn\nstep = nn.TrainOneStepCell\n",
+        "export.py": "from src.trainer import step\n" + export,
+    }))
+    assert mode.decide(paths.values())[paths["src/model.py"]].trained
+    # a program that evaluates and also calls a library's training loop trains
+    paths.update(_project(tmp_path, {"export.py": export.replace("ms.export(net, x, file_name='net')",
+                                                                 "train_one_epoch(net, data)")}))
+    assert mode.decide(paths.values())[paths["src/model.py"]].trained
+    # a graph-mode program that shows no inference is taken to train
+    paths.update(_project(tmp_path, {"export.py": "import mindspore as ms\nfrom src.model import Net\n"
+                                                  "ms.set_context(mode=ms.GRAPH_MODE)\nprint(Net()(x))\n"}))
+    assert mode.decide(paths.values())[paths["src/model.py"]] == mode.Decision(mode.GRAPH, "../export.py sets GRAPH_MODE")
+
+
+@pytest.mark.parametrize(
+    ("source", "exports"),
+    [
+        ("from mindspore import Tensor, export\nexport(net, x)", True),
+        ("from mindspore import (\n    Tensor,\n    export,\n)\n", True),
+        ("import mindspore as ms\nms.export(net, x, file_name='n')", True),
+        ("from mindspore.train.serialization import export", True),
+        ("def export():\n    pass\nexport()", False),  # the project's own export
+        ("from mindspore import Tensor\nfrom tools import export_model", False),
+    ],
+)
+def test_which_programs_call_mindspore_export(source: str, exports: bool) -> None:
+    assert mode._Files(lambda path: source.encode()).exports("x.py") is exports

@@ -541,6 +541,66 @@ report(reference=weight_gradient(Reference), **{cls.__name__: weight_gradient(cl
     assert result["strict"]["forward"] == "error"
 
 
+def test_ms_asnumpy_in_graph_inference_programs_compile_copies_and_export_is_strict(run_snippet):
+    """Where no program differentiates a module's Cells (mslint.mode, Decision.trained):
+    evaluated in GRAPH_MODE under LAX, a copy used as a size and one used as data
+    compile and give the eager result, and a Parameter's copy still fails; but
+    mindspore.export compiles under STRICT whatever the context selects (and PyNative
+    too), so the same copies fail to export (fixtures/mode/eval_program, export_program)."""
+    result = run_snippet('''
+class Slim(nn.Cell):
+    def __init__(self, copy_parameter=False, copies=True):
+        super().__init__()
+        self.dense = nn.Dense(8, 8)
+        self.table = Parameter(Tensor(np.ones((8, 8), np.float32)), name="table")
+        self.copy_parameter = copy_parameter
+        self.copies = copies
+
+    def construct(self, x, width=Tensor(0.5)):
+        if not self.copies:
+            return self.dense(x)[:, :4]
+        width = int(width.asnumpy().item() * 8)
+        y = self.dense(x)[:, :width]
+        peak = Tensor(np.max(y.asnumpy()))
+        if self.copy_parameter:
+            return y * peak + Tensor(self.table.asnumpy())[0, :width]
+        return y * peak
+
+x = Tensor(np.ones((2, 8), np.float32))
+pynative_mode()
+eager = Slim()
+expected = eager(x).asnumpy().tolist()
+
+def build(**options):
+    net = Slim(**options)
+    ms.load_param_into_net(net, eager.parameters_dict())
+    net.set_train(False)
+    return net
+
+def exported(net, name):
+    outcome = attempt(lambda: ms.export(net, x, file_name=name, file_format="MINDIR"))
+    ms.set_context(jit_syntax_level=ms.LAX)  # a failed export leaves STRICT behind
+    return outcome
+
+pynative_export = exported(build(), "pynative")
+graph_mode("lax")
+report(
+    expected=expected,
+    forward=attempt(lambda: build()(x).asnumpy().tolist()),
+    parameter=attempt(lambda: build(copy_parameter=True)(x).asnumpy().tolist()),
+    clean_export=exported(build(copies=False), "clean"),
+    graph_export=exported(build(), "graph"),
+    pynative_export=pynative_export,
+)
+''')
+    assert result["forward"] == ["ok", result["expected"]]
+    assert result["parameter"][0] == "error"
+    assert result["clean_export"][0] == "ok"
+    for name in ("graph_export", "pynative_export"):
+        assert result[name][0] == "error", name
+        assert "strict mode" in result[name][1], name
+
+
 def test_ms_numpy_on_tensor_host_bins_as_an_embedding_index_keep_its_gradient(run_snippet):
     """np.digitize bins wrapped in Tensor(...) and given to an Embedding (fastspeech2's
     pitch bucketize): under LAX the table's gradient equals ops.bucketize's, so
