@@ -64,7 +64,7 @@ import ast
 import os
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 GRAPH = "graph"
 PYNATIVE = "pynative"
@@ -107,8 +107,9 @@ class Decision:
     set_by_user: bool = False  # the mode setting, not the project
     # False: every program that compiles the module runs inference only (module docstring)
     trained: bool = True
-    # a program that compiles it for mindspore.export, which compiles under STRICT
-    # (as the module's reader finds it: relative to its folder); "" when none
+    # when not trained: a program that compiles it for mindspore.export, which
+    # compiles under STRICT (as the module's reader finds it: relative to its
+    # folder); "" when none
     exported_by: str = ""
 
     def row(self) -> tuple[str, str, bool, bool, bool, str]:
@@ -622,8 +623,8 @@ def decide(
             entry = reached[kind].get(path)
             if entry:
                 decisions[path] = programs.decision(entry, path)
-                if kind != _RUNS_PYNATIVE and (path not in trained or path in exported):
-                    decisions[path] = _inference_only(decisions[path], path, path not in trained, exported.get(path))
+                if kind != _RUNS_PYNATIVE and path not in trained:
+                    decisions[path] = _not_trained(decisions[path], path, exported.get(path))
                 break
         else:
             decisions[path] = _package_decision(path, reached, programs, exists)
@@ -703,17 +704,13 @@ class _ProgramModes:
         return Decision(PYNATIVE, f"{shown} runs PyNative")
 
 
-def _inference_only(decision: Decision, path: str, inference_only: bool, exporter: str | None) -> Decision:
-    """``decision`` for the module at ``path`` when no compiling program
-    differentiates it (``inference_only``) or the program ``exporter`` exports it."""
-    basis = decision.basis
-    if inference_only:
-        basis += ", and every program that compiles it runs inference only"
-    return Decision(
-        decision.mode,
-        basis,
-        assumed=decision.assumed,
-        trained=not inference_only,
+def _not_trained(decision: Decision, path: str, exporter: str | None) -> Decision:
+    """``decision`` for the module at ``path`` when every program that compiles it
+    runs inference only; ``exporter``: one of them that exports it."""
+    return replace(
+        decision,
+        basis=f"{decision.basis}, and every program that compiles it runs inference only",
+        trained=False,
         exported_by=_shown(exporter, path) if exporter else "",
     )
 
