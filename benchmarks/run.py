@@ -317,10 +317,10 @@ def run_plugin(files: list[Path]) -> Result:
 
 def mslint_executable() -> list[str] | None:
     try:
-        import mslint.cli  # noqa: F401, PLC0415
+        import mslint.run.cli  # noqa: F401, PLC0415
     except ImportError:
         return None
-    return [sys.executable, "-m", "mslint.cli"]
+    return [sys.executable, "-m", "mslint.run.cli"]
 
 
 _MSLINT_LINE = re.compile(r"^.+?:\d+:\d+: [A-Z]\d{4}[: ].*\((?P<symbol>[a-z0-9-]+)\)\s*$")
@@ -349,7 +349,7 @@ def mslint_findings(stdout: str) -> Counter:
 def run_mslint(config: str, roots: list[Path], cache_dir: Path, options: list[str]) -> Result:
     base = mslint_executable()
     if base is None:
-        return Result(config, [], note="mslint/cli.py is not there yet")
+        return Result(config, [], note="mslint/run/cli.py is not there yet")
     command = [*base, *options, "--format=json", "--statistics", *map(str, roots)]
     env = dict(os.environ, MSLINT_CACHE_DIR=str(cache_dir))
     result, stdout = measure(config, command, env=env)

@@ -14,8 +14,10 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, fixes, mode, resolve, scope, values
-from mslint.messages import GraphModeNote, export_consequence, host_code_consequence, jit_syntax_level, spelled
+from mslint.knowledge import apis
+from mslint.analysis import astutil, edits, mode, resolve, scope, values
+from mslint.checkers.follow import GraphModeNote
+from mslint.checkers.messages import export_consequence, host_code_consequence, jit_syntax_level, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -84,7 +86,7 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
             consequence = self._consequence(node, analysis, kind, carried, falls_back=True)
             if consequence is None:
                 return  # nothing lost: np.digitize(...) as data, a comparison, a log, inference code
-            fixes.offer("ms-numpy-on-tensor", node, _ops_edits(node, qname))
+            edits.offer("ms-numpy-on-tensor", node, _ops_edits(node, qname))
             self.add_message(
                 "ms-numpy-on-tensor",
                 node=node,
@@ -232,10 +234,10 @@ def _ops_edits(call: nodes.Call, qname: str) -> list | None:
     if op is None or call.keywords or any(isinstance(arg, nodes.Starred) for arg in call.args):
         return None
     module = call.root()
-    spelling, import_edit = fixes.module_alias(module, apis.OPS_MODULE)
+    spelling, import_edit = edits.module_alias(module, apis.OPS_MODULE)
     if spelling is None:
         return None
-    return [fixes.replace(call.func, f"{spelling}.{op}"), *([import_edit] if import_edit else [])]
+    return [edits.replace(call.func, f"{spelling}.{op}"), *([import_edit] if import_edit else [])]
 
 
 def register(linter: PyLinter) -> None:

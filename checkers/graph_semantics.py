@@ -29,8 +29,10 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, resolve, scope, values
-from mslint.messages import GraphModeNote, jit_syntax_level, spelled
+from mslint.knowledge import apis
+from mslint.analysis import astutil, resolve, scope, values
+from mslint.checkers.follow import GraphModeNote
+from mslint.checkers.messages import jit_syntax_level, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter

@@ -7,7 +7,7 @@ default and rejects ``padding`` without ``pad_mode="pad"``; pooling strides by 1
 of the running average; ``nn.Dense``'s third positional argument is weight_init.
 
 The signatures, defaults and PyTorch counterparts are data in
-:data:`mslint.apis.LAYER_APIS`. A call is judged only when it resolves to a
+:data:`mslint.knowledge.apis.LAYER_APIS`. A call is judged only when it resolves to a
 mindspore.nn layer listed there (``torch.nn.Conv2d``, ``mindspore.mint.nn.*`` and
 user classes named like MindSpore's are other names), and never when ``*args``
 or ``**kwargs`` hide arguments. Values known before anything runs are judged:
@@ -24,9 +24,10 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, fixes, resolve, values
-from mslint.astutil import UNKNOWN, is_number, literal
-from mslint.messages import spelled
+from mslint.knowledge import apis
+from mslint.analysis import astutil, edits, resolve, values
+from mslint.analysis.astutil import UNKNOWN, is_number, literal
+from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -441,8 +442,8 @@ class LayersChecker(BaseChecker):
                 reason = f'padding must be an int or tuple; padding="{padding}" is pad_mode="{mode}" in MindSpore'
             else:
                 reason = "padding must be an int or tuple"
-            edits = _string_padding_edits(bound, padding) if mode in ("same", "valid") else None
-            self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), "TypeError", reason, fixed), edits)
+            changes = _string_padding_edits(bound, padding) if mode in ("same", "valid") else None
+            self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), "TypeError", reason, fixed), changes)
             return True
         if padding is UNKNOWN and astutil.is_binary_arithmetic(padding_node) and pad_mode != "pad":
             padding = 1  # ``k // 2``: a padding computed from a size, not 0 for any kernel above 1
@@ -471,10 +472,10 @@ class LayersChecker(BaseChecker):
         error = "TypeError" if torch_shaped and dims == 1 else "ValueError"
         fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
         fixed.set(bound, "padding", _padding_for_mindspore(padding_node, dims))
-        edits = [_set(bound, "pad_mode", _quoted("pad"), before="padding")] if pad_mode != "pad" else []
+        changes = [_set(bound, "pad_mode", _quoted("pad"), before="padding")] if pad_mode != "pad" else []
         if torch_shaped:
-            edits.append(fixes.replace(padding_node, _padding_for_mindspore(padding_node, dims)))
-        self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), error, "; ".join(reasons), fixed), edits)
+            changes.append(edits.replace(padding_node, _padding_for_mindspore(padding_node, dims)))
+        self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), error, "; ".join(reasons), fixed), changes)
         return True
 
     # -- ms-conv-implicit-pad-mode -----------------------------------------
@@ -512,7 +513,7 @@ class LayersChecker(BaseChecker):
         if padding_node is not None and not _all_zero(padding_node):
             # padding that is not visibly 0: "same" refuses it unless it is 0.
             fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
-            edits = [_set(bound, "pad_mode", _quoted("pad"), before="padding")]
+            changes = [_set(bound, "pad_mode", _quoted("pad"), before="padding")]
             effect = (
                 f'has no pad_mode: the default "same" raises ValueError for any padding but 0, and with 0 '
                 f"still pads, where PyTorch's {torch_name} would not"
@@ -520,9 +521,9 @@ class LayersChecker(BaseChecker):
             suggestion = str(fixed)
         else:
             fixed.set(bound, "pad_mode", _quoted("valid"), before="padding")
-            edits = [_set(bound, "pad_mode", _quoted("valid"), before="padding")]
+            changes = [_set(bound, "pad_mode", _quoted("valid"), before="padding")]
             suggestion = f'{fixed} to match PyTorch, or pad_mode="same" to keep this'
-        self._emit("ms-conv-implicit-pad-mode", bound, (_CallText(bound.call), effect, suggestion), edits)
+        self._emit("ms-conv-implicit-pad-mode", bound, (_CallText(bound.call), effect, suggestion), changes)
 
     # -- ms-pool-implicit-stride -------------------------------------------
 
@@ -646,7 +647,7 @@ class LayersChecker(BaseChecker):
             )
         else:
             return
-        self._emit("ms-batchnorm-momentum", bound, (_CallText(bound.call), effect, fixed), [fixes.replace(node, converted)])
+        self._emit("ms-batchnorm-momentum", bound, (_CallText(bound.call), effect, fixed), [edits.replace(node, converted)])
 
     # -- ms-torch-positional-args ------------------------------------------
 
@@ -701,8 +702,8 @@ class LayersChecker(BaseChecker):
                 ),
             )
 
-    def _emit(self, symbol: str, bound: _Bound, args: tuple, edits: list | None = None) -> None:
-        fixes.offer(symbol, bound.call, edits)
+    def _emit(self, symbol: str, bound: _Bound, args: tuple, changes: list | None = None) -> None:
+        edits.offer(symbol, bound.call, changes)
         self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))
 
 
@@ -802,22 +803,22 @@ def _is_global_pool(call: nodes.Call) -> bool:
     return True
 
 
-# -- autofix edits (mslint.fixes): each rule's fix is declared in mslint/manifest.py
+# -- autofix edits (mslint.analysis.edits): each rule's fix is declared in mslint/knowledge/manifest.py
 
-def _set(bound: _Bound, name: str, text: str, before: str | None = None) -> fixes.Edit | None:
-    return fixes.set_argument(bound.call, bound.get(name), name, text, before)
+def _set(bound: _Bound, name: str, text: str, before: str | None = None) -> edits.Edit | None:
+    return edits.set_argument(bound.call, bound.get(name), name, text, before)
 
 
 def _string_padding_edits(bound: _Bound, padding: str) -> list | None:
     """padding="same" -> pad_mode="same" (the keyword renamed when the call has no
     pad_mode; else padding deleted and pad_mode set)."""
-    keyword = fixes.keyword_named(bound.call, "padding")
+    keyword = edits.keyword_named(bound.call, "padding")
     if keyword is None or literal(keyword.value) != padding:
         return None  # positional, or a name whose value is the string
     mode = padding.lower()
     if "pad_mode" not in bound:
-        return [fixes.rename_keyword(keyword, "pad_mode") if mode == padding else fixes.replace(keyword, f"pad_mode={_quoted(mode)}")]
-    return [fixes.delete_argument(bound.call, keyword), fixes.replace(bound.args["pad_mode"], _quoted(mode))]
+        return [edits.rename_keyword(keyword, "pad_mode") if mode == padding else edits.replace(keyword, f"pad_mode={_quoted(mode)}")]
+    return [edits.delete_argument(bound.call, keyword), edits.replace(bound.args["pad_mode"], _quoted(mode))]
 
 
 def _stride_edits(bound: _Bound) -> list | None:
@@ -827,19 +828,19 @@ def _stride_edits(bound: _Bound) -> list | None:
     text = _segment(kernel)
     if text is None or (literal(kernel) is UNKNOWN and not isinstance(kernel, (nodes.Name, nodes.Attribute))):
         return None
-    after = fixes.keyword_named(bound.call, "kernel_size") or kernel
-    return [fixes.insert_after(after, f", stride={text}")]
+    after = edits.keyword_named(bound.call, "kernel_size") or kernel
+    return [edits.insert_after(after, f", stride={text}")]
 
 
 def _rate_edits(bound: _Bound, node: nodes.NodeNG) -> list | None:
     """The drop rate given as keep_prob becomes ``p=`` (a keyword renamed, or the
     positional value named)."""
-    keyword = fixes.keyword_named(bound.call, "keep_prob")
+    keyword = edits.keyword_named(bound.call, "keep_prob")
     if keyword is not None:
-        return [fixes.rename_keyword(keyword, "p")]
+        return [edits.rename_keyword(keyword, "p")]
     if len(bound.call.args) != 1:
         return None  # a keyword before later positionals would not parse
-    return [fixes.insert_before(node, "p=")]
+    return [edits.insert_before(node, "p=")]
 
 
 def _torch_positional_edits(bound: _Bound, index: int) -> list | None:
@@ -848,27 +849,27 @@ def _torch_positional_edits(bound: _Bound, index: int) -> list | None:
     with no MindSpore counterpart is deleted); None when one has no counterpart."""
     api = bound.api
     call = bound.call
-    edits: list = []
+    changes: list = []
     for position in range(index, len(call.args)):
         node = call.args[position]
         torch_param = api.torch_params[position] if position < len(api.torch_params) else None
         ms_param = api.torch_to_ms.get(torch_param) if torch_param else None
         if ms_param is None and torch_param is not None and literal(node) == api.torch_defaults.get(torch_param, UNKNOWN):
-            edits.append(fixes.delete_argument(call, node))
+            changes.append(edits.delete_argument(call, node))
         elif ms_param is None:
             return None
         elif torch_param == "padding" and ms_param == "padding":
             if _all_zero(node):
-                edits.append(fixes.replace(node, 'pad_mode="valid"'))
+                changes.append(edits.replace(node, 'pad_mode="valid"'))
             else:
                 converted = _padding_for_mindspore(node, api.spatial_dims)
                 if converted == _segment(node):
-                    edits.append(fixes.insert_before(node, 'pad_mode="pad", padding='))
+                    changes.append(edits.insert_before(node, 'pad_mode="pad", padding='))
                 else:
-                    edits.append(fixes.replace(node, f'pad_mode="pad", padding={converted}'))
+                    changes.append(edits.replace(node, f'pad_mode="pad", padding={converted}'))
         else:
-            edits.append(fixes.insert_before(node, f"{ms_param}="))
-    return edits
+            changes.append(edits.insert_before(node, f"{ms_param}="))
+    return changes
 
 
 def _torch_positionals_fixed(bound: _Bound, index: int) -> str:

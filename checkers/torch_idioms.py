@@ -20,8 +20,9 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, fixes, resolve, scope
-from mslint.messages import spelled
+from mslint.knowledge import apis
+from mslint.analysis import astutil, edits, resolve, scope
+from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -154,7 +155,7 @@ class TorchIdiomsChecker(BaseChecker):
             if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):
                 return  # a torch object kept beside MindSpore code
         if func.attrname in apis.TORCH_SIZE_METHODS:
-            fixes.offer("ms-torch-in-cell", node, _size_edits(node))
+            edits.offer("ms-torch-in-cell", node, _size_edits(node))
         self.add_message(
             "ms-torch-in-cell", node=node, args=(f"{_short(node)}: {idiom.harm}", idiom.instead)
         )
@@ -294,9 +295,9 @@ def _size_edits(call: nodes.Call) -> list | None:
     if call.keywords:
         return None
     if not call.args:
-        return [fixes.replace_method_call(call, ".shape")]
-    dimension = fixes.source_segment(call.args[0]) if len(call.args) == 1 else None
-    return [fixes.replace_method_call(call, f".shape[{dimension}]")] if dimension else None
+        return [edits.replace_method_call(call, ".shape")]
+    dimension = edits.source_segment(call.args[0]) if len(call.args) == 1 else None
+    return [edits.replace_method_call(call, f".shape[{dimension}]")] if dimension else None
 
 
 def register(linter: PyLinter) -> None:

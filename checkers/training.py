@@ -23,9 +23,10 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, fixes, resolve, scope
-from mslint.astutil import UNKNOWN, argument, attribute_path, literal_bool, unwrap_chain
-from mslint.messages import spelled
+from mslint.knowledge import apis
+from mslint.analysis import astutil, edits, resolve, scope
+from mslint.analysis.astutil import UNKNOWN, argument, attribute_path, literal_bool, unwrap_chain
+from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -431,7 +432,7 @@ class TrainingChecker(BaseChecker):
         if not external <= allowed:
             return  # a MindSpore/third-party/unresolved base may provide construct
         if not _calls_forward(node.root()):
-            fixes.offer("ms-forward-not-construct", forward, [fixes.rename_definition(forward, apis.CELL_FORWARD_METHOD)])
+            edits.offer("ms-forward-not-construct", forward, [edits.rename_definition(forward, apis.CELL_FORWARD_METHOD)])
         self.add_message("ms-forward-not-construct", node=forward, args=(node.name,))
 
     def _check_auto_prefix(self, node: nodes.ClassDef, analysis) -> None:
@@ -451,8 +452,8 @@ class TrainingChecker(BaseChecker):
             return
         first, second, shared = collision
         written = keyword_of(super_call, value)
-        edit = fixes.delete_argument(super_call, written) if written is not None else None
-        fixes.offer("ms-auto-prefix", super_call, [edit] if edit else None, "remove auto_prefix=False")
+        edit = edits.delete_argument(super_call, written) if written is not None else None
+        edits.offer("ms-auto-prefix", super_call, [edit] if edit else None, "remove auto_prefix=False")
         self.add_message(
             "ms-auto-prefix",
             node=super_call,
@@ -510,8 +511,8 @@ class TrainingChecker(BaseChecker):
         if init_call is not None:  # the wrapper is defined here: its super().__init__() can take the fix
             super_call, value = init_call[0], init_call[3]
             editable = value is None or keyword_of(super_call, value) is not None
-            edit = fixes.set_argument(super_call, value, "auto_prefix", "False") if editable else None
-            fixes.offer("ms-auto-prefix", node, [edit] if edit else None, f"pass auto_prefix=False in {cls.name}")
+            edit = edits.set_argument(super_call, value, "auto_prefix", "False") if editable else None
+            edits.offer("ms-auto-prefix", node, [edit] if edit else None, f"pass auto_prefix=False in {cls.name}")
         self.add_message(
             "ms-auto-prefix",
             node=node,

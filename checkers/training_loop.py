@@ -22,8 +22,9 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint import apis, astutil, fixes, resolve, scope
-from mslint.messages import spelled
+from mslint.knowledge import apis
+from mslint.analysis import astutil, edits, resolve, scope
+from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -34,7 +35,7 @@ _MAX_DEPTH = 6
 
 # ---------------------------------------------------------------------------
 # Small AST helpers
-# Argument binding and assigned names come from mslint.astutil and mslint.resolve,
+# Argument binding and assigned names come from mslint.analysis.astutil and mslint.analysis.resolve,
 # what ``self.x`` holds from the class-facts table (scope.class_facts).
 # ---------------------------------------------------------------------------
 def _is_literal(node, value) -> bool:
@@ -226,8 +227,8 @@ class TrainingLoopChecker(BaseChecker):
             if fix is None:
                 continue
             instead = f"write {fix.rename}={keyword.value.as_string()}" if fix.rename else fix.instead
-            edit = fixes.rename_keyword(keyword, fix.rename) if fix.rename else fixes.delete_argument(node, keyword) if fix.delete else None
-            fixes.offer("ms-torch-keyword-args", keyword, [edit] if edit else None, instead)
+            edit = edits.rename_keyword(keyword, fix.rename) if fix.rename else edits.delete_argument(node, keyword) if fix.delete else None
+            edits.offer("ms-torch-keyword-args", keyword, [edit] if edit else None, instead)
             self.add_message(
                 "ms-torch-keyword-args",
                 node=keyword,
@@ -243,7 +244,7 @@ class TrainingLoopChecker(BaseChecker):
         if not _is_mindspore_cell(receiver, method) or self._torch_compat(node.root()):
             return
         name = receiver.as_string() if not isinstance(receiver, nodes.Call) else spelled(receiver.func) + "(...)"
-        fixes.offer("ms-torch-module-method", node, _method_edits(node), apis.TORCH_MODULE_METHODS[method].format(name))
+        edits.offer("ms-torch-module-method", node, _method_edits(node), apis.TORCH_MODULE_METHODS[method].format(name))
         self.add_message(
             "ms-torch-module-method",
             node=node,
@@ -548,9 +549,9 @@ def _method_edits(call: nodes.Call) -> list | None:
     method = call.func.attrname
     if call.args or call.keywords:
         rename = apis.TORCH_MODULE_METHOD_RENAMES.get(method)
-        return [fixes.rename_method(call, rename)] if rename else None
+        return [edits.rename_method(call, rename)] if rename else None
     text = apis.TORCH_MODULE_METHOD_FIXES.get(method)
-    return [fixes.replace_method_call(call, text)] if text is not None else None
+    return [edits.replace_method_call(call, text)] if text is not None else None
 
 
 def _is_mindspore_cell(receiver: nodes.NodeNG, method: str) -> bool:

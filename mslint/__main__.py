@@ -2,7 +2,7 @@
 
 import sys
 
-from mslint.cli import main
+from mslint.run.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -32,16 +32,19 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture(scope="session")
 def mslint_findings():  # noqa: ANN201
-    """``lint(*paths, enabled=None)``: the findings (mslint.findings.Finding, with
+    """``lint(*paths, enabled=None)``: the findings (mslint.report.findings.Finding, with
     their anchors) the mslint command makes for files and folders, every mslint
     rule enabled by default, fingerprinted, without the result cache."""
-    from mslint import catalog, cli, findings  # noqa: PLC0415
-    from mslint.cache import project_roots  # noqa: PLC0415
-    from mslint.engine import Settings, package_root, skipped_libraries  # noqa: PLC0415
+    from mslint.report import findings  # noqa: PLC0415
+    from mslint.run import cli  # noqa: PLC0415
+    from mslint.run.cache import project_roots  # noqa: PLC0415
+    from mslint.analysis.project import package_root  # noqa: PLC0415
+    from mslint.run.plugin import mslint_rules  # noqa: PLC0415
+    from mslint.run.engine import Settings, skipped_libraries  # noqa: PLC0415
 
     def lint(*paths: Path, enabled: list[str] | None = None) -> list:
         files = sorted({str(file.resolve()) for path in paths for file in ([path] if path.is_file() else path.rglob("*.py"))})
-        symbols = enabled or [rule.symbol for rule in catalog.mslint_rules() if rule.symbol != "ms-graph-compile-error"]
+        symbols = enabled or [rule.symbol for rule in mslint_rules() if rule.symbol != "ms-graph-compile-error"]
         settings = Settings(enabled=symbols, jit_syntax_level="lax", roots=project_roots(files, package_root),
                             skipped_libraries=skipped_libraries(files))
         found = cli.check_files(files, settings, jobs=1, use_cache=False)

@@ -1,7 +1,7 @@
 """The result cache and --jobs: the same findings with and without the cache and
 with 1 or 2 processes; a second run over unchanged files analyses nothing; a change re-checks what it must (the file, the files importing it, all
 of them for a configuration change) and nothing else; the astroid adjustments
-the command makes (mslint/engine.py) agree with astroid."""
+the command makes (mslint/run/engine.py) agree with astroid."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from pathlib import Path
 import astroid
 import pytest
 
-from mslint import cache, cli, compat, engine, pool
+from mslint.run import cache, cli, compat, engine, pool
+from mslint.analysis import imports
+from mslint.analysis.project import module_name, package_root
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -206,7 +208,7 @@ def test_anchors_survive_the_cache(project: Path, cache_dir: Path) -> None:
     finding from the cache carries the same one."""
     files = [str(path) for path in sorted((project / "cli").rglob("*.py"))]
     settings = engine.Settings(enabled=["ms-numpy-on-tensor", "ms-cell-in-construct", "ms-conv-padding-ignored"],
-                               jit_syntax_level="lax", roots=cache.project_roots(files, engine.package_root))
+                               jit_syntax_level="lax", roots=cache.project_roots(files, package_root))
     cold = cli.check_files(files, settings, jobs=1, use_cache=True)
     warm = cli.check_files(files, settings, jobs=1, use_cache=True)
     assert cold == warm and [item.anchor for item in cold] == [item.anchor for item in warm]
@@ -236,7 +238,7 @@ def test_scan_imports_is_generous() -> None:
         from q import r; import s
         """
     ).encode()
-    found = cache.scan_imports(source)
+    found = imports.scan_imports(source)
     assert [0, "os", None] in found and [0, "a.b.c", None] in found
     assert [1, "", ["sibling"]] in found
     assert [2, "up", ["x", "y"]] in found
@@ -264,7 +266,7 @@ def test_dependency_hash_covers_cycles_and_chains(tmp_path: Path) -> None:
     def hashes() -> dict[str, str]:
         def read(path: str):
             data = Path(path).read_bytes()
-            return cache.digest(data), cache.scan_imports(data)
+            return cache.digest(data), imports.scan_imports(data)
 
         hasher = cache.DependencyHasher([str(tmp_path)], read)
         return {name: hasher.closure_hash(str(package / name)) for name in files}
@@ -352,7 +354,7 @@ def test_lazy_star_imports_bind_what_astroid_binds(tmp_path: Path) -> None:
 
 def test_lazy_star_imports_agree_on_the_fixtures() -> None:
     files = sorted(str(path) for path in FIXTURES.rglob("*.py"))
-    roots = sorted({engine.package_root(path) for path in files})
+    roots = sorted({package_root(path) for path in files})
     lazy = compat.LazyStarImports(roots)
     import sys
 
@@ -361,7 +363,7 @@ def test_lazy_star_imports_agree_on_the_fixtures() -> None:
     try:
         compared = 0
         for path in files:
-            name = engine.module_name(path)
+            name = module_name(path)
             emulated = lazy._module_names(name, path)
             try:
                 real = astroid.MANAGER.ast_from_file(path, name, source=True)

@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 
 import mslint
-from mslint import catalog, cli, sarif
-from mslint.findings import Finding
+from mslint.report import catalog, sarif
+from mslint.run.plugin import mslint_rules
+from mslint.run import cli
+from mslint.report.findings import Finding
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "cli"
@@ -79,7 +81,7 @@ def test_the_command_finds_what_the_plugin_finds(tmp_path: Path) -> None:
     """`mslint --select=all` and `pylint --load-plugins=mslint` with every mslint
     rule enabled report the same findings on all fixtures (lines, rules, texts;
     the command's columns are 1-based characters, pylint's 0-based bytes)."""
-    symbols = ",".join(rule.symbol for rule in catalog.mslint_rules())
+    symbols = ",".join(rule.symbol for rule in mslint_rules())
     env = dict(os.environ, MSLINT_CACHE_DIR=str(tmp_path))
     plugin = subprocess.run(
         [sys.executable, "-m", "pylint", "--load-plugins=mslint", "--disable=all", f"--enable={symbols}", "--persistent=n",
@@ -292,7 +294,7 @@ def test_baseline_must_be_a_log(project: Path, capsys: pytest.CaptureFixture) ->
 def test_rules_lists_every_rule(capsys: pytest.CaptureFixture) -> None:
     code, out, _ = run(capsys, "rules")
     assert code == 0
-    rules = catalog.mslint_rules()
+    rules = mslint_rules()
     lines = out.splitlines()[1:]
     assert len(lines) == len(rules)
     for line, rule in zip(lines, rules):
@@ -330,12 +332,12 @@ def test_wheel_carries_the_rule_pages(tmp_path: Path) -> None:
     )
     wheel = next((tmp_path / "dist").glob("mslint-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    for rule in catalog.mslint_rules():
+    for rule in mslint_rules():
         assert f"mslint/rules_docs/{rule.symbol}.md" in names
     target = tmp_path / "installed"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)], check=True, capture_output=True, timeout=600)
     done = subprocess.run(
-        [sys.executable, "-c", "import sys, mslint; from mslint import cli; print(mslint.__file__); sys.exit(cli.main(['explain', 'ms-numpy-on-tensor']))"],
+        [sys.executable, "-c", "import sys, mslint; from mslint.run import cli; print(mslint.__file__); sys.exit(cli.main(['explain', 'ms-numpy-on-tensor']))"],
         cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(target)), capture_output=True, text=True, check=False, timeout=300,
     )
     assert done.returncode == 0, done.stderr
@@ -406,7 +408,7 @@ def test_a_crashing_checker_does_not_stop_the_run(project: Path, capsys: pytest.
 
 _HANGING_CHECKER = """
 import sys
-from mslint import cli
+from mslint.run import cli
 from mslint.checkers import graph_host_code
 
 def hang(self, node):

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from mslint import cache, cli
+from mslint.run import cache, cli
+from mslint.run.plugin import mslint_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,7 +46,7 @@ def write_config(folder: Path, body: str) -> None:
 
 _HANGING_CHECKER = """
 import sys
-from mslint import cli
+from mslint.run import cli
 from mslint.checkers import graph_host_code
 
 def hang(self, node):
@@ -286,7 +287,7 @@ def test_a_long_expression_takes_linear_work(project: Path, capsys: pytest.Captu
     """4000 `np.exp(x)` terms took 23 s: every call in the chain of BinOps walked
     up (frame, scope) and down (nodes_of_class, through nested generators) the
     whole chain. Counted in tree steps, not timed."""
-    from mslint.compat import ParentWalks
+    from mslint.run.compat import ParentWalks
 
     steps = {}
     for terms in (300, 1200):
@@ -316,11 +317,10 @@ def test_an_empty_select_is_an_error(project: Path, capsys: pytest.CaptureFixtur
 
 
 def test_explain_all_prints_every_page(capsys: pytest.CaptureFixture) -> None:
-    from mslint import catalog
 
     code, out, _ = run(capsys, "explain", "all")
     assert code == 0
-    for rule in catalog.mslint_rules():
+    for rule in mslint_rules():
         assert f"# {rule.symbol}" in out or f"({rule.msgid})" in out
 
 
@@ -374,11 +374,10 @@ def test_output_that_is_an_input_is_refused(project: Path, capsys: pytest.Captur
 
 
 def test_the_plugin_and_the_command_agree_on_a_configured_project(project: Path) -> None:
-    from mslint import catalog
 
     write_config(project, 'jit-syntax-level = "strict"\nignore = ["ms-cell-in-construct"]\nenable = ["ms-layer-default-differs"]\n')
     (project / "layers.py").write_text("from mindspore import nn\n\nact = nn.LeakyReLU()\ndrop = nn.Dropout(0.1)\n", encoding="utf-8")
-    defaults = ",".join(rule.symbol for rule in catalog.mslint_rules() if rule.default_enabled)
+    defaults = ",".join(rule.symbol for rule in mslint_rules() if rule.default_enabled)
     plugin = subprocess.run(
         [sys.executable, "-m", "pylint", "--load-plugins=mslint", "--disable=all", f"--enable={defaults}", "--persistent=n",
          "--score=n", "--output-format=json2", "bad.py", "layers.py"],

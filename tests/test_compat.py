@@ -1,4 +1,4 @@
-"""mslint.compat: the pylint and astroid functions mslint patches, overrides or
+"""mslint.checkers.pylint_hooks and mslint.run.compat: the pylint and astroid functions mslint patches, overrides or
 calls privately must have the signatures it was written against; a mismatch
 fails loudly, naming the versions, instead of quietly switching a patch off."""
 
@@ -8,26 +8,27 @@ from pathlib import Path
 
 import pytest
 
-from mslint import cli, compat
+from mslint.run import cli, compat
+from mslint.checkers import pylint_hooks
 
 
 def test_the_installed_versions_fit() -> None:
-    compat.check_signatures(compat.EXPECTED)  # raises otherwise
-    for (module, name), parameters in compat.EXPECTED.items():
+    pylint_hooks.check_signatures(pylint_hooks.EXPECTED)  # raises otherwise
+    for (module, name), parameters in pylint_hooks.EXPECTED.items():
         assert module.startswith(("pylint", "astroid")) and name and isinstance(parameters, tuple)
 
 
 def test_a_mismatched_signature_fails_loudly() -> None:
     wrong = {("astroid.builder", "AstroidBuilder.add_from_names_to_locals"): ("self", "node", "global_name", "extra")}
-    with pytest.raises(compat.IncompatibleVersions) as raised:
-        compat.check_signatures(wrong)
+    with pytest.raises(pylint_hooks.IncompatibleVersions) as raised:
+        pylint_hooks.check_signatures(wrong)
     text = str(raised.value)
     assert "astroid.builder.AstroidBuilder.add_from_names_to_locals(self, node, global_name)" in text
     assert "expected (self, node, global_name, extra)" in text
-    assert compat.versions() in text and "pylint " in text and "astroid " in text
+    assert pylint_hooks.versions() in text and "pylint " in text and "astroid " in text
     missing = {("pylint.lint", "PyLinter.no_such_method"): ("self",)}
-    with pytest.raises(compat.IncompatibleVersions, match="PyLinter.no_such_method is missing"):
-        compat.check_signatures(missing)
+    with pytest.raises(pylint_hooks.IncompatibleVersions, match="PyLinter.no_such_method is missing"):
+        pylint_hooks.check_signatures(missing)
 
 
 def test_a_changed_astroid_stops_the_command(
@@ -41,12 +42,12 @@ def test_a_changed_astroid_stops_the_command(
         raise AssertionError("never called")
 
     monkeypatch.setattr(AstroidBuilder, "add_from_names_to_locals", add_from_names_to_locals)
-    monkeypatch.setattr(compat, "_CHECKED", [])
+    monkeypatch.setattr(pylint_hooks, "_CHECKED", [])
     monkeypatch.setenv("MSLINT_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "m.py").write_text("x = 1\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert cli.main(["--no-cache", "m.py"]) == 2
     err = capsys.readouterr().err
     assert "does not work with the installed pylint" in err and "add_from_names_to_locals" in err
-    with pytest.raises(compat.IncompatibleVersions):
+    with pytest.raises(pylint_hooks.IncompatibleVersions):
         compat.adjusted_astroid([], [], lean=True).__enter__()

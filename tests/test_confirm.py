@@ -19,7 +19,7 @@ import jsonschema
 import pytest
 
 from mslint.confirm import COMPILE_ERROR_SYMBOL, STATUSES, confirm_findings
-from mslint.findings import Finding
+from mslint.report.findings import Finding
 
 pytestmark = pytest.mark.frameworks  # compiles with the real MindSpore
 
@@ -220,7 +220,7 @@ def test_real_objects_without_configuration(linted: list[Finding]) -> None:
 def test_graph_rule_fixtures_confirmed_without_declared_inputs(mslint_findings) -> None:  # noqa: ANN001
     """Every graph rule's positive fixture, no inputs declared anywhere: each
     module imports, has findings confirmed, and none is left waiting for inputs."""
-    from mslint import manifest  # noqa: PLC0415
+    from mslint.knowledge import manifest  # noqa: PLC0415
     from mslint.confirm import rules  # noqa: PLC0415
 
     paths = sorted({ROOT / spec.fixture for spec in manifest.RULES if spec.symbol in rules.GRAPH_RULES})

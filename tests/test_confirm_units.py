@@ -18,7 +18,7 @@ from mslint.confirm.errors import first_useful_line, gradient_cut_locations, loc
 from mslint.confirm.plan import load_config, module_names, plan_module
 from mslint.confirm.runner import memory_limit
 from mslint.confirm.verdict import Span, WorkerEnd, decide_module, new_findings
-from mslint.findings import Finding
+from mslint.report.findings import Finding
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIME = ROOT / "fixtures" / "runtime"

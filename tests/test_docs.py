@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from mslint import catalog
+from mslint.report import catalog
+from mslint.run.plugin import mslint_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "rules"
 SECTIONS = ("## What it flags", "## Why is this bad?", "## Example", "## Use instead", "## When it stays silent")
-RULES = catalog.mslint_rules()
+RULES = mslint_rules()
 
 
 def test_rules_are_registered() -> None:
@@ -62,7 +63,7 @@ def test_pages_name_only_existing_rules() -> None:
 def test_index_is_generated_from_the_definitions() -> None:
     index = ROOT / "docs" / "rules.md"
     expected = catalog.index_markdown(RULES)
-    assert index.is_file(), "run: python -m mslint.catalog --write"
-    assert index.read_text(encoding="utf-8") == expected, "docs/rules.md is stale: python -m mslint.catalog --write"
+    assert index.is_file(), "run: python -m mslint.run.plugin --write"
+    assert index.read_text(encoding="utf-8") == expected, "docs/rules.md is stale: python -m mslint.run.plugin --write"
     for rule in RULES:
         assert f"[{rule.symbol}](rules/{rule.symbol}.md) | {rule.msgid} |" in expected

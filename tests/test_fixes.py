@@ -1,4 +1,4 @@
-"""Autofix (``mslint --fix``, ``--unsafe-fixes``, ``--diff``; mslint/fixes.py).
+"""Autofix (``mslint --fix``, ``--unsafe-fixes``, ``--diff``; mslint/report/fixes.py).
 
 Every fixable rule has a fixture triple under ``fixtures/fixes/<rule>/``:
 ``before.py``, ``after_fix.py`` (``--fix``: the safe fixes) and
@@ -18,7 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from mslint import cli, fixes, manifest
+from mslint.run import cli
+from mslint.analysis import edits
+from mslint.report import fixes, patches
+from mslint.knowledge import manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXES = ROOT / "fixtures" / "fixes"
@@ -67,7 +70,7 @@ def test_fix_fixture(spec: manifest.RuleSpec, unsafe: bool, tmp_path: Path, caps
     assert fixed == expected_file.read_text(encoding="utf-8")
     # every finding whose fix applied is gone; the rest were not offered a fix
     left = lint_json(target, spec.symbol, capsys)
-    assert not [item for item in left if fixes.applies(fixes.Patch.from_data(item["fix"]) if "fix" in item else None, unsafe)]
+    assert not [item for item in left if edits.applies(edits.Patch.from_data(item["fix"]) if "fix" in item else None, unsafe)]
     applied = spec.fix.applicability == "safe" or unsafe
     if applied:
         assert fixed != fixture(spec.symbol, "before").read_text(encoding="utf-8")
@@ -123,16 +126,16 @@ def test_unparseable_files_are_never_edited(tmp_path: Path) -> None:
 
 
 def test_a_patch_that_breaks_the_parse_is_dropped() -> None:
-    source = fixes.Source("f(x=1,)\n", "utf-8", bom=False)
-    delete = fixes.Patch("delete", fixes.SAFE, (fixes.Edit(1, 3, 1, 6, ""),))
-    assert fixes.fixed_text(source, [delete]) == ("f(x=1,)\n", [])
+    source = patches.Source("f(x=1,)\n", "utf-8", bom=False)
+    delete = edits.Patch("delete", edits.SAFE, (edits.Edit(1, 3, 1, 6, ""),))
+    assert patches.fixed_text(source, [delete]) == ("f(x=1,)\n", [])
 
 
 def test_overlapping_patches_wait_and_identical_edits_are_shared() -> None:
-    first = fixes.Patch("a", fixes.SAFE, (fixes.Edit(1, 1, 1, 2, "A"), fixes.Edit(2, 1, 2, 1, "import x\n")))
-    second = fixes.Patch("b", fixes.SAFE, (fixes.Edit(1, 1, 1, 3, "B"),))
-    third = fixes.Patch("c", fixes.SAFE, (fixes.Edit(1, 3, 1, 4, "C"), fixes.Edit(2, 1, 2, 1, "import x\n")))
-    text, taken = fixes.apply_patches("abcd\ny\n", [second, first, third])
+    first = edits.Patch("a", edits.SAFE, (edits.Edit(1, 1, 1, 2, "A"), edits.Edit(2, 1, 2, 1, "import x\n")))
+    second = edits.Patch("b", edits.SAFE, (edits.Edit(1, 1, 1, 3, "B"),))
+    third = edits.Patch("c", edits.SAFE, (edits.Edit(1, 3, 1, 4, "C"), edits.Edit(2, 1, 2, 1, "import x\n")))
+    text, taken = patches.apply_patches("abcd\ny\n", [second, first, third])
     assert text == "AbCd\nimport x\ny\n"
     assert taken == [first, third]
 
@@ -194,7 +197,7 @@ def test_json_and_sarif_carry_fixes(tmp_path: Path, capsys: pytest.CaptureFixtur
     ]
     assert fix["properties"]["applicability"] == "safe"
     if SCHEMA.is_file():
-        from mslint import sarif  # noqa: PLC0415
+        from mslint.report import sarif  # noqa: PLC0415
 
         assert sarif.main(["--schema", str(SCHEMA), "--validate", str(sarif_file)]) == 0
 

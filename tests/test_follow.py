@@ -1,4 +1,4 @@
-"""Graph code calling code of other modules of the project (mslint.follow):
+"""Graph code calling code of other modules of the project (mslint.checkers.follow):
 the command and the plugin report the same findings, at the calls, with the
 callee's place in the message, in SARIF's relatedLocations and in the JSON
 output. fixtures/graph/xmod holds the package (its model.py, model_negative.py
@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from mslint import cli, findings, sarif
+from mslint.run import cli
+from mslint.analysis.places import place_note
+from mslint.report import findings, sarif
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "fixtures" / "graph" / "xmod"
@@ -97,10 +99,10 @@ def test_sarif_related_locations(package: Path, capsys: pytest.CaptureFixture) -
 
 
 def test_the_place_is_read_back_from_the_message() -> None:
-    note = findings.place_note("Base.pre", "../common/base.py", 12, "differentiated")
+    note = place_note("Base.pre", "../common/base.py", 12, "differentiated")
     place = findings.related_place("np.exp() on a runtime tensor" + note, "/p/pkg/model.py")
     assert place == findings.Place(os.path.normpath("/p/common/base.py"), 12, "Base.pre", "differentiated")
-    note = findings.place_note("inner", "deep.py", 7, "graph", through="chain")
+    note = place_note("inner", "deep.py", 7, "graph", through="chain")
     assert note == " (in inner() at deep.py:7, reached through chain(), called from graph code here)"
     place = findings.related_place("np.exp() on a runtime tensor" + note, "/p/pkg/model.py")
     assert place == findings.Place(os.path.normpath("/p/pkg/deep.py"), 7, "inner", "graph")

@@ -15,7 +15,8 @@ import pytest
 from pylint.testutils import LintModuleTest
 from pylint.testutils.functional import FunctionalTestFile, LintModuleOutputUpdate
 
-from mslint import compat, mode
+from mslint.run import compat
+from mslint.analysis import mode
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

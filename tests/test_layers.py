@@ -10,7 +10,8 @@ import astroid
 import pytest
 from pylint.testutils import CheckerTestCase
 
-from mslint import apis, astutil
+from mslint.knowledge import apis
+from mslint.analysis import astutil
 from mslint.checkers import layers
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"

@@ -1,4 +1,4 @@
-"""How the program runs (mslint.mode): entry scripts, what their set_context selects,
+"""How the program runs (mslint.analysis.mode): entry scripts, what their set_context selects,
 and the mode of each module; the command's --mode / [tool.mslint] mode and the
 outputs that say which mode was taken. Static: no mindspore, no user code run."""
 
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mslint import cli, mode
+from mslint.run import cli
+from mslint.analysis import mode
 
 
 def _modes(source: str, path: str = "") -> set[str]:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mslint import cli, notebooks, sarif
+from mslint.run import cli
+from mslint.report import notebooks, sarif
 
 SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
 CELLS = [
@@ -131,11 +132,11 @@ def test_fix_rewrites_only_the_cells_code(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_fix_never_edits_a_magic_line() -> None:
-    from mslint import fixes
+    from mslint.analysis import edits
 
     raw = json.dumps({"cells": FIXABLE_CELLS, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n"
-    on_magic = fixes.Patch("x", fixes.SAFE, (fixes.Edit(1, 2, 1, 5, "zzz"),))  # shadow line 1: %matplotlib
+    on_magic = edits.Patch("x", edits.SAFE, (edits.Edit(1, 2, 1, 5, "zzz"),))  # shadow line 1: %matplotlib
     assert notebooks.fixed_notebook(raw, "n.ipynb", [on_magic]) == (raw, [])
-    on_code = fixes.Patch("x", fixes.SAFE, (fixes.Edit(5, 25, 5, 29, "has_bias"),))
+    on_code = edits.Patch("x", edits.SAFE, (edits.Edit(5, 25, 5, 29, "has_bias"),))
     text, taken = notebooks.fixed_notebook(raw, "n.ipynb", [on_code])
     assert taken == [on_code] and json.loads(text)["cells"][2]["source"][1].startswith("layer = nn.Dense(16, 4, has_bias=False)")

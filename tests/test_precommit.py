@@ -89,7 +89,7 @@ def test_hook_declaration() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     core = " ".join(project["dependencies"]).lower()
     assert "mindspore" not in core and "torch" not in core
-    assert project["scripts"]["mslint"] == "mslint.cli:main"
+    assert project["scripts"]["mslint"] == "mslint.run.cli:main"
 
 
 def test_try_repo_fails_on_a_bad_file_and_passes_on_a_good_one(hook_repo: Path, user_project: Path) -> None:

@@ -25,7 +25,7 @@ from pylint.lint import PyLinter, Run
 from pylint.reporters import CollectingReporter
 
 import mslint
-from mslint import resolve, scope
+from mslint.analysis import resolve, scope
 
 T = TypeVar("T")
 Choose = Callable[[Sequence[T]], T]

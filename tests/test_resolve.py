@@ -6,7 +6,7 @@ import astroid
 import pytest
 from astroid import nodes
 
-from mslint import resolve
+from mslint.analysis import resolve
 
 
 def _call_name(source: str) -> str | None:
@@ -142,7 +142,7 @@ def e(x): pass
 def f(x): pass
 """
     )
-    from mslint import apis
+    from mslint.knowledge import apis
 
     decorated = {
         func.name for func in module.nodes_of_class(nodes.FunctionDef) if resolve.has_decorator(func, apis.JIT_DECORATORS)

@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from mslint import catalog, cli, findings, sarif
+from mslint.report import catalog, sarif
+from mslint.analysis import edits
+from mslint.run.plugin import mslint_linter
+from mslint.run import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "cli"
@@ -83,7 +86,7 @@ def test_pylint_output_format_sarif(project: Path) -> None:
 
 
 def test_every_mslint_rule_is_described() -> None:
-    linter = catalog.mslint_linter(default_plugins=True)
+    linter = mslint_linter(default_plugins=True)
     rules = catalog.rules_of(linter)
     log = sarif.build_log([], rules, root=str(ROOT))
     validate(log)
@@ -120,10 +123,10 @@ def test_columns_are_characters_not_bytes(project: Path) -> None:
 
 
 def test_char_column_conversion() -> None:
-    assert findings.char_column("a = 'é'; b", len("a = 'é'; ".encode())) == len("a = 'é'; ")
-    assert findings.char_column("x = '😀' + y", len("x = '😀' + ".encode())) == len("x = '😀' + ")
-    assert findings.char_column("", 0) == 0
-    assert findings.char_column("abc", 10) == 10  # past the end: kept as is
+    assert edits.char_column("a = 'é'; b", len("a = 'é'; ".encode())) == len("a = 'é'; ")
+    assert edits.char_column("x = '😀' + y", len("x = '😀' + ".encode())) == len("x = '😀' + ")
+    assert edits.char_column("", 0) == 0
+    assert edits.char_column("abc", 10) == 10  # past the end: kept as is
 
 
 def test_fingerprints_survive_edits_above(project: Path) -> None:
@@ -240,13 +243,13 @@ def test_paths_with_spaces_and_outside_the_root(project: Path, tmp_path_factory:
 def test_validate_command(project: Path) -> None:
     mslint_sarif("bad.py", cwd=project)
     done = subprocess.run(
-        [sys.executable, "-m", "mslint.sarif", "--validate", "out.sarif", "--schema", str(SCHEMA)],
+        [sys.executable, "-m", "mslint.report.sarif", "--validate", "out.sarif", "--schema", str(SCHEMA)],
         cwd=project, capture_output=True, text=True, check=False, timeout=120,
     )
     assert done.returncode == 0, done.stderr
     (project / "bad.sarif").write_text('{"version": "2.1.0", "runs": [{}]}', encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "mslint.sarif", "--validate", "bad.sarif", "--schema", str(SCHEMA)],
+        [sys.executable, "-m", "mslint.report.sarif", "--validate", "bad.sarif", "--schema", str(SCHEMA)],
         cwd=project, capture_output=True, text=True, check=False, timeout=120,
     )
     assert done.returncode == 1 and "invalid SARIF" in done.stderr
@@ -280,7 +283,7 @@ def test_baselines_written_before_typed_findings_still_match(tmp_path: Path, mon
     for item in now + old:
         item.pop("absolutePath")
         item.pop("fix", None)  # autofix edits: added after these baselines were written
-        # added since: how the program runs the file (mslint.mode)
+        # added since: how the program runs the file (mslint.analysis.mode)
         item.pop("mode", None), item.pop("modeBasis", None)
     kept = [item for item in old if (item["path"], item["line"]) not in {("model.py", 15), ("model.py", 16)}]
     for item in kept:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import astroid
 from astroid import nodes
 
-from mslint import scope
+from mslint.analysis import scope
 
 
 def _analysis(source: str) -> tuple[scope.ModuleAnalysis, dict[str, nodes.FunctionDef]]:

@@ -1,4 +1,4 @@
-"""The value analysis (mslint/values.py) and the shared AST helpers (mslint/astutil.py):
+"""The value analysis (mslint/analysis/values.py) and the shared AST helpers (mslint/analysis/astutil.py):
 one walker's three questions, the per-class table of what ``self.x`` holds, and the
 argument binding and literal evaluation the checkers share. Static: no framework."""
 
@@ -8,7 +8,7 @@ import astroid
 import pytest
 from astroid import nodes
 
-from mslint import astutil, scope, values
+from mslint.analysis import astutil, scope, values
 
 HEADER = """
 import numpy as np

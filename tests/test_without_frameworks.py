@@ -72,7 +72,7 @@ if tool == "pylint":
     sys.argv = ["pylint", *sys.argv[1:]]
     run_pylint()
 else:
-    from mslint.cli import main
+    from mslint.run.cli import main
     sys.exit(main(sys.argv[1:]))
 """
 

@@ -30,7 +30,7 @@ from mslint.confirm.rules import (
 )
 
 if TYPE_CHECKING:
-    from mslint.findings import Finding
+    from mslint.report.findings import Finding
 
 __all__ = [
     "COMPILE_ERROR_MSGID",
@@ -88,7 +88,7 @@ def confirm_findings(
 ) -> tuple[list[Finding], list[Finding]]:
     """Confirm findings by compiling the flagged code with MindSpore.
 
-    ``findings``: mslint.findings.Finding objects as mslint lints them (their
+    ``findings``: mslint.report.findings.Finding objects as mslint lints them (their
     anchors say what to compile or build; one without is *not run*). Sets
     ``finding.confirmation = {"status": ..., "detail": ...}`` on each (the same
     objects, returned in the same order) and returns them with the new
@@ -116,7 +116,7 @@ def confirm_findings(
         stats = options.get("stats", stats)
     if project_root is None:
         raise TypeError("confirm_findings() needs project_root")
-    from mslint import findings as made  # noqa: PLC0415
+    from mslint.report import findings as made  # noqa: PLC0415
     from mslint.confirm import plan as planning  # noqa: PLC0415
     from mslint.confirm import runner, verdict  # noqa: PLC0415
 

@@ -19,9 +19,10 @@ from typing import Any
 
 from astroid import nodes
 
-from mslint import apis, resolve, scope
+from mslint.knowledge import apis
+from mslint.analysis import resolve, scope
 from mslint.confirm import rules
-from mslint.findings import Anchor, Entry, LayerCall
+from mslint.report.findings import Anchor, Entry, LayerCall
 
 
 def anchor_of(symbol: str, node: nodes.NodeNG | None) -> Anchor | None:

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from mslint.confirm import rules, specs
-from mslint.findings import Entry, Finding, read_source_lines
+from mslint.report.findings import Entry, Finding, read_source_lines
 
 
 @dataclass

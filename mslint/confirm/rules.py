@@ -9,7 +9,7 @@ the compiled graph. Layer rules are checked by building the flagged call.
 
 from __future__ import annotations
 
-from mslint import manifest
+from mslint.knowledge import manifest
 
 CONFIRMED = "confirmed"
 NOT_REPRODUCED = "not reproduced"
@@ -19,7 +19,7 @@ STATUSES = (CONFIRMED, NOT_REPRODUCED, NOT_RUN)
 COMPILE_ERROR_SYMBOL = "ms-graph-compile-error"
 COMPILE_ERROR_MSGID = manifest.BY_SYMBOL[COMPILE_ERROR_SYMBOL].msgid
 
-# Which rule is checked how is written in the rule manifest (mslint/manifest.py,
+# Which rule is checked how is written in the rule manifest (mslint/knowledge/manifest.py,
 # where each kind is explained); these sets are read from it.
 GRAPH_ERROR_RULES: frozenset[str] = manifest.confirmed_by(manifest.GRAPH_ERROR)
 GRAPH_ERROR_OR_SILENT_RULES: frozenset[str] = manifest.confirmed_by(manifest.GRAPH_ERROR_OR_SILENT)

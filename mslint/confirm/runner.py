@@ -31,7 +31,6 @@ import threading
 import time
 from pathlib import Path
 
-import mslint
 from mslint.confirm.plan import ModulePlan
 from mslint.confirm.verdict import WorkerEnd, describe_exit
 from mslint.confirm.worker import MEMORY_ENV, WATCHDOG_ENV
@@ -65,7 +64,7 @@ def memory_limit(device: str, jobs: int) -> int:
 
 def worker_env(folder: Path, limit: int) -> dict[str, str]:
     env = dict(os.environ)
-    package_parent = str(Path(mslint.__file__).resolve().parent.parent)
+    package_parent = str(Path(__file__).resolve().parents[2])  # the folder holding mslint/
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH", "")) if p)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["PYTHONUNBUFFERED"] = "1"
@@ -185,7 +184,7 @@ STOP_SIGNALS = ("SIGTERM", "SIGHUP")
 def workers_die_with_us():
     """While the block runs (confirmation), SIGTERM and SIGHUP kill every
     worker at once, then unwind the main thread through the handler that was
-    there before (mslint.cli's), else SystemExit(128 + signal), so that every
+    there before (mslint.run.cli's), else SystemExit(128 + signal), so that every
     ``finally`` (the temporary folders) runs on the way out. Only in
     the main thread (where Python runs signal handlers); elsewhere it does
     nothing, the watchdog pipes still take the workers down with mslint."""
@@ -196,7 +195,7 @@ def workers_die_with_us():
     def stop(signum, frame) -> None:
         kill_all()
         previous = saved.get(signum)
-        if callable(previous):  # the command's own handling (mslint.cli: Terminated, exit 128 + signal)
+        if callable(previous):  # the command's own handling (mslint.run.cli: Terminated, exit 128 + signal)
             previous(signum, frame)
         raise SystemExit(128 + signum)
 

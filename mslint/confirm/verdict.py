@@ -16,7 +16,7 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-from mslint import findings as made
+from mslint.report import findings as made
 from mslint.confirm import rules
 from mslint.confirm.inputs import input_dependent
 from mslint.confirm.errors import Location, same_file

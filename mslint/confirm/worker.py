@@ -321,7 +321,7 @@ class Worker:
         """--confirm-all-cells: every Cell class of the module is a target too."""
         from mslint.confirm import build  # noqa: PLC0415
 
-        from mslint.findings import read_source_lines  # noqa: PLC0415
+        from mslint.report.findings import read_source_lines  # noqa: PLC0415
 
         known = {target["name"] for target in self.job["targets"]}
         lines = read_source_lines(self.job["path"])

@@ -542,7 +542,7 @@ report(reference=weight_gradient(Reference), **{cls.__name__: weight_gradient(cl
 
 
 def test_ms_asnumpy_in_graph_inference_programs_compile_copies_and_export_is_strict(run_snippet):
-    """Where no program differentiates a module's Cells (mslint.mode, Decision.trained):
+    """Where no program differentiates a module's Cells (mslint.analysis.mode, Decision.trained):
     evaluated in GRAPH_MODE under LAX, a copy used as a size and one used as data
     compile and give the eager result, and a Parameter's copy still fails; but
     mindspore.export compiles under STRICT whatever the context selects (and PyNative

@@ -2,14 +2,14 @@
 MindSpore and PyTorch: each test builds the code a rule flags, asserts the harm
 (a different shape or statistic than PyTorch's, an exception, a silently kept
 bias) and that the call the message suggests removes it. The first test keeps
-the knowledge table (mslint.apis.LAYER_APIS) equal to the installed signatures.
+the knowledge table (mslint.knowledge.apis.LAYER_APIS) equal to the installed signatures.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from mslint import apis
+from mslint.knowledge import apis
 
 # Imported by the snippets below, after the PRELUDE of conftest.py.
 TORCH = '''

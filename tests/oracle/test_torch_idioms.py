@@ -78,7 +78,7 @@ report(losses=losses)
 
 def test_ms_torch_in_cell_to_accepts_dtypes_and_mindspore_devices_but_not_pytorch_devices(run_snippet):
     result = run_snippet(OBJECTS + '''
-from mslint import apis
+from mslint.knowledge import apis
 devices = ["cuda", "cuda:0", "CUDA", "mps", "xpu"]
 report(torch_devices={d: attempt(lambda: x.to(d)) for d in devices},
        prefixed=[d.lower().startswith(apis.TORCH_DEVICE_PREFIXES) for d in devices],
@@ -158,7 +158,7 @@ report(plain=grad(plain), torch_no_grad=grad(with_torch_no_grad), stop_gradient=
 
 def test_ms_torch_in_cell_method_idiom_table(run_snippet):
     result = run_snippet(OBJECTS + '''
-from mslint import apis
+from mslint.knowledge import apis
 methods = sorted(apis.TORCH_METHOD_IDIOMS)
 report(tensor={m: callable(getattr(x, m, None)) for m in methods},
        cell={m: callable(getattr(net, m, None)) for m in methods},

@@ -141,7 +141,7 @@ report(o2=precision("O2", True), o2_plain=precision("O2", False), o3=precision("
     assert result["o2"] == [fp32, fp32, fp16]  # the Dense loses its to_float, the norms keep float32
     assert result["o2_plain"] == [fp32, fp32, fp16]  # ... with or without to_float
     assert result["o3"] == [fp16, fp16, fp16]
-    from mslint import apis
+    from mslint.knowledge import apis
 
     assert {q.rsplit(".", 1)[-1] for q in apis.AMP_O2_FLOAT32_CELLS} == set(result["black_list"])
 
@@ -162,7 +162,7 @@ report(Model=describe(Model.__init__, skip_self=True),
              ms.train.build_train_network is amp.build_train_network,
              ms.train.amp.auto_mixed_precision is amp.auto_mixed_precision])
 ''')
-    from mslint import apis
+    from mslint.knowledge import apis
 
     assert all(result.pop("same"))
     for qname, api in apis.AMP_APIS.items():
@@ -264,7 +264,7 @@ def test_table_pynative_is_the_default_mode(run_snippet):
     result = run_snippet('''
 report(mode=ms.get_context("mode"), pynative=ms.PYNATIVE_MODE, graph=ms.GRAPH_MODE)
 ''')
-    from mslint import apis
+    from mslint.knowledge import apis
 
     assert result["mode"] == result["pynative"] == apis.PYNATIVE_MODE_VALUE
     assert result["graph"] != apis.PYNATIVE_MODE_VALUE
@@ -417,7 +417,7 @@ report(prefixed=outcome(Backbone(True)), unprefixed=outcome(Backbone(False)), di
 def test_ms_auto_prefix_layer_parameter_names_table(run_snippet):
     result = run_snippet('''
 from mindspore import mint
-from mslint import apis
+from mslint.knowledge import apis
 examples = {
     "mindspore.nn.Dense": lambda: nn.Dense(2, 2), "mindspore.nn.Conv1d": lambda: nn.Conv1d(2, 2, 1),
     "mindspore.nn.Conv2d": lambda: nn.Conv2d(2, 2, 1), "mindspore.nn.Conv3d": lambda: nn.Conv3d(2, 2, 1),
@@ -445,7 +445,7 @@ def test_table_optimizer_classes(run_snippet):
 import inspect
 import mindspore.experimental.optim as eo
 import mindspore.mint.optim as mo
-from mslint import apis
+from mslint.knowledge import apis
 def optimizers(module, base, prefix):
     classes = [getattr(module, n) for n in dir(module)]
     return {prefix + c.__name__ for c in classes if inspect.isclass(c) and issubclass(c, base)}

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from mslint import apis
+from mslint.knowledge import apis
 
 pytestmark = pytest.mark.frameworks
 

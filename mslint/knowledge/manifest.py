@@ -32,7 +32,7 @@ How to add a rule ``ms-foo-bar``:
    then ``ms_foo_bar_negative.py`` + ``.rc``: correct code that must raise nothing.
 4. Write the oracle test ``test_ms_foo_bar_<what>`` in ``tests/oracle/test_<family>.py``.
 5. Write ``docs/rules/ms-foo-bar.md`` (sections as in the other pages), then run
-   ``python -m mslint.catalog --write`` to regenerate ``docs/rules.md`` and the
+   ``python -m mslint.run.plugin --write`` to regenerate ``docs/rules.md`` and the
    README rule table.
 6. ``.venv/bin/python -m pytest tests/test_manifest.py tests/test_docs.py`` says what is missing.
 
@@ -70,7 +70,7 @@ CONFIRMATIONS = (GRAPH_ERROR, GRAPH_ERROR_OR_SILENT, FALLBACK, LAYER, CALL, ATTR
 @dataclass(frozen=True)
 class Fix:
     """A rule's automatic fix (``mslint --fix``; the checker offers the exact
-    edits through mslint.fixes): what it rewrites, and whether the rewrite keeps
+    edits through mslint.report.fixes): what it rewrites, and whether the rewrite keeps
     behaviour or the code as written cannot run ("safe", applied by ``--fix``) or
     changes what the code computes toward what the author meant ("unsafe",
     applied with ``--unsafe-fixes`` only)."""

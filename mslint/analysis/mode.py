@@ -27,7 +27,7 @@ folders above it) runs in graph mode, or sets a mode mslint cannot read; it is
 PyNative when every such program runs PyNative. An import that takes only plain
 functions from a module (``from model import warp``, functions naming none of its
 classes) does not count: the program runs them eagerly and compiles none of that
-module's Cells (graph code that calls them is checked at the call, mslint.follow).
+module's Cells (graph code that calls them is checked at the call, mslint.checkers.follow).
 A module no linted entry
 reaches runs where its package is used: when every program that imports its
 nearest imported package runs PyNative, it is assumed PyNative (a module whose
@@ -49,7 +49,7 @@ export script of a model trained in PyNative). The
 ``mode`` setting (``[tool.mslint] mode``, ``--mode``, the plugin's
 ``--mindspore-mode``) overrides the inference.
 
-Nothing here imports user code: imports are scanned with mslint.cache's regex,
+Nothing here imports user code: imports are scanned with mslint.analysis.imports' regex,
 set_context calls parsed with the standard library's ``ast`` (only in files
 that mention set_context).
 
@@ -403,7 +403,7 @@ class _Files:
 
     def imports(self, path: str) -> list:
         if path not in self._imports:
-            from mslint.cache import LINE_START_IMPORT_RE, scan_imports  # noqa: PLC0415
+            from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports  # noqa: PLC0415
 
             data = self.data(path)
             self._imports[path] = scan_imports(data, LINE_START_IMPORT_RE) if data is not None else []
@@ -526,7 +526,7 @@ def _imported_files(
     every name is a function of M that mentions none of M's classes (a preprocessing
     script taking ``warp_feature`` from a model module): the program runs M's code
     on import, but compiles none of M's Cells (graph code calling ``f`` is checked at
-    its call: mslint.follow)."""
+    its call: mslint.checkers.follow)."""
     found = []
     for level, module, names in imports:
         parts = [part for part in module.split(".") if part]
@@ -576,7 +576,7 @@ def decide(
     exists: dict[str, bool] = {}
     # A module of a package with a main guard is a self-test or demo of a library,
     # not one of its programs: its mode must not decide the library's (a module
-    # that sets a mode at its top level decides its own: mslint.scope).
+    # that sets a mode at its top level decides its own: mslint.analysis.scope).
     entries = [
         path for path in files
         if store.entry(path) and not _is_file(os.path.join(os.path.dirname(path), "__init__.py"), exists)
@@ -606,7 +606,7 @@ def decide(
     for source, targets in edges.items():
         for target in targets:
             importers.setdefault(target, []).append(source)
-    # each program's mode (mslint.mode docstring), then each module's: that of the
+    # each program's mode (mslint.analysis.mode docstring), then each module's: that of the
     # first program of the most compiling kind that imports it
     programs = _ProgramModes(store, order, importers)
     kinds = {kind: [entry for entry in entries if programs.kind(entry)[0] == kind] for kind in _KINDS}
@@ -834,7 +834,7 @@ def decision_for(path: str | None) -> Decision:
     known = _State.decisions.get(path)
     if known is not None:
         return known
-    from mslint.engine import package_root  # noqa: PLC0415
+    from mslint.analysis.project import package_root  # noqa: PLC0415
 
     folder = package_root(path)
     decided = _State.by_folder.get(folder)

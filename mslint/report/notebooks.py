@@ -28,7 +28,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mslint.findings import Finding
+from mslint.analysis.edits import Edit, Patch
+from mslint.report.patches import Source, apply_patches, fixed_text
+from mslint.report.findings import Finding
 
 SUFFIX = ".ipynb"
 _MAGIC = re.compile(r"^\s*(?:[%!]|\w+\s*=\s*[%!])")  # %magic, !shell, x = !shell
@@ -178,7 +180,6 @@ def fixed_notebook(raw: str, path: str, patches: list) -> tuple[str, list]:
     sources change and nothing else: the JSON is written again in the file's
     own style (indent, escaping, final newline). Nothing is taken when the
     rewritten notebook would not give back the fixed shadow exactly."""
-    from mslint import fixes  # noqa: PLC0415
 
     shadow = shadow_from(raw, path)
     document, cells = _cells(raw)
@@ -189,7 +190,7 @@ def fixed_notebook(raw: str, path: str, patches: list) -> tuple[str, list]:
             shadow.origin[edit.line - 1][0] == shadow.origin[edit.end_line - 1][0])
 
     usable = [patch for patch in patches if all(editable(edit) for edit in patch.edits)]
-    text, taken = fixes.fixed_text(fixes.Source(shadow.text, "utf-8", False), usable)
+    text, taken = fixed_text(Source(shadow.text, "utf-8", False), usable)
     if not taken or text == shadow.text:
         return raw, []
     per_cell: dict[int, list] = {}
@@ -197,13 +198,13 @@ def fixed_notebook(raw: str, path: str, patches: list) -> tuple[str, list]:
         for edit in patch.edits:
             number, line = shadow.origin[edit.line - 1]
             end_line = shadow.origin[edit.end_line - 1][1]
-            per_cell.setdefault(number, []).append(fixes.Patch(patch.description, patch.applicability, (
-                fixes.Edit(line, edit.column, end_line, edit.end_column, edit.text),)))
+            per_cell.setdefault(number, []).append(Patch(patch.description, patch.applicability, (
+                Edit(line, edit.column, end_line, edit.end_column, edit.text),)))
     for number, cell_patches in per_cell.items():
         cell = cells[number - 1]
         source = cell.get("source", "")
         before = "".join(source) if isinstance(source, list) else str(source)
-        after, applied = fixes.apply_patches(before, cell_patches)
+        after, applied = apply_patches(before, cell_patches)
         if len(applied) != len(cell_patches):
             return raw, []
         cell["source"] = _source_list(after) if isinstance(source, list) else after

@@ -3,7 +3,7 @@
 Names are resolved from the module's own import statements (``from mindspore
 import nn`` makes ``nn.Conv2d`` mean ``mindspore.nn.Conv2d``). astroid inference
 is used only for user classes imported from the user's own project, and never
-walks into the frameworks listed in :data:`mslint.apis.EXTERNAL_PACKAGES` nor
+walks into the frameworks listed in :data:`mslint.knowledge.apis.EXTERNAL_PACKAGES` nor
 into any installed library: "external" is decided by where a module lives (the
 standard library, site-packages), so mindformers' own classes are the project
 when mindformers is linted.
@@ -19,7 +19,8 @@ from collections.abc import Iterator
 import astroid
 from astroid import nodes
 
-from mslint import apis, astutil
+from mslint.knowledge import apis
+from mslint.analysis import astutil
 
 _SORTED_ALIASES = sorted(apis.MODULE_ALIASES.items(), key=lambda item: -len(item[0]))
 

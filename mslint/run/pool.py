@@ -13,9 +13,10 @@ import signal
 import sys
 from collections.abc import Callable
 
-from mslint import compat, mode
-from mslint.engine import Engine, Settings, source_size
-from mslint.findings import Finding
+from mslint.run import compat
+from mslint.analysis import mode
+from mslint.run.engine import Engine, Settings, source_size
+from mslint.report.findings import Finding
 
 # Memory for all processes together; each worker drops astroid's caches when its
 # share is used up (see Engine.after_file), whatever the size of the corpus.

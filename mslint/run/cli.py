@@ -34,15 +34,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import mslint
-from mslint import cache as result_cache
-from mslint import catalog, findings, notebooks
-from mslint.compat import IncompatibleVersions
-from mslint.engine import Settings, module_name, package_root, skipped_libraries
-from mslint.findings import Finding
-from mslint.pool import TERMINATING_SIGNALS, default_jobs, lint
-from mslint.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
-from mslint import mode as run_mode
+from mslint.knowledge.version import VERSION
+from mslint.run import cache as result_cache
+from mslint.report import catalog, findings, notebooks
+from mslint.checkers.pylint_hooks import IncompatibleVersions
+from mslint.analysis.project import module_name, package_root
+from mslint.run.engine import Settings, skipped_libraries
+from mslint.report.findings import Finding
+from mslint.run.pool import TERMINATING_SIGNALS, default_jobs, lint
+from mslint.run.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
+from mslint.analysis import edits
+from mslint.analysis.imports import scan_imports
+from mslint.analysis import mode as run_mode
+from mslint.run import plugin
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 CONFIRM_TIMEOUT = 120.0  # seconds per module for --confirm
@@ -293,7 +297,7 @@ def _result_keys(
     def record(path: str, data: bytes, content_hash: str, known: dict[str, Any]) -> None:
         imports = known.get(content_hash)
         if imports is None:
-            imports = known[content_hash] = result_cache.scan_imports(data)
+            imports = known[content_hash] = scan_imports(data)
             new_imports.append((content_hash, imports))
         contents[path] = (content_hash, imports)
 
@@ -353,7 +357,7 @@ def load_catalogue(use_cache: bool = True) -> list[catalog.Rule]:
             saved = store.get_meta("catalogue")
             if saved and saved.get("identity") == identity:
                 return [catalog.Rule(**rule) for rule in saved["rules"]]
-        rules = catalog.rules_of(catalog.mslint_linter(default_plugins=True))
+        rules = catalog.rules_of(plugin.mslint_linter(default_plugins=True))
         if store is not None and store.enabled:
             store.put_meta("catalogue", {"identity": identity, "rules": [rule.as_dict() for rule in rules]})
         return rules
@@ -403,7 +407,7 @@ def read_baseline(path: str) -> dict[tuple[str, str], list[str]]:
     """The findings a SARIF log or an mslint JSON report records: (rule symbol,
     fingerprint without its occurrence number) -> the context hash of each
     ("" when it has none), for findings.match_baseline."""
-    from mslint import sarif  # noqa: PLC0415
+    from mslint.report import sarif  # noqa: PLC0415
 
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -580,7 +584,7 @@ def format_json(report: dict[str, Any]) -> str:
     root = report["root"]
     document = {
         "tool": "mslint",
-        "version": mslint.__version__,
+        "version": VERSION,
         "root": root,
         "findings": [_json_finding(item, root) for item in report["findings"]],
         "problems": [problem.as_dict() for problem in report["problems"]],
@@ -609,7 +613,7 @@ def _by(found: list[Finding], key: str) -> dict[str, int]:
 
 
 def format_sarif(report: dict[str, Any]) -> str:
-    from mslint import sarif  # noqa: PLC0415
+    from mslint.report import sarif  # noqa: PLC0415
 
     properties = {"summary": summary_line(report)}
     if report.get("confirmation") is not None:
@@ -635,7 +639,7 @@ def _escape_property(text: str) -> str:
 
 def format_github(report: dict[str, Any]) -> str:
     """GitHub Actions workflow commands: one annotation per finding."""
-    from mslint import sarif  # noqa: PLC0415
+    from mslint.report import sarif  # noqa: PLC0415
 
     out = []
     levels = {"error": "error", "warning": "warning", "note": "notice"}
@@ -682,7 +686,7 @@ def run_confirmation(found: list[Finding], options: dict[str, Any]) -> tuple[lis
 
 
 # ---------------------------------------------------------------------------
-# Autofix: --fix, --unsafe-fixes, --diff (mslint.fixes)
+# Autofix: --fix, --unsafe-fixes, --diff (mslint.report.fixes)
 # ---------------------------------------------------------------------------
 
 
@@ -697,7 +701,7 @@ def run_fixes(
 ) -> tuple[list[Finding], int | None]:
     """Apply the fixes (``--fix``) or print their diff (``--diff``: then the
     exit status, 1 when something would change). Returns the findings left."""
-    from mslint import fixes  # noqa: PLC0415
+    from mslint.report import fixes  # noqa: PLC0415
 
     outcome = fixes.run(lint, files, found, unsafe=args.unsafe_fixes, write=not args.diff)
     if args.diff:
@@ -712,8 +716,8 @@ def run_fixes(
 
 
 def _fix_entry(symbol: str) -> dict[str, str] | None:
-    """A rule's autofix as mslint/manifest.py declares it (``mslint rules --format json``)."""
-    from mslint.manifest import BY_SYMBOL  # noqa: PLC0415
+    """A rule's autofix as mslint/knowledge/manifest.py declares it (``mslint rules --format json``)."""
+    from mslint.knowledge.manifest import BY_SYMBOL  # noqa: PLC0415
 
     spec = BY_SYMBOL.get(symbol)
     if spec is None or spec.fix is None:
@@ -723,17 +727,14 @@ def _fix_entry(symbol: str) -> dict[str, str] | None:
 
 def fix_marker(item: Finding, unsafe: bool) -> str:
     """``[*] `` before the rule of a finding ``--fix`` (with ``--unsafe-fixes``: that) would fix."""
-    from mslint import fixes  # noqa: PLC0415
-
-    return "[*] " if fixes.applies(item.fix, unsafe) else ""
+    return "[*] " if edits.applies(item.fix, unsafe) else ""
 
 
 def fixable_note(found: list[Finding], unsafe: bool) -> str:
     """How many findings ``--fix`` and ``--unsafe-fixes`` would fix, or ""."""
-    from mslint import fixes  # noqa: PLC0415
 
-    safe = sum(1 for item in found if fixes.applies(item.fix, False))
-    more = sum(1 for item in found if fixes.applies(item.fix, True)) - safe
+    safe = sum(1 for item in found if edits.applies(item.fix, False))
+    more = sum(1 for item in found if edits.applies(item.fix, True)) - safe
     if not safe and not more:
         return ""
     parts = []
@@ -784,13 +785,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--confirm-timeout", type=float, metavar="SECONDS", help=f"time limit per module for --confirm (0: none; default {CONFIRM_TIMEOUT:g})")
     parser.add_argument("--confirm-all-cells", action="store_true", help="with --confirm: compile every Cell of the checked files, not only those with findings")
     add_fix_arguments(parser)
-    parser.add_argument("--version", action="version", version=f"mslint {mslint.__version__}")
+    parser.add_argument("--version", action="version", version=f"mslint {VERSION}")
     return parser
 
 
 def _notebook_shadows(files: list[str], problems: list[Problem]) -> tuple[list[str], dict[str, notebooks.Shadow]]:
     """``files`` with each notebook replaced by its shadow module (written under
-    the cache folder, see mslint/notebooks.py), and the shadows by path; a
+    the cache folder, see mslint/report/notebooks.py), and the shadows by path; a
     notebook that cannot be read is a problem."""
     shadows: dict[str, notebooks.Shadow] = {}
     checked = []
@@ -906,7 +907,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     timeout = args.timeout if args.timeout is not None else config.timeout
     if timeout < 0:
         raise ConfigError("--timeout must be >= 0")
-    from mslint import pool  # noqa: PLC0415
+    from mslint.run import pool  # noqa: PLC0415
 
     if pool.MEMORY_BUDGET_ERROR:
         raise ConfigError(pool.MEMORY_BUDGET_ERROR)
@@ -1046,7 +1047,7 @@ def cmd_rules(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="mslint rules", description="List every mslint rule.")
     parser.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     args = parser.parse_args(argv)
-    rules = [rule for rule in catalog.mslint_rules()]
+    rules = [rule for rule in plugin.mslint_rules()]
     if args.format == "json":
         _write_stdout(json.dumps([rule.as_dict() | {"summary": rule.summary, "fix": _fix_entry(rule.symbol)} for rule in rules], indent=2) + "\n")
     elif args.format == "markdown":
@@ -1065,7 +1066,7 @@ def cmd_explain(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="mslint explain", description="Print a rule's documentation.")
     parser.add_argument("rule", metavar="SYMBOL", help="a rule symbol (ms-numpy-on-tensor) or id (E7101); `all`: every rule's page")
     args = parser.parse_args(argv)
-    rules = catalog.mslint_rules()
+    rules = plugin.mslint_rules()
     try:
         symbols = _resolve_names([args.rule], rules, "mslint explain")  # `all`: every page, in catalogue order
     except ConfigError as error:
@@ -1113,7 +1114,7 @@ def _terminate(number: int, frame: Any) -> None:  # noqa: ARG001
 def _save_traceback() -> str:
     """Write the current exception's traceback to a file (the cache folder, else
     the temporary folder); returns where."""
-    text = f"mslint {mslint.__version__}, Python {sys.version.split()[0]}, argv {sys.argv!r}\n\n{traceback.format_exc()}"
+    text = f"mslint {VERSION}, Python {sys.version.split()[0]}, argv {sys.argv!r}\n\n{traceback.format_exc()}"
     name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
     for folder in (result_cache.cache_dir(), Path(tempfile.gettempdir())):
         try:

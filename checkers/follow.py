@@ -4,10 +4,10 @@ from construct, a method of a base Cell of another module called as
 
 When graph or differentiated code of the module being checked (the home module)
 calls a function of another module of the user's project (never an installed
-library's: mslint.resolve.project_function), the callee runs as graph code
+library's: mslint.analysis.resolve.project_function), the callee runs as graph code
 too, with the tensors the call passes. After pylint walks the home module, the
-graph checkers (those with mslint.messages.GraphModeNote) walk each such callee
-in a view of it (mslint.scope.ModuleAnalysis.following: the callee, what it
+graph checkers (those with mslint.checkers.messages.GraphModeNote) walk each such callee
+in a view of it (mslint.analysis.scope.ModuleAnalysis.following: the callee, what it
 calls to a bounded depth, the home module's mode), and each finding there is
 reported at the call, where the user can act on it, with the rule's own message
 and the callee's place appended::
@@ -15,7 +15,7 @@ and the callee's place appended::
     ... (in helper() at utils.py:12, called from graph code here)
 
 The path is relative to the home module's folder. ``Finding.related``
-(mslint.findings) reads that place back from the message, for SARIF's
+(mslint.report.findings) reads that place back from the message, for SARIF's
 ``relatedLocations`` and the JSON output. The ``mslint`` command and ``pylint --load-plugins mslint`` both
 get here through the checkers, so their messages are the same. One finding per
 call, offending line and rule. The callee's module, when it has graph code of
@@ -31,7 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 from astroid import nodes
 
-from mslint import apis, compat, findings, resolve, scope, values
+from mslint.knowledge import apis
+from mslint.analysis import resolve, scope, values
+from mslint.analysis.places import place_note
+from mslint.checkers import pylint_hooks
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -79,9 +82,7 @@ def follow_calls(linter: PyLinter, module: nodes.Module) -> None:
         calls = groups.setdefault(key, [])
         if call not in calls:
             calls.append(call)
-    from mslint.messages import GraphModeNote  # noqa: PLC0415 - it calls this module
-
-    walker = compat.walker(linter, [checker for checker in linter.get_checkers() if isinstance(checker, GraphModeNote)])
+    walker = pylint_hooks.walker(linter, [checker for checker in linter.get_checkers() if isinstance(checker, GraphModeNote)])
     reported: set[tuple[Any, ...]] = set()
     for (callee, kind, tensors, everywhere, bytecode), calls in groups.items():
         depth = len(_WALKING)
@@ -113,7 +114,7 @@ def redirect(msgid: str, node: nodes.NodeNG | None) -> list[tuple[nodes.Call, st
         return []
     path = _shown_path(getattr(module, "file", None), getattr(home, "file", None)) or module.name
     line = node.fromlineno or 0
-    place = findings.place_note(_function_name(node), path, line, walk.kind, walk.through)
+    place = place_note(_function_name(node), path, line, walk.kind, walk.through)
     targets = []
     for call in walk.calls:
         key = (call, path, line, msgid)
@@ -182,3 +183,30 @@ def _shown_path(path: str | None, home_file: str | None) -> str | None:
     except ValueError:  # another drive on Windows
         return PurePath(path).as_posix()
     return PurePath(relative).as_posix()
+
+
+class GraphModeNote:
+    """Mixed into the checkers of graph-only rules, whose message templates all end
+    in ``%s``: it fills that with what the message must add when the program's
+    mode was assumed rather than read (mslint.analysis.scope.ModuleAnalysis.mode_note).
+
+    These checkers also check the code of other modules that graph code calls
+    (below): once pylint has walked a module, they walk the callees, and
+    a message there goes to the calls, with the callee's place appended."""
+
+    def add_message(self, msgid, line=None, node=None, args=None, **kwargs):
+        note = scope.analysis(node.root()).mode_note(node) if node is not None else ""
+        if args is None:
+            args = ()
+        elif not isinstance(args, tuple):
+            args = (args,)
+        targets = redirect(msgid, node)
+        if targets is None:
+            super().add_message(msgid, line, node, (*args, note), **kwargs)  # type: ignore[misc]
+            return
+        confidence = {"confidence": kwargs["confidence"]} if kwargs.get("confidence") is not None else {}
+        for call, place in targets:  # at the call, whatever line and columns ``node`` had
+            super().add_message(msgid, None, call, (*args, note + place), **confidence)  # type: ignore[misc]
+
+    def leave_module(self, node) -> None:
+        follow_calls(self.linter, node)  # type: ignore[attr-defined]

@@ -3,7 +3,7 @@
 Arguments of a call by position or keyword (and how a call binds a function's
 parameters), literal values, the method and class enclosing a node, ``self.x``
 attributes and dotted paths, assignment targets. Nothing here resolves names or
-knows MindSpore: that is :mod:`mslint.resolve` and :mod:`mslint.values`.
+knows MindSpore: that is :mod:`mslint.analysis.resolve` and :mod:`mslint.analysis.values`.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def bind_call(
 def literal(node: nodes.NodeNG | None, lookup: Callable[[nodes.NodeNG], object] | None = None) -> object:
     """The value of a literal expression (numbers, strings, tuples of them and
     arithmetic on numbers), or UNKNOWN. ``lookup`` gives the value of a name or
-    attribute in it (UNKNOWN when it cannot): :func:`mslint.values.constant` passes
+    attribute in it (UNKNOWN when it cannot): :func:`mslint.analysis.values.constant` passes
     one that reads module constants."""
     if isinstance(node, nodes.Const):
         return node.value

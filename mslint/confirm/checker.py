@@ -2,7 +2,7 @@
 
 The checker makes a finding of each of mslint's messages as the reporter
 receives it (with its anchor, from the node the message was added for, while
-the tree is alive: see mslint.compat.record_message_nodes), and when
+the tree is alive: see mslint.checkers.pylint_hooks.record_message_nodes), and when
 the run ends (``close()``; with ``--jobs`` > 1, pylint's map/reduce hook in the
 parent process) hands them to :func:`mslint.confirm.confirm_findings`, which
 compiles the flagged code with MindSpore in separate worker processes. It then
@@ -26,8 +26,10 @@ from pylint.checkers import BaseChecker
 from pylint.constants import WarningScope
 from pylint.reporters.text import TextReporter
 
-from mslint import compat, findings, manifest
-from mslint.findings import Finding
+from mslint.checkers import pylint_hooks
+from mslint.knowledge import manifest
+from mslint.report import findings
+from mslint.report.findings import Finding
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -105,7 +107,7 @@ class RuntimeConfirmationChecker(BaseChecker):
             if msg.symbol in symbols and msg.symbol != _COMPILE_ERROR.symbol:
                 self._collected.append(self._finding(msg, node))
 
-        compat.record_message_nodes(self.linter, collect)
+        pylint_hooks.record_message_nodes(self.linter, collect)
         setattr(reporter, _WRAPPED, self)
 
     def _finding(self, msg: Message, node: Any) -> Finding:

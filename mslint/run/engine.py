@@ -1,14 +1,13 @@
 """How the ``mslint`` command lints one file: a configured PyLinter per
-process (:class:`Engine`), used inside mslint.compat's astroid adjustments,
-that turns pylint's messages into findings (mslint.findings) with the anchors
+process (:class:`Engine`), used inside mslint.run.compat's astroid adjustments,
+that turns pylint's messages into findings (mslint.report.findings) with the anchors
 runtime confirmation needs, recorded while the file's tree is alive. The
-worker processes that share the files out are mslint.pool's.
+worker processes that share the files out are mslint.run.pool's.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import io
 import os
@@ -21,11 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mslint import cache as result_cache
-from mslint import compat, findings, fixes, mode
-from mslint.findings import Finding
+from mslint.run import cache as result_cache
+from mslint.analysis import edits, mode
+from mslint.analysis.project import module_name
+from mslint.checkers import pylint_hooks
+from mslint.report import findings
+from mslint.run import compat
+from mslint.report.findings import Finding
 
-# Libraries astroid is kept out of (see mslint.compat.SkipLibraries).
+# Libraries astroid is kept out of (see mslint.run.compat.SkipLibraries).
 SKIPPED_LIBRARIES = frozenset({"mindspore", "torch", "torchvision", "torchaudio", "tensorflow", "jax", "paddle"})
 RESET_EVERY = 2000  # files; also drop astroid's caches this often whatever the memory
 # What an astroid tree costs in memory, about: measured on mindone, 300 MiB of
@@ -46,14 +49,14 @@ class Settings:
     roots: list[str]
     skipped_libraries: list[str] = field(default_factory=list)
     # bytes of astroid trees this process may hold before it drops them (see
-    # Engine.after_file); None: no limit. mslint.pool.lint sets each process's share.
+    # Engine.after_file); None: no limit. mslint.run.pool.lint sets each process's share.
     memory_limit: int | None = None
     # seconds per file (0: none); a file over it is reported and its result not cached
     timeout: float = 0.0
     # only mslint's rules (and pylint's fatal messages) are enabled, no other pylint
     # message: astroid can skip work only pylint's own checkers use
     only_mslint: bool = False
-    # how the programs run (mslint.mode): the setting ("auto", "graph", "pynative"),
+    # how the programs run (mslint.analysis.mode): the setting ("auto", "graph", "pynative"),
     # where it was set, and each file's decision (path -> Decision.row()), made
     # from the whole linted set before the files are shared out
     mode: str = "auto"
@@ -63,7 +66,7 @@ class Settings:
     def cache_fields(self) -> dict[str, Any]:
         """What the findings depend on, for the cache key. The roots are not in
         it: they change findings only through the dependency files, which are
-        (see mslint/cache.py)."""
+        (see mslint/run/cache.py)."""
         return {
             "enabled": self.enabled,
             "jit_syntax_level": self.jit_syntax_level,
@@ -72,40 +75,8 @@ class Settings:
         }
 
     def adjusted_astroid(self) -> compat.adjusted_astroid:
-        """mslint.compat's astroid adjustments for these settings (a ``with`` block)."""
+        """mslint.run.compat's astroid adjustments for these settings (a ``with`` block)."""
         return compat.adjusted_astroid(self.skipped_libraries, self.roots, self.only_mslint)
-
-# ---------------------------------------------------------------------------
-# Module names
-# ---------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=4096)
-def _package_of(folder: str) -> tuple[str, tuple[str, ...]]:
-    """The folder above the top package containing ``folder`` (what pylint puts
-    on sys.path) and the package names from there down to ``folder``."""
-    parts: list[str] = []
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        parts.insert(0, os.path.basename(folder))
-        folder = parent
-    return folder, tuple(parts)
-
-
-def package_root(path: str) -> str:
-    """The folder pylint puts on sys.path for ``path``: above its top package."""
-    return _package_of(os.path.dirname(os.path.realpath(path)))[0]
-
-
-def module_name(path: str) -> str:
-    real = os.path.realpath(path)
-    stem = os.path.basename(real).rsplit(".", 1)[0]
-    _, packages = _package_of(os.path.dirname(real))
-    parts = list(packages) if stem == "__init__" else [*packages, stem]
-    return ".".join(parts) or stem
-
 
 def skipped_libraries(files: Iterable[str]) -> list[str]:
     """SKIPPED_LIBRARIES, except a library being checked itself."""
@@ -192,8 +163,8 @@ class Engine:
         linter.initialize()
         linter.open()
         self._reported.clear()
-        compat.record_message_nodes(linter, lambda message, node: self._reported.append((message, node)))
-        fixes.start_recording()  # the fixes checkers offer, taken with each message's node
+        pylint_hooks.record_message_nodes(linter, lambda message, node: self._reported.append((message, node)))
+        edits.start_recording()  # the fixes checkers offer, taken with each message's node
         self.linter = linter
         self.reporter = reporter
         self._enabled = frozenset(enabled)
@@ -214,7 +185,7 @@ class Engine:
         problem = decoding_problem(data)
         if problem is not None:
             return [file_finding(path, "syntax-error", "E0001", problem, lines)], content_hash
-        fixes.forget()
+        edits.forget()
         self.linter.stats = LinterStats()
         self.linter.may_have_pragmas = b"pylint:" in data  # what every pragma contains
         crash = None
@@ -266,12 +237,12 @@ class Engine:
                 continue
             item = findings.from_message(message, lines, _anchor(message.symbol, node))
             item.path = path  # pylint may spell it differently
-            patch = fixes.take(message.symbol, node)
+            patch = edits.take(message.symbol, node)
             if patch is not None:
                 item.fix = patch.in_characters(lines)
             item.mode, item.mode_basis = decision.mode, basis
             found.append(item)
-        fixes.forget()
+        edits.forget()
         return found
 
     def after_file(self) -> None:

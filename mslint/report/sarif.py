@@ -6,13 +6,13 @@ accepts: the tool's ``rules[]`` (every mslint rule, with its documentation as he
 text and markdown, and every other rule that has a result), one result per message
 with a ``%SRCROOT%``-relative location, 1-based character columns and a
 ``partialFingerprints`` entry that survives unrelated edits above the line; a
-result reported at a call for a problem in the callee's module (mslint.follow)
+result reported at a call for a problem in the callee's module (mslint.checkers.follow)
 has that place as its ``relatedLocations``.
 
-Findings are :class:`mslint.findings.Finding` objects, made from pylint's
-messages by mslint.findings; this module only renders them.
+Findings are :class:`mslint.report.findings.Finding` objects, made from pylint's
+messages by mslint.report.findings; this module only renders them.
 
-``python -m mslint.sarif --validate LOG [--schema SCHEMA]`` validates a log against
+``python -m mslint.report.sarif --validate LOG [--schema SCHEMA]`` validates a log against
 the SARIF 2.1.0 JSON schema (the copy in ``tests/data`` by default).
 """
 
@@ -30,9 +30,9 @@ from urllib.parse import quote
 
 from pylint.reporters import BaseReporter
 
-import mslint
-from mslint import catalog, findings
-from mslint.findings import Finding, relative_path, repository_root
+from mslint.knowledge.version import VERSION
+from mslint.report import catalog, findings
+from mslint.report.findings import Finding, relative_path, repository_root
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -129,7 +129,7 @@ def _region(item: Finding) -> dict[str, int]:
 
 
 def _fix(item: Finding, root: str) -> dict[str, Any]:
-    """A finding's autofix (mslint.fixes) as a SARIF fix: one artifact change
+    """A finding's autofix (mslint.report.fixes) as a SARIF fix: one artifact change
     whose replacements are its edits (1-based character columns, like regions)."""
     patch = item.fix
     replacements = [
@@ -227,7 +227,7 @@ def build_log(  # noqa: PLR0913
         "tool": {
             "driver": {
                 "name": "mslint",
-                "version": mslint.__version__,
+                "version": VERSION,
                 "informationUri": catalog.INFORMATION_URI,
                 "rules": descriptors,
             }
@@ -299,7 +299,7 @@ def validate(log: dict[str, Any], schema_path: str | os.PathLike[str] = VENDORED
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mslint.sarif", description="Validate SARIF logs.")
+    parser = argparse.ArgumentParser(prog="python -m mslint.report.sarif", description="Validate SARIF logs.")
     parser.add_argument("--validate", metavar="LOG", nargs="+", required=True, help="SARIF log files to validate")
     parser.add_argument("--schema", default=str(VENDORED_SCHEMA), help="the SARIF 2.1.0 JSON schema file")
     args = parser.parse_args(argv)

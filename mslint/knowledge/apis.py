@@ -2,7 +2,7 @@
 
 Every rule reads this table instead of hard-coding API names, so a new MindSpore
 version is a table edit. Names are canonical qualified names as produced by
-:func:`mslint.resolve.canonical` (``mindspore.nn.Conv2d``, ``numpy.exp``).
+:func:`mslint.analysis.resolve.canonical` (``mindspore.nn.Conv2d``, ``numpy.exp``).
 
 The facts behind the entries are measured on MindSpore 2.10 and PyTorch 2.13
 (see the oracle tests in ``tests/oracle``), not copied from documentation.
@@ -138,7 +138,7 @@ CONSTANT_ANNOTATIONS: frozenset[str] = frozenset({"int", "float", "bool", "str",
 # --------------------------------------------------------------------------
 # Top-level packages whose functions run on the host, outside the graph.
 # Host array types: ``isinstance(x, np.ndarray)`` is False for a tensor, so graph
-# code never runs such a branch for one (mslint.follow).
+# code never runs such a branch for one (mslint.checkers.follow).
 HOST_ARRAY_TYPES: frozenset[str] = frozenset({"numpy.ndarray", "numpy.generic", "numpy.number"})
 
 HOST_ARRAY_PACKAGES: frozenset[str] = frozenset(

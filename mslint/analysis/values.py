@@ -42,7 +42,8 @@ from typing import NamedTuple
 
 from astroid import nodes
 
-from mslint import apis, astutil, resolve
+from mslint.knowledge import apis
+from mslint.analysis import astutil, resolve
 
 # ---------------------------------------------------------------------------
 # API facts

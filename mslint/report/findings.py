@@ -13,8 +13,8 @@ columns with ``end_column`` exclusive, as SARIF wants (pylint and astroid count
 UTF-8 bytes from 0; MindSpore too). One fingerprint: :func:`assign_fingerprints`.
 
 A finding in code of another module that graph code calls is reported at the
-call (mslint.follow); its message ends with the place in that module
-(:func:`place_note`), which :attr:`Finding.related` reads back.
+call (mslint.checkers.follow); its message ends with the place in that module
+(mslint.analysis.places.place_note), which :attr:`Finding.related` reads back.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ import functools
 import hashlib
 import io
 import os
-import re
 import tokenize
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from mslint.catalog import CATEGORIES
-from mslint.fixes import Patch
+from mslint.report.catalog import CATEGORIES
+from mslint.analysis.edits import Patch, char_column
+from mslint.analysis.places import PLACE_NOTE
 
 if TYPE_CHECKING:
     from pylint.message import Message
@@ -99,22 +99,8 @@ def _entry(data: dict[str, Any]) -> Entry:
 
 
 # ---------------------------------------------------------------------------
-# Places in other modules (mslint.follow)
+# Places in other modules (mslint.checkers.follow)
 # ---------------------------------------------------------------------------
-
-_PLACE_NOTE = re.compile(
-    r" \(in (?P<function>[^()\s]+)\(\) at (?P<path>.+):(?P<line>\d+)"
-    r"(?:, reached through (?P<through>[^()\s]+)\(\))?, called from (?P<kind>\w+) code here\)$"
-)
-
-
-def place_note(function: str, shown_path: str, line: int, kind: str, through: str | None = None) -> str:
-    """What a message reported at a call appends: where in the callee's module
-    the problem is (``shown_path`` relative to the calling file's folder), and
-    the function the call runs when the problem is further down."""
-    reached = f", reached through {through}()" if through and through != function else ""
-    return f" (in {function}() at {shown_path}:{line}{reached}, called from {kind} code here)"
-
 
 @dataclass(frozen=True)
 class Place:
@@ -127,8 +113,8 @@ class Place:
 
 
 def related_place(message: str, path: str) -> Place | None:
-    """The place a message of a finding in ``path`` ends with (:func:`place_note`)."""
-    match = _PLACE_NOTE.search(message)
+    """The place a message of a finding in ``path`` ends with (mslint.checkers.messages.place_note)."""
+    match = PLACE_NOTE.search(message)
     if match is None:
         return None
     where = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), match["path"]))
@@ -160,12 +146,12 @@ class Finding:  # pylint: disable=too-many-instance-attributes
     # (1-based, all cells counted), the line and the column in it, as it shows them
     cell: tuple[int, int, int] | None = None
     confirmation: dict[str, str] | None = None  # runtime mode: {"status": ..., "detail": ...}
-    # how the program runs the file (mslint.mode): "graph" or "pynative", and why
+    # how the program runs the file (mslint.analysis.mode): "graph" or "pynative", and why
     # ("train.py sets GRAPH_MODE", "assumed: no entry script in sight sets the mode")
     mode: str = ""
     mode_basis: str = ""
     anchor: Anchor | None = field(default=None, compare=False)
-    fix: Patch | None = field(default=None, compare=False)  # the rule's autofix (mslint.fixes)
+    fix: Patch | None = field(default=None, compare=False)  # the rule's autofix (mslint.report.fixes)
 
     def row(self) -> dict[str, Any]:
         """What the result cache stores (the path is part of its key)."""
@@ -183,7 +169,7 @@ class Finding:  # pylint: disable=too-many-instance-attributes
     @property
     def related(self) -> Place | None:
         """Where in another module the problem is, for a finding at a call (see
-        mslint.follow): read from the message, so the cache need not store it."""
+        mslint.checkers.follow): read from the message, so the cache need not store it."""
         return related_place(self.message, self.path)
 
     def sort_key(self) -> tuple:
@@ -424,16 +410,6 @@ def source_lines(data: bytes) -> list[str]:
     if text.startswith("\ufeff"):
         text = text[1:]
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-
-def char_column(line_text: str | None, byte_offset: int) -> int:
-    """The 0-based character offset of a UTF-8 byte offset into ``line_text``."""
-    if byte_offset <= 0 or not line_text:
-        return max(byte_offset, 0)
-    encoded = line_text.encode("utf-8")
-    if byte_offset >= len(encoded):
-        return len(line_text) + (byte_offset - len(encoded))
-    return len(encoded[:byte_offset].decode("utf-8", errors="ignore"))
 
 
 def _line(lines: list[str], number: int | None) -> str | None:

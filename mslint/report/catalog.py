@@ -7,15 +7,14 @@ index cannot drift from what the checkers raise. Rule pages are
 ``docs/rules/<symbol>.md`` in a source checkout; a wheel carries them as
 ``mslint/rules_docs/<symbol>.md`` (package data mapped from ``docs/rules``).
 
-Regenerate the index and the rule table of README.md (between its
-``<!-- rules-table -->`` markers) with ``python -m mslint.catalog --write``.
+The rules of a linter with mslint registered are mslint.run.plugin's; regenerate the
+index and the rule table of README.md (between its ``<!-- rules-table -->``
+markers) with ``python -m mslint.run.plugin --write``.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,7 +35,7 @@ CATEGORIES = {
     "I": "info",
 }
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]  # mslint/
 _CHECKOUT = _PACKAGE_DIR.parent  # a source checkout: README.md, docs/
 
 
@@ -106,24 +105,6 @@ def sort_key(rule: Rule) -> tuple[str, str]:
     return (rule.msgid[1:], rule.msgid[:1])
 
 
-def mslint_linter(default_plugins: bool = False) -> PyLinter:
-    """A bare PyLinter with mslint registered (and pylint's checkers if asked)."""
-    from pylint.lint import PyLinter  # noqa: PLC0415 - keep `import mslint.catalog` cheap
-
-    import mslint  # noqa: PLC0415
-
-    linter = PyLinter()
-    if default_plugins:
-        linter.load_default_plugins()
-    mslint.register(linter)
-    return linter
-
-
-def mslint_rules() -> list[Rule]:
-    """mslint's own rules, sorted by message number."""
-    return [rule for rule in rules_of(mslint_linter()) if rule.mslint]
-
-
 # ---------------------------------------------------------------------------
 # Rule pages
 # ---------------------------------------------------------------------------
@@ -168,7 +149,7 @@ def markdown_to_text(markdown: str) -> str:
 INDEX_HEADER = """\
 # mslint rules
 
-Generated from the message definitions by `python -m mslint.catalog --write`;
+Generated from the message definitions by `python -m mslint.run.plugin --write`;
 `tests/test_docs.py` fails when it is out of date. `mslint rules` prints the same table,
 `mslint explain SYMBOL` prints a rule's page.
 
@@ -192,8 +173,8 @@ def _cell(text: str) -> str:
 
 
 def fix_applicability(symbol: str) -> str:
-    """"safe", "unsafe" or "" (no autofix): the rule's fix as mslint/manifest.py declares it."""
-    from mslint.manifest import BY_SYMBOL  # noqa: PLC0415
+    """"safe", "unsafe" or "" (no autofix): the rule's fix as mslint/knowledge/manifest.py declares it."""
+    from mslint.knowledge.manifest import BY_SYMBOL  # noqa: PLC0415
 
     spec = BY_SYMBOL.get(symbol)
     return spec.fix.applicability if spec is not None and spec.fix is not None else ""
@@ -246,25 +227,3 @@ def write_generated(rules: list[Rule], root: Path = _CHECKOUT) -> list[Path]:
             path.write_text(new, encoding="utf-8")
             changed.append(path)
     return changed
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mslint.catalog", description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--write", nargs="?", const="", metavar="FILE",
-        help="regenerate docs/rules.md and README.md's rule table of this checkout; with FILE, write only the index there",
-    )
-    args = parser.parse_args(argv)
-    rules = mslint_rules()
-    if args.write:
-        Path(args.write).write_text(index_markdown(rules), encoding="utf-8")
-    elif args.write == "":
-        for path in write_generated(rules):
-            print(f"wrote {path}")
-    else:
-        sys.stdout.write(index_markdown(rules))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

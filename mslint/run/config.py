@@ -10,7 +10,7 @@
     fail-on = "convention"               # error, warning, convention (any finding) or never
     jobs = 0                             # worker processes; 0 picks one per CPU (at most 8)
     timeout = 60                         # seconds per file; a file that takes longer is reported, not checked (0: no limit)
-    cache = true                         # keep results between runs (see mslint/cache.py)
+    cache = true                         # keep results between runs (see mslint/run/cache.py)
     baseline = "mslint-baseline.sarif"   # report only findings not in this log
     mode = "auto"                        # how the programs run: auto (read set_context from the entry
                                          # scripts; a module none imports is assumed graph), graph or pynative

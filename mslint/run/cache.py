@@ -30,7 +30,7 @@ Editing one file therefore re-checks that file and the files that import it,
 directly or through other project modules, and nothing else; a configuration
 change re-checks everything (it is part of every key).
 
-What: each file's findings (mslint.findings.Finding, anchors included, its path
+What: each file's findings (mslint.report.findings.Finding, anchors included, its path
 left out: the key holds it). An entry that does not load, written by another
 version or damaged, counts as a miss and the file is checked again.
 
@@ -45,9 +45,9 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import importlib.util
 import json
 import os
-import re
 import sqlite3
 import sys
 import sysconfig
@@ -56,8 +56,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mslint import findings
-from mslint.findings import Finding
+from mslint.knowledge.version import VERSION
+from mslint.report import findings
+from mslint.report.findings import Finding
 
 SCHEMA_VERSION = 1
 DB_NAME = f"results-v{SCHEMA_VERSION}.sqlite3"
@@ -92,10 +93,8 @@ def digest_text(*parts: str) -> str:
 
 
 def _package_sources() -> list[Path]:
-    import mslint  # noqa: PLC0415
-    import mslint.checkers  # noqa: PLC0415
-
-    folders = {Path(p) for p in mslint.__path__} | {Path(p) for p in mslint.checkers.__path__}
+    checkers = importlib.util.find_spec("mslint.checkers")  # installed from the checkout's checkers/
+    folders = {Path(__file__).resolve().parents[1]} | {Path(p) for p in (checkers.submodule_search_locations or ())}
     found: list[Path] = []
     for folder in sorted(folders):
         found.extend(sorted(folder.rglob("*.py")))
@@ -119,17 +118,15 @@ def code_identity() -> str:
     and Python versions: what every result and the rule catalogue depend on."""
     if _CODE_IDENTITY:
         return _CODE_IDENTITY[0]
-    import mslint  # noqa: PLC0415
-
     hasher = hashlib.blake2b(digest_size=16)
     for path in _package_sources():
         try:
-            hasher.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+            hasher.update(path.as_posix().rsplit("/mslint/", 1)[-1].encode() + b"\0" + path.read_bytes() + b"\0")
         except OSError:
             continue
     identity = {
         "schema": SCHEMA_VERSION,
-        "mslint": mslint.__version__,
+        "mslint": VERSION,
         "code": hasher.hexdigest(),
         "pylint": _version("pylint"),
         "astroid": _version("astroid"),
@@ -148,44 +145,6 @@ def analysis_key(settings: dict[str, Any]) -> str:
 # ---------------------------------------------------------------------------
 # Imports and the dependency closure
 # ---------------------------------------------------------------------------
-
-# `from X import ...` / `import ...` at a line start or after `:` / `;`
-# (`try: import x`, `if y: from . import z`). Generous on purpose.
-_IMPORT_RE = re.compile(
-    r"(?:^|[:;])[ \t]*(?:"
-    r"from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]*(?P<names>\([^)]*\)|(?:[^\n#;]|\\\n)*)"
-    r"|import[ \t]+(?P<modules>(?:[^\n#;]|\\\n)*))",
-    re.MULTILINE,
-)
-_NAME_RE = re.compile(r"[\w.]+")
-# The same at line starts only: 2.5 times faster, for mslint.mode's program
-# graph, where an import after `:` or `;` missed costs no soundness.
-LINE_START_IMPORT_RE = re.compile(_IMPORT_RE.pattern.replace(r"(?:^|[:;])[ \t]*", r"^[ \t]*", 1), re.MULTILINE)
-
-
-def scan_imports(data: bytes, pattern: re.Pattern = _IMPORT_RE) -> list[list[Any]]:
-    """The imports in a source text: ``[level, module, [names]]`` for ``from``
-    imports, ``[0, module, None]`` for plain imports."""
-    text = data.decode("utf-8", errors="replace")
-    found: list[list[Any]] = []
-    for match in pattern.finditer(text):
-        source = match.group("from")
-        if source is not None:
-            level = len(source) - len(source.lstrip("."))
-            module = source[level:]
-            names = []
-            for part in match.group("names").replace("\\\n", " ").strip("() \t").split(","):
-                words = part.split()
-                if words and _NAME_RE.fullmatch(words[0]) and words[0] != "*":
-                    names.append(words[0])
-            found.append([level, module, names])
-            continue
-        for part in match.group("modules").replace("\\\n", " ").split(","):
-            words = part.split()
-            if words and _NAME_RE.fullmatch(words[0]):
-                found.append([0, words[0], None])
-    return found
-
 
 def _library_paths() -> set[str]:
     paths = set()

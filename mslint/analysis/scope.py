@@ -11,7 +11,7 @@ within the module. Differentiated code: functions and Cells passed to
 The analysis is computed once per module and shared by every checker. Calls
 from graph code into other modules of the user's project are recorded
 (:attr:`ModuleAnalysis.foreign_calls`); :meth:`ModuleAnalysis.following` makes
-the view of that code that mslint.follow has the checkers walk.
+the view of that code that mslint.checkers.follow has the checkers walk.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from collections import deque
 
 from astroid import nodes
 
-from mslint import apis, astutil, mode, resolve, values
+from mslint.knowledge import apis
+from mslint.analysis import astutil, mode, resolve, values
 
 GRAPH = "graph"
 DIFFERENTIATED = "differentiated"
@@ -165,7 +166,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         # (call, callee) -> (caller, skips_self): the calls graph/differentiated code
         # makes into other modules of the project (not followed here: see following)
         self.foreign_calls: dict[tuple[nodes.Call, nodes.FunctionDef], tuple[nodes.NodeNG, bool]] = {}
-        self.followed = False  # mslint.follow walked them
+        self.followed = False  # mslint.checkers.follow walked them
         # function -> kind (GRAPH wins over DIFFERENTIATED)
         self.kinds: dict[nodes.NodeNG, str] = {}
         # entry points: their parameters are tensors by declaration
@@ -439,7 +440,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         return any(frame in reached for frame in self._graph_frames(node))
 
     def compiled_for(self, node: nodes.NodeNG) -> str:
-        """Why graph code at ``node`` is compiled (mslint.mode, Decision.trained):
+        """Why graph code at ``node`` is compiled (mslint.analysis.mode, Decision.trained):
         TRAINING when a program may differentiate it (and @jit code, which any
         program may); else EXPORT when a program exports it (mindspore.export
         compiles under STRICT); else INFERENCE (evaluation under the context's
@@ -684,7 +685,7 @@ _LAST_CALL: list = [None, None]
 
 
 _CACHE: list[tuple[nodes.Module, ModuleAnalysis]] = []
-# the view mslint.follow has the checkers walk (see viewing)
+# the view mslint.checkers.follow has the checkers walk (see viewing)
 _VIEWING: list[ModuleAnalysis] = []
 
 
