@@ -117,15 +117,17 @@ def lint(project: Project, path: str, text: str) -> list[Finding]:
     return found
 
 
-def fixed(project: Project, path: str, text: str, *, unsafe: bool) -> str:
+def fixed(project: Project, path: str, text: str, *, unsafe: bool, found: list[Finding] | None = None) -> str:
     """``text`` as ``mslint --fix`` (``--unsafe-fixes`` when ``unsafe``) leaves
     the file at ``path`` with that content: the same loop (mslint.report.fixes),
-    run on a copy outside the project."""
+    run on a copy outside the project. ``found``: the findings :func:`lint`
+    gave for ``text``, if at hand (else it is linted first)."""
     path = os.path.abspath(path)
     if project.excluded(path):
         return text
     with _copy_of(path, text) as copy:
-        fixes.run(lambda paths: _check(project, path, paths), [copy], _check(project, path, [copy]), unsafe=unsafe, write=True)
+        first = [replace(item, path=copy) for item in found] if found is not None else _check(project, path, [copy])
+        fixes.run(lambda paths: _check(project, path, paths), [copy], first, unsafe=unsafe, write=True)
         source = Source.read(copy)
     return source.text if source is not None else text
 

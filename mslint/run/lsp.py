@@ -278,7 +278,7 @@ class Server(LanguageServer):
         """The main thread's work for ``source.fixAll.mslint``: the buffer as
         ``mslint --fix`` leaves it, as edits of the lines that change."""
         path = uris.to_fs_path(uri) or uri
-        after = buffers.fixed(self.projects.project_of(path), path, linted.text, unsafe=False)
+        after = buffers.fixed(self.projects.project_of(path), path, linted.text, unsafe=False, found=linted.findings)
         return self.workspace_edit(uri, linted.version, self.line_edits(linted.text, after))
 
     def line_edits(self, before: str, after: str) -> list[types.TextEdit]:
