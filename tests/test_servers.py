@@ -16,6 +16,7 @@ import asyncio
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 try:
@@ -293,7 +294,7 @@ def test_language_server_session_agrees_with_the_command(tmp_path: Path, cache_d
     run(session)
 
 
-def test_language_server_says_what_is_wrong_with_the_configuration(tmp_path: Path, cache_dir: Path) -> None:
+def test_language_server_says_what_is_wrong_with_the_configuration_and_stops_on_sigterm(tmp_path: Path, cache_dir: Path) -> None:
     project = copy_project(tmp_path / "project")
     (project / "pyproject.toml").write_text('[tool.mslint]\nignore = ["ms-no-such-rule"]\n', encoding="utf-8")
     done = mslint(".", cwd=project)
@@ -307,7 +308,9 @@ def test_language_server_says_what_is_wrong_with_the_configuration(tmp_path: Pat
             editor.open(uri, (project / "model.py").read_text(encoding="utf-8"))
             assert list((await editor.diagnostics(uri)).diagnostics) == []
             assert editor.messages == [f"mslint: {done.stderr.strip().removeprefix('mslint: ')}"]
-            assert await editor.stop() == 0
+            # an editor that stops its server with SIGTERM, keeping the pipes open, gets it stopped
+            editor.client._server.send_signal(signal.SIGTERM)  # noqa: SLF001
+            assert await asyncio.wait_for(editor.client._server.wait(), WAIT) == 128 + signal.SIGTERM  # noqa: SLF001
         finally:
             await editor.kill()
 

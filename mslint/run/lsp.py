@@ -30,6 +30,7 @@ import re
 import sys
 import threading
 import traceback
+from concurrent.futures import Executor, Future
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -83,8 +84,35 @@ def lines_of(text: str) -> list[str]:
     return _LINE.findall(text)
 
 
+class DaemonThreads(Executor):
+    """Each call on a daemon thread of its own, for pygls' reads of standard
+    input: a read blocks until the editor writes, and a daemon thread does not
+    keep the process alive once the server is done (exit, SIGTERM) while the
+    editor still holds the pipe open (pygls' own pool is joined at exit)."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        future: Future = Future()
+
+        def call() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as error:  # noqa: BLE001 - handed to the waiting reader
+                future.set_exception(error)
+
+        threading.Thread(target=call, name="mslint-lsp-read", daemon=True).start()
+        return future
+
+
 class Server(LanguageServer):
     """pygls' server with mslint's documents: what was linted, what is pending."""
+
+    _reads = DaemonThreads()
+
+    @property
+    def thread_pool(self) -> Executor:  # type: ignore[override]
+        return self._reads
 
     def __init__(self, build: Build, jobs: queue.Queue) -> None:
         super().__init__("mslint", VERSION)
@@ -363,7 +391,7 @@ def create(build: Build, jobs: queue.Queue) -> Server:
         for uri in ls.python - {params.text_document.uri}:  # their findings may follow calls into it
             ls.schedule(uri, DEBOUNCE)
         if params.text_document.uri.endswith("pyproject.toml"):
-            ls.projects.forget()
+            ls.jobs.put(ls.projects.forget)  # on the main thread, which uses them
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: Server, params: types.DidCloseTextDocumentParams) -> None:
@@ -371,7 +399,7 @@ def create(build: Build, jobs: queue.Queue) -> Server:
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: Server, params: types.DidChangeWatchedFilesParams) -> None:  # noqa: ARG001
-        ls.projects.forget()
+        ls.jobs.put(ls.projects.forget)  # on the main thread, which uses them
         for uri in ls.python:
             ls.schedule(uri, DEBOUNCE)
 
