@@ -133,7 +133,6 @@ def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[
     """The Python files under ``paths``, sorted, and the paths that could not be used."""
     files: dict[str, str] = {}  # real path -> path as found
     problems: list[Problem] = []
-    default_excluded = Excluder(Path("/"), DEFAULT_EXCLUDE)
     for raw in paths:
         path = os.path.abspath(raw)
         try:
@@ -142,7 +141,7 @@ def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[
             problems.append(_stat_problem(raw, error))
             continue
         if stat.S_ISDIR(info.st_mode):
-            _walk(path, excluded, default_excluded, files, problems)
+            _walk(path, excluded, files, problems)
         elif path.endswith((".py", ".pyi", notebooks.SUFFIX)) or _python_shebang(path):
             if not excluded(path):
                 files.setdefault(os.path.realpath(path), path)
@@ -151,7 +150,14 @@ def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[
     return sorted(set(files.values())), problems
 
 
-def _walk(top: str, excluded: Excluder, default_excluded: Excluder, files: dict[str, str], problems: list[Problem]) -> None:
+def default_excluded(name: str) -> bool:
+    """Whether a folder of this name is never searched (.git, .venv, build, ...).
+    Its name only: the folders above the one searched do not count (a clone in
+    /builds/group/project, as GitLab CI makes one, is searched)."""
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in DEFAULT_EXCLUDE)
+
+
+def _walk(top: str, excluded: Excluder, files: dict[str, str], problems: list[Problem]) -> None:
     seen: set[tuple[int, int]] = set()
 
     def on_error(error: OSError) -> None:
@@ -1143,8 +1149,16 @@ def editor_project(path: str, extra: Sequence[str] = (), folders: Sequence[str] 
     where = str(config.source) if config.source else "command line"
     rules = load_catalogue(config.cache)
     enabled = enabled_messages(rules, config.select, config.enable, config.ignore, where)
-    excluded = Excluder(config.root, config.exclude)
-    found, _ = discover([str(config.root)], excluded)
+    configured = Excluder(config.root, config.exclude)
+
+    def excluded(item: str) -> bool:
+        """Excluded by the configuration, or in a folder `mslint ROOT` skips
+        (.venv, build, ...; a library's file, opened from a definition)."""
+        folders = Path(os.path.relpath(os.path.abspath(item), config.root)).parts[:-1]
+        return configured(item) or any(default_excluded(folder) for folder in folders) or bool(
+            {"site-packages", "dist-packages"} & set(Path(item).parts))
+
+    found, _ = discover([str(config.root)], configured)
     files = sorted({*found, *(os.path.abspath(item) for item in extra if not excluded(item))})
     files, shadows = _notebook_shadows(files, [])
     sources = [_source_of(item, shadows) for item in files]
