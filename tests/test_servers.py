@@ -322,6 +322,7 @@ def test_language_server_says_what_is_wrong_with_the_configuration_and_stops_on_
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="the MCP SDK needs Python 3.10 (CI runs 3.11)")
 def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path) -> None:
     from mcp import ClientSession  # noqa: PLC0415
     from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: PLC0415

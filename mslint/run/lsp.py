@@ -116,7 +116,9 @@ class Server(LanguageServer):
 
     def __init__(self, build: Build, jobs: queue.Queue) -> None:
         super().__init__("mslint", VERSION)
-        self.projects = buffers.Projects(lambda path, extra: build(path, extra, self.folders()))
+        # the workspace folders, as last read on pygls' thread (the main thread builds projects with them)
+        self.workspace_folders: list[str] = []
+        self.projects = buffers.Projects(lambda path, extra: build(path, extra, self.workspace_folders))
         self.jobs = jobs
         self.linted: dict[str, Linted] = {}
         self.pending: dict[str, asyncio.Task] = {}
@@ -125,8 +127,9 @@ class Server(LanguageServer):
         self.reported: set[str] = set()  # messages already shown (once each)
 
     def folders(self) -> list[str]:
+        """The workspace folders (the root the editor gave, without any)."""
         folders = [uris.to_fs_path(folder.uri) for folder in self.workspace.folders.values()]
-        return [folder for folder in folders if folder]
+        return [folder for folder in folders if folder] or [folder for folder in [self.workspace.root_path] if folder]
 
     # -- running on the main thread ----------------------------------------
 
@@ -179,9 +182,11 @@ class Server(LanguageServer):
         text, version, path = document.source, document.version, uris.to_fs_path(uri)
         if path is None:
             return
+        self.workspace_folders = self.folders()
 
         def run() -> list[Finding] | None:
-            if uri not in self.python or self.workspace.get_text_document(uri).version != version:
+            current = self.workspace.text_documents.get(uri)  # a look, not pygls' get_text_document, which may add one
+            if uri not in self.python or current is None or current.version != version:
                 return None  # closed or changed since: a newer request follows
             return buffers.lint(self.projects.project_of(path), path, text)
 
@@ -191,7 +196,7 @@ class Server(LanguageServer):
             self.tell(f"mslint: {error}")
             found = []
         except Exception as error:  # noqa: BLE001 - one buffer's crash must not stop the server
-            logger.error("mslint could not lint %s:\n%s", path, "".join(traceback.format_exception(error)))
+            logger.error("mslint could not lint %s:\n%s", path, "".join(traceback.format_exception(type(error), error, error.__traceback__)))
             self.tell(f"mslint: internal error while linting {os.path.basename(path)} ({type(error).__name__}: {error}); "
                       "the traceback is in the server's log")
             found = []
