@@ -361,7 +361,8 @@ def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path
 
     results = asyncio.run(session())
     tools = results["tools"]
-    assert set(tools) == {"lint", "explain", "fix"} | ({"migration"} & set(cli.COMMANDS))
+    assert set(tools) - {"migration"} == {"lint", "explain", "fix"}
+    assert "migration" not in tools or "migration" in cli.COMMANDS
     assert tools["lint"].annotations.read_only_hint and not tools["fix"].annotations.read_only_hint
     assert {"paths", "code", "filename"} <= set(tools["lint"].input_schema["properties"])
 
@@ -380,6 +381,27 @@ def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path
     error, output = results["fix"]
     assert not error and output.startswith(results["diff"][1]) and "mslint: fixed 4 findings in 1 file" in output
     assert model.read_text(encoding="utf-8") == fixed_by_command(project, text, "--unsafe-fixes") != text
+
+
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="the MCP SDK needs Python 3.10 (CI runs 3.11)")
+def test_mcp_tools_of_a_subcommand_are_offered_only_where_the_command_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """How a tool for `mslint migration` is added: a Tool naming its subcommand
+    (mslint/run/mcp_server.py, TOOLS)."""
+    from mslint.run import mcp_server  # noqa: PLC0415
+
+    async def migration(paths: list[str]) -> str:
+        """Plan a migration."""
+        return " ".join(paths)
+
+    monkeypatch.setattr(mcp_server, "TOOLS", (*mcp_server.TOOLS, mcp_server.Tool(migration, writes=True, command="migration")))
+
+    def offered(commands: list[str]) -> dict:
+        return {tool.name: tool for tool in asyncio.run(mcp_server.create(commands).list_tools())}
+
+    assert set(offered(list(cli.COMMANDS))) == {"lint", "explain", "fix"} | ({"migration"} & set(cli.COMMANDS))
+    tools = offered([*cli.COMMANDS, "migration"])
+    assert set(tools) == {"lint", "explain", "fix", "migration"}
+    assert tools["migration"].description == "Plan a migration." and not tools["migration"].annotations.read_only_hint
 
 
 # ---------------------------------------------------------------------------
