@@ -13,6 +13,7 @@ must use both, as ``mslint`` run over the project does.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import shutil
@@ -53,24 +54,45 @@ def copy_project(where: Path) -> Path:
     return where
 
 
-def mslint(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mslint", *args], cwd=cwd, input=stdin, capture_output=True, text=True,
-                          timeout=300, check=False)
+class Command:
+    """The mslint command, run in this process as tests/test_cli.py runs it
+    (what the servers must agree with)."""
+
+    def __init__(self, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.capsys, self.monkeypatch = capsys, monkeypatch
+
+    def __call__(self, *args: str, cwd: Path, stdin: str | None = None) -> tuple[int, str, str]:
+        """Its exit status, standard output and standard error."""
+        self.monkeypatch.chdir(cwd)
+        if stdin is not None:
+            self.monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8"))
+        status = cli.main(list(args))
+        out, err = self.capsys.readouterr()
+        return status, out, err
+
+    def output(self, *args: str, cwd: Path, stdin: str | None = None) -> str:
+        status, out, err = self(*args, cwd=cwd, stdin=stdin)
+        assert status in (0, 1), err
+        return out
+
+    def report(self, *args: str, cwd: Path, stdin: str | None = None) -> dict:
+        return json.loads(self.output("--format=json", *args, cwd=cwd, stdin=stdin))
+
+    def findings(self, project: Path) -> list[dict]:
+        """model.py's findings when the command checks the whole project."""
+        return [item for item in self.report(".", cwd=project)["findings"] if item["path"] == "model.py"]
+
+    def fixed(self, project: Path, text: str, *options: str) -> str:
+        """model.py with the content ``text`` after ``mslint --fix OPTIONS``, in a copy of the project."""
+        copy = copy_project(project.parent / f"fixed{len(list(project.parent.iterdir()))}")
+        (copy / "model.py").write_text(text, encoding="utf-8")
+        self.output("--fix", *options, ".", cwd=copy)
+        return (copy / "model.py").read_text(encoding="utf-8")
 
 
-def report(*args: str, cwd: Path, stdin: str | None = None) -> dict:
-    done = mslint("--format=json", *args, cwd=cwd, stdin=stdin)
-    assert done.returncode in (0, 1), done.stderr
-    return json.loads(done.stdout)
-
-
-def fixed_by_command(project: Path, text: str, *options: str) -> str:
-    """model.py with the content ``text`` after ``mslint --fix OPTIONS``, in a copy of the project."""
-    copy = copy_project(project.parent / f"fixed{len(list(project.parent.iterdir()))}")
-    (copy / "model.py").write_text(text, encoding="utf-8")
-    done = mslint("--fix", *options, ".", cwd=copy)
-    assert done.returncode in (0, 1), done.stderr
-    return (copy / "model.py").read_text(encoding="utf-8")
+@pytest.fixture
+def command(capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, cache_dir: Path) -> Command:  # noqa: ARG001
+    return Command(capsys, monkeypatch)
 
 
 # ---------------------------------------------------------------------------
@@ -197,12 +219,12 @@ def run(session) -> None:  # noqa: ANN001
     asyncio.run(session())
 
 
-def test_language_server_session_agrees_with_the_command(tmp_path: Path, cache_dir: Path) -> None:
+def test_language_server_session_agrees_with_the_command(tmp_path: Path, command: Command) -> None:
     project = copy_project(tmp_path / "project")
     model = project / "model.py"
     text = model.read_text(encoding="utf-8")
     lines = text.splitlines()
-    expected = [item for item in report("--no-cache", ".", cwd=project)["findings"] if item["path"] == "model.py"]
+    expected = command.findings(project)
     assert {item["symbol"] for item in expected} == {
         "ms-conv-padding-ignored", "ms-dropout-keep-prob", "ms-numpy-on-tensor", "ms-forward-not-construct"}
     # the mode comes from the project's program (linted alone, model.py would be
@@ -244,7 +266,7 @@ def test_language_server_session_agrees_with_the_command(tmp_path: Path, cache_d
             assert fix_all.edit is None
             resolved = await asyncio.wait_for(editor.client.code_action_resolve_async(fix_all), WAIT)
             after_fix = applied(text, edits_of(resolved, uri, 1))
-            assert after_fix == fixed_by_command(project, text) != text
+            assert after_fix == command.fixed(project, text) != text
             assert "pad_mode=" in after_fix and "def construct" in after_fix and "nn.Dropout(0.1)" in after_fix
             only = await editor.actions(uri, diagnostics, only=["source.fixAll"])
             assert [action.kind for action in only] == ["source.fixAll.mslint"]
@@ -267,7 +289,7 @@ def test_language_server_session_agrees_with_the_command(tmp_path: Path, cache_d
             assert model.read_text(encoding="utf-8") == text and sorted(str(path) for path in project.rglob("*")) == before
             # ... what the command finds in the file with that content
             model.write_text(changed, encoding="utf-8")
-            now = [item for item in report("--no-cache", ".", cwd=project)["findings"] if item["path"] == "model.py"]
+            now = command.findings(project)
             assert {item["symbol"] for item in now} == {"ms-dropout-keep-prob", "ms-numpy-on-tensor", "ms-forward-not-construct"}
             changed_lines = changed.splitlines()
             assert [as_finding(item, changed_lines) for item in published.diagnostics] == [
@@ -278,7 +300,7 @@ def test_language_server_session_agrees_with_the_command(tmp_path: Path, cache_d
                 '[tool.mslint]\nignore = ["ms-cell-in-construct"]\nenable = ["ms-pool-implicit-stride"]\n', encoding="utf-8")
             editor.client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
             published = await editor.diagnostics(uri)
-            saved = [item for item in report("--no-cache", ".", cwd=project)["findings"] if item["path"] == "model.py"]
+            saved = command.findings(project)
             assert "ms-pool-implicit-stride" in {item["symbol"] for item in saved}
             assert [as_finding(item, changed_lines) for item in published.diagnostics] == [
                 (item["line"], item["column"], item["endLine"], item["endColumn"], item["symbol"], item["message"]) for item in saved]
@@ -294,11 +316,11 @@ def test_language_server_session_agrees_with_the_command(tmp_path: Path, cache_d
     run(session)
 
 
-def test_language_server_says_what_is_wrong_with_the_configuration_and_stops_on_sigterm(tmp_path: Path, cache_dir: Path) -> None:
+def test_language_server_says_what_is_wrong_with_the_configuration_and_stops_on_sigterm(tmp_path: Path, command: Command) -> None:
     project = copy_project(tmp_path / "project")
     (project / "pyproject.toml").write_text('[tool.mslint]\nignore = ["ms-no-such-rule"]\n', encoding="utf-8")
-    done = mslint(".", cwd=project)
-    assert done.returncode == 2
+    status, _, error = command(".", cwd=project)
+    assert status == 2
     uri = uris.from_fs_path(str(project / "model.py"))
 
     async def session() -> None:
@@ -307,7 +329,7 @@ def test_language_server_says_what_is_wrong_with_the_configuration_and_stops_on_
             await editor.start(project)
             editor.open(uri, (project / "model.py").read_text(encoding="utf-8"))
             assert list((await editor.diagnostics(uri)).diagnostics) == []
-            assert editor.messages == [f"mslint: {done.stderr.strip().removeprefix('mslint: ')}"]
+            assert editor.messages == [error.strip()]
             # an editor that stops its server with SIGTERM, keeping the pipes open, gets it stopped
             editor.client._server.send_signal(signal.SIGTERM)  # noqa: SLF001
             assert await asyncio.wait_for(editor.client._server.wait(), WAIT) == 128 + signal.SIGTERM  # noqa: SLF001
@@ -323,7 +345,7 @@ def test_language_server_says_what_is_wrong_with_the_configuration_and_stops_on_
 
 
 @pytest.mark.skipif(sys.version_info < (3, 10), reason="the MCP SDK needs Python 3.10 (CI runs 3.11)")
-def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path) -> None:
+def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path, command: Command) -> None:
     from mcp import ClientSession  # noqa: PLC0415
     from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: PLC0415
 
@@ -332,16 +354,16 @@ def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path
     text = model.read_text(encoding="utf-8")
     buffer = text.replace("nn.Dropout(0.1)", "nn.Dropout(0.5)")
     # what the command says, before the agent fixes anything
-    lint_paths = mslint("--format=json", ".", cwd=project).stdout
-    lint_code = report("-", "--stdin-filename=model.py", cwd=project, stdin=buffer)
-    diff = mslint("--diff", "--unsafe-fixes", "model.py", cwd=project).stdout
+    lint_paths = command.output("--format=json", ".", cwd=project)
+    lint_code = command.report("-", "--stdin-filename=model.py", cwd=project, stdin=buffer)
+    diff = command.output("--diff", "--unsafe-fixes", "model.py", cwd=project)
     assert diff and lint_code["findings"]
 
     async def session() -> dict:
         server = StdioServerParameters(command=sys.executable, args=["-m", "mslint", "mcp"], cwd=str(project),
                                        env={"MSLINT_CACHE_DIR": str(cache_dir)})
         results = {}
-        async with stdio_client(server) as (read, write), ClientSession(read, write) as agent:
+        async with stdio_client(server, errlog=log) as (read, write), ClientSession(read, write) as agent:
             await asyncio.wait_for(agent.initialize(), WAIT)
             results["tools"] = {tool.name: tool for tool in (await agent.list_tools()).tools}
 
@@ -359,7 +381,9 @@ def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path
             results["fix"] = await call("fix", {"paths": ["model.py"], "unsafe": True, "write": True})
         return results
 
-    results = asyncio.run(session())
+    # the server's standard error goes to a file (pytest's captured stream has no descriptor)
+    with (tmp_path / "mcp-server.log").open("w", encoding="utf-8") as log:
+        results = asyncio.run(session())
     tools = results["tools"]
     assert set(tools) - {"migration"} == {"lint", "explain", "fix"}
     assert "migration" not in tools or "migration" in cli.COMMANDS
@@ -380,7 +404,7 @@ def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path
     assert results["unchanged"] == text
     error, output = results["fix"]
     assert not error and output.startswith(results["diff"][1]) and "mslint: fixed 4 findings in 1 file" in output
-    assert model.read_text(encoding="utf-8") == fixed_by_command(project, text, "--unsafe-fixes") != text
+    assert model.read_text(encoding="utf-8") == command.fixed(project, text, "--unsafe-fixes") != text
 
 
 @pytest.mark.skipif(sys.version_info < (3, 10), reason="the MCP SDK needs Python 3.10 (CI runs 3.11)")
@@ -423,12 +447,12 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-@pytest.mark.parametrize("command", ["server", "mcp"])
-def test_servers_without_the_extra_exit_2_naming_it(command: str, tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-c", WITHOUT_SERVER_LIBRARIES, command], cwd=tmp_path, capture_output=True, text=True,
+@pytest.mark.parametrize("subcommand", ["server", "mcp"])
+def test_servers_without_the_extra_exit_2_naming_it(subcommand: str, tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", WITHOUT_SERVER_LIBRARIES, subcommand], cwd=tmp_path, capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 2, done.stderr
-    assert f"mslint {command} needs the server extra" in done.stderr and 'pip install "mslint[server]"' in done.stderr
+    assert f"mslint {subcommand} needs the server extra" in done.stderr and 'pip install "mslint[server]"' in done.stderr
     assert "Traceback" not in done.stderr
 
 
