@@ -153,7 +153,7 @@ def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[
 def default_excluded(name: str) -> bool:
     """Whether a folder of this name is never searched (.git, .venv, build, ...).
     Its name only: the folders above the one searched do not count (a clone in
-    /builds/group/project, as GitLab CI makes one, is searched)."""
+    /home/travis/build/OWNER/REPO, as Travis CI makes one, is searched)."""
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in DEFAULT_EXCLUDE)
 
 
@@ -1154,8 +1154,8 @@ def editor_project(path: str, extra: Sequence[str] = (), folders: Sequence[str] 
     def excluded(item: str) -> bool:
         """Excluded by the configuration, or in a folder `mslint ROOT` skips
         (.venv, build, ...; a library's file, opened from a definition)."""
-        folders = Path(os.path.relpath(os.path.abspath(item), config.root)).parts[:-1]
-        return configured(item) or any(default_excluded(folder) for folder in folders) or bool(
+        parents = Path(os.path.relpath(os.path.abspath(item), config.root)).parts[:-1]
+        return configured(item) or any(default_excluded(name) for name in parents) or bool(
             {"site-packages", "dist-packages"} & set(Path(item).parts))
 
     found, _ = discover([str(config.root)], configured)
