@@ -161,6 +161,20 @@ def test_exclude(project: Path, capsys: pytest.CaptureFixture) -> None:
     assert findings_of(capsys, "--exclude=old.py", ".")[1] == []
 
 
+def test_folders_above_the_one_searched_never_exclude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """A clone under a folder named like a skipped one (Travis CI checks out into
+    /home/travis/build/OWNER/REPO) is searched: only folders below the one named
+    are skipped (the walk once matched every component of the absolute path, and
+    found nothing in subfolders there)."""
+    project = tmp_path / "build" / "owner" / "project"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pkg" / "build").mkdir()
+    shutil.copy(FIXTURES / "bad.py", project / "pkg" / "model.py")
+    shutil.copy(FIXTURES / "bad.py", project / "pkg" / "build" / "model.py")
+    monkeypatch.chdir(project)
+    assert {path for path, _, _ in findings_of(capsys, ".")[1]} == {"pkg/model.py"}
+
+
 @pytest.mark.parametrize(
     ("body", "expected"),
     [

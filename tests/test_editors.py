@@ -1,5 +1,6 @@
-"""Editors (issue 17, items 10 and 13): `mslint -` with --stdin-filename, and the
-command line and problem matcher docs/editors.md gives VS Code."""
+"""Editors (issue 17, items 10 and 13; issue 27, item 4): `mslint -` with
+--stdin-filename, the command line and problem matcher docs/editors.md gives
+VS Code, and the server set-ups it gives."""
 
 from __future__ import annotations
 
@@ -62,21 +63,60 @@ def _vscode_task() -> dict:
     raise AssertionError("docs/editors.md has no VS Code task")
 
 
+# bad.py and a layer whose finding has a safe fix: its report line carries the [*] marker
+FIXABLE = BAD.read_text(encoding="utf-8") + """
+
+class Block(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 4, 3, padding=1)
+"""
+
+
 def test_the_documented_vscode_task_runs_and_its_pattern_matches(tmp_path: Path) -> None:
+    """Every finding reaches the Problems panel, those with a fix too (issue 27,
+    item 4: the pattern once required the symbol right after the id, and the
+    fixable findings, `E7501 [*] [ms-conv-padding-ignored]`, were dropped)."""
     task = _vscode_task()
     assert task["command"] == "mslint"
     (tmp_path / "src").mkdir()
-    shutil.copy(BAD, tmp_path / "src" / "model.py")
+    (tmp_path / "src" / "model.py").write_text(FIXABLE, encoding="utf-8")
     values = {"${file}": str(tmp_path / "src" / "model.py"), "${workspaceFolder}": str(tmp_path)}
     args = [values.get(arg, arg) for arg in task["args"]]
     script = Path(sys.executable).with_name("mslint")
     done = subprocess.run([str(script), *args], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 1, done.stderr
+    assert " [*] [ms-conv-padding-ignored] " in done.stdout
+    reported = int(re.search(r"^Found (\d+) findings", done.stdout, re.M)[1])
     matcher = task["problemMatcher"]
     assert matcher["fileLocation"] == ["relative", "${workspaceFolder}"]
     pattern = matcher["pattern"]
     matches = [re.match(pattern["regexp"], line) for line in done.stdout.splitlines()]
-    found = [(m[pattern["file"]], int(m[pattern["line"]]), m[pattern["code"]]) for m in matches if m]
-    assert len(found) == 2
-    assert all(path == os.path.join("src", "model.py") and (tmp_path / path).is_file() for path, _, _ in found)
-    assert {code for _, _, code in found} == {"ms-numpy-on-tensor", "ms-cell-in-construct"}
+    found = [(m[pattern["file"]], int(m[pattern["line"]]), m[pattern["code"]], m[pattern["message"]]) for m in matches if m]
+    assert len(found) == reported == 3
+    assert all(path == os.path.join("src", "model.py") and (tmp_path / path).is_file() for path, _, _, _ in found)
+    assert {code for _, _, code, _ in found} == {"ms-numpy-on-tensor", "ms-cell-in-construct", "ms-conv-padding-ignored"}
+    assert all(not message.startswith("[") for _, _, _, message in found)
+
+
+def _documented_blocks(language: str) -> list[str]:
+    text = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    return re.findall(rf"```{language}\n(.*?)```", text, re.S)
+
+
+def test_the_documented_server_setups_start_the_servers() -> None:
+    """docs/editors.md starts `mslint server` (VS Code, Neovim) and `mslint mcp`
+    (agents) with the arguments the command takes (tests/test_servers.py drives them)."""
+    documents = [json.loads(block) for block in _documented_blocks("json")]
+    vscode = next(document for document in documents if "glspc.server.command" in document)
+    assert vscode["glspc.server.command"].endswith("mslint") and vscode["glspc.server.commandArguments"] == ["server"]
+    assert vscode["glspc.server.languageId"] == ["python"]
+    assert "source.fixAll.mslint" in vscode["editor.codeActionsOnSave"]
+    agents = [document.get("mcpServers", document.get("servers", {})).get("mslint") for document in documents]
+    agents = [agent for agent in agents if agent]
+    assert len(agents) == 2 and all(agent["command"] == "mslint" and agent["args"] == ["mcp"] for agent in agents)
+    lua = _documented_blocks("lua")
+    assert len(lua) == 2 and all('cmd = { "mslint", "server" }' in block for block in lua)
+    for argv in (["server", "--help"], ["server", "--stdio", "--help"], ["mcp", "--help"]):
+        done = subprocess.run([sys.executable, "-m", "mslint", *argv], capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0 and "usage: mslint " + argv[0] in done.stdout

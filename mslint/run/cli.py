@@ -133,7 +133,6 @@ def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[
     """The Python files under ``paths``, sorted, and the paths that could not be used."""
     files: dict[str, str] = {}  # real path -> path as found
     problems: list[Problem] = []
-    default_excluded = Excluder(Path("/"), DEFAULT_EXCLUDE)
     for raw in paths:
         path = os.path.abspath(raw)
         try:
@@ -142,7 +141,7 @@ def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[
             problems.append(_stat_problem(raw, error))
             continue
         if stat.S_ISDIR(info.st_mode):
-            _walk(path, excluded, default_excluded, files, problems)
+            _walk(path, excluded, files, problems)
         elif path.endswith((".py", ".pyi", notebooks.SUFFIX)) or _python_shebang(path):
             if not excluded(path):
                 files.setdefault(os.path.realpath(path), path)
@@ -151,7 +150,14 @@ def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[
     return sorted(set(files.values())), problems
 
 
-def _walk(top: str, excluded: Excluder, default_excluded: Excluder, files: dict[str, str], problems: list[Problem]) -> None:
+def default_excluded(name: str) -> bool:
+    """Whether a folder of this name is never searched (.git, .venv, build, ...).
+    Its name only: the folders above the one searched do not count (a clone in
+    /home/travis/build/OWNER/REPO, as Travis CI makes one, is searched)."""
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in DEFAULT_EXCLUDE)
+
+
+def _walk(top: str, excluded: Excluder, files: dict[str, str], problems: list[Problem]) -> None:
     seen: set[tuple[int, int]] = set()
 
     def on_error(error: OSError) -> None:
@@ -191,6 +197,30 @@ def _walk(top: str, excluded: Excluder, default_excluded: Excluder, files: dict[
 # ---------------------------------------------------------------------------
 # The run: cache, lint, fingerprints
 # ---------------------------------------------------------------------------
+
+
+def run_settings(
+    rules: list[catalog.Rule], enabled: list[str], files: list[str], sources: list[str], *,
+    jit_syntax_level: str, timeout: float, mode: str, mode_where: str,
+) -> Settings:
+    """The settings every process lints ``files`` with (``sources``: the files
+    they stand for, a notebook for its shadow module, a path for standard
+    input), with each file's mode decided from them all (mslint.analysis.mode)."""
+    settings = Settings(
+        enabled=enabled,
+        jit_syntax_level=jit_syntax_level,
+        roots=result_cache.project_roots(sources, package_root),
+        skipped_libraries=skipped_libraries(files),
+        timeout=timeout,
+        only_mslint=set(enabled) <= {rule.symbol for rule in rules if rule.mslint} | set(ALWAYS_ON),
+        mode=mode,
+        mode_where=mode_where,
+    )
+    settings.decisions = {
+        path: decision.row()
+        for path, decision in run_mode.decide(files, setting=settings.mode, where=settings.mode_where).items()
+    }
+    return settings
 
 
 def check_files(
@@ -932,20 +962,13 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     for option, path in (("--output", args.output), ("--write-baseline", args.write_baseline)):
         if path:
             check_output_path(option, path, files)
-    settings = Settings(
-        enabled=enabled,
+    settings = run_settings(
+        rules, enabled, files, [stdin.path] if stdin else [_source_of(path, shadows) for path in files],
         jit_syntax_level=args.jit_syntax_level or config.jit_syntax_level,
-        roots=result_cache.project_roots([stdin.path] if stdin else [_source_of(path, shadows) for path in files], package_root),
-        skipped_libraries=skipped_libraries(files),
         timeout=timeout,
-        only_mslint=set(enabled) <= {rule.symbol for rule in rules if rule.mslint} | set(ALWAYS_ON),
         mode=args.mode or config.mode,
         mode_where="--mode" if args.mode else "[tool.mslint]",
     )
-    settings.decisions = {
-        path: decision.row()
-        for path, decision in run_mode.decide(files, setting=settings.mode, where=settings.mode_where).items()
-    }
     stats: dict[str, int] = {}
     try:
         checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats,
@@ -1096,6 +1119,95 @@ def cmd_clean_cache(argv: Sequence[str]) -> int:
 
 
 COMMANDS = {"rules": cmd_rules, "explain": cmd_explain, "clean-cache": cmd_clean_cache}
+
+
+# ---------------------------------------------------------------------------
+# The servers, optional extras (pip install "mslint[server]"): `mslint server`
+# for editors (the Language Server Protocol, mslint/run/lsp.py) and `mslint mcp`
+# for coding agents (the Model Context Protocol, mslint/run/mcp_server.py)
+# ---------------------------------------------------------------------------
+
+
+def editor_project(path: str, extra: Sequence[str] = (), folders: Sequence[str] = ()) -> Any:
+    """The project of the file at ``path`` as ``mslint`` run over all of it
+    lints each file (a mslint.run.buffers.Project): the configuration nearest
+    to the file (its folder, the root), else the innermost workspace folder of
+    ``folders`` holding it (else its folder) as root; the files ``mslint ROOT``
+    checks, and ``extra`` (files of it that are asked for and not found by a
+    walk, like a script without the .py suffix); the settings _check makes.
+    Raises ConfigError."""
+    from mslint.run import buffers  # noqa: PLC0415
+    from mslint.run.config import find_config  # noqa: PLC0415
+
+    path = os.path.abspath(path)
+    source = find_config(Path(path).parent)
+    if source is not None:
+        config = load(source)
+    else:
+        holding = [folder for folder in folders if not os.path.relpath(path, folder).startswith(os.pardir)]
+        config = Config(root=Path(max(holding, key=len) if holding else os.path.dirname(path)).resolve())
+    where = str(config.source) if config.source else "command line"
+    rules = load_catalogue(config.cache)
+    enabled = enabled_messages(rules, config.select, config.enable, config.ignore, where)
+    configured = Excluder(config.root, config.exclude)
+
+    def excluded(item: str) -> bool:
+        """Excluded by the configuration, or in a folder `mslint ROOT` skips
+        (.venv, build, ...; a library's file, opened from a definition)."""
+        parents = Path(os.path.relpath(os.path.abspath(item), config.root)).parts[:-1]
+        return configured(item) or any(default_excluded(name) for name in parents) or bool(
+            {"site-packages", "dist-packages"} & set(Path(item).parts))
+
+    found, _ = discover([str(config.root)], configured)
+    files = sorted({*found, *(os.path.abspath(item) for item in extra if not excluded(item))})
+    files, shadows = _notebook_shadows(files, [])
+    sources = [_source_of(item, shadows) for item in files]
+    settings = run_settings(rules, enabled, files, sources, jit_syntax_level=config.jit_syntax_level, timeout=config.timeout,
+                            mode=config.mode, mode_where="[tool.mslint]")
+    return buffers.Project(root=str(config.root), files=sources, settings=settings, excluded=excluded,
+                           config_source=str(config.source) if config.source else None)
+
+
+def _missing_extra(command: str, error: ImportError) -> int:
+    """Exit 2 saying what to install, when a server's library is missing."""
+    missing = (error.name or "").split(".")[0]
+    if not missing or missing == "mslint":
+        raise error  # not a missing extra: mslint's own import failed
+    where = " (it needs Python 3.10 or later)" if command == "mslint mcp" and sys.version_info < (3, 10) else ""
+    print(f'mslint: {command} needs the server extra{where}, which is not installed here (no module {missing!r}): '
+          f'pip install "mslint[server]"', file=sys.stderr)
+    return EXIT_ERROR
+
+
+def cmd_server(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="mslint server",
+        description="The language server: diagnostics, quick fixes and rule pages in an editor (LSP over standard input and output).",
+    )
+    parser.add_argument("--stdio", action="store_true", help="talk over standard input and output (the only way; editors' clients pass it)")
+    parser.parse_args(argv)
+    try:
+        from mslint.run import lsp  # noqa: PLC0415
+    except ImportError as error:
+        return _missing_extra("mslint server", error)
+    _strip_cwd_from_sys_path()
+    return lsp.serve(editor_project)
+
+
+def cmd_mcp(argv: Sequence[str]) -> int:
+    argparse.ArgumentParser(
+        prog="mslint mcp",
+        description="The Model Context Protocol server for coding agents: tools lint, explain and fix (over standard input and output). "
+        "Paths are relative to the folder it is started in.",
+    ).parse_args(argv)
+    try:
+        from mslint.run import mcp_server  # noqa: PLC0415
+    except ImportError as error:
+        return _missing_extra("mslint mcp", error)
+    return mcp_server.serve(list(COMMANDS))
+
+
+COMMANDS.update({"server": cmd_server, "mcp": cmd_mcp})
 
 
 class Terminated(BaseException):
