@@ -1370,8 +1370,14 @@ def _data_keyword(rename: str | None, name: str, default: str | None) -> TorchKe
     return TorchKeyword(instead=f"no MindSpore parameter takes it: delete it where PyTorch's default {name}={default} is meant")
 
 
+# The hand-written table, before the data extends it (its oracle tests build each
+# entry with curated arguments; the data's entries are called generically).
+WRITTEN_TORCH_KEYWORD_APIS: dict[str, TorchKeywordApi] = dict(TORCH_KEYWORD_APIS)
+# (MindSpore API, PyTorch keyword) pairs only the generated data names.
+DATA_TORCH_KEYWORDS: set[tuple[str, str]] = set()
 for _qname, (_torch, _keywords, _kind) in _mapping.torch_keywords().items():
     _known = TORCH_KEYWORD_APIS.get(_qname)
+    DATA_TORCH_KEYWORDS.update((_qname, name) for name in _keywords if _known is None or name not in _known.keywords)
     _merged = {name: _data_keyword(rename, name, default) for name, (rename, default) in _keywords.items()}
     if _known is not None:
         _merged.update(_known.keywords)
@@ -1412,7 +1418,7 @@ def _data_traps(ms_params: list, torch_params: list, mapping: dict, skip: set[in
     ms_defaults = {name: default for name, _, default in ms_params}
     torch_defaults = {name: default for name, _, default in torch_params}
     ms_slots, torch_slots = positional(ms_params), positional(torch_params)
-    traps = []
+    traps: list[PositionalTrap] = []
     for index, torch_name in enumerate(torch_slots):
         if index >= len(ms_slots) or torch_name.startswith("*") or ms_slots[index].startswith("*"):
             break
@@ -1441,12 +1447,15 @@ def _data_traps(ms_params: list, torch_params: list, mapping: dict, skip: set[in
 # Classes outside LAYER_APIS whose positional order differs from PyTorch's:
 # judged by ms-torch-positional-args only (family "positional").
 POSITIONAL_APIS: dict[str, LayerApi] = {}
+# The traps the data adds (to POSITIONAL_APIS and to LAYER_APIS entries), by class.
+DATA_POSITIONAL_TRAPS: dict[str, tuple[PositionalTrap, ...]] = {}
 for _qname, (_torch, _ms_params, _torch_params, _pairs) in _mapping.positional_orders().items():
     _known_layer = LAYER_APIS.get(_qname)
     _skip = {trap.index for trap in _known_layer.positional_traps} if _known_layer else set()
     _traps = _data_traps(_ms_params, _torch_params, _pairs, _skip)
     if not _traps:
         continue
+    DATA_POSITIONAL_TRAPS[_qname] = _traps
     if _known_layer is not None:
         LAYER_APIS[_qname] = replace(_known_layer, positional_traps=_known_layer.positional_traps + _traps)
         continue

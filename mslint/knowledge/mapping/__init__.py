@@ -126,8 +126,8 @@ def torch_keywords() -> dict[str, tuple[str, dict[str, tuple[str | None, str | N
         parameters = candidate.get("parameters") or {}
         keywords = {}
         for name, kind, default in torch_params:
-            if kind not in ("pk", "k") or name in names:
-                continue
+            if kind not in ("pk", "k") or name in names or name.startswith("_"):
+                continue  # PyTorch's private parameters (_stacklevel) are never written
             rename = parameters.get(name)
             keywords[name] = (rename if rename in names else None, default)
         if keywords:

@@ -413,6 +413,52 @@ def _summary(entries: dict) -> dict:
 
 
 # ---------------------------------------------------------------------------
+# Checking the shipped data against the installed frameworks
+# ---------------------------------------------------------------------------
+_CHECKED_FIELDS = ("exists", "status", "signature", "parameters", "differences")
+
+
+def check(data: dict, measurer) -> list[str]:
+    """What no longer holds in ``data`` with the installed frameworks: each
+    candidate re-measured from what the pages said of it (kept in the data), the
+    counterpart chosen again, and every public PyTorch API whose mint namesake
+    now exists. Empty when the frameworks still match the data."""
+    problems = []
+    versions = measurer.versions()
+    for key in ("mindspore", "torch"):
+        if data.get(key) != versions[key]:
+            problems.append(f"the data describes {key} {data.get(key)}, {versions[key]} is installed")
+    general = frozenset(data.get("general_parameters", ()))
+    for torch_api, entry in data["apis"].items():
+        torch_info = measurer.torch_side(torch_api)
+        stored_torch = entry.get("torch") or {}
+        if stored_torch.get("overloads") != torch_info.get("overloads"):
+            problems.append(f"{torch_api}: PyTorch's parameters changed")
+        fresh = []
+        for candidate in entry["candidates"]:
+            again = {k: candidate[k] for k in ("api", "origin", "docs") if k in candidate}
+            _judge(again, torch_info, general, measurer)
+            fresh.append(again)
+            for field in _CHECKED_FIELDS:
+                if candidate.get(field) != again.get(field):
+                    problems.append(f"{torch_api} -> {candidate['api']}: {field} {candidate.get(field)!r} "
+                                    f"is now {again.get(field)!r}")
+        chosen = _choose(fresh)
+        if (chosen["api"] if chosen else None) != entry["counterpart"]:
+            problems.append(f"{torch_api}: the counterpart is now {chosen['api'] if chosen else None}")
+        own = namesake(torch_api, value=torch_info.get("kind") == "value")
+        if own and own not in {c["api"] for c in entry["candidates"]} and measurer.exists(own):
+            problems.append(f"{torch_api}: the installed MindSpore has {own}, which the data lacks")
+    for torch_api in measurer.public_torch_apis():
+        if torch_api in data["apis"]:
+            continue
+        own = namesake(torch_api, value=measurer.torch_side(torch_api).get("kind") == "value")
+        if own and measurer.exists(own):
+            problems.append(f"{torch_api}: the installed MindSpore has {own}, which the data lacks")
+    return problems
+
+
+# ---------------------------------------------------------------------------
 # The command
 # ---------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
@@ -422,7 +468,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--revisions", nargs="*", default=[ref for ref, _ in SOURCES])
     parser.add_argument("--no-measure", action="store_true", help="write what the pages say, unmeasured")
     parser.add_argument("--output", default=str(DATA_FILE))
+    parser.add_argument("--check", action="store_true",
+                        help="re-measure the shipped data with the installed frameworks; exit 1 when it no longer holds")
     args = parser.parse_args(argv)
+    if args.check:
+        from mslint.knowledge.mapping.measure import Measurer  # noqa: PLC0415 - imports the frameworks
+
+        data = json.loads(Path(args.output).read_text(encoding="utf-8"))
+        problems = check(data, Measurer())
+        for problem in problems:
+            print(problem)
+        print(f"{len(problems)} differences between the data and the installed frameworks", file=sys.stderr)
+        return 1 if problems else 0
     pytorch_of = dict(SOURCES)
     if args.docs_git:
         sources = [(GitDocs(args.docs_git, ref), pytorch_of.get(ref, "")) for ref in args.revisions]
