@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 from dataclasses import asdict
@@ -76,6 +77,14 @@ GUIDE_ROWS: tuple[tuple[str, str, str], ...] = (
     ("torch.Tensor", "mindspore.Tensor", "Consistent"),
 )
 GUIDE_REVISION = "migration guide (r2.4.10)"
+# Modules of the PyTorch packages the frameworks' environment may lack
+# (torchvision and friends are not test dependencies): known to be modules.
+UNINSTALLED_MODULES: tuple[str, ...] = (
+    "torchvision", "torchvision.transforms", "torchvision.transforms.functional", "torchvision.transforms.v2",
+    "torchvision.models", "torchvision.models.detection", "torchvision.datasets", "torchvision.ops",
+    "torchvision.utils", "torchvision.io", "torchaudio", "torchaudio.transforms", "torchaudio.functional",
+    "torchtext", "torchtext.data", "torchtext.datasets", "torchtext.vocab",
+)
 # Notes in a difference table that say nothing beyond a rename or "the same".
 _TRIVIAL_NOTES = (
     "", "-", "—", "consistent", "not involved", "the same", "same", "一致", "功能一致", "不涉及", "无",
@@ -192,7 +201,10 @@ def _trivial(note: str) -> bool:
     ) and len(words) <= 8
 
 
-def doc_notes(rows: list[dict]) -> list[str]:
+_ELSEWHERE = re.compile(r"refer to the above|see (the )?above|参见上文|详见上文", re.I)
+
+
+def doc_notes(rows: list[dict], page: str | None = None) -> list[str]:
     """What a page says differs beyond names: forward inputs and outputs,
     parameters of the same name with a note (values supported, meaning)."""
     notes = []
@@ -205,6 +217,8 @@ def doc_notes(rows: list[dict]) -> list[str]:
             continue  # a renamed or missing parameter: measured, not taken from the page
         what = {"parameter": "parameter", "input": "input", "output": "output"}.get(row.get("category"), "")
         label = torch_name or ms_name or ""
+        if _ELSEWHERE.search(note):
+            note = f"differs (the difference page {page} explains it)" if page else "differs"
         notes.append(f"{what} {label}: {note}".strip())
     return notes
 
@@ -241,6 +255,8 @@ def build(sources: list, measurer=None) -> dict:
     if measurer is not None:
         data.update(measurer.versions())
         data["verification"] = _summary(entries)
+        data["torch_tensor_attributes"] = measurer.tensor_attributes()
+        data["torch_modules"] = sorted(set(measurer.torch_modules()) | set(UNINSTALLED_MODULES))
     return data
 
 
@@ -300,7 +316,7 @@ def _entry(torch_api: str, rows: list[dict], diffs: dict, general: frozenset[str
         "docs": {"counterpart": docs_first["api"], "status": _docs_status(docs_first)} if docs_first else None,
     }
     if torch_info is not None:
-        entry["torch"] = {k: torch_info[k] for k in ("exists", "overloads", "how") if k in torch_info}
+        entry["torch"] = {k: torch_info[k] for k in ("exists", "overloads", "how", "returns_tensor") if k in torch_info}
     for candidate in candidates:
         _judge(candidate, torch_info, general, measurer)
     chosen = _choose(candidates)
@@ -321,7 +337,7 @@ def _judge(candidate: dict, torch_info: dict | None, general: frozenset[str], me
     are known, else what the page says."""
     docs = candidate.get("docs")
     rows = (docs or {}).get("rows") or []
-    notes = doc_notes(rows)
+    notes = doc_notes(rows, (docs or {}).get("diff_page"))
     if docs and docs.get("revision") == GUIDE_REVISION and not docs.get("consistent"):
         notes.append(f"the migration guide: {docs['description']}")
     if docs and docs.get("not_consistent"):

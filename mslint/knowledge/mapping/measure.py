@@ -130,6 +130,26 @@ def _default_text(value: object) -> str:
     return name if isinstance(name, str) else repr(value)[:60]
 
 
+def returns_tensor(obj: object, qname: str) -> bool:
+    """Whether the API returns a tensor: its return annotation, or the ``-> Tensor``
+    of its docstring's signature lines (``-> (Tensor, LongTensor)`` too)."""
+    try:
+        annotation = inspect.signature(_unwrap(obj)).return_annotation
+        if annotation is not inspect.Signature.empty:
+            return "Tensor" in str(annotation)
+    except (TypeError, ValueError):
+        pass
+    doc = getattr(obj, "__doc__", None)
+    if not isinstance(doc, str):
+        return False
+    name = re.escape(qname.rsplit(".", 1)[-1])
+    for line in doc.splitlines()[:400]:
+        match = re.match(r"^\s*(?:\.\.\s+(?:function|method)::\s+)?(?:(?:torch|Tensor)\.)?%s\(.*\)\s*->\s*(.*)$" % name, line)
+        if match:
+            return "Tensor" in match.group(1)
+    return False
+
+
 def _from_docstring(obj: object, qname: str) -> list[list[list]] | None:
     """Signatures from the lines a docstring opens with, and ``.. function::``
     or ``.. method::`` lines (torch and MindSpore document overloads so)."""
@@ -351,7 +371,36 @@ class Measurer:
         info = dict(self._side(qname))
         if not info["exists"] and resolve(root) is _MISSING:
             info["exists"] = None  # the package is not installed: unknown
+        if info["exists"] and info["kind"] in ("function", "method"):
+            info["returns_tensor"] = returns_tensor(resolve(qname), qname)
         return info
+
+    def tensor_attributes(self) -> list[str]:
+        """Every public attribute of torch.Tensor (methods and properties): what a
+        ``.name`` on a tensor can be."""
+        import torch  # noqa: PLC0415
+
+        return sorted(name for name in dir(torch.Tensor) if not name.startswith("_"))
+
+    def torch_modules(self) -> list[str]:
+        """PyTorch's modules reachable as attributes, two levels deep
+        (``torch.nn``, ``torch.nn.functional``, ``torch.backends.cudnn``)."""
+        found = set()
+        for root in ("torch", "torchvision", "torchaudio", "torchtext"):
+            module = resolve(root)
+            if module is _MISSING:
+                continue
+            found.add(root)
+            for name in dir(module):
+                child = getattr(module, name, None)
+                if inspect.ismodule(child) and not name.startswith("_") and child.__name__ == f"{root}.{name}":
+                    found.add(f"{root}.{name}")
+                    for inner in dir(child):
+                        grandchild = getattr(child, inner, None)
+                        if inspect.ismodule(grandchild) and not inner.startswith("_") and \
+                                grandchild.__name__ == f"{root}.{name}.{inner}":
+                            found.add(f"{root}.{name}.{inner}")
+        return sorted(found)
 
     def mindspore_side(self, qname: str) -> dict:
         return self._side(qname)
