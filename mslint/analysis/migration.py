@@ -433,6 +433,7 @@ class ApiReport:
     alternatives: list[dict] = field(default_factory=list)
     verified: bool = False
     docs: dict | None = None
+    affected: int = 0  # uses whose arguments meet a difference (all of them for a behaviour difference)
 
 
 def _text(difference: dict, ms_api: str) -> str:
@@ -471,6 +472,12 @@ def judge_api(api: str, uses: list[Use]) -> ApiReport:
                 target.append(text)
         report.differences = mattering + list(chosen.get("notes") or ())
         report.other_differences = other
+        if report.status == "differs":
+            behaviour = bool(chosen.get("notes")) or not chosen.get("verified")
+            report.affected = sum(
+                1 for use in uses
+                if behaviour or any(matters(d, use.call, torch_params) for d in chosen.get("differences") or ())
+            )
         if report.status == "differs" and not report.differences and not other:
             report.differences = [_docs_said(chosen)]
     rules = set(rules_for(report.counterpart, api))

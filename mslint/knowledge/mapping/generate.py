@@ -354,8 +354,8 @@ def _judge(candidate: dict, torch_info: dict | None, general: frozenset[str], me
         candidate["status"] = "absent"
         return
     candidate["kind"] = ms_info["kind"]
-    torch_overloads = (torch_info or {}).get("overloads")
-    ms_overloads = ms_info.get("overloads")
+    torch_overloads = _readable((torch_info or {}).get("overloads"))
+    ms_overloads = _readable(ms_info.get("overloads"))
     if torch_overloads and ms_overloads:
         pair_by_position = bool(docs) and not docs.get("diff_page") and "name" in (docs.get("description") or "").lower()
         torch_params, ms_params, result = comparing.compare_overloads(
@@ -382,6 +382,14 @@ def _judge(candidate: dict, torch_info: dict | None, general: frozenset[str], me
     else:
         candidate["status"] = "differs"
         candidate["notes"] = ["not in the mapping pages, and the parameters could not be compared"]
+
+
+def _readable(overloads: list[list[list]] | None) -> list[list[list]] | None:
+    """Overloads that say something: ``(*args, **kwargs)`` says nothing of the
+    parameters (mindspore.nn.CellDict), so the pages decide there."""
+    if not overloads or all(params and all(kind in ("*", "**") for _, kind, _ in params) for params in overloads):
+        return None
+    return overloads
 
 
 def _choose(candidates: list[dict]) -> dict | None:

@@ -317,6 +317,10 @@ def signatures(qname: str, obj: object | None = None) -> tuple[str, list[list[li
     is_method = ".Tensor." in qname
     target = _unwrap(obj)
     params = _from_inspect(target, drop_self=is_method)
+    if params is not None and _only_variadic(params):
+        inner = _wrapped_function(target)  # mint's view wrappers: mint_view(*args, **kwargs) around flatten
+        if inner is not None:
+            params = _from_inspect(inner, drop_self=is_method) or params
     kind = "method" if is_method else "function"
     if params is not None and not _only_variadic(params):
         return kind, [params], "inspect"
@@ -330,6 +334,20 @@ def signatures(qname: str, obj: object | None = None) -> tuple[str, list[list[li
     if documented:
         return kind, documented, how
     return kind, ([params] if params is not None else None), ("inspect" if params is not None else None)
+
+
+def _wrapped_function(wrapper: object) -> object | None:
+    """The one function a ``(*args, **kwargs)`` wrapper closes over, if it is one."""
+    inner = [cell.cell_contents for cell in getattr(wrapper, "__closure__", None) or ()
+             if _cell_function(cell)]
+    return inner[0] if len(inner) == 1 else None
+
+
+def _cell_function(cell: object) -> bool:
+    try:
+        return inspect.isfunction(cell.cell_contents)
+    except ValueError:
+        return False
 
 
 def _only_variadic(params: list[list]) -> bool:
