@@ -8,7 +8,7 @@ ms-torch-positional-args take from it.
 - Every keyword the data adds to ms-torch-keyword-args raises TypeError in the
   installed MindSpore, PyTorch's counterpart takes it, and every rename exists.
 - Every positional trap the data adds binds PyTorch's value to another
-  parameter; nn.TripletMarginLoss(0.3) sets p, not margin (numbers with torch).
+  parameter (tests/oracle/test_layers.py proves nn.TripletMarginLoss(0.3) sets p).
 """
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ def _check(path) -> subprocess.CompletedProcess:
     )
 
 
-def test_mapping_data_matches_the_installed_frameworks():
+def test_table_mapping_data_matches_the_installed_frameworks():
     completed = _check(DATA_FILE)
     assert completed.returncode == 0, completed.stdout[-4000:] + completed.stderr[-2000:]
 
 
-def test_mapping_check_fails_when_the_frameworks_no_longer_match(tmp_path):
+def test_table_mapping_check_fails_when_the_frameworks_no_longer_match(tmp_path):
     data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
     candidate = next(c for c in data["apis"]["torch.nn.TripletMarginLoss"]["candidates"]
                      if c["api"] == "mindspore.nn.TripletMarginLoss")
@@ -56,7 +56,7 @@ def test_mapping_check_fails_when_the_frameworks_no_longer_match(tmp_path):
 # ---------------------------------------------------------------------------
 # ms-torch-keyword-args: the keywords the data adds
 # ---------------------------------------------------------------------------
-def test_ms_torch_keyword_args_data_keywords_raise_and_renames_exist(run_snippet):
+def test_table_torch_keyword_apis_from_the_data_raise_and_renames_exist(run_snippet):
     table = {}
     for qname, keyword in sorted(apis.DATA_TORCH_KEYWORDS):
         api = apis.TORCH_KEYWORD_APIS[qname]
@@ -98,7 +98,7 @@ report(**out)
 _SAMPLE = {"bool": True, "str": "zeros", "fraction": 0.3, "int": 2}
 
 
-def test_ms_torch_positional_args_data_traps_bind_another_parameter(run_snippet):
+def test_table_positional_traps_from_the_data_bind_another_parameter(run_snippet):
     traps = [
         [qname, trap.index, trap.ms_param, trap.torch_param, _SAMPLE[trap.looks_like],
          (apis.LAYER_APIS.get(qname) or apis.POSITIONAL_APIS[qname]).torch]
@@ -124,31 +124,3 @@ report(traps=out)
     assert len(result["traps"]) == len(traps) > 20
     wrong = [row for row in result["traps"] if row[2:] != [True, True]]
     assert not wrong, wrong  # MindSpore's slot parameter and PyTorch's each take the value
-
-
-def test_ms_torch_positional_args_triplet_margin_loss_first_positional_is_p(run_snippet):
-    """nn.TripletMarginLoss(0.3) builds with p=0.3 and margin 1.0 (its first call
-    then raises TypeError: p must be an int); margin=0.3 is PyTorch's meaning.
-    MindSpore 2.10 has no CPU kernel for the loss, so the attributes are compared."""
-    result = run_snippet('''
-import torch
-naive, fixed = nn.TripletMarginLoss(0.3), nn.TripletMarginLoss(margin=0.3)
-moved, fixed_two = nn.TripletMarginLoss(1.0, 2), nn.TripletMarginLoss(margin=1.0, p=2)
-x = Tensor(np.ones((2, 3), np.float32))
-reference = torch.nn.TripletMarginLoss(0.3)
-reference_two = torch.nn.TripletMarginLoss(1.0, 2)
-report(
-    naive=[naive.p, naive.margin, naive.swap],
-    fixed=[fixed.p, fixed.margin, fixed.swap],
-    torch=[reference.p, reference.margin, reference.swap],
-    moved=[moved.p, moved.margin, moved.swap],
-    fixed_two=[fixed_two.p, fixed_two.margin, fixed_two.swap],
-    torch_two=[reference_two.p, reference_two.margin, reference_two.swap],
-    naive_call=attempt(lambda: naive(x, x, x)),
-)
-''')
-    assert result["naive"] == [0.3, 1.0, False]  # p took PyTorch's margin
-    assert result["fixed"][1:] == result["torch"][1:] == [0.3, False] and result["fixed"][0] == result["torch"][0]
-    assert result["moved"] == [1.0, 1.0, 2]  # margin 1.0 went to p, p=2 to swap
-    assert result["fixed_two"] == result["torch_two"] == [2, 1.0, False]
-    assert result["naive_call"][0] == "error" and result["naive_call"][1].startswith("TypeError")
