@@ -303,3 +303,12 @@ def test_data_file_is_package_data():
 def test_common_apis_are_in_the_data(name):
     entry = mapping.entry(name)
     assert entry is not None and entry["counterpart"]
+
+
+def test_namesakes_elsewhere_are_exposed_and_never_chosen():
+    found = mapping.namesakes_elsewhere()
+    transpose = found["torch.transpose"]
+    assert transpose["api"] == "mindspore.ops.transpose" and transpose["status"] == "differs"
+    assert {"kind": "extra", "mindspore": "dims"} in transpose["differences"]  # a permutation, not two dims
+    assert mapping.entry("torch.transpose")["counterpart"] == "mindspore.mint.transpose"
+    assert all(mapping.entry(api)["counterpart"] != candidate["api"] for api, candidate in found.items())

@@ -154,3 +154,19 @@ def positional_orders() -> dict[str, tuple[str, list[list], list[list], dict[str
             continue
         table[api] = (torch_api, candidate["signature"], torch_params, dict(candidate.get("parameters") or {}))
     return table
+
+
+def namesakes_elsewhere() -> dict[str, dict]:
+    """PyTorch API -> its namesake outside mint (``torch.transpose`` ->
+    ``mindspore.ops.transpose``, ``torch.gather`` -> ``mindspore.ops.gather``),
+    as a candidate record with its measured ``signature``, ``parameters`` and
+    ``differences``. These are never the chosen counterpart: the same name may
+    mean something else there. For rules about APIs whose same-named counterpart
+    differs (issue 25 item 15); ``torch.Tensor.*`` namesakes are ordinary
+    candidates (``entry("torch.Tensor.repeat")``)."""
+    found = {}
+    for torch_api, entry_ in data()["apis"].items():
+        for candidate in entry_.get("candidates", ()):
+            if candidate.get("origin") == "namesake-elsewhere" and candidate.get("status") != "absent":
+                found[torch_api] = candidate
+    return found

@@ -59,6 +59,17 @@ NAMESAKE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("torch.Tensor.", "mindspore.Tensor."),
     ("torch.", "mindspore.mint."),
 )
+# Namesakes outside mint (``torch.transpose`` and ``mindspore.ops.transpose``):
+# measured and kept as candidates, never chosen as the counterpart (the same name
+# may mean something else there), so that the report and the rules can say how
+# they differ.
+ELSEWHERE_PREFIXES: tuple[tuple[str, str], ...] = (
+    ("torch.nn.functional.", "mindspore.ops."),
+    ("torch.nn.", "mindspore.nn."),
+    ("torch.optim.", "mindspore.nn."),
+    ("torch.", "mindspore.ops."),
+)
+ELSEWHERE = "namesake-elsewhere"
 # PyTorch names that are values (dtypes): their namesake is mindspore's own.
 VALUE_PREFIXES: tuple[tuple[str, str], ...] = (("torch.", "mindspore."),)
 # Rows the mapping table lacks but the migration guide states
@@ -180,6 +191,16 @@ def namesake(torch_api: str, value: bool = False) -> str | None:
     for prefix, target in VALUE_PREFIXES if value else NAMESAKE_PREFIXES:
         if torch_api.startswith(prefix):
             return target + torch_api[len(prefix):]
+    return None
+
+
+def namesake_elsewhere(torch_api: str) -> str | None:
+    if torch_api.startswith("torch.Tensor."):
+        return None
+    for prefix, target in ELSEWHERE_PREFIXES:
+        if torch_api.startswith(prefix):
+            rest = torch_api[len(prefix):]
+            return target + rest if "." not in rest else None
     return None
 
 
@@ -307,6 +328,9 @@ def _entry(torch_api: str, rows: list[dict], diffs: dict, general: frozenset[str
             add(api, f"docs:{row['revision']}", row)
     if measurer is not None and own and own not in seen and measurer.exists(own):
         add(own, "namesake")
+    other = namesake_elsewhere(torch_api)
+    if measurer is not None and other and other not in seen and measurer.exists(other):
+        add(other, ELSEWHERE)
     if not candidates:
         return None if measurer is not None else {"kind": None, "counterpart": None, "status": "missing",
                                                   "candidates": []}
@@ -387,13 +411,17 @@ def _judge(candidate: dict, torch_info: dict | None, general: frozenset[str], me
 def _readable(overloads: list[list[list]] | None) -> list[list[list]] | None:
     """Overloads that say something: ``(*args, **kwargs)`` says nothing of the
     parameters (mindspore.nn.CellDict), so the pages decide there."""
-    if not overloads or all(params and all(kind in ("*", "**") for _, kind, _ in params) for params in overloads):
+    def opaque(params: list[list]) -> bool:
+        kinds = {kind for _, kind, _ in params}
+        return bool(params) and kinds <= {"*", "**"} and ("**" in kinds or params[0][0] == "args")
+
+    if not overloads or all(opaque(params) for params in overloads):
         return None
     return overloads
 
 
 def _choose(candidates: list[dict]) -> dict | None:
-    present = [c for c in candidates if c["status"] != "absent"]
+    present = [c for c in candidates if c["status"] != "absent" and c["origin"] != ELSEWHERE]
     for candidate in present:
         if candidate["status"] == "same":
             return candidate
@@ -432,7 +460,8 @@ def _summary(entries: dict) -> dict:
         "status_changed": count("the pages say"),
         "pairing_rejected": count("pairing rejected"),
         "counterpart_changed": count("instead of"),
-        "found_by_name": sum(1 for e in entries.values() if not e.get("docs")),
+        "found_by_name": sum(1 for e in entries.values() if not e.get("docs") and e.get("counterpart")),
+        "namesakes_elsewhere": sum(1 for e in entries.values() for c in e["candidates"] if c["origin"] == ELSEWHERE),
     }
 
 
@@ -470,15 +499,17 @@ def check(data: dict, measurer) -> list[str]:
         chosen = _choose(fresh)
         if (chosen["api"] if chosen else None) != entry["counterpart"]:
             problems.append(f"{torch_api}: the counterpart is now {chosen['api'] if chosen else None}")
-        own = namesake(torch_api, value=torch_info.get("kind") == "value")
-        if own and own not in {c["api"] for c in entry["candidates"]} and measurer.exists(own):
-            problems.append(f"{torch_api}: the installed MindSpore has {own}, which the data lacks")
+        known = {c["api"] for c in entry["candidates"]}
+        for own in (namesake(torch_api, value=torch_info.get("kind") == "value"), namesake_elsewhere(torch_api)):
+            if own and own not in known and measurer.exists(own):
+                problems.append(f"{torch_api}: the installed MindSpore has {own}, which the data lacks")
     for torch_api in measurer.public_torch_apis():
         if torch_api in data["apis"]:
             continue
-        own = namesake(torch_api, value=measurer.torch_side(torch_api).get("kind") == "value")
-        if own and measurer.exists(own):
-            problems.append(f"{torch_api}: the installed MindSpore has {own}, which the data lacks")
+        value = measurer.torch_side(torch_api).get("kind") == "value"
+        for own in (namesake(torch_api, value=value), namesake_elsewhere(torch_api)):
+            if own and measurer.exists(own):
+                problems.append(f"{torch_api}: the installed MindSpore has {own}, which the data lacks")
     return problems
 
 
