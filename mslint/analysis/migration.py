@@ -31,6 +31,9 @@ TORCH_ROOTS = frozenset({"torch", "torchvision", "torchaudio", "torchtext"})
 TENSOR_TYPES = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.LongTensor"})
 # Tensor attributes that are tensors themselves (properties have no signature).
 _TENSOR_PROPERTIES = frozenset({"T", "mT", "H", "mH", "data", "grad", "real", "imag"})
+# Modules of tensor operators: one applied to a tensor returns a tensor unless the
+# data knows otherwise.
+_OPERATOR_MODULES = ("torch.nn.functional.", "torch.special.", "torch.linalg.", "torch.fft.")
 # torch.nn classes whose instances, called, do not return a tensor.
 _NOT_LAYERS = frozenset({"torch.nn.Module", "torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.ParameterList",
                          "torch.nn.ParameterDict", "torch.nn.Parameter"})
@@ -183,7 +186,11 @@ class _Scanner(ast.NodeVisitor):
             qname = self.imports.resolve(node.func)
             if qname is not None:
                 entry = mapping.entry(qname)
-                return bool(entry and (entry.get("torch") or {}).get("returns_tensor")) or qname in TENSOR_TYPES
+                returns = (entry.get("torch") or {}).get("returns_tensor") if entry else None
+                if returns is None and qname.startswith(_OPERATOR_MODULES) and node.args:
+                    # an operator the data says nothing of, applied to a tensor (F.max_pool2d(out, 2))
+                    return self.is_tensor(node.args[0])
+                return bool(returns) or qname in TENSOR_TYPES
             if isinstance(node.func, ast.Attribute) and self.is_tensor(node.func.value):
                 entry = mapping.entry(f"torch.Tensor.{node.func.attr}")
                 return bool(entry and (entry.get("torch") or {}).get("returns_tensor"))
@@ -233,12 +240,23 @@ class _Scanner(ast.NodeVisitor):
             self.visit(keyword.value)
         for decorator in node.decorator_list:
             self.visit(decorator)
+        # methods that build a layer (``def _make_layer(...): return nn.Sequential(*layers)``)
+        builders = set()
+        for method in node.body:
+            if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                returns = [n.value for n in _own_nodes(method) if isinstance(n, ast.Return) and n.value is not None]
+                if returns and all(isinstance(v, ast.Call) and self._is_layer_class(self.imports.resolve(v.func))
+                                   for v in returns):
+                    builders.add(method.name)
         layers = set()
         for inner in ast.walk(node):
             if isinstance(inner, ast.Assign) and len(inner.targets) == 1 and isinstance(inner.value, ast.Call):
-                target = inner.targets[0]
-                if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                        and target.value.id == "self" and self._is_layer_class(self.imports.resolve(inner.value.func))):
+                target, func = inner.targets[0], inner.value.func
+                builds = self._is_layer_class(self.imports.resolve(func)) or (
+                    isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+                    and func.attr in builders)
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id == "self" and builds:
                     layers.add(target.attr)
         self._self_layers.append(layers)
         for statement in node.body:
@@ -262,10 +280,28 @@ class _Scanner(ast.NodeVisitor):
         for name, values in assignments.items():
             if all(isinstance(v, ast.Call) and self._is_layer_class(self.imports.resolve(v.func)) for v in values):
                 self._layers[-1].add(name)
-        for _ in range(2):
-            for name, values in assignments.items():
-                if name not in self._tensors[-1] and all(self.is_tensor(value) for value in values):
-                    self._tensors[-1].add(name)
+        # A name holds a tensor when every assignment to it does, some of them
+        # without counting on the name itself (``out = self.conv(x)`` then
+        # ``out = F.max_pool2d(out, 2)``): the largest set where every assignment
+        # is a tensor, kept to the names one grounded assignment reaches.
+        known = set(self._tensors[-1])
+        current = known | set(assignments)
+        while True:
+            self._tensors[-1] = current
+            kept = known | {name for name in current if name in assignments
+                            and all(self.is_tensor(value) for value in assignments[name])}
+            if kept == current:
+                break
+            current = kept
+        grounded = set(known)
+        while True:
+            self._tensors[-1] = grounded
+            more = {name for name in current - grounded
+                    if any(self.is_tensor(value) for value in assignments.get(name, ()))}
+            if not more:
+                break
+            grounded |= more
+        self._tensors[-1] = grounded
 
     def visit_Module(self, node: ast.Module) -> None:
         self._learn(node)

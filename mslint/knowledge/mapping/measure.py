@@ -130,9 +130,10 @@ def _default_text(value: object) -> str:
     return name if isinstance(name, str) else repr(value)[:60]
 
 
-def returns_tensor(obj: object, qname: str) -> bool:
+def returns_tensor(obj: object, qname: str) -> bool | None:
     """Whether the API returns a tensor: its return annotation, or the ``-> Tensor``
-    of its docstring's signature lines (``-> (Tensor, LongTensor)`` too)."""
+    of its docstring's signature lines (``-> (Tensor, LongTensor)`` too); None
+    when neither says."""
     try:
         annotation = inspect.signature(_unwrap(obj)).return_annotation
         if annotation is not inspect.Signature.empty:
@@ -141,13 +142,13 @@ def returns_tensor(obj: object, qname: str) -> bool:
         pass
     doc = getattr(obj, "__doc__", None)
     if not isinstance(doc, str):
-        return False
+        return None
     name = re.escape(qname.rsplit(".", 1)[-1])
     for line in doc.splitlines()[:400]:
         match = re.match(r"^\s*(?:\.\.\s+(?:function|method)::\s+)?(?:(?:torch|Tensor)\.)?%s\(.*\)\s*->\s*(.*)$" % name, line)
         if match:
             return "Tensor" in match.group(1)
-    return False
+    return None
 
 
 def _from_docstring(obj: object, qname: str) -> list[list[list]] | None:
