@@ -312,3 +312,9 @@ def test_namesakes_elsewhere_are_exposed_and_never_chosen():
     assert {"kind": "extra", "mindspore": "dims"} in transpose["differences"]  # a permutation, not two dims
     assert mapping.entry("torch.transpose")["counterpart"] == "mindspore.mint.transpose"
     assert all(mapping.entry(api)["counterpart"] != candidate["api"] for api, candidate in found.items())
+
+
+def test_linter_tables_are_what_the_data_gives():
+    """The small file the rules load (mslint/knowledge/mapping/linter_tables.json)
+    is regenerated with the data: it equals what the data's functions compute."""
+    assert mapping.linter_tables() == generate.linter_tables()

@@ -1375,7 +1375,7 @@ def _data_keyword(rename: str | None, name: str, default: str | None) -> TorchKe
 WRITTEN_TORCH_KEYWORD_APIS: dict[str, TorchKeywordApi] = dict(TORCH_KEYWORD_APIS)
 # (MindSpore API, PyTorch keyword) pairs only the generated data names.
 DATA_TORCH_KEYWORDS: set[tuple[str, str]] = set()
-for _qname, (_torch, _keywords, _kind) in _mapping.torch_keywords().items():
+for _qname, (_torch, _keywords, _kind) in _mapping.linter_tables()["torch_keywords"].items():
     _known = TORCH_KEYWORD_APIS.get(_qname)
     DATA_TORCH_KEYWORDS.update((_qname, name) for name in _keywords if _known is None or name not in _known.keywords)
     _merged = {name: _data_keyword(rename, name, default) for name, (rename, default) in _keywords.items()}
@@ -1449,7 +1449,7 @@ def _data_traps(ms_params: list, torch_params: list, mapping: dict, skip: set[in
 POSITIONAL_APIS: dict[str, LayerApi] = {}
 # The traps the data adds (to POSITIONAL_APIS and to LAYER_APIS entries), by class.
 DATA_POSITIONAL_TRAPS: dict[str, tuple[PositionalTrap, ...]] = {}
-for _qname, (_torch, _ms_params, _torch_params, _pairs) in _mapping.positional_orders().items():
+for _qname, (_torch, _ms_params, _torch_params, _pairs) in _mapping.linter_tables()["positional_orders"].items():
     _known_layer = LAYER_APIS.get(_qname)
     _skip = {trap.index for trap in _known_layer.positional_traps} if _known_layer else set()
     _traps = _data_traps(_ms_params, _torch_params, _pairs, _skip)

@@ -26,6 +26,9 @@ from pathlib import Path
 from mslint.knowledge.mapping import compare  # noqa: F401 - re-exported for apis.py (literal, positional)
 
 DATA_FILE = Path(__file__).resolve().parent / "torch_to_mindspore.json"
+# What the linter's tables take from the data (torch_keywords(), positional_orders()),
+# written beside it by generate.py: the rules load this small file, not the data.
+LINTER_FILE = Path(__file__).resolve().parent / "linter_tables.json"
 STATUSES = ("same", "differs", "missing")
 # MindSpore namespaces whose classes and functions the linter's rules judge
 # (ms-torch-keyword-args, ms-torch-positional-args); Tensor methods are not
@@ -170,3 +173,11 @@ def namesakes_elsewhere() -> dict[str, dict]:
             if candidate.get("origin") == "namesake-elsewhere" and candidate.get("status") != "absent":
                 found[torch_api] = candidate
     return found
+
+
+@lru_cache(maxsize=1)
+def linter_tables() -> dict:
+    """torch_keywords() and positional_orders() as generate.py saved them (lists
+    where tuples were): what mslint.knowledge.apis builds its rule tables from."""
+    with LINTER_FILE.open(encoding="utf-8") as stream:
+        return json.load(stream)

@@ -30,6 +30,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+from mslint.knowledge import mapping
 from mslint.knowledge.mapping import compare as comparing
 from mslint.knowledge.mapping import pages
 
@@ -465,6 +466,17 @@ def _summary(entries: dict) -> dict:
     }
 
 
+def linter_tables() -> dict:
+    """What the rules take from the shipped data (see mapping.linter_tables)."""
+    return json.loads(json.dumps({"torch_keywords": mapping.torch_keywords(),
+                                  "positional_orders": mapping.positional_orders()}))
+
+
+def write_linter_tables() -> None:
+    mapping.LINTER_FILE.write_text(json.dumps(linter_tables(), separators=(",", ":"), sort_keys=True) + "\n",
+                                   encoding="utf-8")
+
+
 # ---------------------------------------------------------------------------
 # Checking the shipped data against the installed frameworks
 # ---------------------------------------------------------------------------
@@ -550,6 +562,10 @@ def main(argv: list[str] | None = None) -> int:
     data = build(sources, measurer)
     Path(args.output).write_text(json.dumps(data, indent=None, separators=(",", ":"), sort_keys=False) + "\n",
                                  encoding="utf-8")
+    if Path(args.output).resolve() == DATA_FILE:
+        mapping.data.cache_clear()
+        mapping.by_mindspore.cache_clear()
+        write_linter_tables()
     summary = data.get("verification")
     print(f"{len(data['apis'])} PyTorch APIs written to {args.output}", file=sys.stderr)
     if summary:
