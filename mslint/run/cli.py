@@ -759,7 +759,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mslint",
         description="Find MindSpore code that fails to compile in graph mode or trains wrong. "
-        "Subcommands: `mslint rules`, `mslint explain SYMBOL`, `mslint clean-cache`.",
+        "Subcommands: `mslint rules`, `mslint explain SYMBOL`, `mslint clean-cache`, `mslint migration PATH...`.",
         epilog="Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, configuration or input error, "
         "3 internal error (traceback saved to a file), 130/143/129 interrupted/terminated/hung up.",
     )
