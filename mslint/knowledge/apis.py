@@ -1362,9 +1362,11 @@ LOSS_UNSCALE_METHOD = "unscale"
 from mslint.knowledge import mapping as _mapping  # noqa: E402 - section-local import
 
 
-def _data_keyword(rename: str | None, name: str, default: str | None) -> TorchKeyword:
+def _data_keyword(rename: str | None, name: str, default: str | None, positional: bool) -> TorchKeyword:
     if rename:
         return TorchKeyword(rename=rename)
+    if positional:  # mint.randint(*args, ...): low, high and size by position
+        return TorchKeyword(instead="pass it positionally (MindSpore takes it in *args)")
     if default is None:
         return TorchKeyword(instead="no MindSpore parameter takes it")
     return TorchKeyword(instead=f"no MindSpore parameter takes it: delete it where PyTorch's default {name}={default} is meant")
@@ -1378,7 +1380,8 @@ DATA_TORCH_KEYWORDS: set[tuple[str, str]] = set()
 for _qname, (_torch, _keywords, _kind) in _mapping.linter_tables()["torch_keywords"].items():
     _known = TORCH_KEYWORD_APIS.get(_qname)
     DATA_TORCH_KEYWORDS.update((_qname, name) for name in _keywords if _known is None or name not in _known.keywords)
-    _merged = {name: _data_keyword(rename, name, default) for name, (rename, default) in _keywords.items()}
+    _merged = {name: _data_keyword(rename, name, default, positional)
+               for name, (rename, default, positional) in _keywords.items()}
     if _known is not None:
         _merged.update(_known.keywords)
         TORCH_KEYWORD_APIS[_qname] = TorchKeywordApi(_known.torch, _merged, _known.raises, _known.call)

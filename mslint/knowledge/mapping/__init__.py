@@ -107,10 +107,11 @@ def _linted(api: str, candidate: dict) -> bool:
     )
 
 
-def torch_keywords() -> dict[str, tuple[str, dict[str, tuple[str | None, str | None]], str]]:
+def torch_keywords() -> dict[str, tuple[str, dict[str, tuple[str | None, str | None, bool]], str]]:
     """For the linter (ms-torch-keyword-args): MindSpore API -> (PyTorch API,
     {PyTorch keyword it does not accept: (MindSpore rename or None, PyTorch's
-    default text)}, "class" or "function").
+    default text, whether MindSpore takes it positionally in ``*args``)},
+    "class" or "function").
 
     Only measured signatures (inspect) without ``**kwargs``: a keyword the
     signature lacks then raises TypeError. A rename is a parameter the pages pair
@@ -125,6 +126,7 @@ def torch_keywords() -> dict[str, tuple[str, dict[str, tuple[str | None, str | N
         if any(kind == "**" for _, kind, _ in signature):
             continue
         names = {name for name, kind, _ in signature if kind in ("pk", "k")}
+        varargs = any(kind == "*" for _, kind, _ in signature)
         torch_params = torch_signature(apis()[torch_api], candidate) or []
         parameters = candidate.get("parameters") or {}
         keywords = {}
@@ -132,7 +134,7 @@ def torch_keywords() -> dict[str, tuple[str, dict[str, tuple[str | None, str | N
             if kind not in ("pk", "k") or name in names or name.startswith("_"):
                 continue  # PyTorch's private parameters (_stacklevel) are never written
             rename = parameters.get(name)
-            keywords[name] = (rename if rename in names else None, default)
+            keywords[name] = (rename if rename in names else None, default, varargs and kind == "pk")
         if keywords:
             table[api] = (torch_api, keywords, candidate["kind"])
     return table

@@ -173,14 +173,19 @@ def compare(
             continue
         if kind == "**":
             continue
-        if name in general:
+        if name in general or name.startswith("_"):  # _stacklevel, _ranks: PyTorch's private parameters
             general_found.append(name)
             mapping[name] = None
             continue
-        if kind == "*" and any(k == "*" for _, k, _ in ms_params):
-            ms_var = next(n for n, k, _ in ms_params if k == "*")
+        ms_var = next((n for n, k, _ in ms_params if k == "*"), None)
+        if kind == "*" and ms_var is not None:
             mapping[name] = ms_var
             sources[name] = "variadic"
+            continue
+        if kind in ("p", "pk") and ms_var is not None:
+            # mint.randint(*args, ...): low, high, size go into *args, by position only
+            mapping[name] = None
+            differences.append({"kind": "positional_only", "torch": name, "mindspore": "*" + ms_var})
             continue
         mapping[name] = None
         differences.append({"kind": "missing", "torch": name, "torch_default": default})

@@ -100,6 +100,8 @@ UNINSTALLED_MODULES: tuple[str, ...] = (
 # Notes in a difference table that say nothing beyond a rename or "the same".
 _TRIVIAL_NOTES = (
     "", "-", "—", "consistent", "not involved", "the same", "same", "一致", "功能一致", "不涉及", "无",
+    "no difference", "consistent function", "consistent functions", "the function is consistent",
+    "the functions are consistent", "function is consistent", "same function",
 )
 
 
@@ -217,6 +219,8 @@ def _trivial(note: str) -> bool:
     if lowered in _TRIVIAL_NOTES or not any(char.isalpha() for char in lowered):
         return True
     words = lowered.replace(",", " ").replace("，", " ").split()
+    if len(words) <= 8 and "default" in lowered and not any(w in lowered for w in ("support", "type", "mean")):
+        return True  # "Same function, different default values": the signatures measure it
     # "Same function, different parameter names", "功能一致，参数名不同"
     return ("name" in lowered or "参数名" in lowered) and not any(
         word in lowered for word in ("default", "type", "support", "value", "position", "order", "默认", "类型", "支持")

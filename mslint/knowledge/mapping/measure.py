@@ -168,7 +168,7 @@ def _from_docstring(obj: object, qname: str) -> list[list[list]] | None:
         match = pattern.match(line)
         if match is None:
             continue
-        params = parse_parameter_list(match.group(1), method=".Tensor." in qname)
+        params = parse_parameter_list(match.group(1).replace("\\*", "*"), method=".Tensor." in qname)
         if params is not None and params not in found:
             found.append(params)
     return found or None
@@ -260,6 +260,8 @@ def _schema_overloads(name: str, method: bool) -> list[list[list]]:
         for argument in arguments:
             name_ = "input" if argument.name == "self" else argument.name
             default = repr(argument.default_value) if argument.has_default_value() else None
+            if default is not None and "ScalarType" in str(argument.type):
+                default = "None"  # a dtype code (4 is int64): the binding's default dtype
             params.append([name_, "k" if argument.kwarg_only else "pk", default])
         if params not in found:
             found.append(params)
