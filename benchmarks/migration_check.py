@@ -16,8 +16,9 @@ repository), it runs ``mslint migration --format json`` and then checks:
    introspection (``inspect.signature``, or the signature lines the docstrings
    open with): each PyTorch parameter that is not one of the pages' general
    differences (out, device, ...) has a MindSpore parameter of the same name, at
-   the same position when PyTorch's is positional, with an equal default, and
-   every extra MindSpore parameter has a default.
+   the same position when PyTorch's is positional (unless a general or private
+   parameter comes before it: a call cannot reach that slot without passing one),
+   with an equal default, and every extra MindSpore parameter has a default.
 
 It also times the command against linting the same files (``mslint --no-cache``).
 Needs the frameworks (checks 2 and 3).
@@ -137,7 +138,8 @@ def _differences(torch_params, ms_params, general) -> list[str]:
             problems.append(f"no {name}")
             continue
         ms_index, (_, ms_kind, ms_default) = ms_by_name[name]
-        if kind in ("p", "pk") and ms_index != index and not any(p[0] in general for p in torch_params[:index]):
+        reachable = not any(p[0] in general or p[0].startswith("_") for p in torch_params[:index])
+        if kind in ("p", "pk") and ms_index != index and reachable:
             problems.append(f"{name} at {ms_index}, not {index}")
         if default is not None and ms_default is None and ms_kind not in ("*", "**"):
             problems.append(f"{name} required")
