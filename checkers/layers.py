@@ -36,7 +36,7 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 
 # The last component of every layer in the table: calls named otherwise are
 # skipped before any name resolution.
-_LAYER_SHORT_NAMES = frozenset(qname.rsplit(".", 1)[1] for qname in apis.LAYER_APIS)
+_LAYER_SHORT_NAMES = frozenset(qname.rsplit(".", 1)[1] for qname in (*apis.LAYER_APIS, *apis.POSITIONAL_APIS))
 
 # Positional names that say "this is a drop rate" (ms-dropout-keep-prob).
 _RATE_WORDS = ("drop", "rate")
@@ -89,6 +89,49 @@ def _looks_like(node: nodes.NodeNG, kind: str) -> bool:
         return isinstance(value, float)
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "fraction":  # 0.3, not 1.0: a float no int parameter takes
+        return isinstance(value, float) and not value.is_integer()
+    if kind == "str":
+        return isinstance(value, str)
+    return False
+
+
+def _literal_kind(value: object) -> str | None:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    return None
+
+
+def _first_moved(api: apis.LayerApi) -> int:
+    """The first positional slot where MindSpore's parameter is not PyTorch's."""
+    for index, (torch_name, ms_name) in enumerate(zip(api.torch_params, api.params)):
+        if api.torch_to_ms.get(torch_name, torch_name) != ms_name:
+            return index
+    return min(len(api.torch_params), len(api.params))
+
+
+def _mindspore_ordered(bound: _Bound, index: int) -> bool:
+    """Whether a literal before ``index`` sits in a slot where PyTorch's and
+    MindSpore's parameters differ and fits only MindSpore's (``"pad"`` in
+    nn.Conv2d's fifth slot, PyTorch's padding): the call follows MindSpore's order."""
+    api = bound.api
+    for position, node in enumerate(bound.call.args[:index]):
+        if position >= len(api.torch_params) or position >= len(api.params):
+            break
+        torch_name, ms_name = api.torch_params[position], api.params[position]
+        if api.torch_to_ms.get(torch_name) == ms_name:
+            continue
+        kind = _literal_kind(literal(node))
+        ms_kind = _literal_kind(api.defaults.get(ms_name))
+        torch_kind = _literal_kind(api.torch_defaults.get(torch_name))
+        if kind is not None and kind == ms_kind and ms_kind != torch_kind and torch_kind is not None:
+            return True
     return False
 
 
@@ -396,7 +439,9 @@ class LayersChecker(BaseChecker):
         if short not in _LAYER_SHORT_NAMES and short not in getattr(self, "_aliases", ()):
             return
         qname = resolve.qualified_name(func)
-        api = apis.LAYER_APIS.get(qname) if qname else None
+        # POSITIONAL_APIS: classes the generated mapping data adds, judged by
+        # ms-torch-positional-args alone (their family matches no other check)
+        api = (apis.LAYER_APIS.get(qname) or apis.POSITIONAL_APIS.get(qname)) if qname else None
         if api is None:
             return
         bound = _bind(node, api)
@@ -660,8 +705,15 @@ class LayersChecker(BaseChecker):
             node = call.args[trap.index]
             if not _looks_like(node, trap.looks_like):
                 continue
+            if _mindspore_ordered(bound, trap.index):
+                return  # an earlier argument fits only MindSpore's order: the call is written in it
             value = literal(node)
             consequence = trap.consequence.get(repr(value), trap.consequence.get("*", ""))
+            # the PyTorch arguments are renamed from the first slot whose parameter
+            # moved (nn.TripletMarginLoss(1.0, 2): margin and p both moved)
+            start = min(trap.index, _first_moved(api))
+            if start < trap.index and "moved" in trap.consequence:
+                consequence = trap.consequence["moved"]
             self._emit(
                 "ms-torch-positional-args",
                 bound,
@@ -672,9 +724,9 @@ class LayersChecker(BaseChecker):
                     trap.ms_param,
                     trap.torch_param,
                     consequence,
-                    _torch_positionals_fixed(bound, trap.index),
+                    _torch_positionals_fixed(bound, start),
                 ),
-                _torch_positional_edits(bound, trap.index),
+                _torch_positional_edits(bound, start),
             )
             return
 

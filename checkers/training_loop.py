@@ -93,11 +93,12 @@ class TrainingLoopChecker(BaseChecker):
     name = "mindspore-training-loop"
     msgs = {
         "E8001": (
-            "%s has no keyword '%s' (%s's name): constructing it raises %s; %s",
+            "%s has no keyword '%s' (%s's name): %s raises %s; %s",
             "ms-torch-keyword-args",
-            "A PyTorch keyword name given to a mindspore.nn layer, loss or optimizer that does not "
-            "accept it (bias, eps, dim, lr, inplace, betas, size_average...): the construction raises "
-            "TypeError (nn.Adam: KeyError). mindspore.mint takes PyTorch's names.",
+            "A PyTorch keyword name given to a MindSpore layer, loss, optimizer or op that does not "
+            "accept it (bias, eps, dim, lr, inplace, betas, size_average...): the construction or call "
+            "raises TypeError (nn.Adam: KeyError). The table comes from the generated PyTorch-to-MindSpore "
+            "data (measured signatures); mindspore.mint takes PyTorch's names.",
         ),
         "E8002": (
             "%s differentiates the sum of all %d outputs of %s (line %d returns %s), not the first "
@@ -232,7 +233,7 @@ class TrainingLoopChecker(BaseChecker):
             self.add_message(
                 "ms-torch-keyword-args",
                 node=keyword,
-                args=(spelled(node.func), keyword.arg, api.torch, api.raises, instead),
+                args=(spelled(node.func), keyword.arg, api.torch, api.call, api.raises, instead),
             )
 
     # -- ms-torch-module-method -------------------------------------------------

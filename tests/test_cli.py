@@ -348,6 +348,8 @@ def test_wheel_carries_the_rule_pages(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     for rule in mslint_rules():
         assert f"mslint/rules_docs/{rule.symbol}.md" in names
+    # the PyTorch-to-MindSpore data (mslint migration, ms-torch-keyword-args) is package data too
+    assert {"mslint/knowledge/mapping/torch_to_mindspore.json", "mslint/knowledge/mapping/linter_tables.json"} <= set(names)
     target = tmp_path / "installed"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)], check=True, capture_output=True, timeout=600)
     done = subprocess.run(

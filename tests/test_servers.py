@@ -357,6 +357,7 @@ def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path
     lint_paths = command.output("--format=json", ".", cwd=project)
     lint_code = command.report("-", "--stdin-filename=model.py", cwd=project, stdin=buffer)
     diff = command.output("--diff", "--unsafe-fixes", "model.py", cwd=project)
+    migration = command.output("migration", "--format=json", ".", cwd=project)
     assert diff and lint_code["findings"]
 
     async def session() -> dict:
@@ -376,6 +377,7 @@ def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path
             results["lint code"] = await call("lint", {"code": buffer, "filename": "model.py"})
             results["explain"] = await call("explain", {"rule": "E7101"})
             results["explain typo"] = await call("explain", {"rule": "ms-numpy-on-tensr"})
+            results["migration"] = await call("migration", {"paths": ["."]})
             results["diff"] = await call("fix", {"paths": ["model.py"], "unsafe": True})
             results["unchanged"] = model.read_text(encoding="utf-8")
             results["fix"] = await call("fix", {"paths": ["model.py"], "unsafe": True, "write": True})
@@ -385,9 +387,9 @@ def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path
     with (tmp_path / "mcp-server.log").open("w", encoding="utf-8") as log:
         results = asyncio.run(session())
     tools = results["tools"]
-    assert set(tools) - {"migration"} == {"lint", "explain", "fix"}
-    assert "migration" not in tools or "migration" in cli.COMMANDS
+    assert set(tools) == {"lint", "explain", "fix", "migration"}
     assert tools["lint"].annotations.read_only_hint and not tools["fix"].annotations.read_only_hint
+    assert tools["migration"].annotations.read_only_hint
     assert {"paths", "code", "filename"} <= set(tools["lint"].input_schema["properties"])
 
     # lint: the JSON report of the command, for paths and for code given with a file name
@@ -395,6 +397,9 @@ def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path
     error, output = results["lint code"]
     assert not error and json.loads(output) == lint_code
     assert "ms-dropout-keep-prob" not in output and "ms-numpy-on-tensor" in output
+    # migration: the JSON report of `mslint migration`
+    assert results["migration"] == (False, migration)
+    assert json.loads(migration)["tool"] == "mslint"
     # explain: the rule's page; an unknown rule is an error that suggests the close name
     assert results["explain"] == (False, catalog.doc_text("ms-numpy-on-tensor"))
     error, output = results["explain typo"]
@@ -408,24 +413,18 @@ def test_mcp_server_tools_agree_with_the_command(tmp_path: Path, cache_dir: Path
 
 
 @pytest.mark.skipif(sys.version_info < (3, 10), reason="the MCP SDK needs Python 3.10 (CI runs 3.11)")
-def test_mcp_tools_of_a_subcommand_are_offered_only_where_the_command_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """How a tool for `mslint migration` is added: a Tool naming its subcommand
-    (mslint/run/mcp_server.py, TOOLS)."""
+def test_mcp_tools_of_a_subcommand_are_offered_only_where_the_command_has_it() -> None:
+    """A tool that runs a subcommand (``migration``) is offered only by a
+    command that has it (mslint/run/mcp_server.py, TOOLS)."""
     from mslint.run import mcp_server  # noqa: PLC0415
-
-    async def migration(paths: list[str]) -> str:
-        """Plan a migration."""
-        return " ".join(paths)
-
-    monkeypatch.setattr(mcp_server, "TOOLS", (*mcp_server.TOOLS, mcp_server.Tool(migration, writes=True, command="migration")))
 
     def offered(commands: list[str]) -> dict:
         return {tool.name: tool for tool in asyncio.run(mcp_server.create(commands).list_tools())}
 
-    assert set(offered(list(cli.COMMANDS))) == {"lint", "explain", "fix"} | ({"migration"} & set(cli.COMMANDS))
-    tools = offered([*cli.COMMANDS, "migration"])
-    assert set(tools) == {"lint", "explain", "fix", "migration"}
-    assert tools["migration"].description == "Plan a migration." and not tools["migration"].annotations.read_only_hint
+    assert "migration" in cli.COMMANDS
+    assert set(offered(list(cli.COMMANDS))) == {"lint", "explain", "fix", "migration"}
+    without = [name for name in cli.COMMANDS if name != "migration"]
+    assert set(offered(without)) == {"lint", "explain", "fix"}
 
 
 # ---------------------------------------------------------------------------

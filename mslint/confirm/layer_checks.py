@@ -178,7 +178,23 @@ def _positional(ms, np, cls, short, layer, bound, args):
                 f"{short}(..., {args[2]!r}) builds with {' and '.join(facts)}: the third positional argument "
                 "went to weight_init, not to PyTorch's bias",
             )
+    moved = _data_trap_taken(cls, bound, args)
+    if moved is not None:
+        return rules.CONFIRMED, moved
     return rules.NOT_REPRODUCED, f"{short}(...) builds and keeps the PyTorch meaning of its positional arguments"
+
+
+def _data_trap_taken(cls, bound, args) -> str | None:
+    """A slot of the generated mapping data (apis.DATA_POSITIONAL_TRAPS): the
+    built layer's MindSpore parameter there took PyTorch's value."""
+    from mslint.knowledge import apis  # noqa: PLC0415 - the parent's table, read in the worker
+
+    for module in ("mindspore.nn", "mindspore.experimental.optim"):
+        for trap in apis.DATA_POSITIONAL_TRAPS.get(f"{module}.{cls.__name__}", ()):
+            if trap.index < len(args) and trap.ms_param in bound and bound[trap.ms_param] is args[trap.index]:
+                return (f"{cls.__name__}(...) builds with {trap.ms_param}={args[trap.index]!r}: positional argument "
+                        f"{trap.index + 1} went to {trap.ms_param}, not to PyTorch's {trap.torch_param}")
+    return None
 
 
 def _dropout(ms, np, cls, short, layer, bound, args):

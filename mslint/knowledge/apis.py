@@ -329,7 +329,7 @@ PARAMETER_INIT_CALLS: frozenset[str] = frozenset({"mindspore.common.initializer.
 # PyTorch's argument meanings: they are marked ``follows_torch`` and no rule
 # flags PyTorch-style arguments on them.
 # --------------------------------------------------------------------------
-from dataclasses import dataclass, field  # noqa: E402 - section-local import
+from dataclasses import dataclass, field, replace  # noqa: E402 - section-local import
 
 
 @dataclass(frozen=True)
@@ -339,7 +339,8 @@ class PositionalTrap:
     ``looks_like`` says which PyTorch-style values are recognised there:
     "number" (an int, a tuple of ints, integer arithmetic such as ``k // 2``),
     "bool" (``True``/``False``, or a name containing ``bias`` but not ``init``), "float" (a
-    float literal), "int" (an int literal, not a bool). ``consequence`` is what
+    float literal), "int" (an int literal, not a bool), "fraction" (a float literal
+    that is not a whole number), "str" (a string literal). ``consequence`` is what
     MindSpore does with such a value (measured), keyed by the literal's repr
     or "*" for any.
     """
@@ -1122,6 +1123,7 @@ class TorchKeywordApi:
     torch: str  # the PyTorch counterpart, as the message names it
     keywords: dict[str, TorchKeyword]
     raises: str = "TypeError"  # what the naive call raises (Adam's **kwargs: KeyError)
+    call: str = "constructing it"  # "calling it" for a function (the generated data's ops)
 
 
 def _renames(**names: str) -> dict[str, TorchKeyword]:
@@ -1347,3 +1349,126 @@ LOSS_SCALERS: frozenset[str] = frozenset(
 )
 LOSS_SCALE_METHOD = "scale"
 LOSS_UNSCALE_METHOD = "unscale"
+
+
+# ==========================================================================
+# From the generated PyTorch-to-MindSpore data (mslint/knowledge/mapping,
+# issue 26): ms-torch-keyword-args and ms-torch-positional-args cover every
+# MindSpore class and function the data measured (inspect.signature on
+# MindSpore 2.10 against PyTorch 2.13). The hand-written entries above win where
+# both speak of a keyword (their advice is curated); the data adds the rest.
+# tests/oracle/test_training_loop.py and test_layers.py call every entry.
+# ==========================================================================
+from mslint.knowledge import mapping as _mapping  # noqa: E402 - section-local import
+
+
+def _data_keyword(rename: str | None, name: str, default: str | None, positional: bool) -> TorchKeyword:
+    if rename:
+        return TorchKeyword(rename=rename)
+    if positional:  # mint.randint(*args, ...): low, high and size by position
+        return TorchKeyword(instead="pass it positionally (MindSpore takes it in *args)")
+    if default is None:
+        return TorchKeyword(instead="no MindSpore parameter takes it")
+    return TorchKeyword(instead=f"no MindSpore parameter takes it: delete it where PyTorch's default {name}={default} is meant")
+
+
+# The hand-written table, before the data extends it (its oracle tests build each
+# entry with curated arguments; the data's entries are called generically).
+WRITTEN_TORCH_KEYWORD_APIS: dict[str, TorchKeywordApi] = dict(TORCH_KEYWORD_APIS)
+# (MindSpore API, PyTorch keyword) pairs only the generated data names.
+DATA_TORCH_KEYWORDS: set[tuple[str, str]] = set()
+for _qname, (_torch, _keywords, _kind) in _mapping.linter_tables()["torch_keywords"].items():
+    _known = TORCH_KEYWORD_APIS.get(_qname)
+    DATA_TORCH_KEYWORDS.update((_qname, name) for name in _keywords if _known is None or name not in _known.keywords)
+    _merged = {name: _data_keyword(rename, name, default, positional)
+               for name, (rename, default, positional) in _keywords.items()}
+    if _known is not None:
+        _merged.update(_known.keywords)
+        TORCH_KEYWORD_APIS[_qname] = TorchKeywordApi(_known.torch, _merged, _known.raises, _known.call)
+    else:
+        TORCH_KEYWORD_APIS[_qname] = TorchKeywordApi(
+            _torch, _merged, call="constructing it" if _kind == "class" else "calling it"
+        )
+
+
+def _value_kinds(default: str | None) -> str | None:
+    """What a PyTorch or MindSpore default says its parameter takes: "bool",
+    "str", "int", "float" (None: unknown, None, or not a literal)."""
+    value = _mapping.compare.literal(default) if default is not None else None
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, str) and default is not None and default[:1] in "'\"":
+        return "str"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    return None
+
+
+# A PyTorch value written positionally (its literal kind, PositionalTrap.looks_like)
+# is judged PyTorch's when PyTorch's parameter takes that kind and the MindSpore
+# parameter in the same slot does not: True in an int slot, 0.3 in an int slot,
+# "zeros" in a bool slot. Numbers in a float slot prove nothing (an int is a float).
+_TORCH_TAKES = {"bool": ("bool",), "str": ("str",), "fraction": ("int", "float"), "int": ("int", "float")}
+_MINDSPORE_REFUSES = {"bool": ("int", "float", "str"), "str": ("int", "float", "bool"), "fraction": ("int", "bool", "str"),
+                      "int": ("bool", "str")}
+
+
+def _data_traps(ms_params: list, torch_params: list, mapping: dict, skip: set[int]) -> tuple[PositionalTrap, ...]:
+    from mslint.knowledge.mapping.compare import positional  # noqa: PLC0415 - same package
+
+    ms_defaults = {name: default for name, _, default in ms_params}
+    torch_defaults = {name: default for name, _, default in torch_params}
+    ms_slots, torch_slots = positional(ms_params), positional(torch_params)
+    traps: list[PositionalTrap] = []
+    for index, torch_name in enumerate(torch_slots):
+        if index >= len(ms_slots) or torch_name.startswith("*") or ms_slots[index].startswith("*"):
+            break
+        ms_name = ms_slots[index]
+        counterpart = mapping.get(torch_name)
+        if counterpart == ms_name or index in skip:
+            continue
+        torch_kind, ms_kind = _value_kinds(torch_defaults.get(torch_name)), _value_kinds(ms_defaults.get(ms_name))
+        if torch_kind is None or ms_kind is None:
+            continue
+        # "*": the slots before are PyTorch's and MindSpore's alike; "moved": an
+        # earlier argument moved too, so the counterpart does not keep its default
+        if counterpart and ms_defaults.get(counterpart) is not None:
+            consequence = {"*": f"{ms_name} takes the value and {counterpart} keeps its default {ms_defaults[counterpart]}",
+                           "moved": f"{ms_name} takes the value meant for {counterpart}"}
+        elif counterpart:
+            consequence = {"*": f"{ms_name} takes the value meant for {counterpart}"}
+        else:
+            consequence = {"*": f"{ms_name} takes the value, and MindSpore has no parameter for PyTorch's {torch_name}"}
+        for looks_like, torch_takes in _TORCH_TAKES.items():
+            if torch_kind in torch_takes and ms_kind in _MINDSPORE_REFUSES[looks_like]:
+                traps.append(PositionalTrap(index, ms_name, torch_name, looks_like, consequence))
+    return tuple(traps)
+
+
+# Classes outside LAYER_APIS whose positional order differs from PyTorch's:
+# judged by ms-torch-positional-args only (family "positional").
+POSITIONAL_APIS: dict[str, LayerApi] = {}
+# The traps the data adds (to POSITIONAL_APIS and to LAYER_APIS entries), by class.
+DATA_POSITIONAL_TRAPS: dict[str, tuple[PositionalTrap, ...]] = {}
+for _qname, (_torch, _ms_params, _torch_params, _pairs) in _mapping.linter_tables()["positional_orders"].items():
+    _known_layer = LAYER_APIS.get(_qname)
+    _skip = {trap.index for trap in _known_layer.positional_traps} if _known_layer else set()
+    _traps = _data_traps(_ms_params, _torch_params, _pairs, _skip)
+    if not _traps:
+        continue
+    DATA_POSITIONAL_TRAPS[_qname] = _traps
+    if _known_layer is not None:
+        LAYER_APIS[_qname] = replace(_known_layer, positional_traps=_known_layer.positional_traps + _traps)
+        continue
+    POSITIONAL_APIS[_qname] = LayerApi(
+        family="positional",
+        params=tuple(name for name, kind, _ in _ms_params if kind in ("p", "pk")),
+        defaults={name: _mapping.compare.literal(default) for name, _, default in _ms_params if default is not None},
+        torch=_torch,
+        torch_params=tuple(name for name, kind, _ in _torch_params if kind in ("p", "pk")),
+        torch_defaults={name: _mapping.compare.literal(d) for name, _, d in _torch_params if d is not None},
+        torch_to_ms={name: _pairs.get(name) for name, _, _ in _torch_params},
+        positional_traps=_traps,
+    )

@@ -6,6 +6,7 @@ cache.
     mslint rules                 list every rule
     mslint explain SYMBOL        print a rule's documentation
     mslint clean-cache           delete the result cache
+    mslint migration [PATHS...]  the PyTorch APIs the code uses and their MindSpore counterparts
 
 Exit codes: 0 no finding at or above ``--fail-on``; 1 findings; 2 a usage,
 configuration or input error (a path that does not exist, cannot be read or is
@@ -788,7 +789,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mslint",
         description="Find MindSpore code that fails to compile in graph mode or trains wrong. "
-        "Subcommands: `mslint rules`, `mslint explain SYMBOL`, `mslint clean-cache`.",
+        "Subcommands: `mslint rules`, `mslint explain SYMBOL`, `mslint clean-cache`, `mslint migration PATH...`.",
         epilog="Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, configuration or input error, "
         "3 internal error (traceback saved to a file), 130/143/129 interrupted/terminated/hung up.",
     )
@@ -1118,7 +1119,83 @@ def cmd_clean_cache(argv: Sequence[str]) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"rules": cmd_rules, "explain": cmd_explain, "clean-cache": cmd_clean_cache}
+# ---------------------------------------------------------------------------
+# mslint migration (issue 26): what a PyTorch project needs to run on MindSpore
+# ---------------------------------------------------------------------------
+MIGRATION_FORMATS = ("text", "json", "csv", "markdown")
+
+
+def cmd_migration(argv: Sequence[str]) -> int:
+    """Report every PyTorch API the files use, with its MindSpore counterpart,
+    status and the differences that matter for the arguments passed. Reads the
+    files with ``ast`` (never imports them); needs neither framework."""
+    from mslint.analysis import migration  # noqa: PLC0415 - only this command needs them
+    from mslint.report import migration as migration_report  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(
+        prog="mslint migration",
+        description="List every PyTorch API the code uses, its MindSpore counterpart and how it differs.",
+    )
+    parser.add_argument("paths", nargs="*", default=["."], help="files and folders (.py, .ipynb)")
+    parser.add_argument("--format", choices=MIGRATION_FORMATS, default="text")
+    parser.add_argument("--output", help="write the report to this file instead of standard output")
+    parser.add_argument("--exclude", action="append", default=[], help="paths (globs) to skip, as [tool.mslint] exclude")
+    parser.add_argument("--config", help="the pyproject.toml whose [tool.mslint] exclude applies")
+    args = parser.parse_args(argv)
+    try:
+        config = load(Path(args.config) if args.config else None)
+    except ConfigError as error:
+        print(f"mslint: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    excluded = Excluder(config.root, [*config.exclude, *_csv(args.exclude)])
+    files, problems = discover(args.paths or ["."], excluded)
+    if args.output:
+        check_output_path("--output", args.output, files)
+    uses: list[migration.Use] = []
+    with_torch = 0
+    for path in files:
+        shadow = None
+        try:
+            if notebooks.is_notebook(path):
+                shadow = notebooks.shadow_of(path)
+                text = shadow.text
+            else:
+                text = Path(path).read_text(encoding="utf-8", errors="replace")
+        except (OSError, notebooks.NotebookError) as error:
+            problems.append(Problem(path, f"{error}; skipped"))
+            continue
+        if not migration.uses_torch(text):
+            continue
+        try:
+            found = migration.scan(text, path)
+        except (SyntaxError, ValueError, RecursionError) as error:
+            problems.append(Problem(path, f"does not parse ({type(error).__name__}: {error}); skipped"))
+            continue
+        if shadow is not None:
+            for use in found:
+                index = use.line - 1
+                if 0 <= index < len(shadow.origin):
+                    use.cell = (*shadow.origin[index], use.column)
+                    if shadow.file_lines[index]:
+                        use.column += shadow.file_columns[index]
+                        use.line = shadow.file_lines[index]
+                use.path = shadow.notebook
+        with_torch += bool(found)
+        uses += found
+    for problem in problems:
+        print(f"mslint: {display_path(problem.path)}: {problem.message}", file=sys.stderr)
+    root = findings.repository_root(str(config.root))
+    document = migration_report.document(migration.judge(uses), with_torch, len(files), root, problems)
+    text = migration_report.FORMATTERS[args.format](document)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print("\n".join(migration_report.summary_lines(document)), file=sys.stderr)
+    else:
+        _write_stdout(text)
+    return EXIT_ERROR if problems else EXIT_OK
+
+
+COMMANDS = {"rules": cmd_rules, "explain": cmd_explain, "clean-cache": cmd_clean_cache, "migration": cmd_migration}
 
 
 # ---------------------------------------------------------------------------

@@ -123,11 +123,19 @@ class Tool:
     command: str | None = None
 
 
-# To add a tool for another subcommand (``mslint migration``): write an async
-# function like ``explain`` that runs ``run_mslint("migration", ...)`` and returns
-# its output through ``_report``, and add ``Tool(migration, command="migration")``
-# here; ``writes=True`` if it can change files.
-TOOLS = (Tool(lint), Tool(explain), Tool(fix, writes=True))
+async def migration(
+    paths: Paths = [],  # noqa: B006 - never mutated; the schema's default
+) -> str:
+    """Before porting a PyTorch project: every PyTorch API the code uses, where, its MindSpore 2.10 counterpart and
+    whether it is the same, differs (how, for the arguments this code passes, and which mslint rule checks the
+    ported code) or is missing. Returns the JSON report `mslint migration --format json` prints. Imports nothing."""
+    return _report(*await run_mslint("migration", "--format=json", "--", *(paths or ["."])))
+
+
+# A tool for another subcommand: an async function like ``migration`` that runs
+# ``run_mslint(subcommand, ...)`` and returns its output through ``_report``, and
+# ``Tool(function, command=subcommand)`` here; ``writes=True`` if it can change files.
+TOOLS = (Tool(lint), Tool(explain), Tool(fix, writes=True), Tool(migration, command="migration"))
 
 
 def create(commands: Sequence[str]) -> MCPServer:

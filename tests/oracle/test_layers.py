@@ -541,3 +541,34 @@ report(
     assert result["embedding_fixed_std"] == pytest.approx(1.0, rel=0.1)
     assert result["conv_bias"] is False and result["conv_bias_torch"] is True and result["conv_bias_fixed"] is True
     assert result["gelu"] > 1e-4 and result["gelu_fixed"] < 1e-5
+
+
+# -- ms-torch-positional-args: the orders the generated mapping data adds -----
+
+
+def test_ms_torch_positional_args_triplet_margin_loss_first_positional_is_p(run_snippet):
+    """nn.TripletMarginLoss(0.3) builds with p=0.3 and margin 1.0 (its first call
+    then raises TypeError: p must be an int); margin=0.3 is PyTorch's meaning.
+    MindSpore 2.10 has no CPU kernel for the loss, so the attributes are compared."""
+    result = run_snippet('''
+import torch
+naive, fixed = nn.TripletMarginLoss(0.3), nn.TripletMarginLoss(margin=0.3)
+moved, fixed_two = nn.TripletMarginLoss(1.0, 2), nn.TripletMarginLoss(margin=1.0, p=2)
+x = Tensor(np.ones((2, 3), np.float32))
+reference = torch.nn.TripletMarginLoss(0.3)
+reference_two = torch.nn.TripletMarginLoss(1.0, 2)
+report(
+    naive=[naive.p, naive.margin, naive.swap],
+    fixed=[fixed.p, fixed.margin, fixed.swap],
+    torch=[reference.p, reference.margin, reference.swap],
+    moved=[moved.p, moved.margin, moved.swap],
+    fixed_two=[fixed_two.p, fixed_two.margin, fixed_two.swap],
+    torch_two=[reference_two.p, reference_two.margin, reference_two.swap],
+    naive_call=attempt(lambda: naive(x, x, x)),
+)
+''')
+    assert result["naive"] == [0.3, 1.0, False]  # p took PyTorch's margin
+    assert result["fixed"][1:] == result["torch"][1:] == [0.3, False] and result["fixed"][0] == result["torch"][0]
+    assert result["moved"] == [1.0, 1.0, 2]  # margin 1.0 went to p, p=2 to swap
+    assert result["fixed_two"] == result["torch_two"] == [2, 1.0, False]
+    assert result["naive_call"][0] == "error" and result["naive_call"][1].startswith("TypeError")

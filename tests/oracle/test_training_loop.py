@@ -94,7 +94,7 @@ def _table_as_json() -> str:
     return json.dumps({
         qname: {"torch": api.torch, "raises": api.raises,
                 "keywords": {name: kw.rename for name, kw in api.keywords.items()}}
-        for qname, api in apis.TORCH_KEYWORD_APIS.items()
+        for qname, api in apis.WRITTEN_TORCH_KEYWORD_APIS.items()
     })
 
 
@@ -113,14 +113,14 @@ for qname, entry in table.items():
         ]
 report(**out)
 ''')
-    assert len(result) == sum(len(api.keywords) for api in apis.TORCH_KEYWORD_APIS.values())
+    assert len(result) == sum(len(api.keywords) for api in apis.WRITTEN_TORCH_KEYWORD_APIS.values())
     wrong = {key: value for key, value in result.items() if value != [True, True, True]}
     assert not wrong, wrong  # [MindSpore lacks it, MindSpore has the rename, PyTorch has it]
 
 
 def test_ms_torch_keyword_args_naive_call_raises_and_fix_builds(run_snippet):
     cases = {}
-    for qname, api in apis.TORCH_KEYWORD_APIS.items():
+    for qname, api in apis.WRITTEN_TORCH_KEYWORD_APIS.items():
         name = qname.rsplit(".", 1)[1]
         base = BASE_ARGUMENTS.get(name, {})
         for torch_name, keyword in api.keywords.items():
@@ -139,7 +139,7 @@ report(**out)
     wrong = {}
     for key, (naive, fixed) in result.items():
         qname, torch_name = key.split(":")
-        api = apis.TORCH_KEYWORD_APIS[qname]
+        api = apis.WRITTEN_TORCH_KEYWORD_APIS[qname]
         rename = api.keywords[torch_name].rename
         # the naive call fails with the table's exception, naming the PyTorch keyword
         # (or the required MindSpore argument it was meant to be)
