@@ -24,6 +24,7 @@ from mslint.confirm.rules import (
     COMPILE_ERROR_MSGID,
     COMPILE_ERROR_SYMBOL,
     CONFIRMED,
+    DEFAULT_TIMEOUT,
     NOT_REPRODUCED,
     NOT_RUN,
     STATUSES,
@@ -60,8 +61,10 @@ def check_available() -> None:
     except (ImportError, ValueError):
         spec = None
     if spec is None:
+        from mslint.knowledge.version import install_hint  # noqa: PLC0415
+
         raise RuntimeModeUnavailable(
-            "runtime confirmation needs MindSpore, which is not installed here: pip install 'mslint[runtime]'"
+            f"runtime confirmation needs MindSpore, which is not installed here: {install_hint('runtime')}"
         )
 
 
@@ -77,7 +80,7 @@ def confirm_findings(
     options: dict | None = None,
     *,
     device: str = "CPU",
-    timeout: float = 60.0,
+    timeout: float = DEFAULT_TIMEOUT,
     jobs: int = 1,
     project_root: Path | None = None,
     config: dict | None = None,

@@ -47,9 +47,10 @@ from mslint.analysis import edits
 from mslint.analysis.imports import scan_imports
 from mslint.analysis import mode as run_mode
 from mslint.run import plugin
+from mslint.confirm.rules import DEFAULT_TIMEOUT as DEFAULT_CONFIRM_TIMEOUT
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
-CONFIRM_TIMEOUT = 120.0  # seconds per module for --confirm
+CONFIRM_TIMEOUT = DEFAULT_CONFIRM_TIMEOUT  # seconds per module for --confirm (the plugin's default too)
 # pylint's own messages that say a file could not be analysed: always on.
 ALWAYS_ON = ("syntax-error", "fatal", "astroid-error", "parse-error")
 RANK = {"fatal": 3, "error": 3, "warning": 2, "convention": 1, "refactor": 1, "info": 1}
@@ -376,15 +377,44 @@ def _resolve_names(names: Iterable[str], rules: list[catalog.Rule], where: str) 
             continue
         if name.lower() == "all":
             chosen.update(rule.symbol for rule in rules if rule.mslint)
-        elif name in by_symbol:
-            chosen.add(name)
+        elif name in by_symbol or name.lower() in by_symbol:
+            chosen.add(name if name in by_symbol else name.lower())
         elif name.upper() in by_id:
             chosen.add(by_id[name.upper()].symbol)
         else:
-            close = difflib.get_close_matches(name, [rule.symbol for rule in rules if rule.mslint], n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise ConfigError(f"{where}: unknown rule {name!r}{hint} (`mslint rules` lists them)")
+            raise ConfigError(f"{where}: {unknown_rule(name, rules)} (`mslint rules` lists them)")
     return chosen
+
+
+def counted(count: int, word: str, many: str | None = None) -> str:
+    """``1 module``, ``2 modules`` (``many``: the plural when it is not word + s)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def close_rules(name: str, rules: Iterable[catalog.Rule]) -> list[str]:
+    """The rules a mistyped ``name`` may mean (at most 2): mslint's first, by
+    symbol, by id, or whose symbol contains it as a word (``numpy``)."""
+    known = [rule for rule in rules if rule.mslint] or list(rules)
+    wanted = name.strip().lower()
+    if len(wanted) == 5 and wanted[:1].isalpha() and wanted[1:].isdigit():  # an id: E7011
+        ids = [rule.msgid for rule in known]
+        swapped = [msgid for msgid in ids if sorted(msgid) == sorted(wanted.upper())]  # two digits swapped
+        close = swapped or difflib.get_close_matches(wanted.upper(), ids, n=1, cutoff=0.6)
+        if close:
+            return close[:1]
+    close = difflib.get_close_matches(wanted, [rule.symbol for rule in known], n=2, cutoff=0.75)
+    if close:
+        return close[:1] if len(close) > 1 and difflib.SequenceMatcher(None, wanted, close[0]).ratio() > 0.9 else close
+    words = [rule.symbol for rule in known if wanted and wanted in rule.symbol.split("-")]
+    if words:
+        return words[:2]
+    return difflib.get_close_matches(wanted, [rule.symbol for rule in known], n=1)
+
+
+def unknown_rule(name: str, rules: Iterable[catalog.Rule]) -> str:
+    """``unknown rule 'x'; did you mean 'y'?``"""
+    close = close_rules(name, list(rules))
+    return f"unknown rule {name!r}" + (f"; did you mean {' or '.join(repr(item) for item in close)}?" if close else "")
 
 
 def enabled_messages(rules: list[catalog.Rule], select: list[str] | None, enable: list[str], ignore: list[str], where: str) -> list[str]:
@@ -509,7 +539,7 @@ def summary_line(report: dict[str, Any]) -> str:
             f"{counts.get('not run', 0)} not run, {counts.get('new', 0)} new compile error{'s' * (counts.get('new', 0) != 1)}"
         )
         if "cells_compiled" in counts:  # so that "0 new compile errors" never means "nothing ran"
-            text += f"; {counts['cells_compiled']} Cells compiled in {counts.get('modules', 0)} modules"
+            text += f"; {counted(counts['cells_compiled'], 'Cell')} compiled in {counted(counts.get('modules', 0), 'module')}"
         text += "."
     return text
 
@@ -737,12 +767,13 @@ def fixable_note(found: list[Finding], unsafe: bool) -> str:
     more = sum(1 for item in found if edits.applies(item.fix, True)) - safe
     if not safe and not more:
         return ""
-    parts = []
-    if safe:
-        parts.append(f"[*] {safe} fixable with `mslint --fix`")
-    if more:
-        parts.append(f"{more} more with `mslint --fix --unsafe-fixes`" if not unsafe else f"[*] {more} with `--unsafe-fixes`")
-    return "; ".join(parts) + "."
+    if unsafe and more:  # the markers count the unsafe fixes too
+        return f"[*] {safe + more} fixable with `mslint --fix --unsafe-fixes`."
+    if not safe:  # "more" only after something --fix would fix
+        return f"{more} fixable with `mslint --fix --unsafe-fixes`."
+    if not more:
+        return f"[*] {safe} fixable with `mslint --fix`."
+    return f"[*] {safe} fixable with `mslint --fix`; {more} more with `mslint --fix --unsafe-fixes`."
 
 
 # ---------------------------------------------------------------------------
@@ -1006,7 +1037,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
             Path(args.write_baseline).write_text(text, encoding="utf-8")
         except OSError as error:
             raise ConfigError(f"cannot write {args.write_baseline}: {error.strerror}") from error
-        print(f"mslint: wrote {len(everything)} findings to the baseline {args.write_baseline}", file=sys.stderr)
+        print(f"mslint: wrote {counted(len(everything), 'finding')} to the baseline {args.write_baseline}", file=sys.stderr)
         return EXIT_ERROR if problems else EXIT_OK
     report = {
         "findings": found,
@@ -1070,7 +1101,7 @@ def cmd_explain(argv: Sequence[str]) -> int:
     try:
         symbols = _resolve_names([args.rule], rules, "mslint explain")  # `all`: every page, in catalogue order
     except ConfigError as error:
-        print(f"mslint: {error}", file=sys.stderr)
+        print(error, file=sys.stderr)  # "mslint explain: unknown rule ..."
         return EXIT_ERROR
     pages = []
     for rule in rules:

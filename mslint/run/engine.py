@@ -38,6 +38,8 @@ RESET_EVERY = 2000  # files; also drop astroid's caches this often whatever the 
 TREE_BYTES_PER_SOURCE_BYTE = 45
 LEAN_TREE_BYTES_PER_SOURCE_BYTE = 35
 TREE_COST_WITHOUT_SOURCE = 200_000
+# pylint's messages that say a file could not be analysed: no mode applies to them
+UNANALYSED = frozenset({"syntax-error", "fatal", "astroid-error", "parse-error"})
 
 
 @dataclass
@@ -240,7 +242,8 @@ class Engine:
             patch = edits.take(message.symbol, node)
             if patch is not None:
                 item.fix = patch.in_characters(lines)
-            item.mode, item.mode_basis = decision.mode, basis
+            if message.symbol not in UNANALYSED:
+                item.mode, item.mode_basis = decision.mode, basis
             found.append(item)
         edits.forget()
         return found
