@@ -229,8 +229,9 @@ class Engine:
         """The findings of pylint's messages, with their anchors, while the
         file's tree is alive."""
         # pylint reports some of its own messages whatever is enabled (an inline
-        # `# pylint: disable=` of a removed message gives useless-option-value)
-        enabled = self._enabled
+        # `# pylint: disable=` of a removed message gives useless-option-value);
+        # a pragma naming no known message is kept: the command warns about it
+        enabled = self._enabled | {"unknown-option-value"}
         decision = mode.decision_for(path)
         basis = f"assumed: {decision.basis}" if decision.assumed else decision.basis
         found = []
