@@ -700,6 +700,10 @@ def summary_line(report: dict[str, Any]) -> str:
         )
         if "cells_compiled" in counts:  # so that "0 new compile errors" never means "nothing ran"
             text += f"; {counted(counts['cells_compiled'], 'Cell')} compiled in {counted(counts.get('modules', 0), 'module')}"
+        if counts.get("not_checked"):  # and why: an import that failed, MindSpore that could not start
+            more = counts["not_checked"] - 1
+            text += (f"; {counted(counts['not_checked'], 'module')} could not be checked ({counts.get('not_checked_first', '')}"
+                     f"{f'; and {more} more' if more else ''})")
         text += "."
     return text
 
