@@ -182,7 +182,10 @@ def honour_pragmas_on_headers(msgids: Iterable[str]) -> None:
         module = getattr(self, "_module", None)
         if scope != "module" or msg.msgid not in _HEADER_MSGIDS or module is None:
             return
-        block = _header_block(module, line)
+        headers = getattr(self, "_mslint_headers", None)
+        if headers is None:  # once per file
+            headers = self._mslint_headers = _header_blocks(module)
+        block = headers.get(line)
         if block is not None:  # later pragmas, processed after this one, still override their lines
             for number in range(line, block.tolineno + 1):
                 self._set_message_state_on_line(msg, number, status, line)
@@ -191,15 +194,17 @@ def honour_pragmas_on_headers(msgids: Iterable[str]) -> None:
     FileState.set_msg_status = set_msg_status  # type: ignore[method-assign]
 
 
-def _header_block(module: Any, line: int) -> Any:
-    """The innermost class or function whose header holds ``line``: its
-    ``class``/``def`` line, or the line closing a header that spans lines."""
+def _header_blocks(module: Any) -> dict[int, Any]:
+    """Each line of a class or function header that a pragma there covers the
+    block from (its ``class``/``def`` line, or the line closing a header that
+    spans lines) -> the innermost such class or function."""
     from astroid import nodes  # noqa: PLC0415
 
-    found = None
+    found: dict[int, Any] = {}
     for node in module.nodes_of_class((nodes.ClassDef, nodes.FunctionDef)):
         body = getattr(node, "body", None) or []
         closing = body[0].fromlineno - 1 if body and body[0].fromlineno - 1 > node.lineno else None
-        if line in (node.lineno, closing) and (found is None or node.lineno > found.lineno):
-            found = node
+        for line in (node.lineno, closing):
+            if line is not None and (line not in found or node.lineno > found[line].lineno):
+                found[line] = node
     return found

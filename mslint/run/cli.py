@@ -500,7 +500,7 @@ def format_statistics(report: dict[str, Any], fmt: str) -> str:
 class SourceLines:
     """The source lines findings point at, as the user sees them (``--show-source``):
     the file's, standard input's buffer (``buffers``: path -> lines), a notebook's
-    cell (``notebooks``: path -> its shadow module)."""
+    cell (``shadows``: notebook path -> its shadow module)."""
 
     def __init__(self, buffers: dict[str, list[str]], shadows: dict[str, notebooks.Shadow]) -> None:
         self.buffers = dict(buffers)
