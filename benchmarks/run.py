@@ -350,7 +350,7 @@ def run_mslint(config: str, roots: list[Path], cache_dir: Path, options: list[st
     base = mslint_executable()
     if base is None:
         return Result(config, [], note="mslint/run/cli.py is not there yet")
-    command = [*base, *options, "--format=json", "--statistics", *map(str, roots)]
+    command = [*base, *options, "--format=json", "--verbose", *map(str, roots)]
     env = dict(os.environ, MSLINT_CACHE_DIR=str(cache_dir))
     result, stdout = measure(config, command, env=env)
     result.findings = mslint_findings(stdout)

@@ -5,10 +5,12 @@ versions, at the first difference, so that a patch that no longer fits fails
 loudly instead of quietly changing findings.
 
 Here are the hooks the layers below the command use: :func:`walker` (pylint's
-walker over some checkers, for mslint.checkers.follow) and
+walker over some checkers, for mslint.checkers.follow),
 :func:`record_message_nodes` (the node each message was added for, read while
-the tree is alive: the command's fixes and runtime confirmation's anchors). The
-astroid adjustments and the command's linter are mslint.run.compat's.
+the tree is alive: the command's fixes and runtime confirmation's anchors) and
+:func:`honour_pragmas_on_headers` (a pragma at the end of a class or def line
+covers its block, for the plugin and the command alike). The astroid
+adjustments and the command's linter are mslint.run.compat's.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ EXPECTED: dict[tuple[str, str], tuple[str, ...]] = {
         "self", "msgid", "line", "node", "args", "confidence", "col_offset", "end_lineno", "end_col_offset",
     ),
     ("pylint.reporters", "BaseReporter.handle_message"): ("self", "msg"),
+    # wrapped for every linter (honour_pragmas_on_headers), and called from there
+    ("pylint.utils.file_state", "FileState.set_msg_status"): ("self", "msg", "line", "status", "scope"),
+    ("pylint.utils.file_state", "FileState._set_message_state_on_line"): ("self", "msg", "line", "state", "original_lineno"),
     # private or internal functions called
     ("astroid.manager", "AstroidManager.ast_from_file"): ("self", "filepath", "modname", "fallback", "source"),
     ("astroid.manager", "AstroidManager.file_from_module_name"): ("self", "modname", "contextfile"),
@@ -150,3 +155,56 @@ def record_message_nodes(linter: PyLinter, on_message: Callable[[Message, Any], 
 
     linter.add_message = add_message
     reporter.handle_message = handle_message
+
+
+# Message ids whose pragmas on a class or def line cover the block (honour_pragmas_on_headers).
+_HEADER_MSGIDS: set[str] = set()
+
+
+def honour_pragmas_on_headers(msgids: Iterable[str]) -> None:
+    """A ``# pylint: disable=`` (or enable) at the end of a ``class`` or ``def``
+    line applies to the whole class or function, as pylint intends, for the
+    messages ``msgids``. pylint does so only when nothing else starts on that
+    line: its FileState hands the pragma to the innermost node on the line
+    first, and the bases of ``class Net(nn.Cell):`` or the arguments of ``def
+    construct(self, x):`` keep it for that one line, so it silenced nothing in
+    the block. Wraps FileState.set_msg_status once per process."""
+    from pylint.utils.file_state import FileState  # noqa: PLC0415
+
+    check_signatures()
+    _HEADER_MSGIDS.update(msgids)
+    if getattr(FileState.set_msg_status, "_mslint_headers", False):
+        return
+    original = FileState.set_msg_status
+
+    def set_msg_status(self: Any, msg: Any, line: int, status: bool, scope: str = "package") -> None:
+        original(self, msg, line, status, scope)
+        module = getattr(self, "_module", None)
+        if scope != "module" or msg.msgid not in _HEADER_MSGIDS or module is None:
+            return
+        headers = getattr(self, "_mslint_headers", None)
+        if headers is None:  # once per file
+            headers = self._mslint_headers = _header_blocks(module)
+        block = headers.get(line)
+        if block is not None:  # later pragmas, processed after this one, still override their lines
+            for number in range(line, block.tolineno + 1):
+                self._set_message_state_on_line(msg, number, status, line)
+
+    set_msg_status._mslint_headers = True  # type: ignore[attr-defined]
+    FileState.set_msg_status = set_msg_status  # type: ignore[method-assign]
+
+
+def _header_blocks(module: Any) -> dict[int, Any]:
+    """Each line of a class or function header that a pragma there covers the
+    block from (its ``class``/``def`` line, or the line closing a header that
+    spans lines) -> the innermost such class or function."""
+    from astroid import nodes  # noqa: PLC0415
+
+    found: dict[int, Any] = {}
+    for node in module.nodes_of_class((nodes.ClassDef, nodes.FunctionDef)):
+        body = getattr(node, "body", None) or []
+        closing = body[0].fromlineno - 1 if body and body[0].fromlineno - 1 > node.lineno else None
+        for line in (node.lineno, closing):
+            if line is not None and (line not in found or node.lineno > found[line].lineno):
+                found[line] = node
+    return found

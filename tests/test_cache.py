@@ -31,7 +31,7 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 
 
 def lint(capsys: pytest.CaptureFixture, *args: str) -> tuple[list[dict], dict[str, int]]:
-    code = cli.main(["--format=json", "--statistics", "--fail-on=never", *args])
+    code = cli.main(["--format=json", "--verbose", "--fail-on=never", *args])
     out, err = capsys.readouterr()
     assert code == 0, err
     match = re.search(r"(\d+) files?: (\d+) checked, (\d+) from the cache", err)
@@ -155,7 +155,7 @@ def test_configuration_changes_recheck_everything(project: Path, capsys: pytest.
     _, stats = lint(capsys, "cli")  # back to the first settings: all still cached
     assert stats["cached"] == 6
     # settings that do not change findings do not invalidate
-    assert cli.main(["--fail-on=error", "--format=sarif", "--output=out.sarif", "--statistics", "cli"]) == 1
+    assert cli.main(["--fail-on=error", "--format=sarif", "--output=out.sarif", "--verbose", "cli"]) == 1
     assert "0 checked, 6 from the cache" in capsys.readouterr().err
 
 

@@ -442,7 +442,7 @@ def test_a_file_over_the_time_limit_is_reported_and_the_run_goes_on(project: Pat
     # a subprocess: the limit is a timer signal, which needs the main thread
     for index in range(4):  # enough files for two workers
         shutil.copy(project / "bad.py", project / f"other{index}.py")
-    command = [sys.executable, "-c", _HANGING_CHECKER, f"--jobs={jobs}", "--timeout=2", "--format=json", "--statistics", "."]
+    command = [sys.executable, "-c", _HANGING_CHECKER, f"--jobs={jobs}", "--timeout=2", "--format=json", "--verbose", "."]
     for run_number in (1, 2):
         result = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=120, check=False)
         assert "Traceback" not in result.stderr

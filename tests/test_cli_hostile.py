@@ -207,7 +207,7 @@ def test_cache_rows_of_the_wrong_shape_are_misses(project: Path, capsys: pytest.
         database.execute("UPDATE results SET findings=?", (row,))
         database.execute("UPDATE imports SET imports=?", ('[[1]]',))
     database.close()
-    code, again, _ = run(capsys, "--format=json", "--statistics", "bad.py")
+    code, again, _ = run(capsys, "--format=json", "--verbose", "bad.py")
     assert code == 1
     assert json.loads(again)["findings"] == json.loads(first)["findings"]
 
@@ -325,7 +325,7 @@ def test_explain_all_prints_every_page(capsys: pytest.CaptureFixture) -> None:
 
 
 def test_statistics_counts_one_file(project: Path, capsys: pytest.CaptureFixture) -> None:
-    _, _, err = run(capsys, "--statistics", "bad.py")
+    _, _, err = run(capsys, "--verbose", "bad.py")
     assert "mslint: 1 file: 1 checked" in err
 
 

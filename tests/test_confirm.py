@@ -137,7 +137,8 @@ def test_import_failure_and_crash_are_reported(main_run: dict) -> None:
     (failed,) = by_line(main_run["findings"], "import_fails.py").values()
     assert failed == {
         "status": "not run",
-        "detail": "import failed: ModuleNotFoundError: No module named 'mslint_no_such_module'",
+        "detail": "import failed at import_fails.py:7: ModuleNotFoundError: No module named 'mslint_no_such_module'; "
+                  f"install the project's dependencies into the Python mslint runs in ({sys.executable})",
     }
     (crashed,) = by_line(main_run["findings"], "crashes.py").values()
     assert crashed["status"] == "not run"
@@ -295,7 +296,7 @@ def test_plugin_mode_text() -> None:
     assert "mslint runtime confirmation (GRAPH_MODE)" in out
     assert "fixtures/runtime/host_code.py:37: ms-import-in-graph [confirmed: compile error at line 37 under STRICT" in out
     assert "fixtures/runtime/host_code.py:68: ms-numpy-on-tensor [not reproduced: NumpyBranchOff.construct compiles under STRICT]" in out
-    assert "fixtures/runtime/import_fails.py:13: ms-numpy-on-tensor [not run: import failed: ModuleNotFoundError" in out
+    assert "fixtures/runtime/import_fails.py:13: ms-numpy-on-tensor [not run: import failed at import_fails.py:7: ModuleNotFoundError" in out
     assert "runtime confirmation: 5 confirmed, 1 not reproduced, 2 not run, 0 new" in out
     assert "E7801" not in out
     # the summary comes after the messages, before pylint's score

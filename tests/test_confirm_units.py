@@ -323,7 +323,7 @@ def test_unavailable_without_mindspore(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(mslint.confirm.importlib.util, "find_spec", find_spec)
     with pytest.raises(RuntimeModeUnavailable) as raised:
         confirm_findings([], project_root=ROOT, config={})
-    assert "\n" not in str(raised.value) and "mslint[runtime]" in str(raised.value)
+    assert "\n" not in str(raised.value) and "-m pip install" in str(raised.value) and "[runtime]" in str(raised.value)
 
 
 def test_summary_and_suffix() -> None:

@@ -117,7 +117,7 @@ def test_editing_the_callee_rechecks_the_caller(package: Path, capsys: pytest.Ca
     original = utils.read_text(encoding="utf-8")
 
     def jitter_findings() -> tuple[list[int], str]:
-        cli.main(["--format=json", f"--select={RULES}", "--fail-on=never", "--statistics", "xmod/model.py"])
+        cli.main(["--format=json", f"--select={RULES}", "--fail-on=never", "--verbose", "xmod/model.py"])
         out, err = capsys.readouterr()
         lines = [item["line"] for item in json.loads(out)["findings"] if "jitter()" in item["message"]]
         return lines, err.split(";")[0]

@@ -60,11 +60,11 @@ def test_the_shadow_module_blanks_magics_and_shell_lines(notebook_project: Path)
 
 
 def test_a_finding_in_a_notebook_shows_its_cell(notebook_project: Path, capsys: pytest.CaptureFixture) -> None:
-    code, out, err = run(capsys, "--statistics", ".")  # found in the folder; checkpoints skipped
+    code, out, err = run(capsys, "--verbose", ".")  # found in the folder; checkpoints skipped
     assert code == 1
     assert out.splitlines()[0].startswith("notebooks/train.ipynb:cell 3:line 3:16: E7101 [ms-numpy-on-tensor] np.exp()")
     assert "1 file: 1 checked, 0 from the cache" in err
-    _, again, err = run(capsys, "--statistics", ".")
+    _, again, err = run(capsys, "--verbose", ".")
     assert again == out and "1 file: 0 checked, 1 from the cache" in err
 
 

@@ -8,6 +8,7 @@ is first copied into a temporary repository and committed there."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -60,14 +61,14 @@ def user_project(tmp_path: Path) -> Path:
     return project
 
 
-def try_repo(hook_repo: Path, project: Path, *files: str) -> subprocess.CompletedProcess:
+def try_repo(hook_repo: Path, project: Path, *files: str, hook: str = "mslint") -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PRE_COMMIT_HOME"] = str(project.parent / "pre-commit-home")
     env["MSLINT_CACHE_DIR"] = str(project.parent / "mslint-cache")
     env.pop("PYTHONPATH", None)
     env.pop("VIRTUAL_ENV", None)
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "mslint", "--verbose", "--files", *files],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook, "--verbose", "--files", *files],
         cwd=project,
         capture_output=True,
         text=True,
@@ -129,3 +130,21 @@ def test_hook_environment_has_neither_mindspore_nor_torch(hook_repo: Path, user_
     for python in interpreters:
         shown = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True, env=env).stdout.split()
         assert shown == ["True", "True", "True"], python
+
+
+def test_the_fix_hook_fixes_a_notebook(hook_repo: Path, tmp_path: Path) -> None:
+    """mslint-fix takes notebooks (issue 27): a staged .ipynb is fixed in its
+    code cells, and pre-commit fails the commit because the hook changed it."""
+    project = tmp_path / "project"
+    project.mkdir()
+    _git("init", "-q", cwd=project)
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+              "source": ["from mindspore import nn\n", "layer = nn.Dense(16, 4, bias=False)"]}]
+    notebook = project / "explore.ipynb"
+    notebook.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n", encoding="utf-8")
+    _git("add", "-A", cwd=project)
+    done = try_repo(hook_repo, project, "explore.ipynb", hook="mslint-fix")
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert "files were modified by this hook" in output and "Traceback" not in output
+    assert json.loads(notebook.read_text(encoding="utf-8"))["cells"][0]["source"][1] == "layer = nn.Dense(16, 4, has_bias=False)"

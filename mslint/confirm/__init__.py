@@ -24,6 +24,7 @@ from mslint.confirm.rules import (
     COMPILE_ERROR_MSGID,
     COMPILE_ERROR_SYMBOL,
     CONFIRMED,
+    DEFAULT_TIMEOUT,
     NOT_REPRODUCED,
     NOT_RUN,
     STATUSES,
@@ -60,8 +61,10 @@ def check_available() -> None:
     except (ImportError, ValueError):
         spec = None
     if spec is None:
+        from mslint.knowledge.version import install_hint  # noqa: PLC0415
+
         raise RuntimeModeUnavailable(
-            "runtime confirmation needs MindSpore, which is not installed here: pip install 'mslint[runtime]'"
+            f"runtime confirmation needs MindSpore, which is not installed here: {install_hint('runtime')}"
         )
 
 
@@ -77,7 +80,7 @@ def confirm_findings(
     options: dict | None = None,
     *,
     device: str = "CPU",
-    timeout: float = 60.0,
+    timeout: float = DEFAULT_TIMEOUT,
     jobs: int = 1,
     project_root: Path | None = None,
     config: dict | None = None,
@@ -99,7 +102,10 @@ def confirm_findings(
     ``all_cells``: the linted files; every Cell class and @jit function of
     each is compiled, with findings or not (compile errors no rule predicted
     become new findings). ``stats``, when given, is filled with ``modules``
-    (workers run), ``cells_built`` and ``cells_compiled``.
+    (workers run), ``cells_built`` and ``cells_compiled``, and when a module
+    could not be checked (its import failed, MindSpore could not start, the
+    worker timed out or crashed) ``not_checked`` (how many) and
+    ``not_checked_first`` ("module: why").
     """
     if options:
         unknown = set(options) - {"device", "timeout", "jobs", "project_root", "config", "syntax_level", "progress", "all_cells", "stats"}
@@ -187,8 +193,12 @@ def confirm_findings(
 
     new: list[Finding] = []
     totals = {"modules": len(outcomes), "cells_built": 0, "cells_compiled": 0}
+    not_checked: list[str] = []  # "module: why", so that "0 Cells compiled" never hides it
     for plan in plans:
         records, end = outcomes.get(plan.path, ([], verdict.WorkerEnd("skipped", "")))
+        fatal = next((record for record in records if record.get("type") == "fatal"), None)
+        if plan.path in outcomes and (fatal is not None or end.kind not in ("done", "skipped")):
+            not_checked.append(f"{plan.module}: {fatal['detail'] if fatal is not None else end.detail}")
         decided = decisions.get(plan.path) or verdict.decide_module(plan, records, end, findings, syntax_level)
         counts = verdict.module_counts(records, decided)
         totals["cells_built"] += counts["built"]
@@ -196,6 +206,8 @@ def confirm_findings(
         for index, finding in by_module[plan.path]:
             finding.confirmation = decided.get(index) or planning.not_run("not checked")
         new.extend(verdict.new_findings(plan, records, finding_lines, project_root, syntax_level))
+    if not_checked:
+        totals.update(not_checked=len(not_checked), not_checked_first=not_checked[0])
     if stats is not None:
         stats.update(totals)
     return findings, made.assign_fingerprints(new, str(project_root))

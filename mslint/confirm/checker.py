@@ -27,6 +27,7 @@ from pylint.constants import WarningScope
 from pylint.reporters.text import TextReporter
 
 from mslint.checkers import pylint_hooks
+from mslint.confirm import rules
 from mslint.knowledge import manifest
 from mslint.report import findings
 from mslint.report.findings import Finding
@@ -77,10 +78,10 @@ class RuntimeConfirmationChecker(BaseChecker):
         (
             "confirm-timeout",
             {
-                "default": 60.0,
+                "default": rules.DEFAULT_TIMEOUT,
                 "type": "float",
                 "metavar": "<seconds>",
-                "help": "Time limit for each module's worker when --confirm=y.",
+                "help": f"Time limit for each module's worker when --confirm=y (default {rules.DEFAULT_TIMEOUT:g}).",
             },
         ),
     )

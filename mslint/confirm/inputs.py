@@ -84,3 +84,38 @@ def input_dependent(error: dict) -> bool:
     code MindSpore cannot compile whatever it is fed."""
     first = error.get("first") or ""
     return error.get("type") in ("ValueError", "TypeError", "IndexError") and bool(_INPUT_DEPENDENT.search(first))
+
+
+def rank(spec: str) -> int | None:
+    """The number of dimensions of a tensor spec (``float32[2,3,32,32]``: 4), None for a literal."""
+    match = re.fullmatch(r"\s*\w+\[([^\]]*)\]\s*", spec)
+    if match is None:
+        return None
+    return len([part for part in match[1].split(",") if part.strip()])
+
+
+def other_shape(net, count: int, used: list[str]) -> tuple[list[str], str, bool] | None:
+    """Inputs of another shape than ``used`` that the Cell's first layer still
+    takes (a Dense layer's width last, at another rank; a convolution's at
+    another spatial size), else a generic guess of another rank: a compile
+    error they give the same way is not the inputs' doing. (specs, where they
+    come from, whether the rank is the same); None when there is none."""
+    first = rank(used[0]) if used else None
+    layer = first_layer(net) if net is not None else None
+    if layer is not None:
+        name, width = layer
+        layer_rank, attribute, dtype = FIRST_LAYERS[name]
+        source = f"another shape for its first layer, {name} with {attribute}={width}"
+        if layer_rank is None:  # indices: any shape
+            shaped = [f"{dtype}[2,3,8]" if first == 2 else f"{dtype}[2,8]"]
+        elif layer_rank == 0:  # Dense, Linear: the width last; BatchNorm1d: (N, C) or (N, C, L)
+            shaped = [f"{dtype}[2,{width},8]" if name.startswith("BatchNorm") else f"{dtype}[2,8,{width}]"] if first == 2 else [f"{dtype}[2,{width}]"]
+        else:
+            shaped = [f"{dtype}[2,{width},{','.join([str(size)] * layer_rank)}]" for size in SPATIAL_SIZES]
+        for spec in shaped:
+            if spec not in used:
+                return [spec] * count, source, rank(spec) == first
+    for spec in GENERIC:
+        if rank(spec) != first:
+            return [spec] * count, "a generic guess", False
+    return None

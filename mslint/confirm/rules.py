@@ -16,6 +16,10 @@ NOT_REPRODUCED = "not reproduced"
 NOT_RUN = "not run"
 STATUSES = (CONFIRMED, NOT_REPRODUCED, NOT_RUN)
 
+# seconds per module (a worker: importing MindSpore and the module, every build and
+# compile), the same for `mslint --confirm-timeout` and the plugin's --confirm-timeout
+DEFAULT_TIMEOUT = 120.0
+
 COMPILE_ERROR_SYMBOL = "ms-graph-compile-error"
 COMPILE_ERROR_MSGID = manifest.BY_SYMBOL[COMPILE_ERROR_SYMBOL].msgid
 

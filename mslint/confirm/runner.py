@@ -264,9 +264,10 @@ class Progress:
             if not self.enabled:
                 return
             counts = counts or {}
+            built, findings = counts.get("built", 0), counts.get("findings", 0)
             text = (
-                f"mslint --confirm [{self.done}/{self.total}] {module}: {counts.get('built', 0)} Cells built, "
-                f"{counts.get('compiled', 0)} compiled, {counts.get('confirmed', 0)}/{counts.get('findings', 0)} findings confirmed"
+                f"mslint --confirm [{self.done}/{self.total}] {module}: {built} Cell{'s' * (built != 1)} built, "
+                f"{counts.get('compiled', 0)} compiled, {counts.get('confirmed', 0)}/{findings} finding{'s' * (findings != 1)} confirmed"
             )
             if end is not None and end.kind not in ("done", "skipped"):
                 text += f" ({end.detail[:80]})"

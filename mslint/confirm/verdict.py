@@ -12,6 +12,7 @@ else is *not run*, with the reason.
 from __future__ import annotations
 
 import os
+import re
 import signal
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +39,39 @@ def describe_exit(returncode: int, log_tail: str) -> WorkerEnd:
         except ValueError:
             name = "unknown signal"
         return WorkerEnd("crashed", f"worker crashed (signal {-returncode}, {name})")
-    last = log_tail.strip().splitlines()[-1:] or [""]
-    return WorkerEnd("exited", f"worker exited with status {returncode}" + (f": {last[0][:200]}" if last[0] else ""))
+    last = useful_log_line(log_tail)
+    return WorkerEnd("exited", f"worker exited with status {returncode}" + (f": {last}" if last else ""))
+
+
+# MindSpore's C++ log lines: "[ERROR] ME(31337,7f0c...,python):2026-11-23-10:11:12.345.678 [file.cc:88] Function] message"
+_GLOG = re.compile(r"^\[(?P<level>[A-Z]+)\]\s+\w+\([^)]*\):[\d\-:.]*(?:\s+\[[^\]]*\]\s*(?:[\w:~<>]+\]\s*)?)?")
+_PYTHON_ERROR = re.compile(r"^(?:[\w.]+\.)?\w*(?:Error|Exception|Interrupt|Exit)\b.*")
+
+
+def useful_log_line(tail: str, limit: int = 200) -> str:
+    """What a worker's log says last that a person can act on: a Python
+    exception line, else the message of MindSpore's last ERROR (or worse) log
+    line, else its last line of text; never a log line's header cut in the
+    middle of its timestamp (a line cut short by the crash is skipped)."""
+    python, logged, plain = "", "", ""
+    for raw in tail.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        match = _GLOG.match(line)
+        if match is not None:
+            message = line[match.end():].strip()
+            if message and match["level"] in ("ERROR", "CRITICAL", "EXCEPTION"):
+                logged = message
+            continue  # a warning, or a header without its message
+        if _PYTHON_ERROR.match(line):
+            python = line
+        elif not line.startswith(("Traceback (", "File \"", "^", "~")):
+            plain = line
+    text = python or logged or plain
+    if len(text) > limit:
+        text = text[: limit - 3].rsplit(" ", 1)[0] + "..."
+    return text
 
 
 @dataclass
@@ -115,6 +147,22 @@ def _inputs_note(strict: dict | None) -> str:
     return f" with inputs {', '.join(strict.get('inputs') or []) or 'none'} ({strict['inputs_source']})"
 
 
+# errors an input of the wrong rank can cause with the same message at every size
+_SHAPE_ERRORS = ("IndexError", "ValueError", "TypeError")
+
+
+def _inputs_named(strict: dict, recheck: dict | None) -> str:
+    """The inputs a compile error came with, guessed (and the other rank that
+    gave the same error) or declared; "" for code that takes none."""
+    inputs = strict.get("inputs")
+    if not inputs:
+        return ""
+    if strict.get("inputs_source"):
+        again = f"; the same error with {', '.join(recheck['inputs'])} ({recheck.get('inputs_source', 'a guess')})" if recheck and recheck.get("inputs") else ""
+        return f" with inputs {', '.join(inputs)} ({strict['inputs_source']}){again}"
+    return f" with inputs {', '.join(inputs)} ({strict.get('inputs_declared', 'declared')})"
+
+
 def _gradient_note(lax: dict | None) -> str:
     grad = (lax or {}).get("grad") or {}
     if grad.get("ran") and grad.get("sum") == 0:
@@ -123,7 +171,18 @@ def _gradient_note(lax: dict | None) -> str:
 
 
 def _end_reason(end: WorkerEnd) -> str:
+    if end.kind == "done":  # its time says nothing about this finding
+        return "the worker finished without a result for it (a runtime-mode gap: please report it)"
     return end.detail or "the worker ended before reaching it"
+
+
+def _literals_only(result: dict, failure: str) -> dict:
+    """A layer verdict the worker reached from the call's literal arguments
+    before the module failed to import: it says so, and a call the literals
+    cannot rebuild is not run because of the import."""
+    if result["status"] == rules.NOT_RUN:
+        return not_run(f"{failure}; and the call alone cannot stand in: {result['detail']}")
+    return {"status": result["status"], "detail": f"{result['detail']}, judged on the call's literal arguments only: the module was not built ({failure})"}
 
 
 def module_counts(records: list[dict], decided: dict[int, dict]) -> dict[str, int]:
@@ -146,11 +205,14 @@ def decide_module(
     fatal = next((record for record in records if record.get("type") == "fatal"), None)
     layers = {record["index"]: record for record in records if record.get("type") == "layer"}
     targets = {record["id"]: record for record in records if record.get("type") == "target"}
-    fallback = not_run(_end_reason(end))
+    # a module that failed to import: the reason of everything in it
+    failure = fatal["detail"] if fatal is not None and fatal.get("stage") == "import" else None
+    fallback = not_run(failure or _end_reason(end))
     for check in [*plan.layer_checks, *plan.call_checks]:
         record = layers.get(check.index)
         if record is not None:
-            decided[check.index] = {"status": record["status"], "detail": record["detail"]}
+            result = {"status": record["status"], "detail": record["detail"]}
+            decided[check.index] = _literals_only(result, failure) if failure else result
         elif fatal is not None and fatal.get("stage") in ("mindspore", "device"):
             decided[check.index] = not_run(fatal["detail"])
         else:
@@ -262,6 +324,8 @@ def new_findings(
             strict.get("inputs_source") and strict.get("ok") is False and input_dependent(strict["error"])
         ):
             continue  # the inputs runtime mode guessed may be what MindSpore rejects
+        # guessed inputs: only an error that inputs of another rank give the same way (record["recheck"])
+        recheck = record.get("recheck") or {} if strict.get("inputs_source") else None
         errors = []
         if lax.get("ok") is False:
             errors.append(("lax", lax["error"]))
@@ -273,6 +337,11 @@ def new_findings(
                 if line is not None and _cut_at(lax, Span(plan.path, line)):
                     errors.append(("strict-fallback", strict["error"]))
         for level, error in errors:
+            if recheck is not None and (
+                not recheck.get("lax" if level == "lax" else "strict")
+                or (recheck.get("same_rank") and error.get("type") in _SHAPE_ERRORS)
+            ):
+                continue  # the guessed inputs may be its cause (a rank they share: an unpacking, an index)
             if any(
                 int(item[1]) in finding_lines.get(os.path.realpath(item[0]), ()) for item in error.get("locations", [])
             ):
@@ -299,7 +368,7 @@ def new_findings(
             )
             finding.confirmation = {
                 "status": rules.CONFIRMED,
-                "detail": f"reported by MindSpore's graph compiler ({record.get('label', '')})",
+                "detail": f"reported by MindSpore's graph compiler ({record.get('label', '')}{_inputs_named(strict, recheck)})",
             }
             found.append(finding)
     return found

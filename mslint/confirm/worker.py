@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.util
-import inspect
 import json
 import os
 import shutil
@@ -134,7 +133,11 @@ class Worker:
             import numpy as np  # noqa: PLC0415
             import mindspore as ms  # noqa: PLC0415
         except BaseException as error:  # noqa: BLE001 - report, never raise
-            self.emit({"type": "fatal", "stage": "mindspore", "detail": f"mindspore failed to import: {_error_text(error)}"})
+            from mslint.knowledge.version import install_hint  # noqa: PLC0415
+
+            self.emit({"type": "fatal", "stage": "mindspore", "detail": (
+                f"mindspore failed to import: {_error_text(error)}; runtime mode needs a MindSpore that imports in the Python "
+                f"mslint runs in: {install_hint('runtime')}")})
             return False
         self.ms, self.np = ms, np
         device = self.job["device"]
@@ -298,7 +301,7 @@ class Worker:
             with self.recorder:  # Cells the module builds at import count too
                 module = self._import(name, path)
         except BaseException as error:  # noqa: BLE001 - SystemExit, errors in user code
-            self.emit({"type": "fatal", "stage": "import", "detail": f"import failed: {_error_text(error)}"})
+            self.emit({"type": "fatal", "stage": "import", "detail": _import_failure(error, path)})
             return False
         self.module = module
         return True
@@ -335,6 +338,7 @@ class Worker:
             self.job["targets"].append({
                 "id": f"all{len(self.job['targets'])}", "kind": "cell", "name": cls.__name__, "method": "construct",
                 "wrap_jit": False, "line": line, "factory": (hint or {}).get("factory"), "inputs": (hint or {}).get("inputs"),
+                "inputs_from": "hint" if (hint or {}).get("inputs") is not None else None,
                 "required_params": required[1:] if required[:1] == ["self"] else required, "problem": problem,
             })
 
@@ -357,7 +361,32 @@ class Worker:
         result = {"strict": strict}
         if strict.get("ok") is False:
             result["lax"] = self.attempt(target, "lax", strict.get("inputs"))
+            if strict.get("inputs_source") and not strict.get("inputs_not_found"):
+                recheck = self._recheck(target, result)
+                if recheck is not None:
+                    result["recheck"] = recheck
         return result
+
+    def _recheck(self, target: dict, result: dict) -> dict | None:
+        """A compile error under guessed inputs, compiled again with inputs of
+        another shape (synth.other_shape): whether each level fails the same way
+        (the same error at the same line), which the guessed inputs then cannot
+        have caused. None when the error is at a finding (decided whatever the
+        inputs)."""
+        from mslint.confirm import inputs as synth  # noqa: PLC0415
+
+        failed = {level: result[level]["error"] for level in ("strict", "lax") if (result.get(level) or {}).get("ok") is False}
+        if all(self._at_a_finding(error) for error in failed.values()):
+            return None
+        _obj, net, _inputs = self._build(target)
+        other = synth.other_shape(net, len(target["required_params"]), result["strict"]["inputs"])
+        if other is None:
+            return {"inputs": None}
+        record: dict = {"inputs": other[0], "inputs_source": other[1], "same_rank": other[2]}
+        for level, error in failed.items():
+            again = self.attempt(target, level, other[0])
+            record[level] = again.get("ok") is False and _same_error(error, again["error"])
+        return record
 
     def _build(self, target: dict):
         """A fresh Cell (or the function) and its example inputs (parsed specs)."""
@@ -428,11 +457,17 @@ class Worker:
         os.environ["MS_DEV_JIT_SYNTAX_LEVEL"] = "0" if level == "strict" else "2"
         ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.STRICT if level == "strict" else ms.LAX)
         obj, net, inputs = self._build(target)
+        declared = None
+        if inputs is not None:  # declared, or returned by the factory with the Cell
+            declared = f"from {'a hint' if target.get('inputs_from') == 'hint' else target.get('inputs_from') or 'its factory'}"
         if inputs is None and target["required_params"]:
             if chosen is None:
                 return self._search_inputs(target, obj, net)
             inputs = chosen
-        return self._compile(target, level, obj, net, inputs)
+        outcome = self._compile(target, level, obj, net, inputs)
+        if declared and inputs:
+            outcome.update(inputs=list(inputs), inputs_declared=declared)
+        return outcome
 
     def _search_inputs(self, target: dict, obj, net) -> dict:
         from mslint.confirm import inputs as synth  # noqa: PLC0415
@@ -460,7 +495,6 @@ class Worker:
         )
 
     def _compile(self, target: dict, level: str, obj, net, inputs) -> dict:
-        ms = self.ms
         try:
             tensors, dynamic, floats = self._tensors(inputs)
         except specs.SpecError as error:
@@ -530,6 +564,35 @@ class Worker:
                 self.add_every_cell()
             self.run_targets()
         self.emit({"type": "done"})
+
+
+def _same_error(first: dict, second: dict) -> bool:
+    """The same compile error: its type, its message and its innermost place."""
+    def innermost(error: dict) -> tuple:
+        places = error.get("locations") or []
+        return tuple(places[-1][:2]) if places else ()
+
+    return (first.get("type"), first.get("first"), innermost(first)) == (second.get("type"), second.get("first"), innermost(second))
+
+
+def _import_failure(error: BaseException, path: str) -> str:
+    """Why the module could not be imported, and how to fix it: a missing
+    dependency names the import statement (the innermost frame in the user's
+    code) and says to install the project's dependencies where mslint runs."""
+    import traceback  # noqa: PLC0415
+
+    if not isinstance(error, ImportError):
+        return f"import failed: {_error_text(error)}"
+    where = ""
+    for frame, line in traceback.walk_tb(error.__traceback__):
+        filename = frame.f_code.co_filename
+        if filename.startswith("<") or os.path.basename(os.path.dirname(filename)) == "importlib" or filename == __file__:
+            continue  # the import machinery and this worker
+        try:
+            where = f" at {os.path.relpath(filename, os.path.dirname(path))}:{line}"
+        except ValueError:
+            where = f" at {filename}:{line}"
+    return f"import failed{where}: {_error_text(error)}; install the project's dependencies into the Python mslint runs in ({sys.executable})"
 
 
 def _label(target: dict) -> str:

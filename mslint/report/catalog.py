@@ -14,7 +14,9 @@ markers) with ``python -m mslint.run.plugin --write``.
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -71,6 +73,32 @@ def first_sentence(text: str) -> str:
     text = " ".join(text.split())
     match = re.search(r"(?<=[.!?])\s+(?=[A-Z`(])", text)
     return text[: match.start()] if match else text
+
+
+def close_rules(name: str, rules: Iterable[Rule]) -> list[str]:
+    """The rules a mistyped ``name`` may mean (at most 2): mslint's first, by
+    symbol, by id, or whose symbol contains it as a word (``numpy``)."""
+    known = [rule for rule in rules if rule.mslint] or list(rules)
+    wanted = name.strip().lower()
+    if len(wanted) == 5 and wanted[:1].isalpha() and wanted[1:].isdigit():  # an id: E7011
+        ids = [rule.msgid for rule in known]
+        swapped = [msgid for msgid in ids if sorted(msgid) == sorted(wanted.upper())]  # two digits swapped
+        close = swapped or difflib.get_close_matches(wanted.upper(), ids, n=1, cutoff=0.6)
+        if close:
+            return close[:1]
+    close = difflib.get_close_matches(wanted, [rule.symbol for rule in known], n=2, cutoff=0.75)
+    if close:
+        return close[:1] if len(close) > 1 and difflib.SequenceMatcher(None, wanted, close[0]).ratio() > 0.9 else close
+    words = [rule.symbol for rule in known if wanted and wanted in rule.symbol.split("-")]
+    if words:
+        return words[:2]
+    return difflib.get_close_matches(wanted, [rule.symbol for rule in known], n=1)
+
+
+def unknown_rule(name: str, rules: Iterable[Rule]) -> str:
+    """``unknown rule 'x'; did you mean 'y'?``"""
+    close = close_rules(name, list(rules))
+    return f"unknown rule {name!r}" + (f"; did you mean {' or '.join(repr(item) for item in close)}?" if close else "")
 
 
 def _is_mslint_checker(checker: object) -> bool:

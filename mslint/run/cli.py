@@ -18,11 +18,11 @@ interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP).
 from __future__ import annotations
 
 import argparse
-import difflib
 import errno
 import fnmatch
 import json
 import os
+import re
 import signal
 import stat
 import sys
@@ -48,9 +48,10 @@ from mslint.analysis import edits
 from mslint.analysis.imports import scan_imports
 from mslint.analysis import mode as run_mode
 from mslint.run import plugin
+from mslint.confirm.rules import DEFAULT_TIMEOUT as DEFAULT_CONFIRM_TIMEOUT
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
-CONFIRM_TIMEOUT = 120.0  # seconds per module for --confirm
+CONFIRM_TIMEOUT = DEFAULT_CONFIRM_TIMEOUT  # seconds per module for --confirm (the plugin's default too)
 # pylint's own messages that say a file could not be analysed: always on.
 ALWAYS_ON = ("syntax-error", "fatal", "astroid-error", "parse-error")
 RANK = {"fatal": 3, "error": 3, "warning": 2, "convention": 1, "refactor": 1, "info": 1}
@@ -202,11 +203,12 @@ def _walk(top: str, excluded: Excluder, files: dict[str, str], problems: list[Pr
 
 def run_settings(
     rules: list[catalog.Rule], enabled: list[str], files: list[str], sources: list[str], *,
-    jit_syntax_level: str, timeout: float, mode: str, mode_where: str,
+    jit_syntax_level: str, timeout: float, mode: str, mode_where: str, real: dict[str, str] | None = None,
 ) -> Settings:
     """The settings every process lints ``files`` with (``sources``: the files
     they stand for, a notebook for its shadow module, a path for standard
-    input), with each file's mode decided from them all (mslint.analysis.mode)."""
+    input), with each file's mode decided from them all (mslint.analysis.mode),
+    where the user's file is (``real``: see decide_modes)."""
     settings = Settings(
         enabled=enabled,
         jit_syntax_level=jit_syntax_level,
@@ -217,10 +219,7 @@ def run_settings(
         mode=mode,
         mode_where=mode_where,
     )
-    settings.decisions = {
-        path: decision.row()
-        for path, decision in run_mode.decide(files, setting=settings.mode, where=settings.mode_where).items()
-    }
+    settings.decisions = decide_modes(files, settings, real or {})
     return settings
 
 
@@ -232,9 +231,12 @@ def check_files(
     use_cache: bool,
     stats: dict[str, int] | None = None,
     module_names: dict[str, str] | None = None,
+    pragma_warnings: list[Finding] | None = None,
 ) -> list[Finding]:
     """Findings for ``files``, from the cache where it is valid (``module_names``:
-    a file's module name where its path does not tell it, as standard input's)."""
+    a file's module name where its path does not tell it, as standard input's).
+    Pragmas naming no known rule (pylint's unknown-option-value, unless enabled)
+    are not findings: they go to ``pragma_warnings`` when given."""
     stats = stats if stats is not None else {}
     tasks = [(path, (module_names or {}).get(path) or module_name(path), None) for path in files]
     progress = Progress()
@@ -250,7 +252,12 @@ def check_files(
         progress.close()
         if store is not None:
             store.close()
-    return [item for path in files for item in results.get(path, [])]
+    found = [item for path in files for item in results.get(path, [])]
+    if UNKNOWN_OPTION_VALUE in settings.enabled:
+        return found
+    if pragma_warnings is not None:
+        pragma_warnings.extend(item for item in found if item.symbol == UNKNOWN_OPTION_VALUE)
+    return [item for item in found if item.symbol != UNKNOWN_OPTION_VALUE]
 
 
 def _check_cached(
@@ -407,14 +414,12 @@ def _resolve_names(names: Iterable[str], rules: list[catalog.Rule], where: str) 
             continue
         if name.lower() == "all":
             chosen.update(rule.symbol for rule in rules if rule.mslint)
-        elif name in by_symbol:
-            chosen.add(name)
+        elif name in by_symbol or name.lower() in by_symbol:
+            chosen.add(name if name in by_symbol else name.lower())
         elif name.upper() in by_id:
             chosen.add(by_id[name.upper()].symbol)
         else:
-            close = difflib.get_close_matches(name, [rule.symbol for rule in rules if rule.mslint], n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise ConfigError(f"{where}: unknown rule {name!r}{hint} (`mslint rules` lists them)")
+            raise ConfigError(f"{where}: {catalog.unknown_rule(name, rules)} (`mslint rules` lists them)")
     return chosen
 
 
@@ -427,6 +432,189 @@ def enabled_messages(rules: list[catalog.Rule], select: list[str] | None, enable
     ignored = _resolve_names(ignore, rules, f"{where} ignore")
     chosen |= set(ALWAYS_ON) & {rule.symbol for rule in rules}
     return sorted(chosen - ignored)
+
+
+def counted(count: int, word: str, many: str | None = None) -> str:
+    """``1 module``, ``2 modules`` (``many``: the plural when it is not word + s)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+# ---------------------------------------------------------------------------
+# Conventions of the field (issue 27): per-file-ignores, --statistics,
+# --show-source, unknown rules in pragmas, modes decided where files are
+# ---------------------------------------------------------------------------
+
+
+def resolve_per_file_ignores(table: dict[str, list[str]], rules: list[catalog.Rule], where: str) -> dict[str, set[str]]:
+    """``[tool.mslint] per-file-ignores`` with its rules resolved (an unknown one is an error, exit 2)."""
+    return {pattern: _resolve_names(names, rules, f'{where} per-file-ignores "{pattern}"') for pattern, names in table.items()}
+
+
+def _expand_braces(pattern: str) -> list[str]:
+    """``{a,b}`` alternatives (globset's syntax, which ruff uses) as separate patterns."""
+    start = pattern.find("{")
+    end = pattern.find("}", start + 1)
+    if start < 0 or end < 0:
+        return [pattern]
+    return [expanded for choice in pattern[start + 1 : end].split(",") for expanded in _expand_braces(pattern[:start] + choice + pattern[end + 1 :])]
+
+
+class PerFileIgnores:
+    """``per-file-ignores`` as ruff reads it: a pattern is a glob (``*``, ``**``,
+    ``?``, ``[...]``, ``{a,b}``; ``*`` also matches ``/``) matched against the
+    file's path (the pattern taken relative to the project root) and against
+    its name; a pattern starting with ``!`` applies to the files it does not match."""
+
+    def __init__(self, root: Path, table: dict[str, set[str]]) -> None:
+        self.entries: list[tuple[bool, list[str], list[str], set[str]]] = []
+        for pattern, symbols in table.items():
+            negated = pattern.startswith("!")
+            pattern = pattern[1:] if negated else pattern
+            absolute = [os.path.normpath(os.path.join(str(root), part)).replace(os.sep, "/") for part in _expand_braces(pattern)]
+            self.entries.append((negated, absolute, _expand_braces(pattern), symbols))
+
+    def ignored(self, path: str) -> set[str]:
+        """The rules ignored in the file at ``path``."""
+        full = os.path.abspath(path).replace(os.sep, "/")
+        name = os.path.basename(path)
+        found: set[str] = set()
+        for negated, absolute, names, symbols in self.entries:
+            matches = any(fnmatch.fnmatchcase(full, item) for item in absolute) or any(fnmatch.fnmatchcase(name, item) for item in names)
+            if matches != negated:
+                found |= symbols
+        return found
+
+    def keep(self, found: list[Finding]) -> list[Finding]:
+        """``found`` without the findings their file ignores."""
+        if not self.entries:
+            return found
+        ignored: dict[str, set[str]] = {}
+        kept = []
+        for item in found:
+            if item.path not in ignored:
+                ignored[item.path] = self.ignored(item.path)
+            if item.symbol not in ignored[item.path]:
+                kept.append(item)
+        return kept
+
+
+STATISTICS_FORMATS = ("text", "json")
+
+
+def format_statistics(report: dict[str, Any], fmt: str) -> str:
+    """``--statistics``, ruff's: the number of findings of each rule, most first,
+    and whether ``--fix`` (with ``--unsafe-fixes``: that) would fix some of them;
+    as text (then the summary line) or as a JSON list."""
+    unsafe = report.get("unsafe_fixes", False)
+    rows: dict[str, list] = {}
+    for item in report["findings"]:
+        row = rows.setdefault(item.symbol, [item.msg_id, 0, False])
+        row[1] += 1
+        row[2] = row[2] or edits.applies(item.fix, unsafe)
+    ordered = sorted(rows.items(), key=lambda pair: (-pair[1][1], pair[1][0], pair[0]))
+    if fmt == "json":
+        entries = [{"code": code, "name": symbol, "count": count, "fixable": fixable} for symbol, (code, count, fixable) in ordered]
+        return json.dumps(entries, indent=2) + "\n"
+    any_fixable = any(fixable for _, (_, _, fixable) in ordered)
+    count_width = max((len(str(count)) for _, (_, count, _) in ordered), default=1)
+    code_width = max((len(code) for _, (code, _, _) in ordered), default=1)
+    out = [
+        f"{count:>{count_width}}\t{code:<{code_width}}\t{('[*] ' if fixable else '[ ] ') if any_fixable else ''}{symbol}"
+        for symbol, (code, count, fixable) in ordered
+    ]
+    out.append(summary_line(report))
+    return "\n".join(out) + "\n"
+
+
+class SourceLines:
+    """The source lines findings point at, as the user sees them (``--show-source``):
+    the file's, standard input's buffer (``buffers``: path -> lines), a notebook's
+    cell (``shadows``: notebook path -> its shadow module)."""
+
+    def __init__(self, buffers: dict[str, list[str]], shadows: dict[str, notebooks.Shadow]) -> None:
+        self.buffers = dict(buffers)
+        self.shadows = shadows
+        self.cell_lines: dict[str, dict[tuple[int, int], str]] = {}
+
+    def _line(self, item: Finding) -> tuple[int, str, int] | None:
+        """(line number shown, its text, the 1-based column of the span)."""
+        if item.cell and item.path in self.shadows:
+            if item.path not in self.cell_lines:
+                shadow = self.shadows[item.path]
+                self.cell_lines[item.path] = dict(zip(shadow.origin, shadow.text.split("\n")))
+            text = self.cell_lines[item.path].get(item.cell[:2])
+            return (item.cell[1], text, item.cell[2]) if text is not None else None
+        if item.path not in self.buffers:
+            self.buffers[item.path] = findings.read_source_lines(item.path)
+        lines = self.buffers[item.path]
+        return (item.line, lines[item.line - 1], item.column) if 1 <= item.line <= len(lines) else None
+
+    def excerpt(self, item: Finding) -> list[str]:
+        """The flagged line under the finding, a caret under its span (to the end
+        of the line when it goes on), in ruff's manner; nothing when unknown."""
+        found = self._line(item)
+        if found is None:
+            return []
+        number, text, column = found
+        start = min(max(column - 1, 0), len(text))
+        if item.end_line == item.line and item.end_column is not None:
+            end = start + max(item.end_column - item.column, 1)
+        else:
+            end = len(text) if item.end_line and item.end_line > item.line else start + 1
+        gutter = " " * len(str(number))
+        pad = "".join(char if char == "\t" else " " * _width(char) for char in text[:start])
+        carets = "^" * max(sum(_width(char) for char in text[start:end]), 1)
+        return [f"{gutter} |", f"{number} | {text}", f"{gutter} | {pad}{carets}"]
+
+
+def _width(char: str) -> int:
+    """Columns a character takes in a terminal: 2 for East Asian wide ones."""
+    import unicodedata  # noqa: PLC0415
+
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def decide_modes(files: list[str], settings: Settings, real: dict[str, str]) -> dict[str, tuple]:
+    """Each checked file's mode (Decision.row()), decided where the user's file
+    is: a notebook's shadow module and standard input's copy (``real``: checked
+    path -> the notebook, the --stdin-filename) are read as that file, so that
+    their imports are found beside it and the reasons name it
+    ("explore.ipynb sets GRAPH_MODE")."""
+    where = {path: os.path.abspath(real.get(path, path)) for path in files}
+    checked = {shown: os.path.abspath(path) for path, shown in where.items()}
+
+    def read(path: str) -> bytes | None:
+        try:
+            return Path(checked.get(path, path)).read_bytes()
+        except OSError:
+            return None
+
+    decided = run_mode.decide(list(checked), read=read, setting=settings.mode, where=settings.mode_where)
+    return {os.path.abspath(path): decided[shown].row() for path, shown in where.items() if shown in decided}
+
+
+UNKNOWN_OPTION_VALUE = "unknown-option-value"  # pylint's W0012: a pragma names no known message
+_UNKNOWN_OPTION = re.compile(r"for '(?P<action>[^']*)', expected .* got '(?P<name>.*)'$")
+
+
+def warn_unknown_pragmas(pragmas: list[Finding], rules: list[catalog.Rule]) -> None:
+    """A ``# pylint: disable=`` (or enable) naming no rule mslint or pylint knows:
+    a warning on standard error with the closest rule, the exit status unchanged
+    (the name may be a message of a pylint plugin mslint does not load)."""
+    for item in sorted(pragmas, key=Finding.sort_key):
+        match = _UNKNOWN_OPTION.search(item.message)
+        if match is None:
+            continue
+        action, name = match["action"], match["name"]
+        close = catalog.close_rules(name, rules)
+        hint = f"; did you mean {' or '.join(repr(each) for each in close)}?" if close else ""
+        where = f"cell {item.cell[0]}:line {item.cell[1]}" if item.cell else str(item.line)
+        effect = "enables" if action.startswith("enable") else "silences"
+        print(
+            f"mslint: {display_path(item.path)}:{where}: warning: `# pylint: {action}={name}` names no rule mslint or pylint "
+            f"knows, so it {effect} nothing{hint}",
+            file=sys.stderr,
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -540,7 +728,11 @@ def summary_line(report: dict[str, Any]) -> str:
             f"{counts.get('not run', 0)} not run, {counts.get('new', 0)} new compile error{'s' * (counts.get('new', 0) != 1)}"
         )
         if "cells_compiled" in counts:  # so that "0 new compile errors" never means "nothing ran"
-            text += f"; {counts['cells_compiled']} Cells compiled in {counts.get('modules', 0)} modules"
+            text += f"; {counted(counts['cells_compiled'], 'Cell')} compiled in {counted(counts.get('modules', 0), 'module')}"
+        if counts.get("not_checked"):  # and why: an import that failed, MindSpore that could not start
+            more = counts["not_checked"] - 1
+            text += (f"; {counted(counts['not_checked'], 'module')} could not be checked ({counts.get('not_checked_first', '')}"
+                     f"{f'; and {more} more' if more else ''})")
         text += "."
     return text
 
@@ -568,6 +760,8 @@ def format_text(report: dict[str, Any]) -> str:
             f"{display_path(item.path)}:{where}: {item.msg_id} {fix_marker(item, unsafe)}[{item.symbol}] "
             f"{item.message}{_confirmation_suffix(item)}"
         )
+        if report.get("sources") is not None:
+            out.extend(report["sources"].excerpt(item))
     out.extend(mode_lines(report["findings"]))
     note = fixable_note(report["findings"], unsafe)
     if note:
@@ -768,12 +962,13 @@ def fixable_note(found: list[Finding], unsafe: bool) -> str:
     more = sum(1 for item in found if edits.applies(item.fix, True)) - safe
     if not safe and not more:
         return ""
-    parts = []
-    if safe:
-        parts.append(f"[*] {safe} fixable with `mslint --fix`")
-    if more:
-        parts.append(f"{more} more with `mslint --fix --unsafe-fixes`" if not unsafe else f"[*] {more} with `--unsafe-fixes`")
-    return "; ".join(parts) + "."
+    if unsafe and more:  # the markers count the unsafe fixes too
+        return f"[*] {safe + more} fixable with `mslint --fix --unsafe-fixes`."
+    if not safe:  # "more" only after something --fix would fix
+        return f"{more} fixable with `mslint --fix --unsafe-fixes`."
+    if not more:
+        return f"[*] {safe} fixable with `mslint --fix`."
+    return f"[*] {safe} fixable with `mslint --fix`; {more} more with `mslint --fix --unsafe-fixes`."
 
 
 # ---------------------------------------------------------------------------
@@ -810,7 +1005,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", metavar="FILE", help="the pyproject.toml to read [tool.mslint] from")
     parser.add_argument("--exclude", action="append", metavar="PATTERNS", help="also skip paths matching these globs")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
-    parser.add_argument("--statistics", action="store_true", help="print how many files were checked and taken from the cache, on standard error")
+    parser.add_argument("--statistics", action="store_true", help="print how many findings each rule has instead of the findings (text or json)")
+    parser.add_argument("--verbose", "-v", action="store_true", help="print how many files were checked and taken from the cache, and how many rules are enabled, on standard error")
+    parser.add_argument("--show-source", action="store_true", help="text format: show each finding's source line with a caret under the flagged span")
     parser.add_argument("--confirm", action="store_true", help="confirm findings by compiling the flagged code with MindSpore (runtime mode)")
     parser.add_argument("--device", choices=("CPU", "GPU", "Ascend"), help="device for --confirm (default: CPU)")
     parser.add_argument("--confirm-timeout", type=float, metavar="SECONDS", help=f"time limit per module for --confirm (0: none; default {CONFIRM_TIMEOUT:g})")
@@ -875,6 +1072,8 @@ class StdinFile:
 
     path: str
     copy: str | None
+    data: bytes = b""
+    shadow: notebooks.Shadow | None = None  # a notebook (its --stdin-filename ends in .ipynb)
 
     def remove(self) -> None:
         if self.copy:
@@ -886,11 +1085,23 @@ def _read_stdin(args: argparse.Namespace, excluded: Excluder) -> StdinFile:
     path = os.path.abspath(args.stdin_filename or "stdin.py")
     data = sys.stdin.buffer.read()
     if excluded(path):
-        return StdinFile(path, None)
+        return StdinFile(path, None, data)
+    shadow = None
+    if notebooks.is_notebook(path):  # checked as the notebook it says it is: its shadow module
+        try:
+            shadow = notebooks.shadow_from(data.decode("utf-8"), path)
+        except (UnicodeDecodeError, notebooks.NotebookError) as error:
+            raise ConfigError(f"{display_path(path)}: standard input is not a notebook: {_notebook_problem(error)}") from error
+        data = shadow.text.encode("utf-8")
     folder = tempfile.mkdtemp(prefix="mslint-stdin-")
-    copy = os.path.join(folder, os.path.basename(path) if path.endswith((".py", ".pyi")) else "stdin.py")
+    name = os.path.basename(path)
+    copy = os.path.join(folder, name if name.endswith((".py", ".pyi")) else "notebook.py" if shadow else "stdin.py")
     Path(copy).write_bytes(data)
-    return StdinFile(path, copy)
+    return StdinFile(path, copy, data, shadow)
+
+
+def _notebook_problem(error: Exception) -> str:
+    return str(error) if isinstance(error, notebooks.NotebookError) else f"not a readable notebook ({error})"
 
 
 def _strip_cwd_from_sys_path() -> None:
@@ -928,8 +1139,13 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         raise ConfigError("--device and --confirm-timeout apply only with --confirm")
     if args.confirm_timeout is not None and args.confirm_timeout < 0:
         raise ConfigError("--confirm-timeout must be >= 0")
-    enabled = enabled_messages(rules, select, [*config.enable, *_csv(args.enable)], [*config.ignore, *_csv(args.ignore)], where)
+    # --select on the command line means only these: the configured enable does not add to it (--enable does)
+    enable = _csv(args.enable) if args.select is not None else [*config.enable, *_csv(args.enable)]
+    enabled = enabled_messages(rules, select, enable, [*config.ignore, *_csv(args.ignore)], where)
+    per_file = PerFileIgnores(config.root, resolve_per_file_ignores(config.per_file_ignores, rules, where))
     fmt = args.format or config.format
+    if args.statistics and fmt not in STATISTICS_FORMATS:
+        raise ConfigError(f"--statistics prints counts per rule as text or json, not {fmt}; drop one of them")
     fail_on = args.fail_on or config.fail_on
     jobs = args.jobs if args.jobs is not None else config.jobs
     if jobs < 0:
@@ -958,6 +1174,8 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     for problem in problems:
         print(f"mslint: {display_path(problem.path)}: {problem.message}", file=sys.stderr)
     files, shadows = _notebook_shadows(files, problems)
+    if stdin is not None and stdin.shadow is not None and stdin.copy:
+        shadows[stdin.copy] = stdin.shadow  # relocated to the notebook's cells like any other
     if not files and not problems and stdin is None:
         print(f"mslint: no Python files in {', '.join(args.paths or ['.'])}; nothing checked", file=sys.stderr)
     for option, path in (("--output", args.output), ("--write-baseline", args.write_baseline)):
@@ -969,28 +1187,34 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         timeout=timeout,
         mode=args.mode or config.mode,
         mode_where="--mode" if args.mode else "[tool.mslint]",
+        real={**{path: shadow.notebook for path, shadow in shadows.items()},
+              **({stdin.copy: stdin.path} if stdin and stdin.copy else {})},
     )
     stats: dict[str, int] = {}
+    pragma_warnings: list[Finding] = []
     try:
-        checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats,
+        checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats, pragma_warnings=pragma_warnings,
                               module_names={stdin.copy: module_name(stdin.path)} if stdin and stdin.copy else
                               {path: module_name(shadow.notebook) for path, shadow in shadows.items()})
     finally:
         if stdin is not None:
             stdin.remove()
     if stdin is not None:
-        for item in checked:
-            item.path = stdin.path
+        for item in [*checked, *pragma_warnings]:
+            if item.path not in shadows:  # a notebook's findings are relocated below
+                item.path = stdin.path
         files = [stdin.path] if stdin.copy else []
-    for item in checked:
+    for item in [*checked, *pragma_warnings]:
         if item.path in shadows:
             notebooks.relocate(item, shadows[item.path])
     files = [_source_of(path, shadows) for path in files]
-    found = findings.assign_fingerprints(checked, root)
+    warn_unknown_pragmas(pragma_warnings, rules)
+    found = findings.assign_fingerprints(per_file.keep(checked), root)
     if args.fix or args.diff:
         if stdin is not None:
             raise ConfigError("--fix and --diff edit files: they cannot take standard input")
-        found, diff_exit = run_fixes(args, files, found, lambda paths: _check_with_notebooks(paths, settings, jobs=jobs, use_cache=use_cache))
+        found, diff_exit = run_fixes(
+            args, files, found, lambda paths: per_file.keep(_check_with_notebooks(paths, settings, jobs=jobs, use_cache=use_cache)))
         if diff_exit is not None:
             return diff_exit
         found = findings.assign_fingerprints(found, root)
@@ -1010,16 +1234,16 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
             "stats": {},
         }
         confirmed, new = run_confirmation(found, options)  # sets each finding's confirmation
-        new = findings.assign_fingerprints(new, root)
+        new = findings.assign_fingerprints(per_file.keep(new), root)
         if baseline is not None:
             new, _ = findings.match_baseline(new, baseline)
         found = sorted(confirmed + new, key=Finding.sort_key)
         confirmation_counts = summary_counts(confirmed, new)
         confirmation_counts.update(options["stats"])  # Cells compiled, modules
-    if args.statistics:
+    if args.verbose:  # pylint's always-on messages (syntax-error, ...) are not rules anyone enabled
         print(
-            f"mslint: {len(files)} file{'s' * (len(files) != 1)}: {stats.get('checked', 0)} checked, {stats.get('cached', 0)} from the cache"
-            f"{'' if use_cache else ' (cache off)'}; {len(enabled)} rules enabled",
+            f"mslint: {counted(len(files), 'file')}: {stats.get('checked', 0)} checked, {stats.get('cached', 0)} from the cache"
+            f"{'' if use_cache else ' (cache off)'}; {counted(len(set(enabled) - set(ALWAYS_ON)), 'rule')} enabled",
             file=sys.stderr,
         )
     if args.write_baseline:
@@ -1030,7 +1254,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
             Path(args.write_baseline).write_text(text, encoding="utf-8")
         except OSError as error:
             raise ConfigError(f"cannot write {args.write_baseline}: {error.strerror}") from error
-        print(f"mslint: wrote {len(everything)} findings to the baseline {args.write_baseline}", file=sys.stderr)
+        print(f"mslint: wrote {counted(len(everything), 'finding')} to the baseline {args.write_baseline}", file=sys.stderr)
         return EXIT_ERROR if problems else EXIT_OK
     report = {
         "findings": found,
@@ -1041,8 +1265,10 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         "baselined": len(baselined),
         "confirmation": confirmation_counts,
         "unsafe_fixes": args.unsafe_fixes,
+        "sources": SourceLines({stdin.path: findings.source_lines(stdin.data)} if stdin is not None else {},
+                               {shadow.notebook: shadow for shadow in shadows.values()}) if args.show_source else None,
     }
-    text = FORMATTERS[fmt](report)
+    text = format_statistics(report, fmt) if args.statistics else FORMATTERS[fmt](report)
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
@@ -1094,7 +1320,7 @@ def cmd_explain(argv: Sequence[str]) -> int:
     try:
         symbols = _resolve_names([args.rule], rules, "mslint explain")  # `all`: every page, in catalogue order
     except ConfigError as error:
-        print(f"mslint: {error}", file=sys.stderr)
+        print(error, file=sys.stderr)  # "mslint explain: unknown rule ..."
         return EXIT_ERROR
     pages = []
     for rule in rules:

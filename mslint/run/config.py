@@ -15,6 +15,9 @@
     mode = "auto"                        # how the programs run: auto (read set_context from the entry
                                          # scripts; a module none imports is assumed graph), graph or pynative
 
+    [tool.mslint.per-file-ignores]       # rules ignored in some files, as ruff's (globs relative to this file's folder)
+    "tests/**" = ["ms-cell-in-construct"]
+
     [tool.mslint.confirm]                # options for `mslint --confirm`, passed through
 
 The file used is the nearest pyproject.toml with a ``[tool.mslint]`` table, from the
@@ -91,6 +94,7 @@ class Config:
     baseline: str | None = None
     mode: str = "auto"
     confirm: dict[str, Any] = field(default_factory=dict)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)  # glob -> rules (the command's only)
 
 
 _KEYS = {
@@ -107,6 +111,7 @@ _KEYS = {
     "baseline": "baseline",
     "mode": "mode",
     "confirm": "confirm",
+    "per-file-ignores": "per_file_ignores",
 }
 
 
@@ -197,7 +202,21 @@ def load(config_file: Path | None = None, cwd: Path | None = None) -> Config:
             config.baseline = str((config.root / value))
         elif attribute == "confirm":
             config.confirm = _confirm_table(value, config_file)
+        elif attribute == "per_file_ignores":
+            config.per_file_ignores = _per_file_table(value, key, config_file)
     return config
+
+
+def _per_file_table(value: Any, key: str, source: Path) -> dict[str, list[str]]:
+    """``per-file-ignores``: a table of glob -> list of rules (names are resolved by the command)."""
+    if not isinstance(value, dict):
+        raise ConfigError(f'{source}: [tool.mslint] {key} must be a table of "glob" = ["rule", ...]')
+    table = {}
+    for pattern, names in value.items():
+        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+            raise ConfigError(f'{source}: [tool.mslint] {key} "{pattern}" must be a list of rules')
+        table[pattern] = [name.strip() for name in names if name.strip()]
+    return table
 
 
 _TARGET = re.compile(r"^(?P<module>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*):(?P<name>[A-Za-z_]\w*)$")
@@ -277,11 +296,25 @@ def apply_to_pylint(linter: Any, cwd: Path | None = None) -> Config | None:
             continue
         if getattr(linter.config, name) == _pylint_default(linter, name):  # not set for pylint itself
             setattr(linter.config, name, value)
-    for name in config.enable:
-        linter.enable(name)
-    for name in config.ignore:
-        linter.disable(name)
+    _apply_names(linter, config.enable, "enable", linter.enable)
+    _apply_names(linter, config.ignore, "ignore", linter.disable)
     return config
+
+
+def _apply_names(linter: Any, names: list[str], key: str, apply: Any) -> None:
+    """``enable``/``ignore`` on the pylint run; an unknown rule is said in one
+    line, with the closest known one, and the others still apply."""
+    import sys  # noqa: PLC0415
+
+    from pylint.exceptions import UnknownMessageError  # noqa: PLC0415
+
+    from mslint.report import catalog  # noqa: PLC0415
+
+    for name in names:
+        try:
+            apply(name)
+        except UnknownMessageError:
+            print(f"mslint: [tool.mslint] {key}: {catalog.unknown_rule(name, catalog.rules_of(linter))}; left out", file=sys.stderr)
 
 
 def _pylint_default(linter: Any, name: str) -> Any:

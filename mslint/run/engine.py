@@ -38,6 +38,8 @@ RESET_EVERY = 2000  # files; also drop astroid's caches this often whatever the 
 TREE_BYTES_PER_SOURCE_BYTE = 45
 LEAN_TREE_BYTES_PER_SOURCE_BYTE = 35
 TREE_COST_WITHOUT_SOURCE = 200_000
+# pylint's messages that say a file could not be analysed: no mode applies to them
+UNANALYSED = frozenset({"syntax-error", "fatal", "astroid-error", "parse-error"})
 
 
 @dataclass
@@ -227,8 +229,9 @@ class Engine:
         """The findings of pylint's messages, with their anchors, while the
         file's tree is alive."""
         # pylint reports some of its own messages whatever is enabled (an inline
-        # `# pylint: disable=` of a removed message gives useless-option-value)
-        enabled = self._enabled
+        # `# pylint: disable=` of a removed message gives useless-option-value);
+        # a pragma naming no known message is kept: the command warns about it
+        enabled = self._enabled | {"unknown-option-value"}
         decision = mode.decision_for(path)
         basis = f"assumed: {decision.basis}" if decision.assumed else decision.basis
         found = []
@@ -240,7 +243,8 @@ class Engine:
             patch = edits.take(message.symbol, node)
             if patch is not None:
                 item.fix = patch.in_characters(lines)
-            item.mode, item.mode_basis = decision.mode, basis
+            if message.symbol not in UNANALYSED:
+                item.mode, item.mode_basis = decision.mode, basis
             found.append(item)
         edits.forget()
         return found

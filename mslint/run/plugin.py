@@ -24,8 +24,12 @@ def register(linter: PyLinter) -> None:
     from mslint.checkers import register_all  # noqa: PLC0415 - keep `import mslint` cheap
     from mslint.report import sarif  # noqa: PLC0415
 
+    from mslint.checkers.pylint_hooks import honour_pragmas_on_headers  # noqa: PLC0415
+    from mslint.knowledge.manifest import RULES  # noqa: PLC0415
+
     _allow_deep_expressions()
     register_all(linter)
+    honour_pragmas_on_headers(rule.msgid for rule in RULES)
     sarif.register(linter)
     try:
         from mslint.confirm import checker as runtime  # noqa: PLC0415
