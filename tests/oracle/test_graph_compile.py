@@ -231,6 +231,12 @@ class IsTuple(nn.Cell):
             return x * 2
         return x
 
+class IsShapeTuple(nn.Cell):
+    def construct(self, x):
+        if x.shape is not (2, 2):
+            return x * 2
+        return x
+
 class IsNone(nn.Cell):
     def __init__(self):
         super().__init__()
@@ -266,7 +272,7 @@ class IsDtype(nn.Cell):
 
 report(**forward_all(globals()))
 ''')
-    for name in ("IsCell", "IsFunction", "IsTuple"):
+    for name in ("IsCell", "IsFunction", "IsTuple", "IsShapeTuple"):
         assert result[name][0] == "error" and "For syntax like 'a is b'" in result[name][1], (name, result[name])
     for name in ("IsNone", "IsInt", "IsString", "IsDtype"):
         assert result[name] == ["ok", [[2.0, 2.0], [2.0, 2.0]]], (name, result[name])
