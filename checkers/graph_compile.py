@@ -37,7 +37,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, resolve, scope, values
+from mslint.analysis import astutil, compiled, resolve, scope, values
 from mslint.checkers.follow import GraphModeNote
 from mslint.checkers.messages import jit_syntax_level, spelled
 
@@ -246,8 +246,8 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
                 ),
             )
             return
-        evident = evident_tensors(known.func)
-        if _tensorish(left, known, evident) and _tensorish(right, known, evident):
+        evident = compiled.evident_tensors(known.func)
+        if compiled.tensorish(left, known, evident) and compiled.tensorish(right, known, evident):
             if jit_syntax_level(self) == "strict":
                 consequence = "on two tensors it fails to compile under jit_syntax_level STRICT"
             else:
@@ -263,8 +263,8 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
     ) -> None:
         what = f"'{spelled(left)} {op} {spelled(right)}'"
         constants = _constant_sequence(right)
-        evident = evident_tensors(known.func)
-        if constants and _tensorish(left, known, evident):
+        evident = compiled.evident_tensors(known.func)
+        if constants and compiled.tensorish(left, known, evident):
             outcome = "False" if op == "in" else "True"
             self.add_message(
                 MEMBERSHIP,
@@ -278,8 +278,8 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
                 ),
             )
             return
-        if jit_syntax_level(self) == "strict" and _tensorish(right, known, evident) \
-                and not _tensorish(left, known, evident):
+        if jit_syntax_level(self) == "strict" and compiled.tensorish(right, known, evident) \
+                and not compiled.tensorish(left, known, evident):
             self.add_message(
                 MEMBERSHIP,
                 node=node,
@@ -416,9 +416,9 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
     @only_required_for_messages(UNROLL)
     def visit_for(self, node: nodes.For) -> None:
         analysis = self._ast_graph(node)
-        if analysis is None or _enclosing_counted_loop(node, analysis) is not None:
+        if analysis is None or compiled.enclosing_counted_loop(node, analysis) is not None:
             return
-        iterations = unrolled_iterations(node, analysis)
+        iterations = compiled.unrolled_iterations(node, analysis)
         if iterations is not None and iterations >= apis.UNROLL_FAILS_AT:
             self.add_message(UNROLL, node=node, args=(iterations, apis.UNROLL_FAILS_AT))
 
@@ -533,50 +533,6 @@ def _cast(expr: nodes.NodeNG, known: values.FunctionValues) -> tuple[str, nodes.
     return dtype, source
 
 
-_TENSOR_EVIDENCE = apis.TENSOR_VALUE_METHODS | frozenset(apis.DTYPE_CAST_METHODS) | {"astype"}
-
-
-def evident_tensors(func: nodes.NodeNG) -> frozenset[str]:
-    """Parameters of ``func`` its code uses as tensors (``x.sum()``, ``x.astype(...)``,
-    ``x.shape``): a Python number has no such method, so they are tensors
-    wherever they are read (mslint.analysis.values is silent on a bare
-    parameter, which may be an int)."""
-    params = {param.name for param in astutil.all_params(func)} if isinstance(func, nodes.FunctionDef) else set()
-    found = set()
-    for attribute in func.nodes_of_class(nodes.Attribute):
-        receiver = attribute.expr
-        if not (isinstance(receiver, nodes.Name) and receiver.name in params):
-            continue
-        called = isinstance(attribute.parent, nodes.Call) and attribute.parent.func is attribute
-        if (called and attribute.attrname in _TENSOR_EVIDENCE) or attribute.attrname in ("shape", "dtype", "ndim"):
-            found.add(receiver.name)
-    return frozenset(found)
-
-
-def _tensorish(expr: nodes.NodeNG, known: values.FunctionValues, evident: frozenset[str], depth: int = 0) -> bool:
-    """Certainly a tensor: as mslint.analysis.values says, or arithmetic and
-    methods on a parameter the function uses as a tensor."""
-    if known.is_tensor(expr):
-        return True
-    if depth > 8:
-        return False
-    if isinstance(expr, nodes.Name):
-        return expr.name in evident and all(
-            isinstance(binding.parent, nodes.Arguments) for binding in expr.frame().locals.get(expr.name, ())
-        )
-    if isinstance(expr, nodes.BinOp):
-        return _tensorish(expr.left, known, evident, depth + 1) or _tensorish(expr.right, known, evident, depth + 1)
-    if isinstance(expr, nodes.UnaryOp):
-        return _tensorish(expr.operand, known, evident, depth + 1)
-    if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Attribute):
-        method = expr.func.attrname
-        if method in apis.STATIC_TENSOR_METHODS or method in apis.HOST_COPY_METHODS:
-            return False
-        if resolve.qualified_name(expr.func) is None:
-            return _tensorish(expr.func.expr, known, evident, depth + 1)
-    return False
-
-
 def _kind(expr: nodes.NodeNG, known: values.FunctionValues, evident: frozenset[str]) -> tuple:
     """("tensor", dtype or None, the value cast or None), ("number", type name),
     ("tuple",), ("none",); ("unsure",) otherwise."""
@@ -591,7 +547,7 @@ def _kind(expr: nodes.NodeNG, known: values.FunctionValues, evident: frozenset[s
     cast = _cast(expr, known)
     if cast is not None:
         return ("tensor", cast[0], cast[1])
-    if _tensorish(expr, known, evident):
+    if compiled.tensorish(expr, known, evident):
         return ("tensor", None, None)
     return ("unsure",)
 
@@ -603,7 +559,7 @@ def _mismatch(  # noqa: C901, PLR0911 - one case per pair of kinds
     joined (measured); None when they can or mslint is unsure. ``held_by``: the
     name that holds ``other`` (its value before the ``if``), so that
     ``y = y.astype(ms.float16)`` is a cast of that value."""
-    evident = evident_tensors(known.func)
+    evident = compiled.evident_tensors(known.func)
     first, second = _kind(here, known, evident), _kind(other, known, evident)
     if first[0] != "tensor" and second[0] == "tensor":
         first, second, here, other = second, first, other, here
@@ -851,70 +807,6 @@ def _branch_of(parent: nodes.NodeNG, child: nodes.NodeNG) -> str:
     if isinstance(parent, nodes.If):
         return "body" if child in parent.body else "orelse" if child in parent.orelse else "test"
     return "body" if child in parent.body else "other"  # try: body vs handlers
-
-
-# ---------------------------------------------------------------------------
-# Unrolled loops (shared with checkers/graph_performance.py through this module's function)
-# ---------------------------------------------------------------------------
-
-
-def range_count(loop: nodes.For, analysis: scope.ModuleAnalysis) -> int | None:
-    """How many times ``for ... in range(a[, b[, step]])`` runs, when its
-    arguments are constants (literals, module constants, attributes __init__
-    sets once to a literal); None otherwise."""
-    call = loop.iter
-    if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "range"):
-        return None
-    if resolve.binding(call.func) is not None or call.keywords or not 1 <= len(call.args) <= 3:
-        return None
-    bounds = []
-    for argument in call.args:
-        value = values.constant(argument)
-        attr = astutil.self_attribute(argument)
-        if value is astutil.UNKNOWN and attr is not None:
-            cls = astutil.enclosing_class(argument)
-            value = analysis.class_facts(cls).constant(attr) if cls is not None else astutil.UNKNOWN
-        if isinstance(value, bool) or not isinstance(value, int):
-            return None
-        bounds.append(value)
-    try:
-        return len(range(*bounds))
-    except (ValueError, OverflowError):
-        return None
-
-
-def unrolled_iterations(loop: nodes.For, analysis: scope.ModuleAnalysis) -> int | None:
-    """At least how many iterations graph mode unrolls for ``loop``: its count
-    times the iterations of the counted loops directly in its body (summed);
-    None when its own count is unknown."""
-    count = range_count(loop, analysis)
-    if count is None:
-        return None
-    inner = 0
-    for child in _direct_loops(loop.body):
-        inner += unrolled_iterations(child, analysis) or 0
-    return count * max(inner, 1)
-
-
-def _direct_loops(block: list[nodes.NodeNG]) -> list[nodes.For]:
-    found = []
-    for statement in block:
-        if isinstance(statement, nodes.For):
-            found.append(statement)
-        elif not isinstance(statement, _NESTED_SCOPES):
-            for child in statement.get_children():
-                if isinstance(child, nodes.NodeNG) and not isinstance(child, _NESTED_SCOPES) and child.is_statement:
-                    found.extend(_direct_loops([child]))
-    return found
-
-
-def _enclosing_counted_loop(node: nodes.For, analysis: scope.ModuleAnalysis) -> nodes.For | None:
-    parent = node.parent
-    while parent is not None and not isinstance(parent, _NESTED_SCOPES):
-        if isinstance(parent, nodes.For) and range_count(parent, analysis) is not None:
-            return parent
-        parent = parent.parent
-    return None
 
 
 def register(linter: PyLinter) -> None:

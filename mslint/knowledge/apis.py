@@ -1448,5 +1448,8 @@ GRAPH_BREAK_REASONS: dict[str, tuple[str, str]] = {
 # Host libraries whose calls break the graph under bytecode capture (with or
 # without tensor arguments): random numbers, clocks, logging.
 GRAPH_BREAK_HOST_MODULES: tuple[str, ...] = ("random", "numpy.random", "time", "logging", "datetime")
+# APIs AST capture refuses that bytecode capture runs as Python (measured: Unsupported
+# under fullgraph=True, and the function runs without it).
+GRAPH_BREAK_CALLS: frozenset[str] = frozenset({"mindspore.Parameter", "mindspore.set_seed"})
 # Host copies that break the graph (``.item()``, ``.tolist()`` do not: measured).
 GRAPH_BREAK_COPY_METHODS: frozenset[str] = frozenset({"asnumpy", "numpy"})

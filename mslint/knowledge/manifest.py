@@ -235,6 +235,23 @@ RULES: tuple[RuleSpec, ...] = (
     ),
     RuleSpec("ms-cell-state-in-graph", "E8307", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
     RuleSpec("ms-loop-unroll-too-deep", "E8308", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
+    # -- graph code that compiles slowly, again, or in pieces (checkers/graph_performance.py)
+    RuleSpec(
+        "ms-slow-unrolled-loop", "W8401", _PERFORMANCE, "graph_performance",
+        unconfirmed=f"{_COMPILES}: the cost is compile time, which a single compile does not tell from a slow machine",
+    ),
+    RuleSpec(
+        "ms-dynamic-shape-in-graph", "W8402", _PERFORMANCE, "graph_performance",
+        unconfirmed="it compiles and runs on CPU (measured); the cost the docs name is on Ascend",
+    ),
+    RuleSpec(
+        "ms-recompile-python-argument", "W8403", _PERFORMANCE, "graph_performance",
+        unconfirmed=f"{_COMPILES}: the cost is one compile per value, at the call site in host code",
+    ),
+    RuleSpec(
+        "ms-graph-break", "W8404", _PERFORMANCE, "graph_performance",
+        unconfirmed=f"{_COMPILES}: bytecode capture runs the line as Python between two graphs",
+    ),
 )
 
 BY_SYMBOL: dict[str, RuleSpec] = {rule.symbol: rule for rule in RULES}
