@@ -234,13 +234,16 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
         what = f"'{spelled(left)} {op} {spelled(right)}'"
         refused = _refused_identity_operand(right, analysis)
         if refused is not None:
+            outcome = "it fails to compile at every jit_syntax_level"
+            if refused == "a function":
+                outcome += " (or, when the function is also called there, compiles as always False)"
             self.add_message(
                 IDENTITY,
                 node=node,
                 args=(
                     what,
                     f"the right side is {refused}, and graph mode accepts only an int, a bool, a string, None "
-                    "or a type there: it fails to compile at every jit_syntax_level",
+                    f"or a type there: {outcome}",
                     "compare values with ==" if refused in ("a tuple", "a list", "a dict", "a set")
                     else "compare a flag set in __init__ (self.use_act = act is not None)",
                 ),
@@ -534,8 +537,8 @@ def _cast(expr: nodes.NodeNG, known: values.FunctionValues) -> tuple[str, nodes.
 
 
 def _kind(expr: nodes.NodeNG, known: values.FunctionValues, evident: frozenset[str]) -> tuple:
-    """("tensor", dtype or None, the value cast or None), ("number", type name),
-    ("tuple",), ("none",); ("unsure",) otherwise."""
+    """("tensor", dtype or None, the value cast or None), ("constant tensor",),
+    ("number", type name), ("tuple",), ("none",); ("unsure",) otherwise."""
     if isinstance(expr, nodes.Const):
         if expr.value is None:
             return ("none",)
@@ -547,9 +550,19 @@ def _kind(expr: nodes.NodeNG, known: values.FunctionValues, evident: frozenset[s
     cast = _cast(expr, known)
     if cast is not None:
         return ("tensor", cast[0], cast[1])
+    if _foldable(expr):
+        return ("constant tensor",)
     if compiled.tensorish(expr, known, evident):
         return ("tensor", None, None)
     return ("unsure",)
+
+
+def _foldable(expr: nodes.NodeNG) -> bool:
+    """A tensor built from shapes and constants (``ops.ones_like(x)``, ``Tensor(0.0)``)."""
+    if not isinstance(expr, nodes.Call) or not isinstance(expr.func, (nodes.Name, nodes.Attribute)):
+        return False
+    qname = resolve.qualified_name(expr.func)
+    return qname is not None and qname.startswith("mindspore.") and qname.rsplit(".", 1)[-1] in apis.FOLDABLE_TENSOR_CALLS
 
 
 def _mismatch(  # noqa: C901, PLR0911 - one case per pair of kinds
@@ -592,6 +605,8 @@ def _mismatch(  # noqa: C901, PLR0911 - one case per pair of kinds
         if dtype in apis.LOW_PRECISION_DTYPES and source is not None and _same_value(source, other, held_by):
             return _uncast(dtype, source)
         return None
+    if second[0] != "tensor":
+        return None  # a tensor of constants (ops.ones_like(x)) against a tensor: MindSpore folds it
     _, dtype, source = first
     _, other_dtype, other_source = second
     if dtype and other_dtype and dtype != other_dtype:
@@ -635,24 +650,22 @@ def _same_expression(first: nodes.NodeNG, second: nodes.NodeNG) -> bool:
 
 def _refused_identity_operand(right: nodes.NodeNG, analysis: scope.ModuleAnalysis) -> str | None:
     """What the right side of ``is`` is, when graph mode refuses it there (a
-    tuple, a list, a Cell, a function); None when it accepts it or mslint is unsure."""
+    tuple, a list, a dict, a Cell, a function); None when it accepts it or mslint is unsure."""
     if isinstance(right, nodes.Tuple):
         return "a tuple"
     if isinstance(right, (nodes.List, nodes.Dict, nodes.Set)):
         return "a " + type(right).__name__.lower()
-    if isinstance(right, nodes.Lambda):
-        return "a function"
     attr = astutil.self_attribute(right)
     if attr is not None:
         found = astutil.enclosing_method(right)
         if found is not None and analysis.is_cell_class(found[1]) and _holds_cells(analysis.class_facts(found[1]), attr):
             return "a Cell"
         return None
+    if isinstance(right, nodes.Lambda):
+        return "a function"
     if isinstance(right, nodes.Name):
         bound = resolve.binding(right)
-        if isinstance(bound, nodes.FunctionDef):
-            return "a function"
-        return None
+        return "a function" if isinstance(bound, nodes.FunctionDef) else None
     if isinstance(right, nodes.Attribute):
         qname = resolve.qualified_name(right)
         if qname is not None and values.is_op_function(qname):

@@ -476,6 +476,9 @@ class Worker:
                     if dynamic is not None:
                         net.set_inputs(*dynamic)
                     net.compile(*tensors)
+                    if _defines_bprop(net, ms.nn.Cell) and tensors:
+                        # a custom bprop is compiled only when the Cell is differentiated
+                        ms.grad(net, grad_position=0)(*tensors)
                 else:
                     call(*tensors)
                 outcome["ok"] = True
@@ -530,6 +533,16 @@ class Worker:
                 self.add_every_cell()
             self.run_targets()
         self.emit({"type": "done"})
+
+
+def _defines_bprop(net, cell_class) -> bool:
+    """Whether the Cell's class (or a user base class) defines ``bprop``."""
+    for klass in type(net).__mro__:
+        if klass is cell_class:
+            return False
+        if "bprop" in vars(klass):
+            return True
+    return False
 
 
 def _label(target: dict) -> str:

@@ -1360,6 +1360,12 @@ DTYPE_SYNONYMS: dict[str, str] = {
     "half": "float16", "single": "float32", "double": "float64", "float": "float32",
     "int": "int32", "long": "int64", "bool_": "bool",
 }
+# Tensors built from shapes and constants only (``ops.ones_like(x)``): MindSpore
+# folds them, and joined with a Python number they compile when the result is
+# used in arithmetic (measured), where a tensor computed from data never does.
+FOLDABLE_TENSOR_CALLS: frozenset[str] = frozenset(
+    {"ones_like", "zeros_like", "full_like", "ones", "zeros", "full", "fill", "eye", "arange", "Tensor", "tensor"}
+)
 # A cast of a value to one of these, joined with the value itself uncast: the
 # input is float32 unless the program made it otherwise (what the cast is for).
 LOW_PRECISION_DTYPES: frozenset[str] = frozenset({"float16", "bfloat16"})

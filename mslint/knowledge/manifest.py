@@ -225,7 +225,11 @@ RULES: tuple[RuleSpec, ...] = (
     # -- graph code that fails to compile (issue 28; checkers/graph_compile.py) ----------
     RuleSpec("ms-branch-type-mismatch", "E8301", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
     RuleSpec("ms-identity-comparison-in-graph", "E8302", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR_OR_SILENT,)),
-    RuleSpec("ms-tensor-membership-in-graph", "E8303", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR_OR_SILENT,)),
+    RuleSpec(
+        "ms-tensor-membership-in-graph", "E8303", _COMPILE, "graph_compile",
+        unconfirmed=f"{_COMPILES}: the test is silently False at every level (only `v in tensor` under STRICT "
+        "fails to compile)",
+    ),
     RuleSpec("ms-cell-call-mismatch", "E8304", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
     RuleSpec("ms-bprop-signature", "E8305", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
     RuleSpec(
