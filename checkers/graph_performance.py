@@ -84,7 +84,10 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
     }
 
     def open(self) -> None:
-        self._slow_reported: set[tuple[int, str]] = set()
+        self._slow_reported: set[tuple[nodes.NodeNG, str]] = set()
+
+    def visit_module(self, node: nodes.Module) -> None:  # noqa: ARG002 - per-module state
+        self._slow_reported.clear()  # holds nodes: never keep old trees alive
 
     # -- ms-slow-unrolled-loop ---------------------------------------------------
     @only_required_for_messages(SLOW_LOOP)
@@ -107,7 +110,7 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
             held = target.value
             if not isinstance(held, nodes.Name) or not _holds_tensor(held, known, evident):
                 continue
-            key = (id(loop), held.name)
+            key = (loop, held.name)
             if key in self._slow_reported:
                 continue
             self._slow_reported.add(key)
