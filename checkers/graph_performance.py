@@ -120,8 +120,13 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
 
     # -- ms-dynamic-shape-in-graph -----------------------------------------------
     def _dynamic_shape_applies(self, node: nodes.NodeNG) -> scope.ModuleAnalysis | None:
+        """Graph code a program compiles (not an assumed mode: the cost needs both
+        graph mode and a device other than CPU, two assumptions are one too many),
+        in a project that may run on another device than CPU."""
         analysis = scope.analysis(node.root())
         if not analysis.in_graph(node) or values.never_compiled(node, analysis.class_facts):
+            return None
+        if analysis.decision.assumed and not analysis.compiled_in_every_mode(node):
             return None
         if compiled.cpu_only(node.root()):
             return None
@@ -149,6 +154,8 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
                 what = self._topk_k(node, qname)
         elif isinstance(func, (nodes.Name, nodes.Attribute)):
             qname = resolve.qualified_name(func)
+            if qname in apis.DYNAMIC_SHAPE_FUNCTIONS and values.is_op_class(qname):
+                return  # ops.Unique(): building the op; its call on data is the finding
             if qname in apis.DYNAMIC_SHAPE_FUNCTIONS:
                 what = qname.rsplit(".", 1)[-1]
             elif qname in apis.TOPK_CALLS:

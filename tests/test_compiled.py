@@ -128,3 +128,14 @@ def test_compiled_callee_and_units(tmp_path: Path) -> None:
     inside_helper = next(module["helper"].nodes_of_class(astroid.nodes.BinOp))
     assert [label.rsplit(":", 2)[1:] for label in compiled.compiled_units(inside_helper)] == [["18", "Net"]]
     assert compiled.compiled_units(calls["step"])[0].endswith(":5:step")
+
+
+def test_a_commented_out_device_setting_does_not_count(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    project = _project(tmp_path / "project", '"CPU"')
+    train = project / "train.py"
+    train.write_text(train.read_text(encoding="utf-8").replace(
+        "    ms.set_context(", '    # ms.set_context(mode=ms.PYNATIVE_MODE, device_target="Ascend", device_id=5)\n    ms.set_context('),
+        encoding="utf-8")
+    assert "Ascend" in train.read_text(encoding="utf-8")
+    cli.main(["--no-cache", "--select", "ms-dynamic-shape-in-graph", "--format", "json", str(project)])
+    assert json.loads(capsys.readouterr().out)["findings"] == []

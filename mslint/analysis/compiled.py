@@ -335,6 +335,9 @@ def _cpu_only_project(folder: str) -> bool:
             if b"device_target" not in data and b"set_device" not in data:
                 continue
             for match in _DEVICE_SETTING.finditer(data):
+                line_start = data.rfind(b"\n", 0, match.start()) + 1
+                if b"#" in data[line_start:match.start()]:
+                    continue  # a commented-out setting
                 settings += 1
                 if not _CPU_LITERAL.match(match.group(1)):
                     return False
