@@ -220,13 +220,16 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
 
     # -- ms-recompile-python-argument --------------------------------------------
     def _recompile(self, node: nodes.Call) -> None:
-        callee = compiled.compiled_callee(node)
-        if callee is None:
+        if not isinstance(node.func, nodes.Name) or not node.args and not node.keywords:
             return
+        # the arguments first: most calls pass no Python value that varies, and
+        # resolving the callee costs more
         for argument in astutil.call_arguments(node):
             found = _varying_python_value(argument, node)
             if found is None:
                 continue
+            if compiled.compiled_callee(node) is None:
+                return
             name, kind = found
             self.add_message(RECOMPILE, node=node, args=(spelled(node.func), f"'{name}'", kind, spelled(argument)))
             return
@@ -512,7 +515,9 @@ def _loop_name(name: nodes.Name, loops: list, depth: int) -> str | None:
         return None
     for loop in loops:
         if isinstance(loop, nodes.For) and _counting_target(loop, name.name):
-            return "varying"
+            count = _constant_range(loop)
+            # a few values compile a few times, as the author may mean (train/eval phases)
+            return "varying" if count is None or count > apis.FEW_COMPILES else None
     counters = [binding for binding in bindings if isinstance(binding.parent, nodes.AugAssign)]
     if counters and any(_inside(counter, loop) for counter in counters for loop in loops):
         plain = [binding for binding in bindings if binding not in counters]
@@ -545,6 +550,20 @@ def _counting_target(loop: nodes.For, name: str) -> bool:
         return isinstance(target, nodes.Tuple) and bool(target.elts) and isinstance(target.elts[0], nodes.AssignName) \
             and target.elts[0].name == name
     return False
+
+
+def _constant_range(loop: nodes.For) -> int | None:
+    """How many values ``for i in range(...)`` gives, when its bounds are literals or constants."""
+    call = loop.iter
+    if not (isinstance(call, nodes.Call) and isinstance(call.func, nodes.Name) and call.func.name == "range"):
+        return None
+    bounds = [values.constant(argument) for argument in call.args]
+    if not 1 <= len(bounds) <= 3 or not all(isinstance(bound, int) and not isinstance(bound, bool) for bound in bounds):
+        return None
+    try:
+        return len(range(*bounds))
+    except ValueError:
+        return None
 
 
 def _inside(node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:

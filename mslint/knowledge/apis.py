@@ -1421,15 +1421,12 @@ DYNAMIC_SHAPE_FIX: dict[str, str] = {
     "slice": "slice with a constant or a shape (x.shape[0]), and mask the rest",
     "topk": "use a constant k (take the largest k the data needs, then mask)",
 }
-# The values of set_context(device_target=...) / ms.set_device(...) meaning CPU.
-CPU_DEVICE_NAMES: frozenset[str] = frozenset({"CPU", "cpu"})
-DEVICE_SETTERS: frozenset[str] = frozenset({"mindspore.set_context", "mindspore.set_device"})
 
-# ms-recompile-python-argument: wrapping a Python value so that compiling once
-# serves every value (measured: 10 values, 1 compile).
-MUTABLE_WRAPPERS: frozenset[str] = frozenset(
-    {"mindspore.mutable", "mindspore.common.mutable", "mindspore.Tensor", "mindspore.tensor"}
-)
+# ms-recompile-python-argument (measured: 10 values, 10 compiles; ms.mutable(...) or a
+# Tensor: 1).
+# A loop over at most this many constant values compiles at most that many
+# graphs: not flagged (``for phase in range(2)``).
+FEW_COMPILES = 3
 
 # ms-graph-break: what breaks a graph under capture_mode="bytecode" (measured with
 # fullgraph=True, which raises at a break) -> MindSpore's reason, the fix.
