@@ -527,22 +527,38 @@ class NotTuple(nn.Cell):
     def bprop(self, x, out, dout):
         return dout * 10
 
+class OutPerOutput(nn.Cell):
+    def construct(self, x):
+        return x * 2, x * 3
+    def bprop(self, x, out1, out2, dout1, dout2):
+        return (dout1 * 10,)
+
+class OutTuple(nn.Cell):
+    def construct(self, x):
+        return x * 2, x * 3
+    def bprop(self, x, out, dout):
+        return (dout[0] * 10,)
+
 x = Tensor(np.ones((2, 2)), ms.float32)
 report(**{name: attempt(lambda cls=cls: ms.grad(cls())(x).asnumpy().tolist())
           for name, cls in (("Good", Good), ("NoOut", NoOut), ("ExtraInput", ExtraInput),
-                            ("StarBprop", StarBprop), ("NotTuple", NotTuple))})
+                            ("StarBprop", StarBprop), ("NotTuple", NotTuple), ("OutPerOutput", OutPerOutput),
+                            ("OutTuple", OutTuple))})
 '''
 
 
 @pytest.mark.parametrize("level", ["pynative", *LEVELS])
 def test_ms_bprop_signature_fails_when_differentiated(run_snippet, level):
-    """bprop must take the construct inputs, then out and dout, and return a
-    tuple: a count that differs fails in every mode; ``*args`` and a bare tensor
+    """bprop must take the construct inputs, then out and dout (one each, tuples
+    for a construct returning several values), and return a tuple: a count that
+    differs fails in every mode; ``*args`` and a bare tensor
     returned fail in GRAPH_MODE at both levels (PyNative accepts them)."""
     mode = "pynative_mode()" if level == "pynative" else f'graph_mode("{level}")'
     result = run_snippet(mode + "\n" + BPROP_CELLS)
     assert result["Good"] == ["ok", [[10.0, 10.0], [10.0, 10.0]]], result
-    for name in ("NoOut", "ExtraInput"):
+    # a construct returning two values still gives bprop one out and one dout (tuples)
+    assert result["OutTuple"] == ["ok", [[10.0, 10.0], [10.0, 10.0]]], result
+    for name in ("NoOut", "ExtraInput", "OutPerOutput"):
         assert result[name][0] == "error", (name, result[name])
     for name in ("StarBprop", "NotTuple"):
         if level == "pynative":
