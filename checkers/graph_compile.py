@@ -401,6 +401,9 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
                     )
 
     def _duplicate_names(self, cls: nodes.ClassDef, analysis: scope.ModuleAnalysis) -> None:
+        if not any(_literal_name(call) for call, _ in analysis.class_body(cls).init_calls
+                   if resolve.qualified_name(call.func) in apis.PARAMETER_CLASSES):
+            return  # the class's own __init__ names no Parameter: nothing of it to report
         created: dict[str, nodes.Call] = {}
         for call in _init_parameters(cls, analysis):
             name = astutil.argument(call, 1, "name")
@@ -789,6 +792,11 @@ def _init_parameters(cls: nodes.ClassDef, analysis: scope.ModuleAnalysis) -> lis
             if call.scope() is method and resolve.qualified_name(call.func) in apis.PARAMETER_CLASSES:
                 found.append(call)
     return found
+
+
+def _literal_name(call: nodes.Call) -> bool:
+    name = astutil.argument(call, 1, "name")
+    return isinstance(name, nodes.Const) and isinstance(name.value, str)
 
 
 def _exclusive(first: nodes.NodeNG, second: nodes.NodeNG) -> bool:

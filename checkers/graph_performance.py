@@ -43,6 +43,7 @@ GRAPH_BREAK = "ms-graph-break"
 _NESTED_SCOPES = (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)
 _LOOPS = (nodes.For, nodes.While)
 _PYTHON_VALUE_CALLS = frozenset({"float", "int", "round", "abs", "min", "max", "pow"})
+_DYNAMIC_OP_CLASSES = frozenset(name.rsplit(".", 1)[-1] for name in apis.DYNAMIC_SHAPE_FUNCTIONS if values.is_op_class(name))
 
 
 class GraphPerformanceChecker(GraphModeNote, BaseChecker):
@@ -172,12 +173,14 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
                                                            apis.DYNAMIC_SHAPE_FIX[key]))
 
     def _dynamic_method(self, node: nodes.Call, func: nodes.Attribute) -> str | None:
+        attr = astutil.self_attribute(func)
+        if attr is None and func.attrname not in apis.DYNAMIC_SHAPE_METHODS and func.attrname != apis.TOPK_METHOD:
+            return None  # most method calls
         analysis = scope.analysis(node.root())
         known = analysis.values_at(node)
         if known is None:
             return None
-        attr = astutil.self_attribute(func)
-        if attr is not None and known.op_attrs.get(attr) in {name.rsplit(".", 1)[-1] for name in apis.DYNAMIC_SHAPE_FUNCTIONS}:
+        if attr is not None and known.op_attrs.get(attr) in _DYNAMIC_OP_CLASSES:
             return known.op_attrs[attr]  # self.unique = ops.Unique(); self.unique(x)
         if attr is not None and known.op_attrs.get(attr) == "TopK":
             return self._topk_k(node, "mindspore.ops.TopK")
@@ -338,6 +341,8 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
 
     @only_required_for_messages(GRAPH_BREAK)
     def visit_import(self, node: nodes.Import | nodes.ImportFrom) -> None:
+        if isinstance(node.scope(), nodes.Module):
+            return  # most imports: never graph code
         if self._bytecode(node) is not None:
             self._break(node, "an import statement", "import")
 
