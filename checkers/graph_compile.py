@@ -404,18 +404,22 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
         if not any(_literal_name(call) for call, _ in analysis.class_body(cls).init_calls
                    if resolve.qualified_name(call.func) in apis.PARAMETER_CLASSES):
             return  # the class's own __init__ names no Parameter: nothing of it to report
-        created: dict[str, nodes.Call] = {}
+        created: dict[str, tuple[nodes.Call, str]] = {}
         for call in _init_parameters(cls, analysis):
             name = astutil.argument(call, 1, "name")
-            if not (isinstance(name, nodes.Const) and isinstance(name.value, str)):
+            attr = _assigned_attribute(call)
+            if not (isinstance(name, nodes.Const) and isinstance(name.value, str)) or attr is None:
                 continue
             first = created.get(name.value)
             if first is None:
-                created[name.value] = call
-            elif not _exclusive(first, call) and call.root() is cls.root():
-                where = f"on line {first.lineno}"
-                if first.root() is not call.root():
-                    where += f" of {os.path.basename(first.root().file or first.root().name)}"
+                created[name.value] = (call, attr)
+            elif first[1] != attr and not _exclusive(first[0], call) and call.root() is cls.root() \
+                    and (values.requires_grad(first[0]) is not False or values.requires_grad(call) is not False):
+                # (two frozen buffers, a KV cache: no optimizer takes them, no checkpoint needs them)
+                # (the same attribute assigned again replaces the Parameter: one name, one Parameter)
+                where = f"on line {first[0].lineno}"
+                if first[0].root() is not call.root():
+                    where += f" of {os.path.basename(first[0].root().file or first[0].root().name)}"
                 self.add_message(DUPLICATE_NAME, node=call, args=(name.value, where, name.value))
 
     # -- ms-loop-unroll-too-deep -------------------------------------------------
@@ -792,6 +796,14 @@ def _init_parameters(cls: nodes.ClassDef, analysis: scope.ModuleAnalysis) -> lis
             if call.scope() is method and resolve.qualified_name(call.func) in apis.PARAMETER_CLASSES:
                 found.append(call)
     return found
+
+
+def _assigned_attribute(call: nodes.Call) -> str | None:
+    """``w`` for ``self.w = Parameter(...)``; None for any other use of the call."""
+    statement = call.parent
+    if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
+        return None
+    return astutil.self_attribute(statement.targets[0])
 
 
 def _literal_name(call: nodes.Call) -> bool:
