@@ -520,6 +520,9 @@ def _loop_name(name: nodes.Name, loops: list, depth: int) -> str | None:
         return None
     for loop in loops:
         if isinstance(loop, nodes.For) and _counting_target(loop, name.name):
+            if any(_inside(binding, loop) and binding.parent is not loop and binding.parent is not loop.target
+                   for binding in bindings):
+                return None  # rebound in the loop (``step = Tensor(step)``): unsure what the call gets
             count = _constant_range(loop)
             # a few values compile a few times, as the author may mean (train/eval phases)
             return "varying" if count is None or count > apis.FEW_COMPILES else None
