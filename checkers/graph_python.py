@@ -58,7 +58,10 @@ class GraphPythonChecker(GraphModeNote, BaseChecker):
 
     @only_required_for_messages("ms-import-in-graph")
     def visit_import(self, node: nodes.Import | nodes.ImportFrom) -> None:
-        if scope.analysis(node.root()).in_graph(node):
+        analysis = scope.analysis(node.root())
+        # @jit(capture_mode="bytecode") runs an import as Python (measured: a graph
+        # break, ms-graph-break's), where AST capture refuses it
+        if analysis.in_graph(node) and not analysis.bytecode_only(node):
             self.add_message("ms-import-in-graph", node=node)
 
     visit_importfrom = visit_import

@@ -93,6 +93,8 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
         is_clock = qname in apis.FROZEN_HOST_CALLS
         if not is_clock and not any(qname.startswith(module + ".") for module in apis.FROZEN_HOST_MODULES):
             return False
+        if analysis.bytecode_only(node):
+            return False  # bytecode capture runs it as Python at every call (measured): not frozen
         arguments = astutil.call_arguments(node)
         if any(analysis.depends_on_tensor(argument) for argument in arguments):
             return False  # drawn per call from tensor data: not frozen

@@ -172,8 +172,8 @@ class GraphSyntaxChecker(GraphModeNote, BaseChecker):
     @only_required_for_messages(FORBIDDEN)
     def visit_call(self, node: nodes.Call) -> None:
         analysis = scope.graph_call_analysis(node)
-        if analysis is None:
-            return
+        if analysis is None or analysis.bytecode_only(node):
+            return  # bytecode capture runs these as Python (measured: a graph break, ms-graph-break's)
         func = node.func
         qname = resolve.qualified_name(func)
         if qname is not None:
@@ -237,8 +237,8 @@ class GraphSyntaxChecker(GraphModeNote, BaseChecker):
     @only_required_for_messages(LOOP_VARIABLE)
     def visit_functiondef(self, node: nodes.FunctionDef) -> None:
         analysis = scope.analysis(node.root())
-        if analysis.kinds.get(node) != scope.GRAPH:
-            return
+        if analysis.kinds.get(node) != scope.GRAPH or analysis.bytecode_only(node):
+            return  # bytecode capture binds names as Python does (measured)
         _BindingFlow(self, analysis, node).run()
 
 

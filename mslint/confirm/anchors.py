@@ -96,6 +96,8 @@ def _graph_anchor(node: nodes.NodeNG | None) -> Anchor:
     module = _Module.of(node.root())
     found = module.analysis.enclosing(node)
     if found is None:
+        found = _bprop_construct(node, module)  # a Cell's bprop: compiled when the Cell is differentiated
+    if found is None:
         return Anchor(problem="not inside graph code that runtime mode can compile")
     func, kind = found
     if kind != scope.GRAPH:
@@ -109,6 +111,21 @@ def _graph_anchor(node: nodes.NodeNG | None) -> Anchor:
     if not entries:
         return Anchor(problem=problems[0] if problems else "no Cell or @jit function reaching this line")
     return Anchor(entries=tuple(entries), module_entries=module.entries())
+
+
+def _bprop_construct(node: nodes.NodeNG, module: _Module) -> tuple[nodes.NodeNG, str] | None:
+    """For a node in a Cell's ``bprop``: the Cell's construct, whose compilation
+    with a gradient (the worker differentiates Cells that define bprop) reaches it."""
+    frame = node if isinstance(node, nodes.FunctionDef) else node.frame()
+    if not (isinstance(frame, nodes.FunctionDef) and frame.name == apis.BPROP_METHOD):
+        return None
+    cls = frame.parent
+    if not isinstance(cls, nodes.ClassDef) or not module.analysis.is_cell_class(cls):
+        return None
+    construct = resolve.find_method(cls, "construct")
+    if construct is None or module.analysis.kinds.get(construct) != scope.GRAPH:
+        return None
+    return construct, scope.GRAPH
 
 
 class _Module:

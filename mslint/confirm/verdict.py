@@ -258,7 +258,7 @@ def _graph_verdict(symbol: str, span: Span, target_ids: list[str], targets: dict
         label = compiled[0].get("label", "") + _inputs_note(compiled[0].get("strict"))
         if symbol in rules.GRAPH_ERROR_RULES:
             return {"status": rules.NOT_REPRODUCED, "detail": f"{label} compiles under STRICT"}
-        return not_run(f"{label} compiles under STRICT; a silently lost update is not a compile error")
+        return not_run(f"{label} compiles under STRICT; a silent loss or a wrong result is not a compile error")
     failed = [record for record in ran if (record.get("strict") or {}).get("ok") is False]
     if failed:
         error = failed[0]["strict"]["error"]

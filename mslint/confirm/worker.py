@@ -510,6 +510,9 @@ class Worker:
                     if dynamic is not None:
                         net.set_inputs(*dynamic)
                     net.compile(*tensors)
+                    if _defines_bprop(net, ms.nn.Cell) and tensors:
+                        # a custom bprop is compiled only when the Cell is differentiated
+                        ms.grad(net, grad_position=0)(*tensors)
                 else:
                     call(*tensors)
                 outcome["ok"] = True
@@ -593,6 +596,14 @@ def _import_failure(error: BaseException, path: str) -> str:
         except ValueError:
             where = f" at {filename}:{line}"
     return f"import failed{where}: {_error_text(error)}; install the project's dependencies into the Python mslint runs in ({sys.executable})"
+def _defines_bprop(net, cell_class) -> bool:
+    """Whether the Cell's class (or a user base class) defines ``bprop``."""
+    for klass in type(net).__mro__:
+        if klass is cell_class:
+            return False
+        if "bprop" in vars(klass):
+            return True
+    return False
 
 
 def _label(target: dict) -> str:

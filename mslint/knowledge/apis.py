@@ -1472,3 +1472,111 @@ for _qname, (_torch, _ms_params, _torch_params, _pairs) in _mapping.linter_table
         torch_to_ms={name: _pairs.get(name) for name, _, _ in _torch_params},
         positional_traps=_traps,
     )
+# --------------------------------------------------------------------------
+# Graph code that fails to compile, compiles slowly, again, or in pieces
+# (issue 28: checkers/graph_compile.py, checkers/graph_performance.py; measured in
+# tests/oracle/test_graph_compile.py and tests/oracle/test_graph_performance.py)
+# --------------------------------------------------------------------------
+# ms-branch-type-mismatch: tensor methods that cast to one dtype (``x.half()``),
+# and the dtype names that mean the same dtype.
+DTYPE_CAST_METHODS: dict[str, str] = {"half": "float16", "float": "float32", "double": "float64", "bfloat16": "bfloat16"}
+DTYPE_SYNONYMS: dict[str, str] = {
+    "half": "float16", "single": "float32", "double": "float64", "float": "float32",
+    "int": "int32", "long": "int64", "bool_": "bool",
+}
+# Tensors built from shapes and constants only (``ops.ones_like(x)``): MindSpore
+# folds them, and joined with a Python number they compile when the result is
+# used in arithmetic (measured), where a tensor computed from data never does.
+FOLDABLE_TENSOR_CALLS: frozenset[str] = frozenset(
+    {"ones_like", "zeros_like", "full_like", "ones", "zeros", "full", "fill", "eye", "arange", "Tensor", "tensor"}
+)
+# A cast of a value to one of these, joined with the value itself uncast: the
+# input is float32 unless the program made it otherwise (what the cast is for).
+LOW_PRECISION_DTYPES: frozenset[str] = frozenset({"float16", "bfloat16"})
+
+# ms-cell-state-in-graph: Cell methods that change the Cell's Python state, which
+# a compiled graph cannot do: STRICT fails ("In JIT strict mode, if need to modify
+# a member attribute of a class ..."), LAX runs the graph as compiled (the call
+# changes nothing) -> what to write instead.
+CELL_STATE_METHODS: dict[str, str] = {
+    "set_train": "call net.set_train(...) on the network before it runs, in the training or evaluation script",
+    "set_grad": "call net.set_grad() on the network before it runs",
+    "to_float": "call .to_float(...) on the layer in __init__",
+}
+# Hook registrations: refused inside construct at both levels ("... is not
+# supported in 'construct'"); on self they are ms-forbidden-api-in-graph's.
+CELL_HOOK_METHODS: frozenset[str] = frozenset(
+    {"register_forward_hook", "register_forward_pre_hook", "register_backward_hook", "register_backward_pre_hook"}
+)
+CELL_HOOK_FIX = "register the hook once, outside construct (after building the network)"
+
+# ms-loop-unroll-too-deep: a ``for`` over ``range(n)`` is unrolled with two call
+# levels per iteration; MindSpore's max_call_depth is 1000: 450 iterations compile,
+# 500 fail (nested loops count their product).
+UNROLL_FAILS_AT = 500
+# ms-slow-unrolled-loop: a tensor item assignment in an unrolled loop costs about
+# 0.1 s of compile time per iteration on CPU (0.8 s at 10, 9.4 s at 100, 41 s at 400).
+SLOW_UNROLL_ITERATIONS = 50
+
+# ms-dynamic-shape-in-graph: functions and op classes whose output shape depends
+# on the data (MindSpore's dynamic-shape guide); on CPU they compile and run as
+# fast as static twins (measured); the Ascend claim is the guide's.
+DYNAMIC_SHAPE_FUNCTIONS: frozenset[str] = frozenset(
+    {
+        "mindspore.ops.masked_select", "mindspore.ops.nonzero", "mindspore.ops.argwhere", "mindspore.ops.unique",
+        "mindspore.ops.unique_consecutive", "mindspore.mint.masked_select", "mindspore.mint.nonzero",
+        "mindspore.mint.unique", "mindspore.mint.unique_consecutive",
+        "mindspore.ops.MaskedSelect", "mindspore.ops.NonZero", "mindspore.ops.Unique", "mindspore.ops.UniqueConsecutive",
+    }
+)
+DYNAMIC_SHAPE_METHODS: frozenset[str] = frozenset({"masked_select", "nonzero", "argwhere", "unique", "unique_consecutive"})
+# TopK: where its k is (position, keyword) in the function, the op class's call, the method.
+TOPK_CALLS: dict[str, tuple[int, str]] = {
+    "mindspore.ops.topk": (1, "k"), "mindspore.mint.topk": (1, "k"), "mindspore.ops.TopK": (1, "k"),
+}
+TOPK_METHOD = "topk"
+DYNAMIC_SHAPE_FIX: dict[str, str] = {
+    "masked_select": "keep the shape static: ops.where(mask, x, 0) or x * mask, then reduce",
+    "nonzero": "keep the shape static: work with the mask itself (x * mask, ops.where)",
+    "argwhere": "keep the shape static: work with the mask itself (x * mask, ops.where)",
+    "unique": "keep the shape static (ops.unique_with_pad pads to a fixed size)",
+    "unique_consecutive": "keep the shape static, or do it in the data pipeline",
+    "mask": "keep the shape static: ops.where(mask, x, 0) or x * mask",
+    "slice": "slice with a constant or a shape (x.shape[0]), and mask the rest",
+    "topk": "use a constant k (take the largest k the data needs, then mask)",
+}
+
+# ms-recompile-python-argument (measured: 10 values, 10 compiles; ms.mutable(...) or a
+# Tensor: 1).
+# A loop over at most this many constant values compiles at most that many
+# graphs: not flagged (``for phase in range(2)``).
+FEW_COMPILES = 3
+
+# ms-graph-break: what breaks a graph under capture_mode="bytecode" (measured with
+# fullgraph=True, which raises at a break) -> MindSpore's reason, the fix.
+GRAPH_BREAK_REASONS: dict[str, tuple[str, str]] = {
+    "tensor-branch": ("Data-dependent conditional control flow is not supported",
+                      "compute both sides and pick with ops.where, or branch on a shape or a Python flag"),
+    "set": ("Unsupported bytecode", "use a tuple or a list"),
+    "class": ("Unsupported bytecode", "define the class at module level"),
+    "nonlocal": ("Assignment or deletion of free variables is not supported", "return the new value instead"),
+    "host-call": ("Unsupported function", "use the mindspore.ops equivalent, or do it outside the @jit function"),
+    "host-copy": ("Unsupported function", "keep the value a tensor (ops on it) inside the @jit function"),
+    "import": ("Cannot infer the execution result", "import at module level"),
+    "custom-class": ("Cannot infer the execution result",
+                     "pass the tensors themselves, or decorate the class with @ms.jit_class"),
+    "forbidden": ("Unsupported function", "do it outside the @jit function (in __init__ or before the call)"),
+    "identity": ("Data-dependent conditional control flow is not supported", "compare values (==), or a Python flag"),
+    "tensor-membership": ("Cannot infer the execution result", "compare values: (x == v).any()"),
+    "tensor-range": ("Unsupported iterable type for loop control flow",
+                     "loop over a constant range, or with a while on a tensor"),
+    "generator": ("a generator function is not captured at all", "return a tuple or list instead of yielding"),
+}
+# Host libraries whose calls break the graph under bytecode capture (with or
+# without tensor arguments): random numbers, clocks, logging.
+GRAPH_BREAK_HOST_MODULES: tuple[str, ...] = ("random", "numpy.random", "time", "logging", "datetime")
+# APIs AST capture refuses that bytecode capture runs as Python (measured: Unsupported
+# under fullgraph=True, and the function runs without it).
+GRAPH_BREAK_CALLS: frozenset[str] = frozenset({"mindspore.Parameter", "mindspore.set_seed"})
+# Host copies that break the graph (``.item()``, ``.tolist()`` do not: measured).
+GRAPH_BREAK_COPY_METHODS: frozenset[str] = frozenset({"asnumpy", "numpy"})

@@ -129,6 +129,8 @@ _TRAINING = "mindspore-training"
 _TORCH = "mindspore-torch-idioms"
 _RUNTIME = "mslint-runtime"
 _TRAINING_LOOP = "mindspore-training-loop"
+_COMPILE = "mindspore-graph-compile"
+_PERFORMANCE = "mindspore-graph-performance"
 
 _COMPILES = "the code compiles; the harm shows only when it runs"
 _TRAINING_SETUP = (
@@ -220,6 +222,40 @@ RULES: tuple[RuleSpec, ...] = (
              fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters(), "
                      "named_parameters() -> parameters_and_names(), children() -> cells(), .cpu() deleted", "safe")),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
+    # -- graph code that fails to compile (issue 28; checkers/graph_compile.py) ----------
+    RuleSpec("ms-branch-type-mismatch", "E8301", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
+    RuleSpec("ms-identity-comparison-in-graph", "E8302", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR_OR_SILENT,)),
+    RuleSpec(
+        "ms-tensor-membership-in-graph", "E8303", _COMPILE, "graph_compile",
+        unconfirmed=f"{_COMPILES}: the test is silently False at every level (only `v in tensor` under STRICT "
+        "fails to compile)",
+    ),
+    RuleSpec("ms-cell-call-mismatch", "E8304", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
+    RuleSpec("ms-bprop-signature", "E8305", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
+    RuleSpec(
+        "ms-duplicate-parameter-name", "E8306", _COMPILE, "graph_compile",
+        unconfirmed="the Cell builds, compiles and runs; the harm shows when an optimizer is built over its "
+        "parameters or a checkpoint is saved",
+    ),
+    RuleSpec("ms-cell-state-in-graph", "E8307", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
+    RuleSpec("ms-loop-unroll-too-deep", "E8308", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
+    # -- graph code that compiles slowly, again, or in pieces (checkers/graph_performance.py)
+    RuleSpec(
+        "ms-slow-unrolled-loop", "W8401", _PERFORMANCE, "graph_performance",
+        unconfirmed=f"{_COMPILES}: the cost is compile time, which a single compile does not tell from a slow machine",
+    ),
+    RuleSpec(
+        "ms-dynamic-shape-in-graph", "W8402", _PERFORMANCE, "graph_performance",
+        unconfirmed="it compiles and runs on CPU (measured); the cost the docs name is on Ascend",
+    ),
+    RuleSpec(
+        "ms-recompile-python-argument", "W8403", _PERFORMANCE, "graph_performance",
+        unconfirmed=f"{_COMPILES}: the cost is one compile per value, at the call site in host code",
+    ),
+    RuleSpec(
+        "ms-graph-break", "W8404", _PERFORMANCE, "graph_performance",
+        unconfirmed=f"{_COMPILES}: bytecode capture runs the line as Python between two graphs",
+    ),
 )
 
 BY_SYMBOL: dict[str, RuleSpec] = {rule.symbol: rule for rule in RULES}

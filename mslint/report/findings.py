@@ -150,6 +150,10 @@ class Finding:  # pylint: disable=too-many-instance-attributes
     # ("train.py sets GRAPH_MODE", "assumed: no entry script in sight sets the mode")
     mode: str = ""
     mode_basis: str = ""
+    # the compiled units (Cells, @jit functions) the finding is in, or whose
+    # call it is: "<file>:<line>:<name>" (mslint.analysis.compiled.compiled_units;
+    # ``mslint --graph-report`` counts findings by them)
+    units: tuple[str, ...] = ()
     anchor: Anchor | None = field(default=None, compare=False)
     fix: Patch | None = field(default=None, compare=False)  # the rule's autofix (mslint.report.fixes)
 
@@ -182,6 +186,8 @@ def from_row(row: dict[str, Any], path: str) -> Finding:
     fields = dict(row)
     anchor = fields.pop("anchor", None)
     fix = fields.pop("fix", None)
+    if "units" in fields:
+        fields["units"] = tuple(fields["units"])
     found = Finding(
         path=path,
         **fields,

@@ -1012,6 +1012,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--device", choices=("CPU", "GPU", "Ascend"), help="device for --confirm (default: CPU)")
     parser.add_argument("--confirm-timeout", type=float, metavar="SECONDS", help=f"time limit per module for --confirm (0: none; default {CONFIRM_TIMEOUT:g})")
     parser.add_argument("--confirm-all-cells", action="store_true", help="with --confirm: compile every Cell of the checked files, not only those with findings")
+    # -- graph report (issue 28) --
+    parser.add_argument("--graph-report", action="store_true",
+                        help="instead of the findings, print one screen per compiled Cell or @jit function: its compile "
+                        "errors, graph breaks, recompile triggers and dynamic-shape ops, counted, worst first")
     add_fix_arguments(parser)
     parser.add_argument("--version", action="version", version=f"mslint {VERSION}")
     return parser
@@ -1269,6 +1273,10 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
                                {shadow.notebook: shadow for shadow in shadows.values()}) if args.show_source else None,
     }
     text = format_statistics(report, fmt) if args.statistics else FORMATTERS[fmt](report)
+    if args.graph_report:  # -- graph report (issue 28) --
+        from mslint.report.graph_report import format_graph_report  # noqa: PLC0415
+
+        text = format_graph_report(found, root)
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

@@ -245,6 +245,7 @@ class Engine:
                 item.fix = patch.in_characters(lines)
             if message.symbol not in UNANALYSED:
                 item.mode, item.mode_basis = decision.mode, basis
+            item.units = _units(node)
             found.append(item)
         edits.forget()
         return found
@@ -331,3 +332,15 @@ def _anchor(symbol: str, node: Any) -> findings.Anchor | None:
     if symbol not in rules.CONFIRMABLE:
         return None
     return anchors.anchor_of(symbol, node)
+
+
+def _units(node: Any) -> tuple[str, ...]:
+    """The compiled units a finding at ``node`` is in (mslint --graph-report)."""
+    if node is None:
+        return ()
+    from mslint.analysis import compiled  # noqa: PLC0415
+
+    try:
+        return compiled.compiled_units(node)
+    except Exception:  # noqa: BLE001 - the finding stands without its unit
+        return ()
