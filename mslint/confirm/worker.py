@@ -510,9 +510,9 @@ class Worker:
                     if dynamic is not None:
                         net.set_inputs(*dynamic)
                     net.compile(*tensors)
-                    if _defines_bprop(net, ms.nn.Cell) and tensors:
+                    if _defines_bprop(net, self.ms.nn.Cell) and tensors:
                         # a custom bprop is compiled only when the Cell is differentiated
-                        ms.grad(net, grad_position=0)(*tensors)
+                        self.ms.grad(net, grad_position=0)(*tensors)
                 else:
                     call(*tensors)
                 outcome["ok"] = True
