@@ -150,6 +150,9 @@ class Finding:  # pylint: disable=too-many-instance-attributes
     # ("train.py sets GRAPH_MODE", "assumed: no entry script in sight sets the mode")
     mode: str = ""
     mode_basis: str = ""
+    # whether a program in sight reaches the code (mslint.analysis.programs); None:
+    # no program in sight to say
+    reached: bool | None = None
     anchor: Anchor | None = field(default=None, compare=False)
     fix: Patch | None = field(default=None, compare=False)  # the rule's autofix (mslint.report.fixes)
 

@@ -20,6 +20,7 @@ import argparse
 import difflib
 import errno
 import fnmatch
+import gc
 import json
 import os
 import signal
@@ -46,6 +47,7 @@ from mslint.run.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVE
 from mslint.analysis import edits
 from mslint.analysis.imports import scan_imports
 from mslint.analysis import mode as run_mode
+from mslint.analysis import programs as run_programs
 from mslint.run import plugin
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
@@ -329,11 +331,16 @@ def _result_keys(
 
     deps = result_cache.DependencyHasher(settings.roots, read_imports)
     analysis = result_cache.analysis_key(settings.cache_fields())
-    # a file's mode depends on the entry scripts that import it: part of its key
+    # how a file's code runs depends on the programs in sight (mslint.analysis.programs):
+    # its verdict, and the framework names rebound for it, are part of its key
+    def program_key(path: str) -> str:
+        verdict = settings.decisions.get(os.path.abspath(path))
+        rebound = [settings.overrides[index] for index in (verdict or {}).get("overrides", ())]
+        return json.dumps([verdict, rebound], sort_keys=True)
+
     keys = {
         path: result_cache.digest_text(
-            analysis, os.path.abspath(path), modname, deps.closure_hash(os.path.abspath(path)),
-            json.dumps(settings.decisions.get(os.path.abspath(path))),
+            analysis, os.path.abspath(path), modname, deps.closure_hash(os.path.abspath(path)), program_key(path),
         )
         for path, modname, _ in tasks
         if path in hashes
@@ -497,6 +504,9 @@ def summary_line(report: dict[str, Any]) -> str:
         if found
         else f"No findings in {files} file{'s' * (files != 1)}"
     )
+    unreached = sum(1 for item in found if item.reached is False)
+    if unreached:
+        text += f"; {unreached} in code no program in sight reaches"
     if report.get("baselined"):
         text += f"; {report['baselined']} in the baseline not shown"
     if report["problems"]:
@@ -573,6 +583,8 @@ def _json_finding(item: Finding, root: str) -> dict[str, Any]:
     if item.mode:
         entry["mode"] = item.mode
         entry["modeBasis"] = item.mode_basis
+    if item.reached is not None:
+        entry["reached"] = item.reached
     if item.fix is not None and not item.cell:
         entry["fix"] = item.fix.data()
     if item.cell:  # a notebook: line is the .ipynb file's, cell/cellLine as the notebook shows it
@@ -770,6 +782,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ignore", action="append", metavar="RULES", help="never report these rules")
     parser.add_argument("--enable", action="append", metavar="RULES", help="also check these (rules off by default, pylint messages)")
     parser.add_argument("--mode", choices=run_mode.MODES, help="how the programs run: auto (read set_context(mode=...) from the entry scripts; default), graph or pynative")
+    parser.add_argument("--explain", action="store_true", help="print the programs of the project of each PATH, their modes with the evidence, and what each builds; check nothing")
     parser.add_argument("--jit-syntax-level", choices=JIT_SYNTAX_LEVELS, help="the level the project compiles with (default: lax)")
     parser.add_argument("--fail-on", choices=FAIL_ON, help="lowest category that fails the run (default: convention, i.e. any finding)")
     parser.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (0: one per CPU, at most 8; default 0)")
@@ -886,7 +899,36 @@ def cmd_check(argv: Sequence[str]) -> int:
         return EXIT_ERROR
 
 
+def _program_verdicts(files: list[str], stand_ins: dict[str, str], use_cache: bool) -> tuple[dict[str, dict], list[dict]]:
+    """mslint.analysis.programs' verdicts of the checked files, with the facts of
+    the files it reads cached by content; the model is freed before the workers
+    are forked (a worker inherits the memory of the process it is forked from)."""
+    store = result_cache.ResultCache(warn=lambda _text: None) if use_cache else None
+    try:
+        return run_programs.verdicts(files, stand_ins, store if store is not None and store.enabled else None)
+    finally:
+        if store is not None:
+            store.close()
+        gc.collect()
+
+
+def _explain(args: argparse.Namespace) -> int:
+    """``mslint --explain PATH...``: the program model of each PATH's project."""
+    shown = set()
+    for path in args.paths or ["."]:
+        if not os.path.exists(path):
+            print(f"mslint: {path}: no such file or folder", file=sys.stderr)
+            return EXIT_ERROR
+        text = run_programs.explain(path)
+        if text not in shown:
+            shown.add(text)
+            _write_stdout(text)
+    return EXIT_OK
+
+
 def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, PLR0915
+    if args.explain:
+        return _explain(args)
     use_cache = config.cache and not args.no_cache
     where = str(config.source) if config.source else "command line"
     rules = load_catalogue(use_cache)
@@ -942,10 +984,11 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         mode=args.mode or config.mode,
         mode_where="--mode" if args.mode else "[tool.mslint]",
     )
-    settings.decisions = {
-        path: decision.row()
-        for path, decision in run_mode.decide(files, setting=settings.mode, where=settings.mode_where).items()
-    }
+    # the programs in sight of each file's project decide how its code runs (the
+    # same for `mslint .`, `mslint net.py`, standard input and the plugin)
+    stand_ins = {stdin.copy: stdin.path} if stdin is not None and stdin.copy else {}
+    stand_ins.update({path: shadow.notebook for path, shadow in shadows.items()})
+    settings.decisions, settings.overrides = _program_verdicts(files, stand_ins, use_cache)
     stats: dict[str, int] = {}
     try:
         checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats,
