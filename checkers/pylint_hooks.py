@@ -152,7 +152,7 @@ def confidence_from_reach(linter: PyLinter) -> None:
     def add_message(msgid, line=None, node=None, args=None, confidence=None, col_offset=None,  # noqa: ANN001, ANN202, PLR0913
                     end_lineno=None, end_col_offset=None):
         if (confidence is None or confidence == UNDEFINED) and node is not None and is_ours(msgid):
-            reached = programs.reached_at(getattr(node.root(), "file", None), programs.top_level_name(node))
+            reached = programs.reached_at(getattr(node.root(), "file", None), programs.reach_name(node))
             if reached is not None:
                 confidence = HIGH if reached else INFERENCE
         return add(msgid, line, node, args, confidence or UNDEFINED, col_offset, end_lineno, end_col_offset)

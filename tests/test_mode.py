@@ -312,9 +312,17 @@ def test_a_main_guard_in_a_package_module_is_a_self_test_not_a_program(tmp_path:
             "pkg/__init__.py": "from .layers import Net\n",
             "pkg/layers.py": MODEL,
             "pkg/wrapper.py": 'import mindspore as ms\nfrom .layers import Net\nif __name__ == "__main__":\n    ms.set_context(mode=ms.PYNATIVE_MODE)\n',
+            "tools/use.py": "import pkg\n",  # the package is a library others import
         },
     )
     assert programs.decide(paths.values())[paths["pkg/layers.py"]] == mode.LIBRARY
+    # a folder of scripts with an __init__.py that nothing imports is no library: its scripts are programs
+    del paths["tools/use.py"]
+    (tmp_path / "tools" / "use.py").unlink()
+    decided = programs.decide(paths.values())[paths["pkg/layers.py"]]
+    assert (decided.mode, decided.basis) == (
+        mode.PYNATIVE, "no program in sight builds it, and wrapper.py, which imports its package, runs PyNative"
+    )
 
 
 def test_a_module_only_export_scripts_compile_is_never_differentiated_in_graph_mode(tmp_path: Path) -> None:

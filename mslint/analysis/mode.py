@@ -46,7 +46,7 @@ _TOP_GRAD = re.compile(rb"^[\w.]+\s*=\s*[\w.]*\b(?:value_and_grad|grad)\s*\(", r
 # (any call whose name holds "train" or "grad": ``train_one_epoch(...)``,
 # ``set_train()``, ``value_and_grad(...)``, but not ``set_train(False)``; an optimizer)
 TRAINS = re.compile(
-    rb"\b\w*(?:[Tt]rain|[Gg]rad|jacfwd|jacrev|vjp|jvp)\w*\s*\((?!\s*(?:mode\s*=\s*)?False\b)"
+    rb"(?:[Tt]rain|[Gg]rad|jacfwd|jacrev|vjp|jvp)\w*\s*\((?!\s*(?:mode\s*=\s*)?False\b)"
     rb"|\bTrainOneStep\w*|\bTrainer\b|\bgrad_fn\b|\.fit\s*\("
     rb"|\b(?:Momentum|Adam\w*|SGD|Lamb|LARS|RMSProp|Optimizer)\s*\("
 )
@@ -175,6 +175,9 @@ class _ModeReader(ast.NodeVisitor):
         self.called_on_import: set[str] = set()  # names the module's top-level code calls
         self._runs = ON_IMPORT  # when the code being visited runs
         self.constants: dict[str, ast.expr] = {}
+        # names assigned so far in the module (its main guard too) and in each
+        # function being visited: ``ms_mode = GRAPH_MODE if ... else ...``
+        self._assigned: list[dict[str, ast.expr]] = [{}]
         self.arguments: dict[str, ast.Call] = argparse_options(tree)
         self._yaml: dict[str, list[str]] | None = None
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
@@ -186,8 +189,15 @@ class _ModeReader(ast.NodeVisitor):
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.functions.append(node)
+        self._assigned.append({})
         self._visit_deferred(node)
+        self._assigned.pop()
         self.functions.pop()
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.generic_visit(node)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            self._assigned[-1][node.targets[0].id] = node.value
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -290,6 +300,9 @@ class _ModeReader(ast.NodeVisitor):
         if name in names:
             return {names[name]}
         if isinstance(node, ast.Name):
+            assigned = self._assigned[-1].get(name)
+            if assigned is not None and assigned is not node:
+                return self.evaluate(assigned, depth + 1, levels)
             default = self._parameter_default(name)
             if default is not None:
                 return self.evaluate(default, depth + 1, levels)

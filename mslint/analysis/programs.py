@@ -228,7 +228,6 @@ class _FactsReader:
         self.tree = tree
         # whole-tree walks only where the text says they can find something
         self.mentions_arguments = not data or b"add_argument" in data
-        self.mentions_configs = not data or b".yaml" in data or b".yml" in data or b".json" in data
         self.bindings: dict[str, list] = {}
         self.stars: list[list] = []
         self.classes: dict[str, dict] = {}
@@ -255,14 +254,16 @@ class _FactsReader:
             self.bodies[MAIN] = self._body(main, None)
         for statement in definitions:
             name = statement.name  # type: ignore[attr-defined]
-            body = self._body([statement], statement)
-            known = self.bodies.get(name)
-            self.bodies[name] = _merge(known, body) if known else body
-        if self.mentions_configs:
-            for node in ast.walk(self.tree):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 300 \
-                        and _CONFIG_NAME.search(node.value):
-                    self.configs.append(node.value)
+            bodies = {name: self._body([statement], statement)}
+            if isinstance(statement, ast.ClassDef):
+                # each method a body of its own: a built class runs its special
+                # methods and construct, the others when reached code names them
+                for item in statement.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        bodies[f"{name}.{item.name}"] = self._body([item], item, method_of=statement)
+            for key, body in bodies.items():
+                known = self.bodies.get(key)
+                self.bodies[key] = _merge(known, body) if known else body
         return {
             "bindings": self.bindings,
             "stars": self.stars,
@@ -311,6 +312,7 @@ class _FactsReader:
                 "decorators": decorators,
                 "params": _params(init)[1:] if init is not None else [],
                 "line": node.lineno,
+                "methods": sorted({item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}),
             }
         else:
             self.bindings[node.name] = ["def"]
@@ -345,8 +347,9 @@ class _FactsReader:
                 if isinstance(call.func, ast.Name) and call.func.id == "setattr" and len(call.args) == 3 \
                         and isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str):
                     base = _dotted(call.args[0])
-                    if base:
-                        self.rebinds.append([f"{base}.{call.args[1].value}", _dotted(call.args[2]) or "", mode.ON_IMPORT])
+                    value = _rebinding_value(call.args[2])
+                    if base and value is not None:
+                        self.rebinds.append([f"{base}.{call.args[1].value}", value, mode.ON_IMPORT])
 
     def _bind_assignment(self, target: ast.expr, value: ast.expr, in_main: bool) -> None:
         if isinstance(target, ast.Name):
@@ -369,18 +372,29 @@ class _FactsReader:
                 self.bindings[target.id] = ["value"]
         elif isinstance(target, ast.Attribute) and not in_main:
             dotted = _dotted(target)
-            if dotted and dotted.split(".", 1)[0] not in ("self", "cls"):
-                self.rebinds.append([dotted, _dotted(value) or "", mode.ON_IMPORT])
+            rebound = _rebinding_value(value)
+            if dotted and dotted.split(".", 1)[0] not in ("self", "cls") and rebound is not None:
+                self.rebinds.append([dotted, rebound, mode.ON_IMPORT])
         elif isinstance(target, (ast.Tuple, ast.List)):
             for item in target.elts:
                 if isinstance(item, ast.Name):
                     self.bindings[item.id] = ["value"]
 
-    def _body(self, statements: list, owner: ast.AST | None, top_level: bool = False) -> dict:
-        reader = _BodyReader(self, owner, top_level)
+    def _body(self, statements: list, owner: ast.AST | None, top_level: bool = False, method_of: ast.AST | None = None) -> dict:
+        reader = _BodyReader(self, owner, top_level, method_of)
         for statement in statements:
             reader.visit(statement)
         return reader.result()
+
+
+def _rebinding_value(value: ast.expr) -> str | None:
+    """What an assignment to a framework attribute puts there, as a rebinding:
+    a name, "" for what a call returns (a wrapper), None for a plain value
+    (``ImageFile.LOAD_TRUNCATED_IMAGES = True`` is a setting, not a replacement)."""
+    dotted = _dotted(value)
+    if dotted:
+        return dotted
+    return "" if isinstance(value, (ast.Call, ast.Lambda)) else None
 
 
 def _top_statements(statement: ast.AST):
@@ -449,9 +463,12 @@ class _BodyReader(ast.NodeVisitor):
     """What one body (the top level, the main guard, a top-level function or a
     class with all its methods) calls, names, looks up and imports."""
 
-    def __init__(self, file: _FactsReader, owner: ast.AST | None, top_level: bool = False) -> None:
+    def __init__(self, file: _FactsReader, owner: ast.AST | None, top_level: bool = False,
+                 method_of: ast.AST | None = None) -> None:
         self.file = file
         self.owner = owner
+        self.method_of = method_of  # the class of a method body
+        self.attrs: dict[str, None] = {}  # attribute names used (x.name, x.name(...)): the methods they may run
         # the top level: functions and classes defined in its blocks are bodies of their own
         self.top_level = top_level
         self.calls: dict[str, list] = {}
@@ -464,12 +481,42 @@ class _BodyReader(ast.NodeVisitor):
         self._decorated_name: dict[str, str] = {}  # local name -> the parameter whose __name__ it holds
         self._skip: set[int] = set()  # nodes not to count as references
 
+    # a faster walk than ast.NodeVisitor's (the facts of every file the programs
+    # reach are read): one dispatch table per class, no expression contexts
+    _dispatch: dict[type, Any] = {}
+
+    def visit(self, node: ast.AST) -> None:
+        method = self._dispatch.get(type(node))
+        if method is None:
+            method = self._dispatch[type(node)] = getattr(type(self), "visit_" + type(node).__name__, _BodyReader.generic_visit)
+        method(self, node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for field in node._fields:
+            if field == "ctx":
+                continue
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self.visit(item)
+            elif isinstance(value, ast.AST):
+                self.visit(value)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        value = node.value
+        if type(value) is str and value.endswith((".yaml", ".yml", ".json")) and len(value) < 300 \
+                and _CONFIG_NAME.search(value):
+            self.file.configs.append(value)  # a configuration file the code names
+
     def result(self) -> dict:
         found: dict[str, Any] = {}
         if self.calls:
             found["calls"] = list(self.calls.values())
         if self.refs:
             found["refs"] = list(self.refs)
+        if self.attrs:
+            found["attrs"] = list(self.attrs)
         for key, value in (("lookups", self.lookups), ("imports", self.imports), ("locals", self.locals), ("stores", self.stores)):
             if value:
                 found[key] = value
@@ -503,6 +550,14 @@ class _BodyReader(ast.NodeVisitor):
         for item in node.decorator_list + node.bases:
             self.visit(item)
         if self.top_level and not self._functions:
+            return
+        if node is self.owner:  # a class's own body: its methods are bodies of their own
+            for statement in node.body:
+                if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    for item in statement.decorator_list:
+                        self.visit(item)
+                else:
+                    self.visit(statement)
             return
         for statement in node.body:
             self.visit(statement)
@@ -538,6 +593,8 @@ class _BodyReader(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         dotted = _dotted(func)
+        if isinstance(func, ast.Attribute):
+            self.attrs[func.attr] = None
         if dotted and dotted in ("isinstance", "issubclass"):
             for arg in node.args[1:]:
                 self._skip.add(id(arg))
@@ -555,6 +612,8 @@ class _BodyReader(ast.NodeVisitor):
                 self.calls[key] = [dotted, args, keywords]
         if dotted is not None:
             self._skip.add(id(func))
+            for part in dotted.split(".")[1:]:
+                self.attrs[part] = None
         elif not isinstance(func, ast.Attribute):
             self.visit(func)
         if isinstance(func, ast.Attribute) and dotted is None:
@@ -574,12 +633,13 @@ class _BodyReader(ast.NodeVisitor):
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
-            if isinstance(target, ast.Attribute) and self.owner is not None and isinstance(self.owner, ast.FunctionDef):
+            if isinstance(target, ast.Attribute) and isinstance(self.owner, ast.FunctionDef) and self.method_of is None:
                 # nn.Dense = Dense in a function: a rebinding when the top level calls it
                 dotted = _dotted(target)
                 binding = self.file.bindings.get(dotted.split(".", 1)[0]) if dotted else None
-                if binding is not None and binding[0] in ("module", "from"):
-                    self.file.rebinds.append([dotted, _dotted(node.value) or "", self.owner.name])
+                rebound = _rebinding_value(node.value)
+                if binding is not None and binding[0] in ("module", "from") and rebound is not None:
+                    self.file.rebinds.append([dotted, rebound, self.owner.name])
             if isinstance(target, ast.Subscript):
                 dotted = _dotted(target.value)
                 if dotted:
@@ -599,10 +659,13 @@ class _BodyReader(ast.NodeVisitor):
             self.refs[node.id] = None
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        self.attrs[node.attr] = None
         dotted = _dotted(node)
         if dotted is None:
             self.generic_visit(node)
             return
+        for part in dotted.split(".")[1:]:
+            self.attrs[part] = None
         if isinstance(node.ctx, ast.Load) and id(node) not in self._skip and self._known(dotted) \
                 and dotted.split(".", 1)[0] not in ("self", "cls") and len(self.refs) < 2000:
             self.refs[dotted] = None
@@ -687,6 +750,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._registries: dict[tuple[str, str], list] | None = None
         self._folder_configs: dict[str, dict[str, list]] = {}
         self._named_configs: dict[str, dict[str, list]] = {}
+        self._imported_packages: dict[str, bool] = {}
         self.parsed = 0
         self._load()
         self.programs = [Program(path) for path in self.files if self._is_program(path)]
@@ -770,9 +834,32 @@ class Model:  # pylint: disable=too-many-instance-attributes
         return known
 
     def _is_program(self, path: str) -> bool:
-        # A module of a package with a main guard is a self-test or demo of a library,
-        # not one of its programs.
-        return self._entry_text(path) and not self._is_file(os.path.join(os.path.dirname(path), "__init__.py"))
+        """An entry script; in a package, only when no file in sight imports the
+        package: a module of a library with a main guard is a self-test or demo,
+        not one of its programs; a folder of scripts with an ``__init__.py`` (a
+        model-zoo project) is no library."""
+        if not self._entry_text(path):
+            return False
+        folder = os.path.dirname(path)
+        if not self._is_file(os.path.join(folder, "__init__.py")):
+            return True
+        while self._is_file(os.path.join(os.path.dirname(folder), "__init__.py")):
+            folder = os.path.dirname(folder)
+        return not self._package_imported(folder)
+
+    def _package_imported(self, folder: str) -> bool:
+        """Whether a file in sight outside the package at ``folder`` imports it by name."""
+        known = self._imported_packages.get(folder)
+        if known is None:
+            name = os.path.basename(folder).encode()
+            pattern = re.compile(rb"^[ \t]*(?:from|import)[ \t]+" + re.escape(name) + rb"\b", re.MULTILINE)
+            inside = folder + os.sep
+            known = any(
+                not path.startswith(inside) and name in (self.data(path) or b"") and pattern.search(self.data(path) or b"")
+                for path in self.files
+            )
+            self._imported_packages[folder] = known
+        return known
 
     # -- files and modules -----------------------------------------------------
     def _is_file(self, path: str) -> bool:
@@ -967,8 +1054,14 @@ class Model:  # pylint: disable=too-many-instance-attributes
             for dotted in body.get("refs", ()):
                 out.extend(self._symbol_nodes(self.resolve(path, dotted, local)))
         if body_name in facts["classes"]:
-            for base in facts["classes"][body_name]["bases"]:
+            info = facts["classes"][body_name]
+            for base in info["bases"]:
                 out.extend(self._symbol_nodes(self.resolve(path, base)))
+            # what building it runs: its special methods and construct (the others
+            # run when reached code names them: Model._reach)
+            for method in info.get("methods", ()):
+                if method in _RUN_WHEN_BUILT or (method.startswith("__") and method.endswith("__")):
+                    out.append((path, f"{body_name}.{method}"))
         for dotted, spec, kind in body.get("lookups", ()):
             target = self.resolve(path, dotted, local)
             if target is not None and (target[0] == "obj" or (kind == "getattr" and target[0] == "mod")):
@@ -988,22 +1081,43 @@ class Model:  # pylint: disable=too-many-instance-attributes
             return []
         return [(target[1], target[2])]
 
-    def _reach(self, program: Program) -> None:
-        """Everything ``program`` reaches, registries included."""
+    def _reach(self, program: Program) -> None:  # noqa: C901
+        """Everything ``program`` reaches, registries included. A method of a
+        reached class is reached when reached code names it (``x.name``,
+        ``x.name(...)``): which object it is called on is not known, so any."""
         entry = program.path
         reached: set[tuple[str, str]] = set()
         parents: dict[tuple[str, str], tuple] = {}
         queue: list[tuple[str, str]] = []
+        names: set[str] = set()  # attribute names reached code uses
+        waiting: dict[str, list[tuple[tuple[str, str], tuple[str, str]]]] = {}  # name -> methods of reached classes
 
         def add(node: tuple[str, str], parent: tuple) -> None:
-            if node not in reached and node[1] in self.facts(node[0])["bodies"]:
-                reached.add(node)
-                if self._explain:
-                    parents[node] = parent
-                queue.append(node)
+            if node in reached:
+                return
+            facts = self.facts(node[0])
+            body = facts["bodies"].get(node[1])
+            if body is None:
+                return
+            reached.add(node)
+            if self._explain:
+                parents[node] = parent
+            queue.append(node)
+            for name in body.get("attrs", ()):
+                if name not in names:
+                    names.add(name)
+                    for method, owner in waiting.pop(name, ()):
+                        add(method, (owner, f".{name}"))
+            info = facts["classes"].get(node[1])
+            if info is not None:
+                for method in info.get("methods", ()):
+                    target = (node[0], f"{node[1]}.{method}")
+                    if method in names:
+                        add(target, (node, f".{method}"))
+                    else:
+                        waiting.setdefault(method, []).append((target, node))
 
-        start = [(entry, MODULE), (entry, MAIN)]
-        for node in start:
+        for node in [(entry, MODULE), (entry, MAIN)]:
             add(node, ())
         # the entry's own top level is the program: what it names, it uses
         facts = self.facts(entry)
@@ -1121,8 +1235,10 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if kind == "param":
             name, owner = spec[1], spec[2]
             callee = (path, body_name)
-            if owner == "__init__" and body_name in self.facts(path)["classes"]:
-                params = self.facts(path)["classes"][body_name]["params"]
+            cls = body_name[: -len(".__init__")] if body_name.endswith(".__init__") else None
+            if owner == "__init__" and cls in self.facts(path)["classes"]:
+                params = self.facts(path)["classes"][cls]["params"]
+                callee = (path, cls)
             elif owner == body_name and body_name in self.facts(path)["functions"]:
                 params = self.facts(path)["functions"][body_name]["params"]
             else:
@@ -1148,22 +1264,31 @@ class Model:  # pylint: disable=too-many-instance-attributes
         return ANY
 
     # -- options and configuration files ----------------------------------------
-    def _option_values(self, program: Program, key: str, reached: set | None = None) -> list:
+    def _option_values(self, program: Program, key: str, reached: set | None = None, sources: list | None = None) -> list:
         """What option ``key`` may be in ``program``: its argparse choices (else its
-        default), and the values configuration files give it."""
+        default), and the values configuration files give it; ``sources`` gets
+        where each was read."""
         values: list = []
         files = {node[0] for node in (reached if reached is not None else program.reached or ())}
         for path in sorted(files):
             option = self.facts(path)["arguments"].get(key)
             if option is None:
                 continue
-            default, choices, _ = option
+            default, choices, line = option
+            where = f"{os.path.relpath(path, self.root)}:{line}"
             if choices:
+                if sources is not None:
+                    sources.append(f"the choices of --{key} at {where}")
                 return list(choices)
             if default is not None:
                 values.append(default[1])
-        for config_values in self._configs(program, files).values():
-            values.extend(config_values.get(key, ()))
+                if sources is not None:
+                    sources.append(f"the default of --{key} at {where}")
+        for config, config_values in self._configs(program, files).items():
+            if key in config_values:
+                values.extend(config_values[key])
+                if sources is not None:
+                    sources.append(os.path.relpath(config, self.root))
         return values
 
     def _configs(self, program: Program, files: set[str]) -> dict[str, dict[str, list]]:
@@ -1213,16 +1338,16 @@ class Model:  # pylint: disable=too-many-instance-attributes
         for path, call in sources:
             modes, _, line, options, call_levels, level_options = call
             modes = set(modes)
-            where = _shown(path, entry) if path != entry else "it"
+            where = f"{os.path.relpath(path, self.root)}:{line}"
             how = ""
             if UNKNOWN in modes and options:
                 read = self._modes_of_options(program, options, reached)
                 if read:
                     modes = (modes - {UNKNOWN}) | read[0]
-                    how = f" ({read[1]})"
+                    how = f", {read[1]}"
             selected |= modes
             for mode_name in modes:
-                evidence.setdefault(mode_name, f"{where} line {line}{how}")
+                evidence.setdefault(mode_name, f"{where}{how}")
             call_levels = set(call_levels)
             if UNKNOWN in call_levels and level_options:
                 read = self._modes_of_options(program, level_options, reached, levels=True)
@@ -1247,13 +1372,17 @@ class Model:  # pylint: disable=too-many-instance-attributes
 
     def _modes_of_options(self, program: Program, options, reached: set, levels: bool = False) -> tuple[set[str], str] | None:
         found: set[str] = set()
+        sources: list[str] = []
         for option in options:
-            values = self._option_values(program, option, reached)
+            values = self._option_values(program, option, reached, sources)
             if not values:
                 return None
             for value in values:
                 found |= mode.constant_level(value) if levels else mode.constant_mode(value)
-        return (found, f"option {options[0]!r}") if found else None
+        if not found:
+            return None
+        shown = ", ".join(sources[:3]) + (f" and {len(sources) - 3} more" if len(sources) > 3 else "")
+        return found, f"{options[0]!r} from {shown}"
 
     # -- decisions -------------------------------------------------------------
     def _decide(self) -> None:
@@ -1405,7 +1534,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 if runs != mode.ON_IMPORT and runs not in called:
                     continue
                 resolved = self.resolve(path, target.rsplit(".", 1)[0])
-                if resolved is None or resolved[0] != "ext" or resolved[1].split(".", 1)[0] not in apis.EXTERNAL_PACKAGES:
+                if resolved is None or resolved[0] != "ext" or resolved[1].split(".", 1)[0] not in _REBOUND_FRAMEWORKS:
                     continue
                 if target.rsplit(".", 1)[1] in _NEVER_REBOUND:
                     continue
@@ -1418,7 +1547,12 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 else:
                     mapping[name] = f"{module_name(path)}.<{target.rsplit('.', 1)[1]}>"
             if mapping:
+                # the modules whose imports run it, and every module a program that
+                # imports it runs (the rebinding is on the framework's module object)
                 files = self._importers_of(path)
+                for program in self.programs:
+                    if (path, MODULE) in (program.reached or ()):
+                        files.update(node[0] for node in program.reached or ())
                 groups.append({"module": path, "mapping": mapping, "files": sorted(files), "file_set": files})
         return groups
 
@@ -1472,11 +1606,13 @@ class Model:  # pylint: disable=too-many-instance-attributes
         facts = self._facts.get(path)
         names = set()
         if facts is not None:
-            names = set(facts["classes"]) | set(facts["functions"])
+            names = set(facts["bodies"]) - {MAIN}
         symbols = {}
+        rows: dict[tuple, list] = {}
         for name in sorted(names | {MODULE}):
             if (path, name) in self._by_node:
-                symbols[name] = list(self.decision(path, name).row())
+                row = tuple(self.decision(path, name).row())
+                symbols[name] = rows.setdefault(row, list(row))
         default = list(self.default(path).row())
         groups = [index for index, group in enumerate(self.overrides) if path in group["file_set"]]
         return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs)}
@@ -1519,27 +1655,36 @@ class Model:  # pylint: disable=too-many-instance-attributes
         return "\n".join(lines) + "\n"
 
     def _why(self, program: Program, node: tuple[str, str]) -> str:
+        """How ``program`` reaches ``node``: the bodies on the way, nearest first."""
         parents = program.parents or {}
-        chain = []
+        chain: list[str] = []
         current = node
-        for _ in range(6):
+        for _ in range(8):
             parent = parents.get(current)
             if not parent:
                 break
             source, how = parent
-            if how:
+            if how and not how.startswith("."):
                 chain.append(how)
-            if source[1] not in (MODULE, MAIN):
+            if source[1] == MAIN:
+                chain.append("main guard")
+            elif source[1] == MODULE:
+                chain.append(f"top level of {os.path.relpath(source[0], self.root)}")
+            elif not chain or chain[-1] != source[1]:
                 chain.append(source[1])
-            elif source[0] != program.path:
-                chain.append(os.path.basename(source[0]))
             current = source
         return f"  (through {' <- '.join(chain)})" if chain else ""
 
 
+# the frameworks whose names the rules judge: a project rebinding one of theirs changes findings
+_REBOUND_FRAMEWORKS = frozenset({"mindspore"})
+
 # a project's wrapper of these still does what the framework's does (mindnlp's
 # set_context wrapper adjusts its own patches, then calls the original)
 _NEVER_REBOUND = frozenset({"set_context"})
+
+# methods a built Cell runs without being named (special methods run implicitly too)
+_RUN_WHEN_BUILT = frozenset({"construct", "bprop"})
 
 _KIND_TEXT = {
     SETS_GRAPH: "GRAPH_MODE",
@@ -1724,6 +1869,24 @@ def top_level_name(node: Any) -> str:
         return MODULE
     name = getattr(top, "name", None)
     return name if isinstance(name, str) and type(top).__name__ in ("ClassDef", "FunctionDef", "AsyncFunctionDef") else MODULE
+
+
+def reach_name(node: Any) -> str:
+    """The name reachability is kept under for an astroid node: ``C.m`` in a
+    method of a top-level class, else its top-level name."""
+    name = top_level_name(node)
+    if name == MODULE:
+        return name
+    inner = node
+    try:
+        while inner.parent is not None and inner.parent.parent is not None and inner.parent.parent.parent is not None:
+            inner = inner.parent
+    except AttributeError:
+        return name
+    # inner: the child of the top-level definition holding the node
+    if type(inner).__name__ in ("FunctionDef", "AsyncFunctionDef") and type(inner.parent).__name__ == "ClassDef":
+        return f"{name}.{inner.name}"
+    return name
 
 
 def reached_at(path: str | None, name: str) -> bool | None:

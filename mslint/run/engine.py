@@ -245,7 +245,7 @@ class Engine:
             decision = programs.decision_for(path, name) if name != programs.MODULE else programs.module_decision(path)
             item.mode = decision.mode
             item.mode_basis = f"assumed: {decision.basis}" if decision.assumed else decision.basis
-            item.reached = programs.reached_at(path, name)
+            item.reached = programs.reached_at(path, programs.reach_name(node))
             found.append(item)
         edits.forget()
         return found
