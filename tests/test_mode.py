@@ -90,7 +90,10 @@ def test_a_module_takes_the_mode_of_the_programs_that_import_it(tmp_path: Path) 
     decided = programs.decide(paths.values())
     assert decided[paths["src/model.py"]].mode == mode.PYNATIVE
     assert decided[paths["train.py"]].mode == mode.PYNATIVE
-    assert decided[paths["lib/layers.py"]] == mode.LIBRARY  # no entry imports it: assumed graph
+    # no program builds or imports it: the project's programs run PyNative
+    assert decided[paths["lib/layers.py"]] == mode.Decision(
+        mode.PYNATIVE, "no program in sight builds it, and ../train.py, a program of the project, runs PyNative", assumed=True
+    )
     # a graph-mode program that only imports the module builds nothing of it
     paths.update(_project(tmp_path, {"export.py": "from mindspore import context\nfrom src import model\n"
                                                   "context.set_context(mode=context.GRAPH_MODE)\n"}))

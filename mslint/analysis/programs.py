@@ -843,6 +843,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         folder = os.path.dirname(path)
         if not self._is_file(os.path.join(folder, "__init__.py")):
             return True
+        if b"__main__" not in (self.data(path) or b""):
+            return False  # a package module that sets the mode on import decides its own (scope)
         while self._is_file(os.path.join(os.path.dirname(folder), "__init__.py")):
             folder = os.path.dirname(folder)
         return not self._package_imported(folder)
@@ -1461,7 +1463,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
         beside = self._programs_beside(os.path.dirname(path))
         if beside:
             return self._unbuilt(beside, path, "which builds Cells beside it")
-        return mode.LIBRARY
+        # else the repository's programs, whatever they build
+        order = {kind: index for index, kind in enumerate(KINDS)}
+        return self._unbuilt(sorted(self.programs, key=lambda item: (order[item.kind], item.path)), path, "a program of the project")
 
     def _programs_beside(self, folder: str) -> list[Program]:
         """The programs building Cells under the nearest folder from ``folder`` up
@@ -1820,8 +1824,8 @@ def verdict_for(path: str | None) -> dict | None:
         return None
     real = os.path.realpath(path)
     known = _State.verdicts.get(real) or _State.verdicts.get(os.path.abspath(path))
-    if known is not None or _State.command:
-        return known
+    if known is not None or _State.command or not os.path.isfile(real):
+        return known  # a module built from a string (no file) is of no project
     model = model_for(real)
     return model.verdict(real) if model is not None else None
 
