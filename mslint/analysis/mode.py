@@ -306,6 +306,12 @@ class _ModeReader(ast.NodeVisitor):
             default = self._parameter_default(name)
             if default is not None:
                 return self.evaluate(default, depth + 1, levels)
+            cases = self._parametrized(name)
+            if cases:  # @pytest.mark.parametrize("mode", [0, 1]): every case runs
+                found = set()
+                for case in cases:
+                    found |= self.evaluate(case, depth + 1, levels)
+                return found
             if name in self.constants:
                 return self.evaluate(self.constants[name], depth + 1, levels)
             return {UNKNOWN}
@@ -333,6 +339,27 @@ class _ModeReader(ast.NodeVisitor):
             if any(arg.arg == name for arg in positional + arguments.kwonlyargs):
                 return None  # a parameter without a default: whatever the caller passes
         return None
+
+    def _parametrized(self, name: str) -> list[ast.expr]:
+        """The values ``@pytest.mark.parametrize`` gives parameter ``name`` of the
+        function being visited."""
+        for function in reversed(self.functions):
+            for decorator in function.decorator_list:
+                if not (isinstance(decorator, ast.Call) and last_name(decorator.func) == "parametrize" and len(decorator.args) >= 2):
+                    continue
+                names, cases = decorator.args[0], decorator.args[1]
+                if not (isinstance(names, ast.Constant) and isinstance(names.value, str)
+                        and isinstance(cases, (ast.List, ast.Tuple))):
+                    continue
+                argnames = [item.strip() for item in names.value.split(",")]
+                if name not in argnames:
+                    continue
+                index = argnames.index(name)
+                if len(argnames) == 1:
+                    return list(cases.elts)
+                return [case.elts[index] for case in cases.elts
+                        if isinstance(case, (ast.Tuple, ast.List)) and index < len(case.elts)]
+        return []
 
     def _option_modes(self, option: ast.Call, depth: int, levels: bool) -> set[str]:
         keywords = {keyword.arg: keyword.value for keyword in option.keywords if keyword.arg}
