@@ -374,3 +374,40 @@ def test_explain_prints_the_programs_their_modes_and_what_they_build(tmp_path: P
     out = capsys.readouterr().out
     assert "Program train.py: GRAPH_MODE; sets GRAPH_MODE (train.py:3)" in out
     assert "model.py::Net  (through main <- main guard)" in out
+
+
+def test_the_construction_sites_of_a_class_in_programs_that_run(tmp_path: Path) -> None:
+    paths = _project(tmp_path, {
+        "train.py": textwrap.dedent("""
+            from blocks import Block, Head, Free
+            def build(rate):
+                return [Block(0.0), Block(drop=0.0), Block(), Head(rate), Free]
+            if __name__ == "__main__":
+                build(0.5)
+        """),
+        "blocks.py": textwrap.dedent("""
+            from mindspore import nn
+            class Block(nn.Cell):
+                def __init__(self, drop=0.1):
+                    super().__init__()
+            class Head(nn.Cell):
+                def __init__(self, drop):
+                    super().__init__()
+            class Free(nn.Cell):
+                def __init__(self, drop=0.1):
+                    super().__init__()
+            class Unused(nn.Cell):
+                pass
+        """),
+    })
+    verdicts, groups = programs.verdicts([paths["blocks.py"]])
+    programs.configure("auto", verdicts, overrides=groups)
+    try:
+        block = programs.construction(paths["blocks.py"], "Block")
+        assert block.params == ("drop",) and [site.line for site in block.sites] == [4, 4, 4]
+        assert block.values("drop") == ([0.0, 0.0, programs.DEFAULT], True)
+        assert programs.construction(paths["blocks.py"], "Head").values("drop") == ([], False)  # a parameter: not read
+        assert programs.construction(paths["blocks.py"], "Free").passed_along  # passed on as a value
+        assert programs.construction(paths["blocks.py"], "Unused") is None  # no program builds it
+    finally:
+        programs.release()

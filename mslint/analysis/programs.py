@@ -80,7 +80,7 @@ from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
 from mslint.analysis.project import module_name, package_root
 from mslint.knowledge import apis
 
-FACTS_VERSION = 1
+FACTS_VERSION = 2
 SKIPPED_FOLDERS = frozenset({".git", ".venv", "venv", "__pycache__", "build", "dist", "node_modules", "site-packages"})
 ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
 FILE_LIMIT = 20_000
@@ -162,7 +162,7 @@ def _read_file(path: str) -> bytes | None:
 #   classes   name -> {"bases": [dotted], "decorators": [decorator], "params": [...]}
 #   functions name -> {"decorators": [decorator], "params": [...]}
 #   bodies    <module>, <main>, top-level function and class names ->
-#             {"calls": [[dotted, [spec], {kw: spec}]], "refs": [dotted],
+#             {"calls": [[dotted, [spec], {kw: spec}, line, open]], "refs": [dotted],
 #              "lookups": [[dotted, spec, kind]], "imports": [[level, module, names]],
 #              "locals": {name: binding}, "stores": [[dotted, spec, spec]]}
 #   dicts     name -> [[key, dotted]]: module-level dicts of names
@@ -607,9 +607,12 @@ class _BodyReader(ast.NodeVisitor):
         elif dotted and self._known(dotted) and dotted.split(".", 1)[0] not in ("self", "cls"):
             args = [self._spec(arg) for arg in node.args[:8]]
             keywords = {keyword.arg: self._spec(keyword.value) for keyword in node.keywords[:8] if keyword.arg}
+            # open: ``*args``, ``**kwargs`` or more arguments than kept: what it passes is not all known
+            unread = len(node.args) > 8 or len(node.keywords) > 8 or any(isinstance(arg, ast.Starred) for arg in node.args) \
+                or any(keyword.arg is None for keyword in node.keywords)
             key = json.dumps([dotted, args, keywords], sort_keys=True)
             if key not in self.calls and len(self.calls) < 2000:
-                self.calls[key] = [dotted, args, keywords]
+                self.calls[key] = [dotted, args, keywords, node.lineno, unread]
         if dotted is not None:
             self._skip.add(id(func))
             for part in dotted.split(".")[1:]:
@@ -751,6 +754,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._folder_configs: dict[str, dict[str, list]] = {}
         self._named_configs: dict[str, dict[str, list]] = {}
         self._imported_packages: dict[str, bool] = {}
+        self._by_lookup: set[tuple[str, str]] = set()  # built by a registry or getattr lookup
+        self._constructions: dict[tuple[str, str], dict] | None = None
         self.parsed = 0
         self._load()
         self.programs = [Program(path) for path in self.files if self._is_program(path)]
@@ -1050,7 +1055,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         for level, module, names in body.get("imports", ()):
             for target in self._statement_targets(path, level, module, names):
                 out.append((target, MODULE))
-        for dotted, _, _ in body.get("calls", ()):
+        for dotted, *_ in body.get("calls", ()):
             out.extend(self._symbol_nodes(self.resolve(path, dotted, local)))
         if body_name != MODULE:
             for dotted in body.get("refs", ()):
@@ -1068,7 +1073,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
             target = self.resolve(path, dotted, local)
             if target is not None and (target[0] == "obj" or (kind == "getattr" and target[0] == "mod")):
                 out.append(("lookup", target, tuple(spec) if spec else None, path, body_name))
-        for dotted, _, _ in body.get("calls", ()):
+        for dotted, *_ in body.get("calls", ()):
             # REGISTRY.get(key), REGISTRY.build(cfg): lookups too
             owner, _, method = dotted.rpartition(".")
             if owner and not method.startswith("register"):
@@ -1140,6 +1145,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
             done, pending = pending, []
             for edge in done:
                 for node, why in self._lookup_candidates(edge, program, reached):
+                    self._by_lookup.add(node)
                     add(node, ((edge[3], edge[4]), why))
         program.reached = reached
         program.parents = parents if self._explain else None
@@ -1218,7 +1224,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
     def _call_key(self, edge: tuple) -> tuple | None:
         _, _, dotted, path, body_name = edge
         body = self.facts(path)["bodies"].get(body_name) or {}
-        for callee, args, keywords in body.get("calls", ()):
+        for callee, args, keywords, *_ in body.get("calls", ()):
             if callee == dotted:
                 spec = args[0] if args else next(iter(keywords.values()), None)
                 return tuple(spec) if spec else None
@@ -1251,7 +1257,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
             for node in reached:
                 caller_facts = self.facts(node[0])
                 caller = caller_facts["bodies"].get(node[1]) or {}
-                for dotted, args, keywords in caller.get("calls", ()):
+                for dotted, args, keywords, *_ in caller.get("calls", ()):
                     if self._symbol_nodes(self.resolve(node[0], dotted, caller.get("locals"))) != [callee]:
                         continue
                     sites += 1
@@ -1619,7 +1625,60 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 symbols[name] = rows.setdefault(row, list(row))
         default = list(self.default(path).row())
         groups = [index for index, group in enumerate(self.overrides) if path in group["file_set"]]
-        return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs)}
+        built = {}
+        constructions = self.constructions() if self.programs else {}
+        for name in sorted(facts["classes"]) if facts is not None else ():
+            known = constructions.get((path, name))
+            if known is not None:
+                built[name] = {"params": facts["classes"][name]["params"], **known}
+        return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs), "built": built}
+
+    def constructions(self) -> dict[tuple[str, str], dict]:
+        """(file, class) -> how the programs in sight build each project class they
+        reach: "sites", the calls ``C(...)`` in reached code ([file, line, args,
+        keywords, unread]: argument specs as in the facts); "passed", whether it is
+        also built where its arguments cannot be seen (the class passed along as a
+        value, a registry or ``C.from_config(...)``); "subclasses", the reached
+        classes deriving from it (their ``super().__init__(...)`` calls build it)."""
+        if self._constructions is not None:
+            return self._constructions
+        found: dict[tuple[str, str], dict] = {}
+
+        def entry(target: tuple) -> dict:
+            return found.setdefault((target[1], target[2]), {"sites": [], "passed": False, "subclasses": []})
+
+        entries = {program.path for program in self.programs}  # (a module's top-level names build nothing)
+
+        def is_class(target: tuple | None) -> bool:
+            return target is not None and target[0] == "sym" and target[2] in self.facts(target[1])["classes"]
+
+        for path, name in sorted(self._by_node):
+            facts = self.facts(path)
+            body = facts["bodies"].get(name) or {}
+            local = body.get("locals")
+            for dotted, args, keywords, line, unread in body.get("calls", ()):
+                target = self.resolve(path, dotted, local)
+                if not is_class(target):
+                    continue
+                owner = dotted.rpartition(".")[0]
+                if owner and self.resolve(path, owner, local) == target:
+                    entry(target)["passed"] = True  # C.create(...): built with what the method passes
+                else:
+                    entry(target)["sites"].append([path, line, args, keywords, unread])
+            for dotted in body.get("refs", ()) if name != MODULE or path in entries else ():
+                target = self.resolve(path, dotted, local)
+                if is_class(target):
+                    entry(target)["passed"] = True
+            info = facts["classes"].get(name)
+            if info is not None:
+                if (path, name) in self._by_lookup:
+                    entry(("sym", path, name))["passed"] = True
+                for base in info["bases"]:
+                    target = self.resolve(path, base)
+                    if is_class(target):
+                        entry(target)["subclasses"].append([path, name])
+        self._constructions = found
+        return found
 
     def module_decision(self, path: str) -> Decision:
         """The decision for the file's code as a whole (:func:`module_decision`)."""
@@ -1783,6 +1842,7 @@ def configure(setting: str = "auto", verdicts: dict[str, dict] | None = None, wh
     _State.models = {}
     _State.command = True
     _OVERRIDES.clear()
+    _VERDICTS.clear()
 
 
 def release() -> None:
@@ -1801,6 +1861,7 @@ def use_plugin_option(setting: str, in_sight: bool = True) -> None:
     if setting != _State.setting or in_sight != _State.in_sight:
         _State.models = {}
         _OVERRIDES.clear()
+        _VERDICTS.clear()
     _State.setting = setting if setting in mode.MODES else "auto"
     _State.where = "--mindspore-mode"
     _State.in_sight = in_sight
@@ -1815,6 +1876,8 @@ def model_for(path: str) -> Model | None:
     if model is None or os.path.realpath(path) not in model._in_sight:  # noqa: SLF001
         files = python_files(root, [path] + (model.files if model is not None else []))
         model = _State.models[root] = Model(root, files)
+        _VERDICTS.clear()
+        _OVERRIDES.clear()
     return model
 
 
@@ -1822,12 +1885,23 @@ def verdict_for(path: str | None) -> dict | None:
     """The verdict of the file at ``path`` (Model.verdict); None when no model is in sight."""
     if not path:
         return None
+    try:
+        return _VERDICTS[path]
+    except KeyError:
+        pass
     real = os.path.realpath(path)
     known = _State.verdicts.get(real) or _State.verdicts.get(os.path.abspath(path))
-    if known is not None or _State.command or not os.path.isfile(real):
-        return known  # a module built from a string (no file) is of no project
-    model = model_for(real)
-    return model.verdict(real) if model is not None else None
+    if known is None and not _State.command and os.path.isfile(real):  # (a module built from a string has no project)
+        model = model_for(real)
+        known = model.verdict(real) if model is not None else None
+    if len(_VERDICTS) > 4096:
+        _VERDICTS.clear()
+    _VERDICTS[path] = known
+    return known
+
+
+# the verdicts asked for, by the path as asked (every checker asks, for every class)
+_VERDICTS: dict[str, dict | None] = {}
 
 
 def decision_for(path: str | None, name: str = MODULE) -> Decision:
@@ -1900,6 +1974,72 @@ def reached_at(path: str | None, name: str) -> bool | None:
     if verdict is None or not verdict.get("programs"):
         return None
     return name in verdict["symbols"]
+
+
+DEFAULT = object()  # Construction.values: a site that leaves the parameter to its default
+
+
+@dataclass(frozen=True)
+class Site:
+    """One call ``C(...)`` that builds a project class, in code a program in sight
+    reaches: the argument specs as the facts keep them (``["lit", value]`` a
+    literal; anything else mslint did not read)."""
+
+    path: str
+    line: int
+    args: tuple
+    keywords: dict
+    unread: bool  # *args, **kwargs: more is passed than the specs say
+
+
+@dataclass(frozen=True)
+class Construction:
+    """How the programs in sight build a project class (:func:`construction`)."""
+
+    params: tuple[str, ...]  # its __init__'s parameters, self left out ((): no __init__ of its own)
+    sites: tuple[Site, ...]
+    passed_along: bool  # also built where its arguments cannot be seen (a reference passed on, a registry)
+    subclasses: tuple[tuple[str, str], ...]  # (file, class) reached subclasses: their super().__init__ builds it
+
+    def values(self, param: str) -> tuple[list, bool]:
+        """The literal values the sites pass for ``param`` (DEFAULT where a site
+        leaves it to its default), and whether they are all it is ever built with
+        (every site read, nothing builds it out of sight, no subclass)."""
+        found: list = []
+        complete = not self.passed_along and not self.subclasses and bool(self.sites)
+        index = self.params.index(param) if param in self.params else -1
+        for site in self.sites:
+            spec = site.keywords.get(param) if param in site.keywords else (
+                site.args[index] if 0 <= index < len(site.args) else DEFAULT
+            )
+            if spec is DEFAULT:
+                if site.unread:
+                    complete = False
+                    continue
+                found.append(DEFAULT)
+            elif spec and spec[0] == "lit":
+                found.append(spec[1])
+            else:
+                complete = False
+        return found, complete
+
+
+def construction(path: str | None, cls: str) -> Construction | None:
+    """How the programs in sight build the top-level class ``cls`` of the file at
+    ``path`` (for the value rules: a constructor argument every program passes);
+    None when no program in sight reaches it (or none is in sight)."""
+    verdict = verdict_for(path)
+    if verdict is None:
+        return None
+    known = verdict.get("built", {}).get(cls)
+    if known is None:
+        return None
+    return Construction(
+        params=tuple(known["params"]),
+        sites=tuple(Site(site[0], site[1], tuple(site[2]), dict(site[3]), bool(site[4])) for site in known["sites"]),
+        passed_along=bool(known["passed"]),
+        subclasses=tuple((item[0], item[1]) for item in known["subclasses"]),
+    )
 
 
 # The override mappings per file (resolve asks for every name: once per file)
