@@ -848,11 +848,21 @@ class Model:  # pylint: disable=too-many-instance-attributes
         folder = os.path.dirname(path)
         if not self._is_file(os.path.join(folder, "__init__.py")):
             return True
-        if b"__main__" not in (self.data(path) or b""):
-            return False  # a package module that sets the mode on import decides its own (scope)
-        while self._is_file(os.path.join(os.path.dirname(folder), "__init__.py")):
-            folder = os.path.dirname(folder)
-        return not self._package_imported(folder)
+        top = folder
+        while self._is_file(os.path.join(os.path.dirname(top), "__init__.py")):
+            top = os.path.dirname(top)
+        if self._package_imported(top):
+            return False
+        if b"__main__" in (self.data(path) or b""):
+            return True
+        # without a main guard: a script that runs project code at its top level
+        # (``run_model(...)`` after its set_context); a package module that only
+        # sets the mode on import decides its own (mslint.analysis.scope)
+        top_level = self.facts(path)["bodies"].get(MODULE) or {}
+        return any(
+            (self.resolve(path, dotted, top_level.get("locals")) or ("",))[0] == "sym"
+            for dotted, *_ in top_level.get("calls", ())
+        )
 
     def _package_imported(self, folder: str) -> bool:
         """Whether a file in sight outside the package at ``folder`` imports it by name."""
