@@ -1883,11 +1883,9 @@ def model_for(path: str) -> Model | None:
         return None
     root = project_root(path)
     model = _State.models.get(root)
-    if model is None or os.path.realpath(path) not in model._in_sight:  # noqa: SLF001
-        files = python_files(root, [path] + (model.files if model is not None else []))
-        model = _State.models[root] = Model(root, files)
-        _VERDICTS.clear()
-        _OVERRIDES.clear()
+    if model is None:
+        # a file out of the walk (past FILE_LIMIT) is judged by the same model: no program of its own
+        model = _State.models[root] = Model(root, python_files(root, [path]))
     return model
 
 
