@@ -765,6 +765,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
             self._mode(program)
         self._decide()
         self.overrides = self._find_overrides()
+        self._data.clear()  # the sources are read again if ever needed: the facts stay
 
     # -- reading -------------------------------------------------------------
     def data(self, path: str) -> bytes | None:
@@ -793,7 +794,6 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 if target not in seen:
                     seen.add(target)
                     order.append(target)
-        self._scanned_imports = imports
         wanted = order + [path for path in self.files if path not in seen and self._may_rebind(path)]
         hashes = {}
         for path in wanted:
