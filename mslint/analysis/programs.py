@@ -1478,7 +1478,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         # the programs beside it: in the nearest folder above it that holds programs building Cells
         beside = self._programs_beside(os.path.dirname(path))
         if beside:
-            return self._unbuilt(beside, path, "which builds Cells beside it")
+            near = any(os.path.dirname(program.path) == os.path.dirname(path) for program in beside)
+            return self._unbuilt(beside, path, "which builds Cells beside it" if near else "which builds Cells in the project")
         # else the repository's programs, whatever they build
         order = {kind: index for index, kind in enumerate(KINDS)}
         return self._unbuilt(sorted(self.programs, key=lambda item: (order[item.kind], item.path)), path, "a program of the project")

@@ -209,12 +209,20 @@ def rebound(module: nodes.NodeNG, qname: str) -> str | None:
 
 
 def tensor_method_rebound(module: nodes.NodeNG, method: str) -> bool:
-    """Whether the project replaces the Tensor method ``method`` for the code of
+    """Whether the project gives Tensor the method ``method`` for the code of
     ``module`` (``Tensor.size = _size``): a PyTorch spelling may then be right."""
+    return _method_rebound(module, "Tensor", method)
+
+
+def cell_method_rebound(module: nodes.NodeNG, method: str) -> bool:
+    """Whether the project gives nn.Cell the method ``method`` for the code of
+    ``module`` (``nn.Cell.half = _half``)."""
+    return _method_rebound(module, "Cell", method)
+
+
+def _method_rebound(module: nodes.NodeNG, owner: str, method: str) -> bool:
     mapping = _overrides(module.root())
-    return bool(mapping) and any(
-        key.endswith(("Tensor." + method,)) for key in mapping
-    )
+    return bool(mapping) and any(key.endswith(f"{owner}.{method}") for key in mapping)
 
 
 _BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
