@@ -128,17 +128,32 @@ def project_root(path: str) -> str:
 def python_files(root: str, extra: Iterable[str] = ()) -> list[str]:
     """The Python files under ``root`` (skipping hidden and build folders; at
     most FILE_LIMIT), and ``extra``."""
-    found = [os.path.realpath(path) for path in extra]
+    found = [_real(path) for path in extra]
     count = 0
     for current, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(name for name in dirnames if name not in SKIPPED_FOLDERS and not name.startswith("."))
         for name in filenames:
             if name.endswith(".py"):
-                found.append(os.path.join(current, name))
+                path = os.path.join(current, name)
+                # the walk follows no linked folder: only a linked file needs resolving
+                found.append(_real(path) if os.path.islink(path) else path)
                 count += 1
         if count > FILE_LIMIT:
             break
     return sorted(set(found))
+
+
+_REAL: dict[str, str] = {}
+
+
+def _real(path: str) -> str:
+    """``os.path.realpath``, memoized (one lstat per path component is not free)."""
+    known = _REAL.get(path)
+    if known is None:
+        if len(_REAL) > 100_000:
+            _REAL.clear()
+        known = _REAL[path] = os.path.realpath(path)
+    return known
 
 
 def _read_file(path: str) -> bytes | None:
@@ -735,13 +750,14 @@ class Model:  # pylint: disable=too-many-instance-attributes
         explain: bool = False,
         always_programs: Iterable[str] = (),
     ) -> None:
-        self.root = os.path.realpath(root)
-        self.files = sorted({os.path.realpath(path) for path in files})
+        self.root = _real(root)
+        self.files = sorted({path if path.startswith(self.root + os.sep) and not os.path.islink(path) else _real(path)
+                             for path in files})
         self._in_sight = set(self.files)
         self._read = read or _read_file
         self._store = facts_store  # get_facts(hashes) -> {hash: facts}, put_facts(rows): the command's cache
         self._explain = explain
-        self._always_programs = {os.path.realpath(path) for path in always_programs}  # notebooks run top to bottom
+        self._always_programs = {_real(path) for path in always_programs}  # notebooks run top to bottom
         self._data: dict[str, bytes | None] = {}
         self._facts: dict[str, dict] = {}
         self._isfile: dict[str, bool] = {}
@@ -755,6 +771,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._named_configs: dict[str, dict[str, list]] = {}
         self._imported_packages: dict[str, bool] = {}
         self._by_lookup: set[tuple[str, str]] = set()  # built by a registry or getattr lookup
+        self._scans: dict[str, list[str]] = {}  # path -> the files its imports load
+        self._program_configs: dict[tuple[str, int], dict[str, dict[str, list]]] = {}
         self._constructions: dict[tuple[str, str], dict] | None = None
         self.parsed = 0
         self._load()
@@ -785,10 +803,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         while position < len(order):
             current = order[position]
             position += 1
-            data = self.data(current)
-            found = []
-            for level, module, names in scan_imports(data, LINE_START_IMPORT_RE) if data else ():
-                found.extend(self._import_targets(current, level, module, names))
+            found = self._scanned_targets(current)
             imports[current] = found
             for target in found:
                 if target not in seen:
@@ -819,6 +834,18 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 self._store.put_facts(new)
             except Exception:  # noqa: BLE001
                 pass
+
+    def _scanned_targets(self, path: str) -> list[str]:
+        """The project files the import statements of ``path`` load (its text
+        scanned, not parsed: the imports inside functions too)."""
+        known = self._scans.get(path)
+        if known is None:
+            data = self.data(path)
+            known = []
+            for level, module, names in scan_imports(data, LINE_START_IMPORT_RE) if data else ():
+                known.extend(self._import_targets(path, level, module, names))
+            self._scans[path] = known
+        return known
 
     def _entry_text(self, path: str) -> bool:
         if path in self._always_programs:
@@ -1312,6 +1339,13 @@ class Model:  # pylint: disable=too-many-instance-attributes
     def _configs(self, program: Program, files: set[str]) -> dict[str, dict[str, list]]:
         """The configuration files of ``program``: YAML beside the entry (and in its
         config/, configs/, searched down), and the files its modules name."""
+        key = (program.path, len(files))
+        known = self._program_configs.get(key)
+        if known is None:
+            known = self._program_configs[key] = self._read_configs(program, files)
+        return known
+
+    def _read_configs(self, program: Program, files: set[str]) -> dict[str, dict[str, list]]:
         found: dict[str, dict[str, list]] = {}
         folder = os.path.dirname(program.path)
         if folder not in self._folder_configs:
@@ -1418,7 +1452,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
     def decision(self, path: str, name: str) -> Decision:
         """The decision for top-level ``name`` (a class or function; MODULE for the
         top level) of the file at ``path``."""
-        path = os.path.realpath(path)
+        path = path if path in self._in_sight else _real(path)
         key = (path, name)
         known = self._decisions.get(key)
         if known is None:
@@ -1453,7 +1487,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
     def default(self, path: str) -> Decision:
         """The decision for code of ``path`` that no program builds: that of the
         programs importing its package, else of the programs beside it."""
-        path = os.path.realpath(path)
+        path = path if path in self._in_sight else _real(path)
         known = self._defaults.get(path)
         if known is not None:
             return known
@@ -1540,7 +1574,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         return found
 
     def reached(self, path: str, name: str) -> bool:
-        return (os.path.realpath(path), name) in self._by_node
+        return (path if path in self._in_sight else _real(path), name) in self._by_node
 
     # -- overrides -------------------------------------------------------------
     def _find_overrides(self) -> list[dict[str, Any]]:
@@ -1605,10 +1639,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
             return known
         found: dict[str, list[str]] = {}
         for path in self.files:
-            data = self.data(path)
-            targets = []
-            for level, module, names in scan_imports(data, LINE_START_IMPORT_RE) if data else ():
-                targets.extend(self._import_targets(path, level, module, names))
+            targets = list(self._scanned_targets(path))
             folder = os.path.dirname(path)
             init = os.path.join(folder, "__init__.py")
             if path != init and self._is_file(init):
@@ -1623,7 +1654,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
     def verdict(self, path: str) -> dict[str, Any]:
         """What a worker needs of the file at ``path``: each reached top-level
         name's decision row, the default's, and the override groups that apply."""
-        path = os.path.realpath(path)
+        path = path if path in self._in_sight else _real(path)
         facts = self._facts.get(path)
         names = set()
         if facts is not None:
@@ -2087,8 +2118,8 @@ def verdicts(
     each file's project: every Python file of its project root, not only those
     checked. ``stand_ins``: a checked file that stands for another (standard
     input's copy, a notebook's shadow module) -> the path it stands for."""
-    stand_ins = {os.path.abspath(path): os.path.realpath(source) for path, source in (stand_ins or {}).items()}
-    sources = {os.path.abspath(path): stand_ins.get(os.path.abspath(path)) or os.path.realpath(path) for path in files}
+    stand_ins = {os.path.abspath(path): _real(source) for path, source in (stand_ins or {}).items()}
+    sources = {os.path.abspath(path): stand_ins.get(os.path.abspath(path)) or _real(path) for path in files}
     contents = {source: checked for checked, source in stand_ins.items()}
     by_root: dict[str, list[str]] = {}
     for source in sources.values():
@@ -2120,7 +2151,7 @@ def decide(
 ) -> dict[str, Decision]:
     """The decision for each of ``files`` as a whole (module_decision), with the
     programs among them; ``setting`` "graph" or "pynative" decides for all."""
-    files = [os.path.realpath(path) for path in files]
+    files = [_real(path) for path in files]
     if setting in (GRAPH, PYNATIVE):
         return dict.fromkeys(files, mode.forced(setting, where))
     top = os.path.commonpath(files) if files else ""
