@@ -1,7 +1,9 @@
 """What is graph code and what is differentiated, per module.
 
 Graph code: ``construct`` of every nn.Cell subclass (direct, aliased, or through
-user base classes), functions decorated with mindspore's ``jit`` (any spelling,
+user base classes) that a graph-mode program builds (mslint.analysis.programs:
+a Cell only PyNative programs build runs its construct as plain Python), functions
+decorated with mindspore's ``jit`` (any spelling,
 with or without arguments, legacy ``ms_function``), functions passed to
 ``ms.jit(fn)``, and the methods and module functions they call, transitively
 within the module. Differentiated code: functions and Cells passed to
