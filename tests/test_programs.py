@@ -411,3 +411,14 @@ def test_the_construction_sites_of_a_class_in_programs_that_run(tmp_path: Path) 
         assert programs.construction(paths["blocks.py"], "Unused") is None  # no program builds it
     finally:
         programs.release()
+
+
+def test_a_script_without_a_main_guard_is_a_program(tmp_path: Path) -> None:
+    # course code: the top level builds the network and trains it, in PyNative
+    paths = _project(tmp_path, {
+        "lesson.py": "from net import Net, make\nnet = Net()\nfor step in range(3):\n    make(net)\n",
+        "net.py": CELL.format(name="Net") + "def make(net):\n    return net\nhelper = make(None)\n",
+    })
+    model = _model(tmp_path)
+    assert [os.path.basename(program.path) for program in model.programs] == ["lesson.py"]  # net.py is imported
+    assert model.decision(paths["net.py"], "Net") == mode.Decision(mode.PYNATIVE, "lesson.py runs PyNative")

@@ -98,6 +98,8 @@ ANY = None  # a key that may be any string
 
 # a rebinding of an attribute at a line start, and setattr: the files that may override a framework name
 _REBINDING = re.compile(rb"^[ \t]*(?!self\.|cls\.)[A-Za-z_]\w*(?:\.\w+)+[ \t]*=(?!=)|\bsetattr\s*\(", re.MULTILINE)
+# a call at a file's top level (``net = Net()``, ``train(net)``): a script without a main guard may
+_TOP_LEVEL_CALL = re.compile(rb"^(?:[A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]*=[ \t]*)?[A-Za-z_][\w.]*\(", re.MULTILINE)
 _CONFIG_NAME = re.compile(r"[\w./\\-]+\.(?:ya?ml|json)$")
 _JSON_KEY = re.compile(r'"(\w+)"\s*:\s*("[^"\n]*"|-?\d+)')
 
@@ -772,6 +774,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._imported_packages: dict[str, bool] = {}
         self._by_lookup: set[tuple[str, str]] = set()  # built by a registry or getattr lookup
         self._scans: dict[str, list[str]] = {}  # path -> the files its imports load
+        self._importers: set[str] | None = None  # the files some file in sight imports
         self._program_configs: dict[tuple[str, int], dict[str, dict[str, list]]] = {}
         self._constructions: dict[tuple[str, str], dict] | None = None
         self.parsed = 0
@@ -795,7 +798,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """Read the files: the facts of the entries and of what their imports reach."""
         import hashlib  # noqa: PLC0415
 
-        entries = [path for path in self.files if self._entry_text(path)]
+        entries = [path for path in self.files if self._entry_text(path) or self._script_candidate(path)]
         order = list(entries)
         seen = set(order)
         position = 0
@@ -865,13 +868,39 @@ class Model:  # pylint: disable=too-many-instance-attributes
             self.parsed += 1
         return known
 
+    def _script_candidate(self, path: str) -> bool:
+        """A file outside packages whose top level calls something: it may be a
+        script without a main guard (course code: ``net = Net()`` and a training
+        loop at the top level)."""
+        if self._is_file(os.path.join(os.path.dirname(path), "__init__.py")):
+            return False
+        data = self.data(path)
+        return data is not None and _TOP_LEVEL_CALL.search(data) is not None
+
+    def _runs_project_code(self, path: str) -> bool:
+        """Whether the top level of ``path`` calls a function or class of the project."""
+        top_level = self.facts(path)["bodies"].get(MODULE) or {}
+        return any(
+            (self.resolve(path, dotted, top_level.get("locals")) or ("",))[0] == "sym"
+            for dotted, *_ in top_level.get("calls", ())
+        )
+
+    def _imported(self, path: str) -> bool:
+        """Whether a file in sight imports the module at ``path``."""
+        if self._importers is None:
+            self._importers = set()
+            for source, targets in self._all_imports().items():
+                self._importers.update(target for target in targets if target != source)
+        return path in self._importers
+
     def _is_program(self, path: str) -> bool:
         """An entry script; in a package, only when no file in sight imports the
         package: a module of a library with a main guard is a self-test or demo,
         not one of its programs; a folder of scripts with an ``__init__.py`` (a
-        model-zoo project) is no library."""
+        model-zoo project) is no library. Outside packages, also a file nothing
+        imports whose top level runs project code (a script without a main guard)."""
         if not self._entry_text(path):
-            return False
+            return (self._script_candidate(path) and self._runs_project_code(path) and not self._imported(path))
         folder = os.path.dirname(path)
         if not self._is_file(os.path.join(folder, "__init__.py")):
             return True
@@ -885,11 +914,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         # without a main guard: a script that runs project code at its top level
         # (``run_model(...)`` after its set_context); a package module that only
         # sets the mode on import decides its own (mslint.analysis.scope)
-        top_level = self.facts(path)["bodies"].get(MODULE) or {}
-        return any(
-            (self.resolve(path, dotted, top_level.get("locals")) or ("",))[0] == "sym"
-            for dotted, *_ in top_level.get("calls", ())
-        )
+        return self._runs_project_code(path)
 
     def _package_imported(self, folder: str) -> bool:
         """Whether a file in sight outside the package at ``folder`` imports it by name."""
