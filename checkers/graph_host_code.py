@@ -107,11 +107,12 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
             # gradients are taken with respect to the weights only: a host copy of an
             # input loses nothing in PyNative; GRAPH_MODE compiles the function given
             # to value_and_grad and the copy fails to compile (FACTS.md)
-            if analysis.decision.mode == mode.PYNATIVE or func.attrname not in apis.GRAPH_GRAD_COPY_FAILS:
+            decision = analysis.decision_at(node)
+            if decision.mode == mode.PYNATIVE or func.attrname not in apis.GRAPH_GRAD_COPY_FAILS:
                 return True
             consequence = apis.GRAPH_GRAD_COPY_HARM
-            if analysis.decision.assumed:
-                consequence += f" (assuming graph mode: {analysis.decision.basis}; set {mode.setting_name()})"
+            if decision.assumed:
+                consequence += f" (assuming graph mode: {decision.basis}; set {mode.setting_name()})"
             self.add_message("ms-asnumpy-in-graph", node=node, args=(spelled(func), kind, consequence))
             return True
         if kind == scope.GRAPH and func.attrname in apis.PARAMETER_COPY_FAILS and _is_parameter(func.expr, analysis):
@@ -138,7 +139,7 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         A value only compared, logged or used where the Cell is not training loses
         nothing; in differentiated PyNative code only its data use does."""
         if falls_back and kind == scope.GRAPH and analysis.compiled_for(node) == scope.EXPORT:
-            return export_consequence(analysis.decision.exported_by)
+            return export_consequence(analysis.decision_at(node).exported_by)
         if falls_back and kind == scope.GRAPH and jit_syntax_level(self) == "strict":
             return host_code_consequence(self, kind, loses_gradient=bool(self._harmful_uses(node, analysis, kind, carried, falls_back)))
         harmful = self._harmful_uses(node, analysis, kind, carried, falls_back)

@@ -83,7 +83,7 @@ class GraphPythonChecker(GraphModeNote, BaseChecker):
             consequence = "a @jit_class built from tensors inside graph code fails to compile at every level"
             fix = "build it in __init__ or from constants"
         elif analysis.compiled_for(node) == scope.EXPORT:
-            consequence = export_consequence(analysis.decision.exported_by)
+            consequence = export_consequence(analysis.decision_at(node).exported_by)
             fix = "make it an nn.Cell, or apply mindspore.ops to the tensors directly"
         else:
             if jit_syntax_level(self) != "strict" and analysis.compiled_for(node) == scope.INFERENCE:

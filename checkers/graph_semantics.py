@@ -172,7 +172,7 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
                 node=node,
                 args=(
                     "assigning self.%s" % attr,
-                    f"{strict}, which {analysis.decision.exported_by}'s mindspore.export always uses" if exported else strict,
+                    f"{strict}, which {analysis.decision_at(node).exported_by}'s mindspore.export always uses" if exported else strict,
                     apis.MUTATION_FIX,
                 ),
             )

@@ -5,11 +5,18 @@ from __future__ import annotations
 
 from pylint.checkers import BaseChecker
 
-from mslint.analysis import values
+from mslint.analysis import programs, values
 
 
 def jit_syntax_level(checker: BaseChecker) -> str:
-    return getattr(checker.linter.config, "jit_syntax_level", "lax")
+    """The level the code being checked compiles under: STRICT where the setting
+    or the programs that compile it select it (``set_context(jit_syntax_level=
+    STRICT)``, mslint.analysis.programs), else LAX."""
+    setting = getattr(checker.linter.config, "jit_syntax_level", "lax")
+    if setting == "strict":
+        return setting
+    current = getattr(checker.linter, "current_file", None)
+    return "strict" if current and programs.module_decision(current).syntax_level == "strict" else setting
 
 
 def export_consequence(exported_by: str) -> str:

@@ -35,10 +35,10 @@ class MindSporeOptionsChecker(BaseChecker):
                 "type": "choice",
                 "choices": ["auto", "graph", "pynative"],
                 "metavar": "<auto|graph|pynative>",
-                "help": "How the program runs. auto: read set_context(mode=...) from the entry scripts "
-                "under the linted module's project folder; a module no entry script imports is assumed "
-                "to be compiled (GRAPH_MODE) and the messages say so. graph / pynative: every module runs so "
-                "(@jit code is compiled in both).",
+                "help": "How the program runs. auto: read from the programs of the linted module's project "
+                "(what each builds, the mode each selects; mslint --explain shows them): a Cell is graph code "
+                "when a GRAPH_MODE program builds it; with no program in sight code is assumed to be compiled "
+                "and the messages say so. graph / pynative: every Cell runs so (@jit code is compiled in both).",
             },
         ),
     )

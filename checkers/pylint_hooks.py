@@ -131,6 +131,41 @@ def walker(linter: PyLinter, checkers: Iterable[Any]) -> Any:
     return found
 
 
+def confidence_from_reach(linter: PyLinter) -> None:
+    """From now on, mslint's messages added without a confidence get pylint's
+    HIGH when a program in sight reaches the code they are about, INFERENCE when
+    none does (mslint.analysis.programs), and stay UNDEFINED when no program is
+    in sight to say. Wraps ``add_message`` on this instance only."""
+    from pylint.interfaces import HIGH, INFERENCE, UNDEFINED  # noqa: PLC0415
+
+    from mslint.analysis import programs  # noqa: PLC0415
+
+    wrapped = ("pylint.lint", "PyLinter.add_message")
+    check_signatures({wrapped: EXPECTED[wrapped]})  # only what this wraps: the plugin loads it
+    add = linter.add_message
+    ours: dict[str, bool] = {}
+
+    def is_ours(msgid: str) -> bool:
+        known = ours.get(msgid)
+        if known is None:
+            try:
+                known = linter.msgs_store.get_message_definitions(msgid)[0].symbol.startswith("ms-")
+            except Exception:  # noqa: BLE001 - an unknown message: pylint reports it
+                known = False
+            ours[msgid] = known
+        return known
+
+    def add_message(msgid, line=None, node=None, args=None, confidence=None, col_offset=None,  # noqa: ANN001, ANN202, PLR0913
+                    end_lineno=None, end_col_offset=None):
+        if (confidence is None or confidence == UNDEFINED) and node is not None and is_ours(msgid):
+            reached = programs.reached_at(getattr(node.root(), "file", None), programs.reach_name(node))
+            if reached is not None:
+                confidence = HIGH if reached else INFERENCE
+        return add(msgid, line, node, args, confidence or UNDEFINED, col_offset, end_lineno, end_col_offset)
+
+    linter.add_message = add_message
+
+
 def record_message_nodes(linter: PyLinter, on_message: Callable[[Message, Any], None]) -> None:
     """From now on, call ``on_message(message, node)`` for every message this
     linter's reporter receives, with the astroid node it was added for (None

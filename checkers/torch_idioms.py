@@ -146,6 +146,8 @@ class TorchIdiomsChecker(BaseChecker):
             in_cell = analysis.in_graph_or_differentiated(node) or analysis.pynative_cell_code(node) is not None
             if not (in_cell and analysis.depends_on_tensor(receiver)):
                 return
+            if resolve.tensor_method_rebound(node, func.attrname):
+                return  # the project gives Tensor this method (mslint.analysis.programs overrides)
         else:
             if not self._mindspore_code(node, analysis):
                 return

@@ -244,6 +244,8 @@ class TrainingLoopChecker(BaseChecker):
         method = node.func.attrname
         if not _is_mindspore_cell(receiver, method) or self._torch_compat(node.root()):
             return
+        if resolve.cell_method_rebound(node, method):
+            return  # the project gives nn.Cell this method (mslint.analysis.programs overrides)
         name = receiver.as_string() if not isinstance(receiver, nodes.Call) else spelled(receiver.func) + "(...)"
         edits.offer("ms-torch-module-method", node, _method_edits(node), apis.TORCH_MODULE_METHODS[method].format(name))
         self.add_message(

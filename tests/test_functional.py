@@ -16,7 +16,7 @@ from pylint.testutils import LintModuleTest
 from pylint.testutils.functional import FunctionalTestFile, LintModuleOutputUpdate
 
 from mslint.run import compat
-from mslint.analysis import mode
+from mslint.analysis import programs
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -48,12 +48,17 @@ def test_functional(test_file: FunctionalTestFile, pytestconfig: pytest.Config) 
     if "mindspore-mode" not in Path(test_file.option_file).read_text(encoding="utf-8"):
         # a fixture is one file of no program: it states graph code unless its .rc
         # asks mslint to infer the mode (fixtures/mode/)
-        mode.use_plugin_option("graph")
+        programs.use_plugin_option("graph", in_sight=False)
+    # a project-shaped fixture is a project of its own: its folder under the family's
+    parts = Path(test_file.source).relative_to(FIXTURES).parts
+    project = FIXTURES.joinpath(*parts[:2]) if len(parts) > 2 else Path(test_file.source).parent
+    finder, programs.project_root = programs.project_root, lambda path: str(project)
     try:
         lint_test.setUp()
         lint_test.runTest()
     finally:
-        mode.use_plugin_option("auto")  # the default for the tests that follow in this process
+        programs.project_root = finder
+        programs.use_plugin_option("auto")  # the default for the tests that follow in this process
         # astroid caches modules (and where they are) by name: a later in-process
         # run over a copy of the fixtures (tests/test_cache.py) must not find
         # these files instead of the copies

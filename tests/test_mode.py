@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mslint.run import cli
-from mslint.analysis import mode
+from mslint.analysis import mode, programs
 
 
 def _modes(source: str, path: str = "") -> set[str]:
@@ -87,17 +87,26 @@ def test_a_module_takes_the_mode_of_the_programs_that_import_it(tmp_path: Path) 
             "lib/layers.py": MODEL,
         },
     )
-    decided = mode.decide(paths.values())
+    decided = programs.decide(paths.values())
     assert decided[paths["src/model.py"]].mode == mode.PYNATIVE
     assert decided[paths["train.py"]].mode == mode.PYNATIVE
-    assert decided[paths["lib/layers.py"]] == mode.LIBRARY  # no entry imports it: assumed graph
-    # a second program that compiles: any graph-mode program makes the module graph code
+    # no program builds or imports it: the project's programs run PyNative
+    assert decided[paths["lib/layers.py"]] == mode.Decision(
+        mode.PYNATIVE, "no program in sight builds it, and ../train.py, a program of the project, runs PyNative", assumed=True
+    )
+    # a graph-mode program that only imports the module builds nothing of it
     paths.update(_project(tmp_path, {"export.py": "from mindspore import context\nfrom src import model\n"
                                                   "context.set_context(mode=context.GRAPH_MODE)\n"}))
-    decided = mode.decide(paths.values())
+    decided = programs.decide(paths.values())
+    assert decided[paths["src/model.py"]].mode == mode.PYNATIVE
+    assert decided[paths["src/model.py"]].basis.startswith("no program in sight builds it")
+    # one that builds its Cell: any graph-mode program that builds it makes it graph code
+    paths.update(_project(tmp_path, {"export.py": "from mindspore import context\nfrom src import model\n"
+                                                  "context.set_context(mode=context.GRAPH_MODE)\nnet = model.Net()\n"}))
+    decided = programs.decide(paths.values())
     assert decided[paths["src/model.py"]] == mode.Decision(mode.GRAPH, "../export.py sets GRAPH_MODE")
     # the setting decides for every file
-    assert {d.mode for d in mode.decide(paths.values(), setting="pynative").values()} == {mode.PYNATIVE}
+    assert {d.mode for d in programs.decide(paths.values(), setting="pynative").values()} == {mode.PYNATIVE}
 
 
 def test_a_program_taking_only_plain_functions_from_a_module_does_not_compile_its_cells(tmp_path: Path) -> None:
@@ -105,20 +114,20 @@ def test_a_program_taking_only_plain_functions_from_a_module_does_not_compile_it
     paths = _project(
         tmp_path,
         {
-            "train.py": "import mindspore as ms\nfrom src.model import Net\nms.set_context(mode=ms.PYNATIVE_MODE)\n",
+            "train.py": "import mindspore as ms\nfrom src.model import Net\nms.set_context(mode=ms.PYNATIVE_MODE)\nNet()\n",
             "preprocess.py": "import mindspore as ms\nms.set_context(mode=ms.GRAPH_MODE)\n"
                              "def run():\n    from src.model import warp\n    return warp(1)\n",
             "src/__init__.py": "",
             "src/model.py": model,
         },
     )
-    decided = mode.decide(paths.values())
+    decided = programs.decide(paths.values())
     # the graph-mode preprocessing script runs warp() eagerly; the Cell runs in train.py
     assert decided[paths["src/model.py"]] == mode.Decision(mode.PYNATIVE, "../train.py runs PyNative")
     # a factory that builds the Cell brings it: the graph-mode program compiles it
     paths.update(_project(tmp_path, {"preprocess.py": "import mindspore as ms\nfrom src.model import build\n"
-                                                      "ms.set_context(mode=ms.GRAPH_MODE)\n"}))
-    decided = mode.decide(paths.values())
+                                                      "ms.set_context(mode=ms.GRAPH_MODE)\nbuild()\n"}))
+    decided = programs.decide(paths.values())
     assert decided[paths["src/model.py"]] == mode.Decision(mode.GRAPH, "../preprocess.py sets GRAPH_MODE")
 
 
@@ -132,7 +141,7 @@ def test_a_program_without_set_context_runs_pynative_and_an_unreadable_mode_is_a
             "b/model.py": MODEL,
         },
     )
-    decided = mode.decide(paths.values())
+    decided = programs.decide(paths.values())
     # each script imports the model of its own folder (its folder is first on sys.path)
     assert decided[paths["a/model.py"]].mode == mode.PYNATIVE
     assert decided[paths["b/model.py"]].mode == mode.GRAPH and decided[paths["b/model.py"]].assumed
@@ -148,7 +157,7 @@ def test_the_mode_of_a_config_helper_counts_when_the_entry_sets_none(tmp_path: P
             "net.py": MODEL,
         },
     )
-    assert mode.decide(paths.values())[paths["net.py"]].mode == mode.GRAPH
+    assert programs.decide(paths.values())[paths["net.py"]].mode == mode.GRAPH
 
 
 
@@ -191,7 +200,7 @@ def test_a_module_that_sets_the_mode_on_import_sets_the_program_mode(tmp_path: P
             "src/net/loss.py": MODEL,
         },
     )
-    decided = mode.decide(paths.values())
+    decided = programs.decide(paths.values())
     assert decided[paths["src/net/model.py"]] == mode.Decision(mode.PYNATIVE, "../../eval.py runs PyNative")
     # no script imports loss.py: the program that imports its package runs PyNative
     loss = decided[paths["src/net/loss.py"]]
@@ -199,10 +208,13 @@ def test_a_module_that_sets_the_mode_on_import_sets_the_program_mode(tmp_path: P
     assert "../../eval.py, which imports its package, runs PyNative" in loss.basis
     # the entry's own set_context comes after its imports: it decides
     paths.update(_project(tmp_path, {"eval.py": "import mindspore as ms\nfrom src.data import pad\n"
-                                                "from src.net.model import Net\nms.set_context(mode=ms.GRAPH_MODE)\n"}))
-    decided = mode.decide(paths.values())
-    assert decided[paths["src/net/model.py"]].mode == mode.GRAPH
-    assert decided[paths["src/net/loss.py"]] == mode.LIBRARY  # a compiling program imports its package
+                                                "from src.net.model import Net\nms.set_context(mode=ms.GRAPH_MODE)\nNet()\n"}))
+    decided = programs.decide(paths.values())
+    assert decided[paths["src/net/model.py"]] == mode.Decision(mode.GRAPH, "../../eval.py sets GRAPH_MODE")
+    # nothing builds loss.py's Cell: the only program importing its package compiles
+    loss = decided[paths["src/net/loss.py"]]
+    assert (loss.mode, loss.assumed) == (mode.GRAPH, True)
+    assert loss.basis == "no program in sight builds it, and ../../eval.py, which imports its package, compiles"
 
 
 def test_a_set_context_in_a_function_the_program_never_calls_is_an_assumption(tmp_path: Path) -> None:
@@ -216,18 +228,18 @@ def test_a_set_context_in_a_function_the_program_never_calls_is_an_assumption(tm
             "model.py": MODEL,
         },
     )
-    decided = mode.decide(paths.values())[paths["model.py"]]
+    decided = programs.decide(paths.values())[paths["model.py"]]
     assert decided == mode.Decision(
         mode.GRAPH, "run.py imports helpers.py, whose self_check() may set GRAPH_MODE", assumed=True
     )
     # called by the script, the helper sets the mode
     paths.update(_project(tmp_path, {"run.py": "import helpers\nfrom model import Net\n"
-                                               "if __name__ == '__main__':\n    helpers.self_check()\n"}))
-    assert mode.decide(paths.values())[paths["model.py"]] == mode.Decision(mode.GRAPH, "run.py sets GRAPH_MODE")
+                                               "if __name__ == '__main__':\n    helpers.self_check()\n    Net()\n"}))
+    assert programs.decide(paths.values())[paths["model.py"]] == mode.Decision(mode.GRAPH, "run.py sets GRAPH_MODE")
     # a helper that could only select PyNative changes nothing: the program runs PyNative either way
     paths.update(_project(tmp_path, {"helpers.py": "import mindspore as ms\ndef self_check():\n"
                                                    "    ms.set_context(mode=1)\n"}))
-    assert mode.decide(paths.values())[paths["model.py"]].mode == mode.PYNATIVE
+    assert programs.decide(paths.values())[paths["model.py"]].mode == mode.PYNATIVE
 
 
 # -- the command -----------------------------------------------------------------
@@ -245,20 +257,30 @@ def _lint(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, dict]:
 
 def test_command_reads_the_mode_and_says_which_it_took(tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.PYNATIVE_MODE)\n",
+    _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.PYNATIVE_MODE)\nNet()\n",
                         "model.py": MODEL, "lib.py": MODEL})
     _, report = _lint(capsys, ".")
-    assert [item["path"] for item in report["findings"]] == ["lib.py"]  # model.py runs PyNative
-    finding = report["findings"][0]
-    assert finding["mode"] == "graph" and finding["modeBasis"].startswith("assumed: no entry script")
-    assert "(assuming graph mode: no entry script in sight sets the mode; set [tool.mslint] mode)" in finding["message"]
+    # model.py runs PyNative, and so does lib.py, which no program builds: the project's programs run PyNative
+    assert report["findings"] == []
     # the cache follows a change of the entry script, not only of the module
-    (tmp_path / "train.py").write_text("import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.GRAPH_MODE)\n")
+    (tmp_path / "train.py").write_text("import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.GRAPH_MODE)\nNet()\n")
     _, report = _lint(capsys, ".")
     found = {item["path"]: item for item in report["findings"]}
     assert sorted(found) == ["lib.py", "model.py"]
     assert found["model.py"]["modeBasis"] == "train.py sets GRAPH_MODE"
+    assert found["model.py"]["reached"] is True
     assert "assuming" not in found["model.py"]["message"]
+    # lib.py: no program builds it, the project's programs compile; reported, unreached, the assumption said
+    assert found["lib.py"]["reached"] is False
+    assert found["lib.py"]["modeBasis"] == "assumed: no program in sight builds it, and train.py, which builds Cells beside it, compiles"
+    assert "(assuming graph mode: no program in sight builds it" in found["lib.py"]["message"]
+    # a project with no program at all: assumed graph, and said
+    (tmp_path / "train.py").unlink()
+    _, report = _lint(capsys, ".")
+    finding = next(item for item in report["findings"] if item["path"] == "lib.py")
+    assert finding["mode"] == "graph" and finding["modeBasis"].startswith("assumed: no entry script")
+    assert "(assuming graph mode: no entry script in sight sets the mode; set [tool.mslint] mode)" in finding["message"]
+    assert "reached" not in finding  # no program in sight to say
 
 
 def test_mode_setting_overrides_the_inference(tmp_path: Path, capsys, monkeypatch) -> None:
@@ -293,9 +315,17 @@ def test_a_main_guard_in_a_package_module_is_a_self_test_not_a_program(tmp_path:
             "pkg/__init__.py": "from .layers import Net\n",
             "pkg/layers.py": MODEL,
             "pkg/wrapper.py": 'import mindspore as ms\nfrom .layers import Net\nif __name__ == "__main__":\n    ms.set_context(mode=ms.PYNATIVE_MODE)\n',
+            "tools/use.py": "import pkg\n",  # the package is a library others import
         },
     )
-    assert mode.decide(paths.values())[paths["pkg/layers.py"]] == mode.LIBRARY
+    assert programs.decide(paths.values())[paths["pkg/layers.py"]] == mode.LIBRARY
+    # a folder of scripts with an __init__.py that nothing imports is no library: its scripts are programs
+    del paths["tools/use.py"]
+    (tmp_path / "tools" / "use.py").unlink()
+    decided = programs.decide(paths.values())[paths["pkg/layers.py"]]
+    assert (decided.mode, decided.basis) == (
+        mode.PYNATIVE, "no program in sight builds it, and wrapper.py, which imports its package, runs PyNative"
+    )
 
 
 def test_a_module_only_export_scripts_compile_is_never_differentiated_in_graph_mode(tmp_path: Path) -> None:
@@ -311,28 +341,28 @@ def test_a_module_only_export_scripts_compile_is_never_differentiated_in_graph_m
             "src/model.py": MODEL,
         },
     )
-    decided = mode.decide(paths.values())[paths["src/model.py"]]
+    decided = programs.decide(paths.values())[paths["src/model.py"]]
     assert (decided.mode, decided.trained, decided.exported_by) == (mode.GRAPH, False, "../export.py")
     assert decided.basis == "../export.py sets GRAPH_MODE, and every program that compiles it runs inference only"
-    assert mode.decide(paths.values())[paths["train.py"]].mode == mode.PYNATIVE
+    assert programs.decide(paths.values())[paths["train.py"]].mode == mode.PYNATIVE
     # an evaluation script under the context's level: inference, nothing exported
     paths.update(_project(tmp_path, {"export.py": export.replace("ms.export(net, x, file_name='net')", "print(net(x))")}))
-    decided = mode.decide(paths.values())[paths["src/model.py"]]
+    decided = programs.decide(paths.values())[paths["src/model.py"]]
     assert (decided.trained, decided.exported_by) == (False, "")
     # a project module the export script imports trains: it may differentiate what it compiles
     paths.update(_project(tmp_path, {
         "src/trainer.py": "from mindspore import nn\nstep = nn.TrainOneStepCell\n",
         "export.py": "from src.trainer import step\n" + export,
     }))
-    assert mode.decide(paths.values())[paths["src/model.py"]].trained
+    assert programs.decide(paths.values())[paths["src/model.py"]].trained
     # a program that evaluates and also calls a library's training loop trains
     paths.update(_project(tmp_path, {"export.py": export.replace("ms.export(net, x, file_name='net')",
                                                                  "train_one_epoch(net, data)")}))
-    assert mode.decide(paths.values())[paths["src/model.py"]].trained
+    assert programs.decide(paths.values())[paths["src/model.py"]].trained
     # a graph-mode program that shows no inference is taken to train
     paths.update(_project(tmp_path, {"export.py": "import mindspore as ms\nfrom src.model import Net\n"
                                                   "ms.set_context(mode=ms.GRAPH_MODE)\nprint(Net()(x))\n"}))
-    assert mode.decide(paths.values())[paths["src/model.py"]] == mode.Decision(mode.GRAPH, "../export.py sets GRAPH_MODE")
+    assert programs.decide(paths.values())[paths["src/model.py"]] == mode.Decision(mode.GRAPH, "../export.py sets GRAPH_MODE")
 
 
 @pytest.mark.parametrize(
@@ -347,4 +377,4 @@ def test_a_module_only_export_scripts_compile_is_never_differentiated_in_graph_m
     ],
 )
 def test_which_programs_call_mindspore_export(source: str, exports: bool) -> None:
-    assert mode._Files(lambda path: source.encode()).exports("x.py") is exports
+    assert programs.read_facts(source.encode())["exports"] is exports

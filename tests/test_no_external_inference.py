@@ -187,14 +187,19 @@ def _symbols() -> str:
 def test_inference_never_enters_mindspore_or_torch(tmp_path: Path) -> None:
     tricky = tmp_path / "tricky_spellings.py"
     tricky.write_text(textwrap.dedent(TRICKY), encoding="utf-8")
+    # the project is a library of its own (its setup.py marks its root): no program in
+    # sight, so its Cells are assumed compiled (tricky_spellings.py, beside it, is a
+    # program that runs PyNative: mslint.analysis.programs)
+    library = tmp_path / "lib"
     for name, source in PROJECT.items():
-        (tmp_path / name).parent.mkdir(exist_ok=True)
-        (tmp_path / name).write_text(textwrap.dedent(source), encoding="utf-8")
+        (library / name).parent.mkdir(parents=True, exist_ok=True)
+        (library / name).write_text(textwrap.dedent(source), encoding="utf-8")
+    (library / "setup.py").write_text("", encoding="utf-8")
     command = [
         sys.executable, "-c", RECORDER,
         "--load-plugins=mslint", "--disable=all", f"--enable={_symbols()}",
         "--persistent=n", "--score=n", "--reports=n", "--recursive=y", "--output-format=json2",
-        str(FIXTURES), str(tricky), str(tmp_path / "proj"),
+        str(FIXTURES), str(tricky), str(library / "proj"),
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False, cwd=tmp_path)
     marker = [line for line in done.stdout.splitlines() if line.startswith("LOADED-MODULES ")]

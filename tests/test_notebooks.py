@@ -17,7 +17,9 @@ SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
 CELLS = [
     {"cell_type": "markdown", "metadata": {}, "source": ["# Training\n"]},
     {"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [],
-     "source": ["%matplotlib inline\n", "!pip install mindspore\n", "files = !ls\n", "import numpy as np\n", "from mindspore import nn"]},
+     # a notebook is a program: it compiles its Cell because it selects GRAPH_MODE
+     "source": ["%matplotlib inline\n", "!pip install mindspore\n", "files = !ls\n", "import numpy as np\n", "from mindspore import nn\n",
+                "import mindspore as ms\n", "ms.set_context(mode=ms.GRAPH_MODE)"]},
     {"cell_type": "code", "metadata": {}, "execution_count": 2, "outputs": [],
      "source": ["class Net(nn.Cell):\n", "    def construct(self, x):\n", "        return np.exp(x)"]},
     {"cell_type": "code", "metadata": {}, "execution_count": 3, "outputs": [], "source": ["%%bash\n", "for x in 1 2; do echo $x; done"]},

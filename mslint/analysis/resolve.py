@@ -20,7 +20,7 @@ import astroid
 from astroid import nodes
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil
+from mslint.analysis import astutil, programs
 
 _SORTED_ALIASES = sorted(apis.MODULE_ALIASES.items(), key=lambda item: -len(item[0]))
 
@@ -166,7 +166,63 @@ def _qualified_name(expr: nodes.NodeNG) -> str | None:
         return None
     if parts:
         base = base + "." + ".".join(parts)
-    return canonical(base)
+    qname = canonical(base)
+    if is_external(qname):
+        rebound = _rebound(expr.root(), qname)
+        if rebound is not None:
+            return rebound
+    return qname
+
+
+# ---------------------------------------------------------------------------
+# Framework names the project rebinds (mslint.analysis.programs: ``nn.Dropout =
+# CustomDropout`` in a module its package's ``__init__`` imports first)
+# ---------------------------------------------------------------------------
+
+_CANONICAL_OVERRIDES: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
+
+
+def _overrides(module: nodes.NodeNG) -> dict[str, str]:
+    """The framework names rebound for ``module``'s file: canonical name -> the
+    project's replacement."""
+    mapping = programs.overrides_for(getattr(module, "file", None))
+    if not mapping:
+        return mapping
+    known = _CANONICAL_OVERRIDES.get(id(mapping))
+    if known is None or known[0] is not mapping:
+        if len(_CANONICAL_OVERRIDES) > 256:
+            _CANONICAL_OVERRIDES.clear()
+        known = _CANONICAL_OVERRIDES[id(mapping)] = (mapping, {canonical(key): value for key, value in mapping.items()})
+    return known[1]
+
+
+def _rebound(module: nodes.NodeNG, qname: str) -> str | None:
+    mapping = _overrides(module)
+    return mapping.get(qname) if mapping else None
+
+
+def rebound(module: nodes.NodeNG, qname: str) -> str | None:
+    """What the project puts in place of the framework name ``qname`` (canonical)
+    for the code of ``module``, or None when it keeps the framework's: rules then
+    judge the project's object, or stay silent."""
+    return _rebound(module.root(), canonical(qname))
+
+
+def tensor_method_rebound(module: nodes.NodeNG, method: str) -> bool:
+    """Whether the project gives Tensor the method ``method`` for the code of
+    ``module`` (``Tensor.size = _size``): a PyTorch spelling may then be right."""
+    return _method_rebound(module, "Tensor", method)
+
+
+def cell_method_rebound(module: nodes.NodeNG, method: str) -> bool:
+    """Whether the project gives nn.Cell the method ``method`` for the code of
+    ``module`` (``nn.Cell.half = _half``)."""
+    return _method_rebound(module, "Cell", method)
+
+
+def _method_rebound(module: nodes.NodeNG, owner: str, method: str) -> bool:
+    mapping = _overrides(module.root())
+    return bool(mapping) and any(key.endswith(f"{owner}.{method}") for key in mapping)
 
 
 _BUILTIN_NAMES = frozenset(dir(__import__("builtins")))

@@ -1,7 +1,9 @@
 """What is graph code and what is differentiated, per module.
 
 Graph code: ``construct`` of every nn.Cell subclass (direct, aliased, or through
-user base classes), functions decorated with mindspore's ``jit`` (any spelling,
+user base classes) that a graph-mode program builds (mslint.analysis.programs:
+a Cell only PyNative programs build runs its construct as plain Python), functions
+decorated with mindspore's ``jit`` (any spelling,
 with or without arguments, legacy ``ms_function``), functions passed to
 ``ms.jit(fn)``, and the methods and module functions they call, transitively
 within the module. Differentiated code: functions and Cells passed to
@@ -23,7 +25,7 @@ from collections import deque
 from astroid import nodes
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, mode, resolve, values
+from mslint.analysis import astutil, mode, programs, resolve, values
 
 GRAPH = "graph"
 DIFFERENTIATED = "differentiated"
@@ -189,6 +191,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self.bytecode_roots: set[nodes.NodeNG] = set()
         self._reached: dict[str, frozenset] = {}
         self._cell_values: dict[nodes.NodeNG, values.FunctionValues] = {}
+        self._decisions: dict[str, mode.Decision] = {}  # top-level name -> decision_at
 
     # -- classification ------------------------------------------------------
     def is_cell_class(self, cls: nodes.ClassDef) -> bool:
@@ -233,20 +236,39 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
                 self._root_from_call(call)
             elif last == "set_context":
                 self._read_context_mode(call)
-        self.decision = mode.decision_for(self.module.file)
+        self.decision = programs.module_decision(self.module.file)
         if self.pynative_only and not self.decision.set_by_user:
-            self.decision = mode.Decision(mode.PYNATIVE, "this module sets PYNATIVE_MODE")
-        if self.decision.mode == mode.PYNATIVE:
-            # The programs run their Cells in PyNative: construct is ordinary
-            # Python there; only @jit functions are compiled.
-            return
+            self.decision = self._sets_pynative
         for cls in classes:
-            if not self.is_cell_class(cls):
+            if self.decision_at(cls).mode == mode.PYNATIVE or not self.is_cell_class(cls):
+                # The programs that build it run PyNative: construct is ordinary
+                # Python there; only @jit functions are compiled.
                 continue
             for name in apis.CELL_METHODS_COMPILED:
                 for method in cls.locals.get(name, ()):
                     if isinstance(method, nodes.FunctionDef):
                         self._add(method, GRAPH, entry=True)
+
+    _sets_pynative = mode.Decision(mode.PYNATIVE, "this module sets PYNATIVE_MODE")
+
+    def decision_at(self, node: nodes.NodeNG) -> mode.Decision:
+        """How the programs run the code at ``node`` (mslint.analysis.programs): the
+        decision for the top-level class or function holding it; the module's
+        for its top level, and in a view of another module's code."""
+        if self.home is not None:
+            return self.decision
+        top = node
+        while top.parent is not None and not isinstance(top.parent, nodes.Module):
+            top = top.parent
+        if not isinstance(top, (nodes.ClassDef, nodes.FunctionDef)) or top.root() is not self.module:
+            return self.decision
+        known = self._decisions.get(top.name)
+        if known is None:
+            known = programs.decision_for(self.module.file, top.name)
+            if self.pynative_only and not known.set_by_user:
+                known = self._sets_pynative
+            self._decisions[top.name] = known
+        return known
 
     @property
     def pynative_only(self) -> bool:
@@ -445,9 +467,10 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         program may); else EXPORT when a program exports it (mindspore.export
         compiles under STRICT); else INFERENCE (evaluation under the context's
         level: a host copy loses no gradient)."""
-        if self.decision.trained or self.compiled_in_every_mode(node):
+        decision = self.decision_at(node)
+        if decision.trained or self.compiled_in_every_mode(node):
             return TRAINING
-        return EXPORT if self.decision.exported_by else INFERENCE
+        return EXPORT if decision.exported_by else INFERENCE
 
     def bytecode_only(self, node: nodes.NodeNG) -> bool:
         """Whether ``node`` is graph code only through ``@jit(capture_mode="bytecode")``
@@ -462,9 +485,10 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
     def mode_note(self, node: nodes.NodeNG) -> str:
         """What a message about graph code at ``node`` adds when the mode was
         assumed rather than read from the project: empty otherwise."""
-        if not self.decision.assumed or not self.in_graph(node) or self.compiled_in_every_mode(node):
+        decision = self.decision_at(node)
+        if not decision.assumed or not self.in_graph(node) or self.compiled_in_every_mode(node):
             return ""
-        return f" (assuming graph mode: {self.decision.basis}; set {mode.setting_name()})"
+        return f" (assuming graph mode: {decision.basis}; set {mode.setting_name()})"
 
     def differentiated_by_weights_only(self, func: nodes.NodeNG) -> bool:
         """Whether every differentiation of ``func`` (its owner) takes gradients
@@ -518,7 +542,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         """In a module its programs run PyNative: the Cell's construct that holds
         ``node`` (plain Python there, but its inputs are still tensors: a PyTorch
         idiom on them fails as it would in graph mode)."""
-        if self.decision.mode != mode.PYNATIVE:
+        if self.decision_at(node).mode != mode.PYNATIVE:
             return None
         found = astutil.enclosing_method(node)
         if found is None or found[0].name not in apis.CELL_METHODS_COMPILED or not self.is_cell_class(found[1]):

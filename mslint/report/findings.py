@@ -154,6 +154,9 @@ class Finding:  # pylint: disable=too-many-instance-attributes
     # call it is: "<file>:<line>:<name>" (mslint.analysis.compiled.compiled_units;
     # ``mslint --graph-report`` counts findings by them)
     units: tuple[str, ...] = ()
+    # whether a program in sight reaches the code (mslint.analysis.programs); None:
+    # no program in sight to say
+    reached: bool | None = None
     anchor: Anchor | None = field(default=None, compare=False)
     fix: Patch | None = field(default=None, compare=False)  # the rule's autofix (mslint.report.fixes)
 

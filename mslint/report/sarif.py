@@ -53,6 +53,8 @@ LEVELS = {
     "refactor": "note",
     "info": "note",
 }
+# SARIF result.rank (0-100): a finding in code a program in sight runs, and one in code none reaches
+REACHED_RANK, UNREACHED_RANK = 90.0, 40.0
 GITHUB_SEVERITY = {"error": "error", "warning": "warning", "note": "recommendation"}
 
 
@@ -209,6 +211,11 @@ def build_log(  # noqa: PLR0913
             result["properties"]["confirmation"] = item.confirmation
         if item.mode:
             result["properties"]["mode"] = {"mode": item.mode, "basis": item.mode_basis}
+        if item.reached is not None:
+            # whether a program in sight runs the code (mslint.analysis.programs): a
+            # finding in code none reaches ranks lower
+            result["properties"]["reached"] = item.reached
+            result["rank"] = REACHED_RANK if item.reached else UNREACHED_RANK
         if item.cell:  # a notebook: the region is the .ipynb file's line; where in the notebook, as it shows
             result["properties"]["cell"], result["properties"]["cellLine"], result["properties"]["cellColumn"] = item.cell
         elif item.fix is not None:  # (a notebook's edits would be in its cells' code, not the .ipynb text)
@@ -271,7 +278,10 @@ class SarifReporter(BaseReporter):
             path = message.abspath or message.path
             if path not in lines_of:
                 lines_of[path] = findings.read_source_lines(path) if path else []
-            found.append(findings.from_message(message, lines_of[path]))
+            item = findings.from_message(message, lines_of[path])
+            if message.symbol.startswith("ms-"):  # the plugin says reachability with pylint's confidence
+                item.reached = {"HIGH": True, "INFERENCE": False}.get(getattr(message.confidence, "name", ""))
+            found.append(item)
         found = findings.assign_fingerprints(found, root)
         log = build_log(found, catalog.rules_of(self.linter), root=root)
         self.out.write(dumps(log))

@@ -353,6 +353,10 @@ class ResultCache:
                 "CREATE TABLE IF NOT EXISTS imports (hash TEXT PRIMARY KEY, imports TEXT NOT NULL, used INTEGER NOT NULL)"
             )
             self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            # the facts of each file the program model read (mslint.analysis.programs), by content hash
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS facts (hash TEXT PRIMARY KEY, facts TEXT NOT NULL, used INTEGER NOT NULL)"
+            )
         except (OSError, sqlite3.Error) as error:
             self._fail(error)
 
@@ -425,6 +429,13 @@ class ResultCache:
     def put_imports(self, rows: Iterable[tuple[str, Any]]) -> None:
         self._put_many("imports", rows)
 
+    def get_facts(self, hashes: Sequence[str]) -> dict[str, Any]:
+        """The program model's facts of files by content hash (mslint.analysis.programs)."""
+        return self._get_many("facts", "facts", hashes)
+
+    def put_facts(self, rows: Iterable[tuple[str, Any]]) -> None:
+        self._put_many("facts", rows)
+
     def get_meta(self, key: str) -> Any:
         if self._db is None:
             return None
@@ -452,7 +463,7 @@ class ResultCache:
             if self.get_meta("pruned") == self.today:
                 return
             with self._db:
-                for table in ("results", "imports"):
+                for table in ("results", "imports", "facts"):
                     self._db.execute(f"DELETE FROM {table} WHERE used < ?", (self.today - PRUNE_AFTER_DAYS,))
             self.put_meta("pruned", self.today)
         except sqlite3.Error as error:

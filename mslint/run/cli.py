@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import errno
 import fnmatch
+import gc
 import json
 import os
 import re
@@ -47,6 +48,7 @@ from mslint.run.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVE
 from mslint.analysis import edits
 from mslint.analysis.imports import scan_imports
 from mslint.analysis import mode as run_mode
+from mslint.analysis import programs as run_programs
 from mslint.run import plugin
 from mslint.confirm.rules import DEFAULT_TIMEOUT as DEFAULT_CONFIRM_TIMEOUT
 
@@ -204,11 +206,14 @@ def _walk(top: str, excluded: Excluder, files: dict[str, str], problems: list[Pr
 def run_settings(
     rules: list[catalog.Rule], enabled: list[str], files: list[str], sources: list[str], *,
     jit_syntax_level: str, timeout: float, mode: str, mode_where: str, real: dict[str, str] | None = None,
+    use_cache: bool = True,
 ) -> Settings:
     """The settings every process lints ``files`` with (``sources``: the files
     they stand for, a notebook for its shadow module, a path for standard
-    input), with each file's mode decided from them all (mslint.analysis.mode),
-    where the user's file is (``real``: see decide_modes)."""
+    input), with the verdict of each file from the programs in sight of its
+    project (mslint.analysis.programs: the same for `mslint .`, `mslint net.py`,
+    standard input, the editor and the plugin), read where the user's file is
+    (``real``: a checked copy -> the file it stands for)."""
     settings = Settings(
         enabled=enabled,
         jit_syntax_level=jit_syntax_level,
@@ -219,7 +224,7 @@ def run_settings(
         mode=mode,
         mode_where=mode_where,
     )
-    settings.decisions = decide_modes(files, settings, real or {})
+    settings.decisions, settings.overrides = _program_verdicts(files, real or {}, use_cache)
     return settings
 
 
@@ -367,11 +372,16 @@ def _result_keys(
 
     deps = result_cache.DependencyHasher(settings.roots, read_imports)
     analysis = result_cache.analysis_key(settings.cache_fields())
-    # a file's mode depends on the entry scripts that import it: part of its key
+    # how a file's code runs depends on the programs in sight (mslint.analysis.programs):
+    # its verdict, and the framework names rebound for it, are part of its key
+    def program_key(path: str) -> str:
+        verdict = settings.decisions.get(os.path.abspath(path))
+        rebound = [settings.overrides[index] for index in (verdict or {}).get("overrides", ())]
+        return json.dumps([verdict, rebound], sort_keys=True)
+
     keys = {
         path: result_cache.digest_text(
-            analysis, os.path.abspath(path), modname, deps.closure_hash(os.path.abspath(path)),
-            json.dumps(settings.decisions.get(os.path.abspath(path))),
+            analysis, os.path.abspath(path), modname, deps.closure_hash(os.path.abspath(path)), program_key(path),
         )
         for path, modname, _ in tasks
         if path in hashes
@@ -574,25 +584,6 @@ def _width(char: str) -> int:
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
-def decide_modes(files: list[str], settings: Settings, real: dict[str, str]) -> dict[str, tuple]:
-    """Each checked file's mode (Decision.row()), decided where the user's file
-    is: a notebook's shadow module and standard input's copy (``real``: checked
-    path -> the notebook, the --stdin-filename) are read as that file, so that
-    their imports are found beside it and the reasons name it
-    ("explore.ipynb sets GRAPH_MODE")."""
-    where = {path: os.path.abspath(real.get(path, path)) for path in files}
-    checked = {shown: os.path.abspath(path) for path, shown in where.items()}
-
-    def read(path: str) -> bytes | None:
-        try:
-            return Path(checked.get(path, path)).read_bytes()
-        except OSError:
-            return None
-
-    decided = run_mode.decide(list(checked), read=read, setting=settings.mode, where=settings.mode_where)
-    return {os.path.abspath(path): decided[shown].row() for path, shown in where.items() if shown in decided}
-
-
 UNKNOWN_OPTION_VALUE = "unknown-option-value"  # pylint's W0012: a pragma names no known message
 _UNKNOWN_OPTION = re.compile(r"for '(?P<action>[^']*)', expected .* got '(?P<name>.*)'$")
 
@@ -716,6 +707,9 @@ def summary_line(report: dict[str, Any]) -> str:
         if found
         else f"No findings in {files} file{'s' * (files != 1)}"
     )
+    unreached = sum(1 for item in found if item.reached is False)
+    if unreached:
+        text += f"; {unreached} in code no program in sight reaches"
     if report.get("baselined"):
         text += f"; {report['baselined']} in the baseline not shown"
     if report["problems"]:
@@ -798,6 +792,8 @@ def _json_finding(item: Finding, root: str) -> dict[str, Any]:
     if item.mode:
         entry["mode"] = item.mode
         entry["modeBasis"] = item.mode_basis
+    if item.reached is not None:
+        entry["reached"] = item.reached
     if item.fix is not None and not item.cell:
         entry["fix"] = item.fix.data()
     if item.cell:  # a notebook: line is the .ipynb file's, cell/cellLine as the notebook shows it
@@ -996,6 +992,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ignore", action="append", metavar="RULES", help="never report these rules")
     parser.add_argument("--enable", action="append", metavar="RULES", help="also check these (rules off by default, pylint messages)")
     parser.add_argument("--mode", choices=run_mode.MODES, help="how the programs run: auto (read set_context(mode=...) from the entry scripts; default), graph or pynative")
+    parser.add_argument("--explain", action="store_true", help="print the programs of the project of each PATH, their modes with the evidence, and what each builds; check nothing")
     parser.add_argument("--jit-syntax-level", choices=JIT_SYNTAX_LEVELS, help="the level the project compiles with (default: lax)")
     parser.add_argument("--fail-on", choices=FAIL_ON, help="lowest category that fails the run (default: convention, i.e. any finding)")
     parser.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (0: one per CPU, at most 8; default 0)")
@@ -1132,7 +1129,36 @@ def cmd_check(argv: Sequence[str]) -> int:
         return EXIT_ERROR
 
 
+def _program_verdicts(files: list[str], stand_ins: dict[str, str], use_cache: bool) -> tuple[dict[str, dict], list[dict]]:
+    """mslint.analysis.programs' verdicts of the checked files, with the facts of
+    the files it reads cached by content; the model is freed before the workers
+    are forked (a worker inherits the memory of the process it is forked from)."""
+    store = result_cache.ResultCache(warn=lambda _text: None) if use_cache else None
+    try:
+        return run_programs.verdicts(files, stand_ins, store if store is not None and store.enabled else None)
+    finally:
+        if store is not None:
+            store.close()
+        gc.collect()
+
+
+def _explain(args: argparse.Namespace) -> int:
+    """``mslint --explain PATH...``: the program model of each PATH's project."""
+    shown = set()
+    for path in args.paths or ["."]:
+        if not os.path.exists(path):
+            print(f"mslint: {path}: no such file or folder", file=sys.stderr)
+            return EXIT_ERROR
+        text = run_programs.explain(path)
+        if text not in shown:
+            shown.add(text)
+            _write_stdout(text)
+    return EXIT_OK
+
+
 def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, PLR0915
+    if args.explain:
+        return _explain(args)
     use_cache = config.cache and not args.no_cache
     where = str(config.source) if config.source else "command line"
     rules = load_catalogue(use_cache)
@@ -1193,6 +1219,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         mode_where="--mode" if args.mode else "[tool.mslint]",
         real={**{path: shadow.notebook for path, shadow in shadows.items()},
               **({stdin.copy: stdin.path} if stdin and stdin.copy else {})},
+        use_cache=use_cache,
     )
     stats: dict[str, int] = {}
     pragma_warnings: list[Finding] = []
@@ -1474,7 +1501,7 @@ def editor_project(path: str, extra: Sequence[str] = (), folders: Sequence[str] 
     files, shadows = _notebook_shadows(files, [])
     sources = [_source_of(item, shadows) for item in files]
     settings = run_settings(rules, enabled, files, sources, jit_syntax_level=config.jit_syntax_level, timeout=config.timeout,
-                            mode=config.mode, mode_where="[tool.mslint]")
+                            mode=config.mode, mode_where="[tool.mslint]", use_cache=config.cache)
     return buffers.Project(root=str(config.root), files=sources, settings=settings, excluded=excluded,
                            config_source=str(config.source) if config.source else None)
 

@@ -12,8 +12,8 @@
     timeout = 60                         # seconds per file; a file that takes longer is reported, not checked (0: no limit)
     cache = true                         # keep results between runs (see mslint/run/cache.py)
     baseline = "mslint-baseline.sarif"   # report only findings not in this log
-    mode = "auto"                        # how the programs run: auto (read set_context from the entry
-                                         # scripts; a module none imports is assumed graph), graph or pynative
+    mode = "auto"                        # how the programs run: auto (read from the project's programs:
+                                         # what each builds, in which mode; see mslint --explain), graph or pynative
 
     [tool.mslint.per-file-ignores]       # rules ignored in some files, as ruff's (globs relative to this file's folder)
     "tests/**" = ["ms-cell-in-construct"]

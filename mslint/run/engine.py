@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from mslint.run import cache as result_cache
-from mslint.analysis import edits, mode
+from mslint.analysis import edits, programs
 from mslint.analysis.project import module_name
 from mslint.checkers import pylint_hooks
 from mslint.report import findings
@@ -58,12 +58,14 @@ class Settings:
     # only mslint's rules (and pylint's fatal messages) are enabled, no other pylint
     # message: astroid can skip work only pylint's own checkers use
     only_mslint: bool = False
-    # how the programs run (mslint.analysis.mode): the setting ("auto", "graph", "pynative"),
-    # where it was set, and each file's decision (path -> Decision.row()), made
-    # from the whole linted set before the files are shared out
+    # how the programs run (mslint.analysis.programs): the setting ("auto", "graph",
+    # "pynative"), where it was set, each file's verdict (path -> Model.verdict()),
+    # made from the programs in sight before the files are shared out, and the
+    # framework names the project rebinds (Model.override_groups())
     mode: str = "auto"
     mode_where: str = "[tool.mslint]"
-    decisions: dict[str, tuple] = field(default_factory=dict)
+    decisions: dict[str, dict] = field(default_factory=dict)
+    overrides: list[dict] = field(default_factory=list)
 
     def cache_fields(self) -> dict[str, Any]:
         """What the findings depend on, for the cache key. The roots are not in
@@ -141,7 +143,7 @@ class Engine:
         for root in reversed(settings.roots):
             if root not in sys.path:
                 sys.path.insert(0, root)
-        mode.configure(settings.mode, settings.decisions, settings.mode_where)
+        programs.configure(settings.mode, settings.decisions, settings.mode_where, settings.overrides)
         self._build()
 
     def _build(self) -> None:
@@ -232,8 +234,6 @@ class Engine:
         # `# pylint: disable=` of a removed message gives useless-option-value);
         # a pragma naming no known message is kept: the command warns about it
         enabled = self._enabled | {"unknown-option-value"}
-        decision = mode.decision_for(path)
-        basis = f"assumed: {decision.basis}" if decision.assumed else decision.basis
         found = []
         for message, node in reported:
             if message.symbol not in enabled:
@@ -244,7 +244,12 @@ class Engine:
             if patch is not None:
                 item.fix = patch.in_characters(lines)
             if message.symbol not in UNANALYSED:
-                item.mode, item.mode_basis = decision.mode, basis
+                # how the programs run the code the finding is in, and whether one reaches it
+                name = programs.top_level_name(node)
+                decision = programs.decision_for(path, name) if name != programs.MODULE else programs.module_decision(path)
+                item.mode = decision.mode
+                item.mode_basis = f"assumed: {decision.basis}" if decision.assumed else decision.basis
+                item.reached = programs.reached_at(path, programs.reach_name(node))
             item.units = _units(node)
             found.append(item)
         edits.forget()

@@ -24,12 +24,13 @@ def register(linter: PyLinter) -> None:
     from mslint.checkers import register_all  # noqa: PLC0415 - keep `import mslint` cheap
     from mslint.report import sarif  # noqa: PLC0415
 
-    from mslint.checkers.pylint_hooks import honour_pragmas_on_headers  # noqa: PLC0415
+    from mslint.checkers import pylint_hooks  # noqa: PLC0415
     from mslint.knowledge.manifest import RULES  # noqa: PLC0415
 
     _allow_deep_expressions()
     register_all(linter)
-    honour_pragmas_on_headers(rule.msgid for rule in RULES)
+    pylint_hooks.honour_pragmas_on_headers(rule.msgid for rule in RULES)
+    pylint_hooks.confidence_from_reach(linter)
     sarif.register(linter)
     try:
         from mslint.confirm import checker as runtime  # noqa: PLC0415
@@ -54,15 +55,15 @@ def load_configuration(linter: PyLinter) -> None:
     """Once options are read: ``[tool.mslint]`` applies as it does to the
     ``mslint`` command; ``--confirm=y`` (runtime mode) needs its checker to run
     even when its own message is disabled."""
-    from mslint.analysis import mode  # noqa: PLC0415
+    from mslint.analysis import programs  # noqa: PLC0415
     from mslint.run.config import apply_to_pylint  # noqa: PLC0415
 
     config = apply_to_pylint(linter)
-    # ``--mindspore-mode`` (else ``[tool.mslint] mode``) sets how mslint.analysis.mode decides
+    # ``--mindspore-mode`` (else ``[tool.mslint] mode``) sets how mslint.analysis.programs decides
     setting = getattr(linter.config, "mindspore_mode", "auto")
     if setting == "auto" and config is not None and config.source is not None:
         setting = config.mode
-    mode.use_plugin_option(setting)
+    programs.use_plugin_option(setting)
     try:
         from mslint.confirm import checker as runtime  # noqa: PLC0415
     except ImportError:  # an installation without runtime mode

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 
 from mslint.run import compat
-from mslint.analysis import mode
+from mslint.analysis import programs
 from mslint.run.engine import Engine, Settings, source_size
 from mslint.report.findings import Finding
 
@@ -149,7 +149,7 @@ def lint(
         finally:
             sys.path[:] = saved_path
             compat.forget_run(before)
-            mode.release()  # the run's mode decisions are not the next run's
+            programs.release()  # the run's mode decisions are not the next run's
         return results
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415

@@ -1,0 +1,574 @@
+"""The facts of one file that the program model (mslint.analysis.programs)
+reads: what it defines, imports, calls, names, looks up and registers, the modes
+its ``set_context`` calls select, its argparse options, the configuration files
+it names, the framework names it rebinds. Read with the standard library's
+``ast`` (no user code run), independent of every other file: the command caches
+them by content hash.
+
+The facts are a JSON-able dict:
+
+  bindings  top-level name -> ["def"] | ["class"] | ["module", dotted]
+            | ["from", level, module, name] | ["alias", dotted] | ["dict"]
+            | ["object"] | ["value"]
+  stars     [[level, module]]: star imports at top level
+  classes   name -> {"bases": [dotted], "decorators": [decorator], "params": [...]}
+  functions name -> {"decorators": [decorator], "params": [...]}
+  bodies    <module>, <main>, top-level function and class names ->
+            {"calls": [[dotted, [spec], {kw: spec}, line, open]], "refs": [dotted],
+             "lookups": [[dotted, spec, kind]], "imports": [[level, module, names]],
+             "locals": {name: binding}, "stores": [[dotted, spec, spec]]}
+  dicts     name -> [[key, dotted]]: module-level dicts of names
+  contexts  [[modes, runs, line, options, levels, level_options]]
+  arguments dest -> [default spec, [choices]]
+  configs   [file names of .yaml/.yml/.json the file mentions]
+  rebinds   [[target dotted, value dotted or "", runs]]
+  called    names the top level calls (a function called there runs on import)
+
+A spec is what an argument or a key may be: ["lit", value], ["param", name,
+owner], ["opt", key] (args.key, cfg["key"]), ["dname"] (the decorated
+object's __name__), or None (anything).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from typing import Any
+
+from mslint.analysis import mode
+
+FACTS_VERSION = 2
+MODULE = "<module>"  # a file's top-level code: runs when it is imported
+MAIN = "<main>"  # an entry's main guard
+_CONFIG_NAME = re.compile(r"[\w./\\-]+\.(?:ya?ml|json)$")
+
+
+
+def read_facts(data: bytes, path: str = "") -> dict[str, Any]:
+    """The facts of one file's source (see above)."""
+    facts: dict[str, Any] = {
+        "v": FACTS_VERSION,
+        "entry": mode.is_entry(data),
+        "trains": mode.TRAINS.search(data) is not None,
+        "infers": mode.INFERS.search(data) is not None,
+        "exports": b"export" in data and mode.EXPORTS.search(data) is not None,
+    }
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        facts.update(bindings={}, stars=[], classes={}, functions={}, bodies={}, dicts={}, contexts=[],
+                     arguments={}, configs=[], rebinds=[], called=[], broken=True)
+        return facts
+    try:
+        facts.update(_FactsReader(tree, data).facts())
+        facts["contexts"] = [
+            [sorted(call.modes), call.runs, call.line, list(call.options), sorted(call.levels), list(call.level_options)]
+            for call in mode.context_calls_of_tree(tree)
+        ] if b"set_context" in data else []
+    except RecursionError:
+        facts.update(bindings={}, stars=[], classes={}, functions={}, bodies={}, dicts={}, contexts=[],
+                     arguments={}, configs=[], rebinds=[], called=[], broken=True)
+    return facts
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain rooted at a name, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _params(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
+    arguments = func.args
+    return [arg.arg for arg in arguments.posonlyargs + arguments.args + arguments.kwonlyargs]
+
+
+class _FactsReader:
+    """Reads a parsed file into its facts in two passes: the top-level names
+    first, then every body (what a reference names depends on them)."""
+
+    def __init__(self, tree: ast.Module, data: bytes = b"") -> None:
+        self.tree = tree
+        # whole-tree walks only where the text says they can find something
+        self.mentions_arguments = not data or b"add_argument" in data
+        self.bindings: dict[str, list] = {}
+        self.stars: list[list] = []
+        self.classes: dict[str, dict] = {}
+        self.functions: dict[str, dict] = {}
+        self.bodies: dict[str, dict] = {}
+        self.dicts: dict[str, list] = {}
+        self.rebinds: list[list] = []
+        self.configs: list[str] = []
+        self.called: set[str] = set()
+
+    def facts(self) -> dict[str, Any]:
+        top: list[ast.stmt] = []
+        main: list[ast.stmt] = []
+        definitions: list[ast.stmt] = []
+        self._sort(self.tree.body, top, main, definitions)
+        for statement in definitions:
+            self._define(statement)
+        for statement in top:
+            self._bind_top(statement)
+        for statement in main:
+            self._bind_top(statement, in_main=True)
+        self.bodies[MODULE] = self._body(top, None, top_level=True)
+        if main:
+            self.bodies[MAIN] = self._body(main, None)
+        for statement in definitions:
+            name = statement.name  # type: ignore[attr-defined]
+            bodies = {name: self._body([statement], statement)}
+            if isinstance(statement, ast.ClassDef):
+                # each method a body of its own: a built class runs its special
+                # methods and construct, the others when reached code names them
+                for item in statement.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        bodies[f"{name}.{item.name}"] = self._body([item], item, method_of=statement)
+            for key, body in bodies.items():
+                known = self.bodies.get(key)
+                self.bodies[key] = _merge(known, body) if known else body
+        return {
+            "bindings": self.bindings,
+            "stars": self.stars,
+            "classes": self.classes,
+            "functions": self.functions,
+            "bodies": self.bodies,
+            "dicts": self.dicts,
+            "arguments": _arguments(self.tree) if self.mentions_arguments else {},
+            "configs": sorted(set(self.configs))[:50],
+            "rebinds": self.rebinds,
+            "called": sorted(self.called),
+        }
+
+    def _sort(self, statements: list[ast.stmt], top: list, main: list, definitions: list) -> None:
+        """Top-level statements into the code that runs on import, the main guard's
+        and the definitions, looking into ``if``/``try``/``with`` blocks."""
+        for statement in statements:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                definitions.append(statement)
+                top.extend(statement.decorator_list)  # type: ignore[arg-type] - decorators run on import
+                if isinstance(statement, ast.ClassDef):
+                    top.extend(statement.bases)  # type: ignore[arg-type]
+            elif isinstance(statement, ast.If) and mode.is_main_guard(statement.test):
+                main.extend(statement.body)
+                self._sort(statement.orelse, top, main, definitions)
+            elif isinstance(statement, (ast.If, ast.Try, ast.With, ast.AsyncWith)) or type(statement).__name__ == "TryStar":
+                top.append(statement)
+                inner: list[ast.stmt] = []
+                for field in ("body", "orelse", "finalbody"):
+                    inner.extend(getattr(statement, field, ()) or ())
+                for handler in getattr(statement, "handlers", ()) or ():
+                    inner.extend(handler.body)
+                nested_top: list = []
+                self._sort(inner, nested_top, main, definitions)
+            else:
+                top.append(statement)
+
+    def _define(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        decorators = [_decorator(item) for item in node.decorator_list]
+        if isinstance(node, ast.ClassDef):
+            self.bindings[node.name] = ["class"]
+            init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
+            self.classes[node.name] = {
+                "bases": [base for base in (_dotted(item.value if isinstance(item, ast.Subscript) else item)
+                                            for item in node.bases) if base],
+                "decorators": decorators,
+                "params": _params(init)[1:] if init is not None else [],
+                "line": node.lineno,
+                "methods": sorted({item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}),
+            }
+        else:
+            self.bindings[node.name] = ["def"]
+            self.functions[node.name] = {"decorators": decorators, "params": _params(node), "line": node.lineno}
+
+    def _bind_top(self, statement: ast.stmt, in_main: bool = False) -> None:  # noqa: C901
+        for node in _top_statements(statement):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        self.bindings[alias.asname] = ["module", alias.name]
+                    else:
+                        first = alias.name.split(".", 1)[0]
+                        self.bindings[first] = ["module", first]
+            elif isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name == "*":
+                        self.stars.append([node.level, node.module or ""])
+                    else:
+                        self.bindings[alias.asname or alias.name] = ["from", node.level, node.module or "", alias.name]
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    self._bind_assignment(target, node.value, in_main)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+                if isinstance(node, ast.AnnAssign):
+                    self._bind_assignment(node.target, node.value, in_main)
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+                call = node.value
+                name = mode.last_name(call.func)
+                if name:
+                    self.called.add(name)
+                if isinstance(call.func, ast.Name) and call.func.id == "setattr" and len(call.args) == 3 \
+                        and isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str):
+                    base = _dotted(call.args[0])
+                    value = _rebinding_value(call.args[2])
+                    if base and value is not None:
+                        self.rebinds.append([f"{base}.{call.args[1].value}", value, mode.ON_IMPORT])
+
+    def _bind_assignment(self, target: ast.expr, value: ast.expr, in_main: bool) -> None:
+        if isinstance(target, ast.Name):
+            if in_main and target.id in self.bindings:
+                return
+            dotted = _dotted(value)
+            if dotted:
+                self.bindings[target.id] = ["alias", dotted]
+            elif isinstance(value, ast.Dict):
+                self.bindings[target.id] = ["dict"]
+                entries = []
+                for key, item in zip(value.keys, value.values):
+                    name = _dotted(item) if item is not None else None
+                    if name and isinstance(key, ast.Constant):
+                        entries.append([str(key.value), name])
+                self.dicts[target.id] = entries
+            elif isinstance(value, ast.Call):
+                self.bindings[target.id] = ["object"]
+            else:
+                self.bindings[target.id] = ["value"]
+        elif isinstance(target, ast.Attribute) and not in_main:
+            dotted = _dotted(target)
+            rebound = _rebinding_value(value)
+            if dotted and dotted.split(".", 1)[0] not in ("self", "cls") and rebound is not None:
+                self.rebinds.append([dotted, rebound, mode.ON_IMPORT])
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for item in target.elts:
+                if isinstance(item, ast.Name):
+                    self.bindings[item.id] = ["value"]
+
+    def _body(self, statements: list, owner: ast.AST | None, top_level: bool = False, method_of: ast.AST | None = None) -> dict:
+        reader = _BodyReader(self, owner, top_level, method_of)
+        for statement in statements:
+            reader.visit(statement)
+        return reader.result()
+
+
+def _rebinding_value(value: ast.expr) -> str | None:
+    """What an assignment to a framework attribute puts there, as a rebinding:
+    a name, "" for what a call returns (a wrapper), None for a plain value
+    (``ImageFile.LOAD_TRUNCATED_IMAGES = True`` is a setting, not a replacement)."""
+    dotted = _dotted(value)
+    if dotted:
+        return dotted
+    return "" if isinstance(value, (ast.Call, ast.Lambda)) else None
+
+
+def _top_statements(statement: ast.AST):
+    """``statement`` and, inside ``if``/``try``/``with`` blocks, the statements
+    that run with it (not those of functions or classes defined there)."""
+    yield statement
+    if isinstance(statement, (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.While)) \
+            or type(statement).__name__ == "TryStar":
+        for field in ("body", "orelse", "finalbody"):
+            for inner in getattr(statement, field, ()) or ():
+                yield from _top_statements(inner)
+        for handler in getattr(statement, "handlers", ()) or ():
+            for inner in handler.body:
+                yield from _top_statements(inner)
+
+
+def _decorator(node: ast.expr) -> list:
+    """[dotted, first argument spec, called]: ``@register``, ``@register("key")``,
+    ``@REGISTRY.register_module(name="key")``."""
+    if isinstance(node, ast.Call):
+        spec = None
+        if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            spec = node.args[0].value
+        for keyword in node.keywords:
+            if keyword.arg in ("name", "key", "module_name") and isinstance(keyword.value, ast.Constant):
+                spec = str(keyword.value.value)
+        return [_dotted(node.func) or "", spec, True]
+    return [_dotted(node) or "", None, False]
+
+
+def _arguments(tree: ast.AST) -> dict[str, list]:
+    """argparse options: dest -> [default spec, [choices]]."""
+    found: dict[str, list] = {}
+    for dest, call in mode.argparse_options(tree).items():
+        keywords = {keyword.arg: keyword.value for keyword in call.keywords if keyword.arg}
+        default = keywords.get("default")
+        choices = keywords.get("choices")
+        literal_choices = []
+        if isinstance(choices, (ast.List, ast.Tuple, ast.Set)):
+            literal_choices = [item.value for item in choices.elts if isinstance(item, ast.Constant)]
+        found[dest] = [_literal_spec(default), literal_choices, call.lineno]
+    return found
+
+
+def _literal_spec(node: ast.expr | None) -> list | None:
+    if isinstance(node, ast.Constant) and node.value is not None and isinstance(node.value, (str, int, float)):
+        return ["lit", node.value]
+    dotted = _dotted(node) if node is not None else None
+    if dotted and dotted.rsplit(".", 1)[-1] in ("GRAPH_MODE", "PYNATIVE_MODE", "STRICT", "LAX"):
+        return ["lit", dotted.rsplit(".", 1)[-1]]
+    return None
+
+
+def _merge(first: dict, second: dict) -> dict:
+    merged = {}
+    for key in set(first) | set(second):
+        a, b = first.get(key), second.get(key)
+        if isinstance(a, dict) or isinstance(b, dict):
+            merged[key] = {**(a or {}), **(b or {})}
+        else:
+            merged[key] = (a or []) + (b or [])
+    return merged
+
+
+class _BodyReader(ast.NodeVisitor):
+    """What one body (the top level, the main guard, a top-level function or a
+    class with all its methods) calls, names, looks up and imports."""
+
+    def __init__(self, file: _FactsReader, owner: ast.AST | None, top_level: bool = False,
+                 method_of: ast.AST | None = None) -> None:
+        self.file = file
+        self.owner = owner
+        self.method_of = method_of  # the class of a method body
+        self.attrs: dict[str, None] = {}  # attribute names used (x.name, x.name(...)): the methods they may run
+        # the top level: functions and classes defined in its blocks are bodies of their own
+        self.top_level = top_level
+        self.calls: dict[str, list] = {}
+        self.refs: dict[str, None] = {}
+        self.lookups: list[list] = []
+        self.imports: list[list] = []
+        self.locals: dict[str, list] = {}
+        self.stores: list[list] = []
+        self._functions: list[ast.AST] = []
+        self._decorated_name: dict[str, str] = {}  # local name -> the parameter whose __name__ it holds
+        self._skip: set[int] = set()  # nodes not to count as references
+
+    # a faster walk than ast.NodeVisitor's (the facts of every file the programs
+    # reach are read): one dispatch table per class, no expression contexts
+    _dispatch: dict[type, Any] = {}
+
+    def visit(self, node: ast.AST) -> None:
+        method = self._dispatch.get(type(node))
+        if method is None:
+            method = self._dispatch[type(node)] = getattr(type(self), "visit_" + type(node).__name__, _BodyReader.generic_visit)
+        method(self, node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for field in node._fields:
+            if field == "ctx":
+                continue
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self.visit(item)
+            elif isinstance(value, ast.AST):
+                self.visit(value)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        value = node.value
+        if type(value) is str and value.endswith((".yaml", ".yml", ".json")) and len(value) < 300 \
+                and _CONFIG_NAME.search(value):
+            self.file.configs.append(value)  # a configuration file the code names
+
+    def result(self) -> dict:
+        found: dict[str, Any] = {}
+        if self.calls:
+            found["calls"] = list(self.calls.values())
+        if self.refs:
+            found["refs"] = list(self.refs)
+        if self.attrs:
+            found["attrs"] = list(self.attrs)
+        for key, value in (("lookups", self.lookups), ("imports", self.imports), ("locals", self.locals), ("stores", self.stores)):
+            if value:
+                found[key] = value
+        return found
+
+    def _known(self, dotted: str) -> bool:
+        first = dotted.split(".", 1)[0]
+        return first in self.file.bindings or first in self.locals or bool(self.file.stars)
+
+    # -- scopes ------------------------------------------------------------
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for item in node.decorator_list:
+            self.visit(item)
+        for default in node.args.defaults + [item for item in node.args.kw_defaults if item is not None]:
+            self.visit(default)
+        if self.top_level and not self._functions:
+            return
+        self._functions.append(node)
+        for statement in node.body:
+            self.visit(statement)
+        self._functions.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self._functions.append(node)
+        self.visit(node.body)
+        self._functions.pop()
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for item in node.decorator_list + node.bases:
+            self.visit(item)
+        if self.top_level and not self._functions:
+            return
+        if node is self.owner:  # a class's own body: its methods are bodies of their own
+            for statement in node.body:
+                if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    for item in statement.decorator_list:
+                        self.visit(item)
+                else:
+                    self.visit(statement)
+            return
+        for statement in node.body:
+            self.visit(statement)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:  # annotations name types, they build nothing
+            self.visit(node.value)
+        self.visit(node.target)
+
+    def visit_arg(self, node: ast.arg) -> None:
+        return  # annotations
+
+    # -- imports -----------------------------------------------------------
+    def visit_Import(self, node: ast.Import) -> None:
+        self.imports.append([0, ",".join(alias.name for alias in node.names), None])
+        for alias in node.names:
+            if self._functions or self.owner is not None:
+                if alias.asname:
+                    self.locals[alias.asname] = ["module", alias.name]
+                else:
+                    first = alias.name.split(".", 1)[0]
+                    self.locals[first] = ["module", first]
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        names = [alias.name for alias in node.names]
+        self.imports.append([node.level, node.module or "", names])
+        if self._functions or self.owner is not None:
+            for alias in node.names:
+                if alias.name != "*":
+                    self.locals[alias.asname or alias.name] = ["from", node.level, node.module or "", alias.name]
+
+    # -- what the body does ------------------------------------------------
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        dotted = _dotted(func)
+        if isinstance(func, ast.Attribute):
+            self.attrs[func.attr] = None
+        if dotted and dotted in ("isinstance", "issubclass"):
+            for arg in node.args[1:]:
+                self._skip.add(id(arg))
+                for inner in ast.walk(arg):
+                    self._skip.add(id(inner))
+        elif dotted == "getattr" and len(node.args) >= 2:
+            module = _dotted(node.args[0])
+            if module and self._known(module):
+                self.lookups.append([module, self._spec(node.args[1]), "getattr"])
+        elif dotted and self._known(dotted) and dotted.split(".", 1)[0] not in ("self", "cls"):
+            args = [self._spec(arg) for arg in node.args[:8]]
+            keywords = {keyword.arg: self._spec(keyword.value) for keyword in node.keywords[:8] if keyword.arg}
+            # open: ``*args``, ``**kwargs`` or more arguments than kept: what it passes is not all known
+            unread = len(node.args) > 8 or len(node.keywords) > 8 or any(isinstance(arg, ast.Starred) for arg in node.args) \
+                or any(keyword.arg is None for keyword in node.keywords)
+            key = json.dumps([dotted, args, keywords], sort_keys=True)
+            if key not in self.calls and len(self.calls) < 2000:
+                self.calls[key] = [dotted, args, keywords, node.lineno, unread]
+        if dotted is not None:
+            self._skip.add(id(func))
+            for part in dotted.split(".")[1:]:
+                self.attrs[part] = None
+        elif not isinstance(func, ast.Attribute):
+            self.visit(func)
+        if isinstance(func, ast.Attribute) and dotted is None:
+            self.visit(func.value)
+        for arg in node.args:
+            self.visit(arg)
+        for keyword in node.keywords:
+            self.visit(keyword.value)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        dotted = _dotted(node.value)
+        if dotted and self._known(dotted):
+            if isinstance(node.ctx, ast.Load):
+                self.lookups.append([dotted, self._spec(node.slice), "item"])
+            self._skip.add(id(node.value))
+        self.generic_visit(node)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Attribute) and isinstance(self.owner, ast.FunctionDef) and self.method_of is None:
+                # nn.Dense = Dense in a function: a rebinding when the top level calls it
+                dotted = _dotted(target)
+                binding = self.file.bindings.get(dotted.split(".", 1)[0]) if dotted else None
+                rebound = _rebinding_value(node.value)
+                if binding is not None and binding[0] in ("module", "from") and rebound is not None:
+                    self.file.rebinds.append([dotted, rebound, self.owner.name])
+            if isinstance(target, ast.Subscript):
+                dotted = _dotted(target.value)
+                if dotted:
+                    self.stores.append([dotted, self._spec(target.slice), self._value_spec(node.value)])
+            elif isinstance(target, ast.Name) and self._functions:
+                # model_name = fn.__name__: a decorator's key
+                if isinstance(node.value, ast.Attribute) and node.value.attr == "__name__" \
+                        and isinstance(node.value.value, ast.Name):
+                    self._decorated_name[target.id] = node.value.value.id
+        self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if not isinstance(node.ctx, ast.Load) or id(node) in self._skip or len(self.refs) >= 2000:
+            return
+        binding = self.locals.get(node.id) or self.file.bindings.get(node.id)
+        if binding is not None and binding[0] in ("def", "class", "from", "module", "alias"):
+            self.refs[node.id] = None
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        self.attrs[node.attr] = None
+        dotted = _dotted(node)
+        if dotted is None:
+            self.generic_visit(node)
+            return
+        for part in dotted.split(".")[1:]:
+            self.attrs[part] = None
+        if isinstance(node.ctx, ast.Load) and id(node) not in self._skip and self._known(dotted) \
+                and dotted.split(".", 1)[0] not in ("self", "cls") and len(self.refs) < 2000:
+            self.refs[dotted] = None
+
+    # -- specs -------------------------------------------------------------
+    def _spec(self, node: ast.expr) -> list | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) and not isinstance(node.value, bool):
+            return ["lit", node.value]
+        if isinstance(node, ast.Name):
+            if node.id in self._decorated_name:
+                return ["dname"]
+            for func in reversed(self._functions):
+                if node.id in _params(func):  # type: ignore[arg-type]
+                    owner = getattr(func, "name", "")
+                    return ["param", node.id, owner]
+            return None
+        if isinstance(node, ast.Attribute):
+            if node.attr == "__name__":
+                return ["dname"]
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                return None
+            return ["opt", node.attr]  # args.model, cfg.model_name, self.config.arch
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            return ["opt", node.slice.value]
+        return None
+
+    def _value_spec(self, node: ast.expr) -> list | None:
+        if isinstance(node, ast.Name):
+            for func in reversed(self._functions):
+                if node.id in _params(func):  # type: ignore[arg-type]
+                    return ["param", node.id, getattr(func, "name", "")]
+        dotted = _dotted(node)
+        return ["name", dotted] if dotted else None
+

@@ -1,0 +1,1655 @@
+"""The program model: the programs in sight, what each builds, in which mode,
+and what the project does to the frameworks.
+
+A finding is right when the harm it names happens in the way the program
+really runs (DESIGN.md, "how does the program run?"). So every rule asks this
+layer, not the module it sits in:
+
+- **Programs** are the entry scripts in sight (mslint.analysis.mode.is_entry:
+  a main guard, a module-level ``set_context``, a module-level
+  ``value_and_grad``), outside packages (a package module's main guard is a
+  self-test). The files in sight are those of the project: the folder of the
+  nearest ``.git``, ``pyproject.toml``, ``setup.py`` or ``setup.cfg`` above the
+  file (else the folder above its top package), whichever files were named on
+  the command line (:func:`project_root`): ``mslint net.py``, standard input,
+  the pre-commit hook and ``mslint .`` see the same programs.
+- **What a program builds**: the code it reaches from its entry, following
+  what runs: the entry's top level and main guard; the top level of every module
+  imported (importing runs it, but builds nothing it only defines); the
+  functions and classes the reached code calls or passes along (a class passed
+  to a factory is built there), across modules (imports, ``from pkg import *``
+  re-exports, aliases); for a reached class, all its methods (``__init__``
+  builds the Cells it holds: attributes, ``CellList``/``SequentialCell``
+  contents) and its project base classes. Factories and registries: a lookup
+  ``REGISTRY[key]``, ``REGISTRY.get(key)``, ``getattr(module, key)`` in reached
+  code reaches the candidates registered (a dict of classes, ``REGISTRY[k] =
+  cls`` in a ``@register_model`` decorator, ``@REGISTRY.register_module()``),
+  all of them, or those the key can be: a literal, the parameter of a factory
+  traced to its callers, an argparse option (its choices, else its default) and
+  the YAML/JSON configuration files that set it.
+- **In which mode**: what the ``set_context`` calls the program reaches select
+  (its own, those of the modules it imports at their top level, of the helper
+  functions it calls), with ``args.mode`` / ``cfg.mode`` read from the argparse
+  options of the program's modules and the configuration files beside the
+  entry (and in config/, configs/) or named in its code; a ``set_context`` in a
+  function of an imported module the program never reaches may still run: the
+  mode is then an assumption. A Cell is graph code when a graph-mode program
+  builds it (``@jit`` code is compiled in every mode: mslint.analysis.scope).
+  Code no program builds takes the mode of the programs that import its package,
+  else of the programs beside it (all PyNative, or some: PyNative; all
+  compiling: graph, assumed); only where no program is in sight is it assumed
+  graph, and the findings say so.
+- **Trained or only evaluated**: a graph-mode Cell that every compiling program
+  only evaluates or exports (``.predict``, ``.eval``, ``set_train(False)``,
+  ``mindspore.export``, and nothing they reach trains) loses no gradient under
+  LAX (:attr:`Decision.trained`); ``mindspore.export`` compiles under STRICT
+  (:attr:`Decision.exported_by`).
+- **Overrides**: a project module that rebinds a framework name when it runs
+  (``nn.Dropout = CustomDropout``, ``setattr(nn, "Dense", X)``,
+  ``mindspore.nn.LayerNorm = ...``, ``Tensor.size = ...``) at its top level,
+  or in a function its top level calls, changes that name for every module whose
+  imports run it: the modules of its package when the package's ``__init__``
+  imports it, and every module importing them. mslint.analysis.resolve then
+  names the project's object instead (:func:`override`).
+- **Reachability**: each top-level function and class knows whether a program
+  reaches it (:func:`reached_at`); findings carry it.
+
+Each file is read once into its facts (mslint.analysis.facts: standard library
+``ast``, no user code run; a dict the command caches by content hash), and only
+the files the programs' imports reach are parsed. The links between files are
+resolved lazily and memoized, so the model is linear in what the programs
+reach. The command builds the model once per run (``python -m mslint
+--explain PATH`` prints it) and gives each worker the verdicts of its files
+(:func:`configure`); the plugin builds it once per project and process.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from mslint.analysis import mode
+from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, read_facts
+from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports
+from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
+from mslint.analysis.project import module_name, package_root
+from mslint.knowledge import apis
+
+SKIPPED_FOLDERS = frozenset({".git", ".venv", "venv", "__pycache__", "build", "dist", "node_modules", "site-packages"})
+ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
+FILE_LIMIT = 20_000
+_MAX_CONFIG_FILES = 400
+
+
+# the kinds of program, most compiling first: code built by programs of several
+# kinds is graph code if any of them compiles it
+SETS_GRAPH, UNREADABLE, MAY_SET, RUNS_PYNATIVE = KINDS = ("graph", "unreadable", "may set", "pynative")
+_COMPILING = (SETS_GRAPH, UNREADABLE, MAY_SET)
+
+ANY = None  # a key that may be any string
+
+# a rebinding of an attribute at a line start, and setattr: the files that may override a framework name
+_REBINDING = re.compile(rb"^[ \t]*(?!self\.|cls\.)[A-Za-z_]\w*(?:\.\w+)+[ \t]*=(?!=)|\bsetattr\s*\(", re.MULTILINE)
+# a call at a file's top level (``net = Net()``, ``train(net)``): a script without a main guard may
+_TOP_LEVEL_CALL = re.compile(rb"^(?:[A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]*=[ \t]*)?[A-Za-z_][\w.]*\(", re.MULTILINE)
+_JSON_KEY = re.compile(r'"(\w+)"\s*:\s*("[^"\n]*"|-?\d+)')
+
+
+# ---------------------------------------------------------------------------
+# The files in sight
+# ---------------------------------------------------------------------------
+
+
+def project_root(path: str) -> str:
+    """The folder whose Python files are in sight for the file at ``path``: the
+    nearest folder above it with ``.git``, ``pyproject.toml``, ``setup.py`` or
+    ``setup.cfg``; the folder above its top package when there is none, or when
+    the file lies in a folder the project's files are not looked for in (a
+    hidden folder, ``build``, ``site-packages``...)."""
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    while True:
+        if any(os.path.exists(os.path.join(folder, marker)) for marker in ROOT_MARKERS):
+            return folder
+        parent = os.path.dirname(folder)
+        name = os.path.basename(folder)
+        if parent == folder or name in SKIPPED_FOLDERS or name.startswith("."):
+            return package_root(real)
+        folder = parent
+
+
+def python_files(root: str, extra: Iterable[str] = ()) -> list[str]:
+    """The Python files under ``root`` (skipping hidden and build folders; at
+    most FILE_LIMIT), and ``extra``."""
+    found = [_real(path) for path in extra]
+    count = 0
+    for current, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(name for name in dirnames if name not in SKIPPED_FOLDERS and not name.startswith("."))
+        for name in filenames:
+            if name.endswith(".py"):
+                path = os.path.join(current, name)
+                # the walk follows no linked folder: only a linked file needs resolving
+                found.append(_real(path) if os.path.islink(path) else path)
+                count += 1
+        if count > FILE_LIMIT:
+            break
+    return sorted(set(found))
+
+
+_REAL: dict[str, str] = {}
+
+
+def _real(path: str) -> str:
+    """``os.path.realpath``, memoized (one lstat per path component is not free)."""
+    known = _REAL.get(path)
+    if known is None:
+        if len(_REAL) > 100_000:
+            _REAL.clear()
+        known = _REAL[path] = os.path.realpath(path)
+    return known
+
+
+def _read_file(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as stream:
+            return stream.read()
+    except OSError:
+        return None
+
+
+# ---------------------------------------------------------------------------
+# The model
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Program:
+    """One entry script: its kind (KINDS), why, and what it reaches."""
+
+    path: str
+    kind: str = RUNS_PYNATIVE
+    evidence: str = ""  # why: "sets GRAPH_MODE (line 12)", "imports utils.py, whose init() may set GRAPH_MODE"
+    syntax_level: str = ""
+    trains: bool = True
+    exports: bool = False
+    reached: set[tuple[str, str]] | None = None  # (path, body)
+    parents: dict[tuple[str, str], tuple] | None = None  # how each node was reached (for --explain)
+
+
+class Model:  # pylint: disable=too-many-instance-attributes
+    """The program model of one project: ``root`` and the Python files in sight."""
+
+    def __init__(  # noqa: PLR0913
+        self,
+        root: str,
+        files: Iterable[str],
+        read: Callable[[str], bytes | None] | None = None,
+        facts_store: Any = None,
+        explain: bool = False,
+        always_programs: Iterable[str] = (),
+    ) -> None:
+        self.root = _real(root)
+        self.files = sorted({path if path.startswith(self.root + os.sep) and not os.path.islink(path) else _real(path)
+                             for path in files})
+        self._in_sight = set(self.files)
+        self._read = read or _read_file
+        self._store = facts_store  # get_facts(hashes) -> {hash: facts}, put_facts(rows): the command's cache
+        self._explain = explain
+        self._always_programs = {_real(path) for path in always_programs}  # notebooks run top to bottom
+        self._data: dict[str, bytes | None] = {}
+        self._facts: dict[str, dict] = {}
+        self._isfile: dict[str, bool] = {}
+        self._module_files: dict[tuple, str | None] = {}
+        self._resolved: dict[tuple, Any] = {}
+        self._lookups: dict[tuple, Any] = {}
+        self._edges: dict[tuple[str, str], list] = {}
+        self._cells: dict[tuple[str, str], bool] = {}
+        self._registries: dict[tuple[str, str], list] | None = None
+        self._folder_configs: dict[str, dict[str, list]] = {}
+        self._named_configs: dict[str, dict[str, list]] = {}
+        self._imported_packages: dict[str, bool] = {}
+        self._by_lookup: set[tuple[str, str]] = set()  # built by a registry or getattr lookup
+        self._scans: dict[str, list[str]] = {}  # path -> the files its imports load
+        self._importers: set[str] | None = None  # the files some file in sight imports
+        self._program_configs: dict[tuple[str, int], dict[str, dict[str, list]]] = {}
+        self._constructions: dict[tuple[str, str], dict] | None = None
+        self.parsed = 0
+        self._load()
+        self.programs = [Program(path) for path in self.files if self._is_program(path)]
+        for program in self.programs:
+            self._reach(program)
+        for program in self.programs:
+            self._mode(program)
+        self._decide()
+        self.overrides = self._find_overrides()
+        self._data.clear()  # the sources are read again if ever needed: the facts stay
+
+    # -- reading -------------------------------------------------------------
+    def data(self, path: str) -> bytes | None:
+        if path not in self._data:
+            self._data[path] = self._read(path)
+        return self._data[path]
+
+    def _load(self) -> None:
+        """Read the files: the facts of the entries and of what their imports reach."""
+        import hashlib  # noqa: PLC0415
+
+        entries = [path for path in self.files if self._entry_text(path) or self._script_candidate(path)]
+        order = list(entries)
+        seen = set(order)
+        position = 0
+        imports: dict[str, list[str]] = {}
+        while position < len(order):
+            current = order[position]
+            position += 1
+            found = self._scanned_targets(current)
+            imports[current] = found
+            for target in found:
+                if target not in seen:
+                    seen.add(target)
+                    order.append(target)
+        wanted = order + [path for path in self.files if path not in seen and self._may_rebind(path)]
+        hashes = {}
+        for path in wanted:
+            data = self.data(path)
+            if data is not None:
+                hashes[path] = hashlib.sha256(data).hexdigest()
+        stored = {}
+        if self._store is not None:
+            try:
+                stored = self._store.get_facts(sorted(set(hashes.values())))
+            except Exception:  # noqa: BLE001 - a cache problem never stops a run
+                stored = {}
+        new = []
+        for path, digest in hashes.items():
+            facts = stored.get(digest)
+            if not isinstance(facts, dict) or facts.get("v") != FACTS_VERSION:
+                facts = read_facts(self.data(path) or b"", path)
+                self.parsed += 1
+                new.append((digest, facts))
+            self._facts[path] = facts
+        if new and self._store is not None:
+            try:
+                self._store.put_facts(new)
+            except Exception:  # noqa: BLE001
+                pass
+
+    def _scanned_targets(self, path: str) -> list[str]:
+        """The project files the import statements of ``path`` load (its text
+        scanned, not parsed: the imports inside functions too)."""
+        known = self._scans.get(path)
+        if known is None:
+            data = self.data(path)
+            known = []
+            for level, module, names in scan_imports(data, LINE_START_IMPORT_RE) if data else ():
+                known.extend(self._import_targets(path, level, module, names))
+            self._scans[path] = known
+        return known
+
+    def _entry_text(self, path: str) -> bool:
+        if path in self._always_programs:
+            return True
+        data = self.data(path)
+        return data is not None and mode.is_entry(data)
+
+    def _may_rebind(self, path: str) -> bool:
+        data = self.data(path)
+        return data is not None and b"mindspore" in data and _REBINDING.search(data) is not None
+
+    def facts(self, path: str) -> dict:
+        known = self._facts.get(path)
+        if known is None:
+            data = self.data(path)
+            known = self._facts[path] = read_facts(data, path) if data is not None else read_facts(b"", path)
+            self.parsed += 1
+        return known
+
+    def _script_candidate(self, path: str) -> bool:
+        """A file outside packages whose top level calls something: it may be a
+        script without a main guard (course code: ``net = Net()`` and a training
+        loop at the top level)."""
+        if self._is_file(os.path.join(os.path.dirname(path), "__init__.py")):
+            return False
+        data = self.data(path)
+        return data is not None and _TOP_LEVEL_CALL.search(data) is not None
+
+    def _runs_project_code(self, path: str) -> bool:
+        """Whether the top level of ``path`` calls a function or class of the project."""
+        top_level = self.facts(path)["bodies"].get(MODULE) or {}
+        return any(
+            (self.resolve(path, dotted, top_level.get("locals")) or ("",))[0] == "sym"
+            for dotted, *_ in top_level.get("calls", ())
+        )
+
+    def _imported(self, path: str) -> bool:
+        """Whether a file in sight imports the module at ``path``."""
+        if self._importers is None:
+            self._importers = set()
+            for source, targets in self._all_imports().items():
+                self._importers.update(target for target in targets if target != source)
+        return path in self._importers
+
+    def _is_program(self, path: str) -> bool:
+        """An entry script; in a package, only when no file in sight imports the
+        package: a module of a library with a main guard is a self-test or demo,
+        not one of its programs; a folder of scripts with an ``__init__.py`` (a
+        model-zoo project) is no library. Outside packages, also a file nothing
+        imports whose top level runs project code (a script without a main guard)."""
+        if not self._entry_text(path):
+            return (self._script_candidate(path) and self._runs_project_code(path) and not self._imported(path))
+        folder = os.path.dirname(path)
+        if not self._is_file(os.path.join(folder, "__init__.py")):
+            return True
+        top = folder
+        while self._is_file(os.path.join(os.path.dirname(top), "__init__.py")):
+            top = os.path.dirname(top)
+        if self._package_imported(top):
+            return False
+        if b"__main__" in (self.data(path) or b""):
+            return True
+        # without a main guard: a script that runs project code at its top level
+        # (``run_model(...)`` after its set_context); a package module that only
+        # sets the mode on import decides its own (mslint.analysis.scope)
+        return self._runs_project_code(path)
+
+    def _package_imported(self, folder: str) -> bool:
+        """Whether a file in sight outside the package at ``folder`` imports it by name."""
+        known = self._imported_packages.get(folder)
+        if known is None:
+            name = os.path.basename(folder).encode()
+            pattern = re.compile(rb"^[ \t]*(?:from|import)[ \t]+" + re.escape(name) + rb"\b", re.MULTILINE)
+            inside = folder + os.sep
+            known = any(
+                not path.startswith(inside) and name in (self.data(path) or b"") and pattern.search(self.data(path) or b"")
+                for path in self.files
+            )
+            self._imported_packages[folder] = known
+        return known
+
+    # -- files and modules -----------------------------------------------------
+    def _is_file(self, path: str) -> bool:
+        known = self._isfile.get(path)
+        if known is None:
+            known = self._isfile[path] = os.path.isfile(path)
+        return known
+
+    def _find_module(self, folder: str, parts: list[str]) -> str | None:
+        key = (folder, *parts)
+        if key in self._module_files:
+            return self._module_files[key]
+        base = os.path.join(folder, *parts)
+        found = None
+        options = (base + ".py", os.path.join(base, "__init__.py")) if parts else (os.path.join(base, "__init__.py"),)
+        for option in options:
+            if self._is_file(option):
+                found = option
+                break
+        self._module_files[key] = found
+        return found
+
+    def _search_path(self, importer: str) -> list[str]:
+        """The folders an absolute import of ``importer`` is found in, first match
+        first: its own folder (Python puts the entry's first on sys.path), then
+        the folders above it up to the root."""
+        folders = []
+        folder = os.path.dirname(importer)
+        while True:
+            folders.append(folder)
+            parent = os.path.dirname(folder)
+            if folder == self.root or parent == folder or not folder.startswith(self.root):
+                break
+            folder = parent
+        return folders
+
+    def module_file(self, importer: str, level: int, dotted: str) -> str | None:
+        """The project file of module ``dotted`` imported from ``importer``."""
+        parts = [part for part in dotted.split(".") if part]
+        if level:
+            folder = os.path.dirname(importer)
+            for _ in range(level - 1):
+                folder = os.path.dirname(folder)
+            return self._find_module(folder, parts)
+        for folder in self._search_path(importer):
+            found = self._find_module(folder, parts)
+            if found is not None:
+                return found
+        return None
+
+    def _import_targets(self, importer: str, level: int, module: str, names: list | None) -> list[str]:
+        """Every project file an import statement loads (packages on the way included)."""
+        found = []
+        parts = [part for part in module.split(".") if part]
+        if level:
+            folder = os.path.dirname(importer)
+            for _ in range(level - 1):
+                folder = os.path.dirname(folder)
+            base = self._find_module(folder, parts)
+            if base is not None:
+                found.append(base)
+            for name in names or ():
+                target = self._find_module(folder, [*parts, name])
+                if target is not None:
+                    found.append(target)
+            return found
+        for folder in self._search_path(importer):
+            if self._find_module(folder, parts[:1]) is None:
+                continue
+            for end in range(1, len(parts) + 1):
+                target = self._find_module(folder, parts[:end])
+                if target is not None:
+                    found.append(target)
+            for name in names or ():
+                target = self._find_module(folder, [*parts, name])
+                if target is not None:
+                    found.append(target)
+            break
+        return found
+
+    def _statement_targets(self, importer: str, level: int, module: str, names: list | None) -> list[str]:
+        targets = []
+        for item in module.split(",") if not level and names is None else [module]:
+            targets.extend(self._import_targets(importer, level, item.strip(), names))
+        return targets
+
+    # -- what names mean -------------------------------------------------------
+    def resolve(self, path: str, dotted: str, local: dict | None = None, depth: int = 0) -> tuple | None:
+        """What ``dotted`` names in the file at ``path``: ("sym", file, name) a
+        top-level function or class, ("mod", file), ("ext", qualified name) a
+        name outside the project, ("obj", file, name) a module-level object (a
+        registry candidate), or None."""
+        first, _, rest = dotted.partition(".")
+        binding = local.get(first) if local else None
+        if binding is None:
+            key = (path, dotted)
+            if key in self._resolved:
+                return self._resolved[key]
+            self._resolved[key] = None  # a cycle resolves to nothing
+            target = self._lookup(path, first, depth)
+            found = self._descend(target, rest.split(".") if rest else [], depth)
+            self._resolved[key] = found
+            return found
+        return self._descend(self._binding_target(path, first, binding, depth), rest.split(".") if rest else [], depth)
+
+    def _binding_target(self, path: str, name: str, binding: list, depth: int) -> tuple | None:
+        kind = binding[0]
+        if depth > 12:
+            return None
+        if kind in ("def", "class"):
+            return ("sym", path, name)
+        if kind == "module":
+            target = self.module_file(path, 0, binding[1])
+            return ("mod", target) if target is not None else ("ext", binding[1])
+        if kind == "from":
+            _, level, module, imported = binding
+            target = self.module_file(path, level, module) if (module or level) else None
+            if target is None:
+                return ("ext", f"{module}.{imported}") if not level and module else None
+            return self._lookup(target, imported, depth + 1)
+        if kind == "alias":
+            return self.resolve(path, binding[1], None, depth + 1)
+        if kind in ("dict", "object"):
+            return ("obj", path, name)
+        return None
+
+    def _lookup(self, path: str, name: str, depth: int) -> tuple | None:
+        """``name`` looked up in the module at ``path``: its binding, a submodule
+        of a package, or a name its star imports bring."""
+        key = (path, name)
+        if key in self._lookups:
+            return self._lookups[key]
+        self._lookups[key] = None
+        facts = self.facts(path)
+        binding = facts["bindings"].get(name)
+        found = None
+        if binding is not None:
+            found = self._binding_target(path, name, binding, depth + 1)
+        if found is None and path.endswith("__init__.py"):
+            submodule = self._find_module(os.path.dirname(path), [name])
+            if submodule is not None:
+                found = ("mod", submodule)
+        if found is None and depth < 12:
+            for level, module in facts["stars"]:
+                target = self.module_file(path, level, module)
+                if target is not None and target != path:
+                    found = self._lookup(target, name, depth + 1)
+                    if found is not None:
+                        break
+        self._lookups[key] = found
+        return found
+
+    def _descend(self, target: tuple | None, rest: list[str], depth: int) -> tuple | None:
+        for part in rest:
+            if target is None:
+                return None
+            kind = target[0]
+            if kind == "mod":
+                target = self._lookup(target[1], part, depth + 1)
+            elif kind == "ext":
+                target = ("ext", f"{target[1]}.{part}")
+            else:
+                return target  # a class's method (C.from_pretrained builds C), a registry's method
+        return target
+
+    # -- reach -----------------------------------------------------------------
+    def edges(self, node: tuple[str, str]) -> list[tuple]:
+        """What running ``node`` (file, body) runs next: (file, body) pairs, and
+        ("lookup", ...) entries resolved per program (their keys depend on it)."""
+        known = self._edges.get(node)
+        if known is not None:
+            return known
+        path, body_name = node
+        facts = self.facts(path)
+        body = facts["bodies"].get(body_name) or {}
+        local = body.get("locals")
+        out: list[tuple] = []
+        if body_name == MODULE:
+            # importing pkg.mod runs pkg/__init__.py first
+            folder = os.path.dirname(path)
+            init = os.path.join(folder, "__init__.py")
+            if path != init and self._is_file(init):
+                out.append((init, MODULE))
+            elif path == init and self._is_file(os.path.join(os.path.dirname(folder), "__init__.py")):
+                out.append((os.path.join(os.path.dirname(folder), "__init__.py"), MODULE))
+        for level, module, names in body.get("imports", ()):
+            for target in self._statement_targets(path, level, module, names):
+                out.append((target, MODULE))
+        for dotted, *_ in body.get("calls", ()):
+            out.extend(self._symbol_nodes(self.resolve(path, dotted, local)))
+        if body_name != MODULE:
+            for dotted in body.get("refs", ()):
+                out.extend(self._symbol_nodes(self.resolve(path, dotted, local)))
+        if body_name in facts["classes"]:
+            info = facts["classes"][body_name]
+            for base in info["bases"]:
+                out.extend(self._symbol_nodes(self.resolve(path, base)))
+            # what building it runs: its special methods and construct (the others
+            # run when reached code names them: Model._reach)
+            for method in info.get("methods", ()):
+                if method in _RUN_WHEN_BUILT or (method.startswith("__") and method.endswith("__")):
+                    out.append((path, f"{body_name}.{method}"))
+        for dotted, spec, kind in body.get("lookups", ()):
+            target = self.resolve(path, dotted, local)
+            if target is not None and (target[0] == "obj" or (kind == "getattr" and target[0] == "mod")):
+                out.append(("lookup", target, tuple(spec) if spec else None, path, body_name))
+        for dotted, *_ in body.get("calls", ()):
+            # REGISTRY.get(key), REGISTRY.build(cfg): lookups too
+            owner, _, method = dotted.rpartition(".")
+            if owner and not method.startswith("register"):
+                target = self.resolve(path, owner, local)
+                if target is not None and target[0] == "obj":
+                    out.append(("call-lookup", target, dotted, path, body_name))
+        known = self._edges[node] = list(dict.fromkeys(out))
+        return known
+
+    def _symbol_nodes(self, target: tuple | None) -> list[tuple[str, str]]:
+        if target is None or target[0] != "sym":
+            return []
+        return [(target[1], target[2])]
+
+    def _reach(self, program: Program) -> None:  # noqa: C901
+        """Everything ``program`` reaches, registries included. A method of a
+        reached class is reached when reached code names it (``x.name``,
+        ``x.name(...)``): which object it is called on is not known, so any."""
+        entry = program.path
+        reached: set[tuple[str, str]] = set()
+        parents: dict[tuple[str, str], tuple] = {}
+        queue: list[tuple[str, str]] = []
+        names: set[str] = set()  # attribute names reached code uses
+        waiting: dict[str, list[tuple[tuple[str, str], tuple[str, str]]]] = {}  # name -> methods of reached classes
+
+        def add(node: tuple[str, str], parent: tuple) -> None:
+            if node in reached:
+                return
+            facts = self.facts(node[0])
+            body = facts["bodies"].get(node[1])
+            if body is None:
+                return
+            reached.add(node)
+            if self._explain:
+                parents[node] = parent
+            queue.append(node)
+            for name in body.get("attrs", ()):
+                if name not in names:
+                    names.add(name)
+                    for method, owner in waiting.pop(name, ()):
+                        add(method, (owner, f".{name}"))
+            info = facts["classes"].get(node[1])
+            if info is not None:
+                for method in info.get("methods", ()):
+                    target = (node[0], f"{node[1]}.{method}")
+                    if method in names:
+                        add(target, (node, f".{method}"))
+                    else:
+                        waiting.setdefault(method, []).append((target, node))
+
+        for node in [(entry, MODULE), (entry, MAIN)]:
+            add(node, ())
+        # the entry's own top level is the program: what it names, it uses
+        facts = self.facts(entry)
+        for dotted in facts["bodies"].get(MODULE, {}).get("refs", ()):
+            for node in self._symbol_nodes(self.resolve(entry, dotted)):
+                add(node, ((entry, MODULE), dotted))
+        pending: list[tuple] = []
+        for _ in range(4):  # lookups whose keys depend on what is reached: a few rounds
+            while queue:
+                current = queue.pop()
+                for edge in self.edges(current):
+                    if edge[0] in ("lookup", "call-lookup"):
+                        pending.append(edge)
+                    else:
+                        add(edge, (current, ""))
+            if not pending:
+                break
+            done, pending = pending, []
+            for edge in done:
+                for node, why in self._lookup_candidates(edge, program, reached):
+                    self._by_lookup.add(node)
+                    add(node, ((edge[3], edge[4]), why))
+        program.reached = reached
+        program.parents = parents if self._explain else None
+
+    # -- registries ------------------------------------------------------------
+    def _registry_entries(self, registry: tuple) -> list[tuple[str | None, tuple]]:
+        """(key or None, (file, name)) registered in ``registry`` ("obj", file, name)."""
+        if self._registries is None:
+            self._registries = self._index_registries()
+        return self._registries.get((registry[1], registry[2]), [])
+
+    def _index_registries(self) -> dict[tuple[str, str], list]:  # noqa: C901
+        found: dict[tuple[str, str], list] = {}
+        registrars: dict[tuple[str, str], tuple[tuple[str, str], str]] = {}
+        parsed = list(self._facts.items())
+        for path, facts in parsed:
+            for name, entries in facts["dicts"].items():
+                for key, dotted in entries:
+                    for node in self._symbol_nodes(self.resolve(path, dotted)):
+                        found.setdefault((path, name), []).append((key, node))
+            for body_name, body in facts["bodies"].items():
+                for dotted, key, value in body.get("stores", ()):
+                    target = self.resolve(path, dotted, body.get("locals"))
+                    if target is None or target[0] != "obj":
+                        continue
+                    registry = (target[1], target[2])
+                    if value and value[0] == "param":
+                        # a decorator storing what it decorates: register(fn) / register(name)(cls)
+                        kind = "dname" if key and key[0] == "dname" else "arg" if key and key[0] == "param" else "any"
+                        registrars[(path, body_name)] = (registry, kind)
+                    elif value and value[0] == "name":
+                        for node in self._symbol_nodes(self.resolve(path, value[1], body.get("locals"))):
+                            literal = str(key[1]) if key and key[0] == "lit" else None
+                            found.setdefault(registry, []).append((literal, node))
+        for path, facts in parsed:
+            for table in ("classes", "functions"):
+                for name, info in facts[table].items():
+                    for dotted, argument, called in info["decorators"]:
+                        if not dotted:
+                            continue
+                        target = self.resolve(path, dotted)
+                        if target is None:
+                            continue
+                        if target[0] == "sym" and (target[1], target[2]) in registrars:
+                            registry, kind = registrars[(target[1], target[2])]
+                            key = name if kind == "dname" else argument if kind == "arg" and called else None
+                            found.setdefault(registry, []).append((key, (path, name)))
+                        elif target[0] == "obj" and "." in dotted:
+                            # @REGISTRY.register_module(), @REGISTRY.register("key")
+                            found.setdefault((target[1], target[2]), []).append((argument or name, (path, name)))
+        return found
+
+    def _lookup_candidates(self, edge: tuple, program: Program, reached: set) -> list[tuple[tuple[str, str], str]]:
+        kind, target = edge[0], edge[1]
+        if kind == "lookup" and target[0] == "mod":  # getattr(module, key)
+            facts = self.facts(target[1])
+            entries = [(name, (target[1], name)) for name in list(facts["classes"]) + list(facts["functions"])]
+            spec = edge[2]
+        else:
+            entries = self._registry_entries(target)
+            spec = edge[2] if kind == "lookup" else None
+            if kind == "call-lookup":
+                spec = self._call_key(edge)
+        if not entries:
+            return []
+        keys = self._evaluate(spec, edge[3], edge[4], program, reached, 0)
+        shown = f"{os.path.basename(target[1])}:{target[2] if len(target) > 2 else ''}"
+        chosen = []
+        for key, node in entries:
+            if keys is ANY or key is None or key in keys:
+                chosen.append((node, f"registry {shown}" + (f"[{key!r}]" if keys is not ANY and key else "")))
+        if keys is not ANY and not chosen:
+            return [(node, f"registry {shown}") for _, node in entries]  # a key mslint cannot match: all
+        return chosen
+
+    def _call_key(self, edge: tuple) -> tuple | None:
+        _, _, dotted, path, body_name = edge
+        body = self.facts(path)["bodies"].get(body_name) or {}
+        for callee, args, keywords, *_ in body.get("calls", ()):
+            if callee == dotted:
+                spec = args[0] if args else next(iter(keywords.values()), None)
+                return tuple(spec) if spec else None
+        return None
+
+    def _evaluate(self, spec: tuple | list | None, path: str, body_name: str, program: Program, reached: set, depth: int):
+        """The strings a key spec may be in ``program``: a set, or ANY."""
+        if spec is None or depth > 4:
+            return ANY
+        kind = spec[0]
+        if kind == "lit":
+            return {str(spec[1])}
+        if kind == "opt":
+            values = self._option_values(program, spec[1], reached)
+            return {str(value) for value in values} if values else ANY
+        if kind == "param":
+            name, owner = spec[1], spec[2]
+            callee = (path, body_name)
+            cls = body_name[: -len(".__init__")] if body_name.endswith(".__init__") else None
+            if owner == "__init__" and cls in self.facts(path)["classes"]:
+                params = self.facts(path)["classes"][cls]["params"]
+                callee = (path, cls)
+            elif owner == body_name and body_name in self.facts(path)["functions"]:
+                params = self.facts(path)["functions"][body_name]["params"]
+            else:
+                return ANY
+            index = params.index(name) if name in params else -1
+            found: set[str] = set()
+            sites = 0
+            for node in reached:
+                caller_facts = self.facts(node[0])
+                caller = caller_facts["bodies"].get(node[1]) or {}
+                for dotted, args, keywords, *_ in caller.get("calls", ()):
+                    if self._symbol_nodes(self.resolve(node[0], dotted, caller.get("locals"))) != [callee]:
+                        continue
+                    sites += 1
+                    argument = keywords.get(name) if name in keywords else args[index] if 0 <= index < len(args) else None
+                    if argument is None and name not in keywords and not (0 <= index < len(args)):
+                        continue  # the parameter's default: not a key we can read here
+                    values = self._evaluate(argument, node[0], node[1], program, reached, depth + 1)
+                    if values is ANY:
+                        return ANY
+                    found |= values
+            return found if sites and found else ANY
+        return ANY
+
+    # -- options and configuration files ----------------------------------------
+    def _option_values(self, program: Program, key: str, reached: set | None = None, sources: list | None = None) -> list:
+        """What option ``key`` may be in ``program``: its argparse choices (else its
+        default), and the values configuration files give it; ``sources`` gets
+        where each was read."""
+        values: list = []
+        files = {node[0] for node in (reached if reached is not None else program.reached or ())}
+        for path in sorted(files):
+            option = self.facts(path)["arguments"].get(key)
+            if option is None:
+                continue
+            default, choices, line = option
+            where = f"{os.path.relpath(path, self.root)}:{line}"
+            if choices:
+                if sources is not None:
+                    sources.append(f"the choices of --{key} at {where}")
+                return list(choices)
+            if default is not None:
+                values.append(default[1])
+                if sources is not None:
+                    sources.append(f"the default of --{key} at {where}")
+        for config, config_values in self._configs(program, files).items():
+            if key in config_values:
+                values.extend(config_values[key])
+                if sources is not None:
+                    sources.append(os.path.relpath(config, self.root))
+        return values
+
+    def _configs(self, program: Program, files: set[str]) -> dict[str, dict[str, list]]:
+        """The configuration files of ``program``: YAML beside the entry (and in its
+        config/, configs/, searched down), and the files its modules name."""
+        key = (program.path, len(files))
+        known = self._program_configs.get(key)
+        if known is None:
+            known = self._program_configs[key] = self._read_configs(program, files)
+        return known
+
+    def _read_configs(self, program: Program, files: set[str]) -> dict[str, dict[str, list]]:
+        found: dict[str, dict[str, list]] = {}
+        folder = os.path.dirname(program.path)
+        if folder not in self._folder_configs:
+            self._folder_configs[folder] = _config_folder(folder)
+        found.update(self._folder_configs[folder])
+        for path in sorted(files):
+            for name in self.facts(path)["configs"]:
+                for base in (os.path.dirname(program.path), os.path.dirname(path), self.root):
+                    candidate = os.path.normpath(os.path.join(base, name))
+                    if candidate in found:
+                        break
+                    if candidate not in self._named_configs:
+                        self._named_configs[candidate] = _config_file(candidate) if os.path.isfile(candidate) else {}
+                    if self._named_configs[candidate]:
+                        found[candidate] = self._named_configs[candidate]
+                        break
+        return found
+
+    # -- modes -----------------------------------------------------------------
+    def _mode(self, program: Program) -> None:  # noqa: C901, PLR0912
+        """The program's kind and its evidence (module docstring)."""
+        entry = program.path
+        reached = program.reached or set()
+        files = {node[0] for node in reached}
+        selected: set[str] = set()
+        levels: set[str] = set()
+        evidence: dict[str, str] = {}
+        possible: list[tuple[str, str, frozenset]] = []
+        own = self.facts(entry)["contexts"]
+        sources = [(entry, call) for call in own]
+        if not own:
+            for path in sorted(files - {entry}):
+                for call in self.facts(path)["contexts"]:
+                    runs = call[1]
+                    if runs == mode.AS_SCRIPT:
+                        continue
+                    body = MODULE if runs == mode.ON_IMPORT else runs
+                    if (path, body) in reached:
+                        sources.append((path, call))
+                    elif set(call[0]) - {PYNATIVE}:
+                        possible.append((path, runs, frozenset(call[0])))
+        for path, call in sources:
+            modes, _, line, options, call_levels, level_options = call
+            modes = set(modes)
+            where = f"{os.path.relpath(path, self.root)}:{line}"
+            how = ""
+            if UNKNOWN in modes and options:
+                read = self._modes_of_options(program, options, reached)
+                if read:
+                    modes = (modes - {UNKNOWN}) | read[0]
+                    how = f", {read[1]}"
+            selected |= modes
+            for mode_name in modes:
+                evidence.setdefault(mode_name, f"{where}{how}")
+            call_levels = set(call_levels)
+            if UNKNOWN in call_levels and level_options:
+                read = self._modes_of_options(program, level_options, reached, levels=True)
+                if read:
+                    call_levels = (call_levels - {UNKNOWN}) | read[0]
+            levels |= call_levels
+        if GRAPH in selected:
+            program.kind, program.evidence = SETS_GRAPH, f"sets GRAPH_MODE ({evidence[GRAPH]})"
+        elif UNKNOWN in selected:
+            program.kind, program.evidence = UNREADABLE, f"sets a mode mslint cannot read ({evidence[UNKNOWN]})"
+        elif not selected and possible:
+            path, function, modes = possible[0]
+            what = "GRAPH_MODE" if GRAPH in modes else "the mode"
+            program.kind = MAY_SET
+            program.evidence = f"imports {_shown(path, entry)}, whose {function}() may set {what}"
+        else:
+            program.kind = RUNS_PYNATIVE
+            program.evidence = f"sets PYNATIVE_MODE ({evidence[PYNATIVE]})" if PYNATIVE in selected else "sets no mode: PyNative"
+        program.syntax_level = next(iter(levels)) if len(levels) == 1 and UNKNOWN not in levels else ""
+        program.trains = any(self.facts(path)["trains"] for path in files) or not self.facts(entry)["infers"]
+        program.exports = self.facts(entry)["exports"]
+
+    def _modes_of_options(self, program: Program, options, reached: set, levels: bool = False) -> tuple[set[str], str] | None:
+        found: set[str] = set()
+        sources: list[str] = []
+        for option in options:
+            values = self._option_values(program, option, reached, sources)
+            if not values:
+                return None
+            for value in values:
+                found |= mode.constant_level(value) if levels else mode.constant_mode(value)
+        if not found:
+            return None
+        shown = ", ".join(sources[:3]) + (f" and {len(sources) - 3} more" if len(sources) > 3 else "")
+        return found, f"{options[0]!r} from {shown}"
+
+    # -- decisions -------------------------------------------------------------
+    def _decide(self) -> None:
+        """Each reached (file, body)'s decision, and each file's default."""
+        order = {kind: index for index, kind in enumerate(KINDS)}
+        self._by_node: dict[tuple[str, str], list[Program]] = {}
+        for program in sorted(self.programs, key=lambda item: (order[item.kind], item.path)):
+            for node in program.reached or ():
+                self._by_node.setdefault(node, []).append(program)
+        self._decisions: dict[tuple[str, str], Decision] = {}
+        self._defaults: dict[str, Decision] = {}
+        self._building: dict[str, bool] = {}
+        self._beside: dict[str, list[Program]] = {}
+
+    def decision(self, path: str, name: str) -> Decision:
+        """The decision for top-level ``name`` (a class or function; MODULE for the
+        top level) of the file at ``path``."""
+        path = path if path in self._in_sight else _real(path)
+        key = (path, name)
+        known = self._decisions.get(key)
+        if known is None:
+            programs = self._by_node.get(key)
+            known = self._decisions[key] = self._built_decision(programs, path) if programs else self.default(path)
+        return known
+
+    def _built_decision(self, programs: list[Program], path: str) -> Decision:
+        first = programs[0]
+        shown = _shown(first.path, path)
+        compiling = [program for program in programs if program.kind in _COMPILING]
+        level = {program.syntax_level for program in compiling}
+        syntax_level = level.pop() if len(level) == 1 else ""
+        if first.kind == SETS_GRAPH:
+            decision = Decision(GRAPH, f"{shown} sets GRAPH_MODE", syntax_level=syntax_level)
+        elif first.kind == UNREADABLE:
+            decision = Decision(GRAPH, f"the mode {shown} sets cannot be read", assumed=True, syntax_level=syntax_level)
+        elif first.kind == MAY_SET:
+            decision = Decision(GRAPH, f"{shown} {first.evidence}", assumed=True, syntax_level=syntax_level)
+        else:
+            return Decision(PYNATIVE, f"{shown} runs PyNative")
+        if not any(program.trains for program in compiling):
+            exporter = next((program for program in compiling if program.exports), None)
+            decision = replace(
+                decision,
+                basis=f"{decision.basis}, and every program that compiles it runs inference only",
+                trained=False,
+                exported_by=_shown(exporter.path, path) if exporter else "",
+            )
+        return decision
+
+    def default(self, path: str) -> Decision:
+        """The decision for code of ``path`` that no program builds: that of the
+        programs importing its package, else of the programs beside it."""
+        path = path if path in self._in_sight else _real(path)
+        known = self._defaults.get(path)
+        if known is not None:
+            return known
+        known = self._defaults[path] = self._default(path)
+        return known
+
+    def _default(self, path: str) -> Decision:
+        if not self.programs:
+            return mode.LIBRARY
+        # the programs that import its package (or it)
+        package = path
+        folder = os.path.dirname(path)
+        while self._is_file(os.path.join(folder, "__init__.py")):
+            package = os.path.join(folder, "__init__.py")
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+        importing = self._by_node.get((package, MODULE)) or self._by_node.get((path, MODULE))
+        if importing:
+            return self._unbuilt(importing, path, "which imports its package" if package != path else "which imports it")
+        # the programs beside it: in the nearest folder above it that holds programs building Cells
+        beside = self._programs_beside(os.path.dirname(path))
+        if beside:
+            near = any(os.path.dirname(program.path) == os.path.dirname(path) for program in beside)
+            return self._unbuilt(beside, path, "which builds Cells beside it" if near else "which builds Cells in the project")
+        # else the repository's programs, whatever they build
+        order = {kind: index for index, kind in enumerate(KINDS)}
+        return self._unbuilt(sorted(self.programs, key=lambda item: (order[item.kind], item.path)), path, "a program of the project")
+
+    def _programs_beside(self, folder: str) -> list[Program]:
+        """The programs building Cells under the nearest folder from ``folder`` up
+        (to the root) that holds some, most compiling first."""
+        known = self._beside.get(folder)
+        if known is not None:
+            return known
+        found = [program for program in self.programs
+                 if program.path.startswith(folder + os.sep) and self._builds_cells(program)]
+        parent = os.path.dirname(folder)
+        if not found and parent != folder and folder != self.root and folder.startswith(self.root):
+            found = self._programs_beside(parent)
+        order = {kind: index for index, kind in enumerate(KINDS)}
+        found.sort(key=lambda item: (order[item.kind], item.path))
+        self._beside[folder] = found
+        return found
+
+    def _unbuilt(self, programs: list[Program], path: str, relation: str) -> Decision:
+        pynative = [program for program in programs if program.kind == RUNS_PYNATIVE]
+        if pynative:
+            shown = _shown(pynative[0].path, path)
+            return Decision(PYNATIVE, f"no program in sight builds it, and {shown}, {relation}, runs PyNative", assumed=True)
+        shown = _shown(programs[0].path, path)
+        return Decision(GRAPH, f"no program in sight builds it, and {shown}, {relation}, compiles", assumed=True)
+
+    def _builds_cells(self, program: Program) -> bool:
+        known = self._building.get(program.path)
+        if known is None:
+            known = self._building[program.path] = any(
+                self.is_cell(node[0], node[1]) for node in program.reached or () if node[1] not in (MODULE, MAIN)
+            )
+        return known
+
+    def is_cell(self, path: str, name: str, depth: int = 0) -> bool:
+        """Whether the top-level class ``name`` of ``path`` derives from an nn.Cell."""
+        key = (path, name)
+        known = self._cells.get(key)
+        if known is not None:
+            return known
+        self._cells[key] = False
+        found = False
+        info = self.facts(path)["classes"].get(name)
+        if info is not None and depth < 20:
+            for base in info["bases"]:
+                target = self.resolve(path, base)
+                if target is None:
+                    continue
+                if target[0] == "ext" and _is_cell_qname(target[1]):
+                    found = True
+                elif target[0] == "sym" and self.is_cell(target[1], target[2], depth + 1):
+                    found = True
+                if found:
+                    break
+        self._cells[key] = found
+        return found
+
+    def reached(self, path: str, name: str) -> bool:
+        return (path if path in self._in_sight else _real(path), name) in self._by_node
+
+    # -- overrides -------------------------------------------------------------
+    def _find_overrides(self) -> list[dict[str, Any]]:
+        """The framework names project modules rebind when they run: one group per
+        rebinding module, with the files it applies to."""
+        groups = []
+        for path in sorted(self._facts):
+            facts = self._facts[path]
+            mapping: dict[str, str] = {}
+            called = set(facts["called"])
+            for target, value, runs in facts["rebinds"]:
+                if runs != mode.ON_IMPORT and runs not in called:
+                    continue
+                resolved = self.resolve(path, target.rsplit(".", 1)[0])
+                if resolved is None or resolved[0] != "ext" or resolved[1].split(".", 1)[0] not in _REBOUND_FRAMEWORKS:
+                    continue
+                if target.rsplit(".", 1)[1] in _NEVER_REBOUND:
+                    continue
+                name = f"{resolved[1]}.{target.rsplit('.', 1)[1]}"
+                value_target = self.resolve(path, value) if value else None
+                if value_target is not None and value_target[0] == "sym":
+                    mapping[name] = f"{module_name(value_target[1])}.{value_target[2]}"
+                elif value_target is not None and value_target[0] == "ext":
+                    mapping[name] = value_target[1]
+                else:
+                    mapping[name] = f"{module_name(path)}.<{target.rsplit('.', 1)[1]}>"
+            if mapping:
+                # the modules whose imports run it, and every module a program that
+                # imports it runs (the rebinding is on the framework's module object)
+                files = self._importers_of(path)
+                for program in self.programs:
+                    if (path, MODULE) in (program.reached or ()):
+                        files.update(node[0] for node in program.reached or ())
+                groups.append({"module": path, "mapping": mapping, "files": sorted(files), "file_set": files})
+        return groups
+
+    def override_groups(self) -> list[dict[str, Any]]:
+        """The override groups as the workers get them (JSON-able)."""
+        return [{"module": group["module"], "mapping": group["mapping"]} for group in self.overrides]
+
+    def _importers_of(self, path: str) -> set[str]:
+        """The files in sight whose imports run the module at ``path``: its
+        importers, transitively, and the modules of packages whose ``__init__`` does."""
+        imports = self._all_imports()
+        importers: dict[str, list[str]] = {}
+        for source, targets in imports.items():
+            for target in targets:
+                importers.setdefault(target, []).append(source)
+        found = {path}
+        queue = [path]
+        while queue:
+            current = queue.pop()
+            for source in importers.get(current, ()):
+                if source not in found:
+                    found.add(source)
+                    queue.append(source)
+        return found
+
+    def _all_imports(self) -> dict[str, list[str]]:
+        known = getattr(self, "_imports_of_all", None)
+        if known is not None:
+            return known
+        found: dict[str, list[str]] = {}
+        for path in self.files:
+            targets = list(self._scanned_targets(path))
+            folder = os.path.dirname(path)
+            init = os.path.join(folder, "__init__.py")
+            if path != init and self._is_file(init):
+                targets.append(init)
+            elif path == init and self._is_file(os.path.join(os.path.dirname(folder), "__init__.py")):
+                targets.append(os.path.join(os.path.dirname(folder), "__init__.py"))
+            found[path] = targets
+        self._imports_of_all = found
+        return found
+
+    # -- what the workers get --------------------------------------------------
+    def verdict(self, path: str) -> dict[str, Any]:
+        """What a worker needs of the file at ``path``: each reached top-level
+        name's decision row, the default's, and the override groups that apply."""
+        path = path if path in self._in_sight else _real(path)
+        facts = self._facts.get(path)
+        names = set()
+        if facts is not None:
+            names = set(facts["bodies"]) - {MAIN}
+        symbols = {}
+        rows: dict[tuple, list] = {}
+        for name in sorted(names | {MODULE}):
+            if (path, name) in self._by_node:
+                row = tuple(self.decision(path, name).row())
+                symbols[name] = rows.setdefault(row, list(row))
+        default = list(self.default(path).row())
+        groups = [index for index, group in enumerate(self.overrides) if path in group["file_set"]]
+        built = {}
+        constructions = self.constructions() if self.programs else {}
+        for name in sorted(facts["classes"]) if facts is not None else ():
+            known = constructions.get((path, name))
+            if known is not None:
+                built[name] = {"params": facts["classes"][name]["params"], **known}
+        return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs), "built": built}
+
+    def constructions(self) -> dict[tuple[str, str], dict]:
+        """(file, class) -> how the programs in sight build each project class they
+        reach: "sites", the calls ``C(...)`` in reached code ([file, line, args,
+        keywords, unread]: argument specs as in the facts); "passed", whether it is
+        also built where its arguments cannot be seen (the class passed along as a
+        value, a registry or ``C.from_config(...)``); "subclasses", the reached
+        classes deriving from it (their ``super().__init__(...)`` calls build it)."""
+        if self._constructions is not None:
+            return self._constructions
+        found: dict[tuple[str, str], dict] = {}
+
+        def entry(target: tuple) -> dict:
+            return found.setdefault((target[1], target[2]), {"sites": [], "passed": False, "subclasses": []})
+
+        entries = {program.path for program in self.programs}  # (a module's top-level names build nothing)
+
+        def is_class(target: tuple | None) -> bool:
+            return target is not None and target[0] == "sym" and target[2] in self.facts(target[1])["classes"]
+
+        for path, name in sorted(self._by_node):
+            facts = self.facts(path)
+            body = facts["bodies"].get(name) or {}
+            local = body.get("locals")
+            for dotted, args, keywords, line, unread in body.get("calls", ()):
+                target = self.resolve(path, dotted, local)
+                if not is_class(target):
+                    continue
+                owner = dotted.rpartition(".")[0]
+                if owner and self.resolve(path, owner, local) == target:
+                    entry(target)["passed"] = True  # C.create(...): built with what the method passes
+                else:
+                    entry(target)["sites"].append([path, line, args, keywords, unread])
+            for dotted in body.get("refs", ()) if name != MODULE or path in entries else ():
+                target = self.resolve(path, dotted, local)
+                if is_class(target):
+                    entry(target)["passed"] = True
+            info = facts["classes"].get(name)
+            if info is not None:
+                if (path, name) in self._by_lookup:
+                    entry(("sym", path, name))["passed"] = True
+                for base in info["bases"]:
+                    target = self.resolve(path, base)
+                    if is_class(target):
+                        entry(target)["subclasses"].append([path, name])
+        self._constructions = found
+        return found
+
+    def module_decision(self, path: str) -> Decision:
+        """The decision for the file's code as a whole (:func:`module_decision`)."""
+        return _module_row(self.verdict(path))
+
+    # -- explaining ------------------------------------------------------------
+    def explain(self) -> str:  # noqa: C901
+        """The programs, their modes with the evidence, and what each builds."""
+        lines = [f"Project: {self.root} ({len(self.files)} Python files in sight, {len(self._facts)} read)"]
+        if not self.programs:
+            lines.append("No program in sight: code is assumed to be compiled (graph mode), and graph findings say so.")
+        for program in self.programs:
+            shown = os.path.relpath(program.path, self.root)
+            lines.append("")
+            lines.append(f"Program {shown}: {_KIND_TEXT[program.kind]}; {program.evidence}")
+            if program.syntax_level:
+                lines.append(f"  jit_syntax_level: {program.syntax_level.upper()}")
+            if program.kind in _COMPILING:
+                lines.append(f"  {'trains' if program.trains else 'runs inference only'}"
+                             + (", calls mindspore.export" if program.exports else ""))
+            cells = sorted(node for node in program.reached or () if node[1] not in (MODULE, MAIN)
+                           and node[1] in self.facts(node[0])["classes"] and self.is_cell(*node))
+            lines.append(f"  builds {len(cells)} Cell{'s' * (len(cells) != 1)}:")
+            for node in cells[:200]:
+                why = self._why(program, node)
+                lines.append(f"    {os.path.relpath(node[0], self.root)}::{node[1]}{why}")
+            if len(cells) > 200:
+                lines.append(f"    ... and {len(cells) - 200} more")
+        if self.overrides:
+            lines.append("")
+            lines.append("Framework names the project rebinds:")
+            for group in self.overrides:
+                lines.append(f"  in {os.path.relpath(group['module'], self.root)} "
+                             f"(applies to {len(group['files'])} files):")
+                for name, value in sorted(group["mapping"].items()):
+                    lines.append(f"    {name} -> {value}")
+        return "\n".join(lines) + "\n"
+
+    def _why(self, program: Program, node: tuple[str, str]) -> str:
+        """How ``program`` reaches ``node``: the bodies on the way, nearest first."""
+        parents = program.parents or {}
+        chain: list[str] = []
+        current = node
+        for _ in range(8):
+            parent = parents.get(current)
+            if not parent:
+                break
+            source, how = parent
+            if how and not how.startswith("."):
+                chain.append(how)
+            if source[1] == MAIN:
+                chain.append("main guard")
+            elif source[1] == MODULE:
+                chain.append(f"top level of {os.path.relpath(source[0], self.root)}")
+            elif not chain or chain[-1] != source[1]:
+                chain.append(source[1])
+            current = source
+        return f"  (through {' <- '.join(chain)})" if chain else ""
+
+
+# the frameworks whose names the rules judge: a project rebinding one of theirs changes findings
+_REBOUND_FRAMEWORKS = frozenset({"mindspore"})
+
+# a project's wrapper of these still does what the framework's does (mindnlp's
+# set_context wrapper adjusts its own patches, then calls the original)
+_NEVER_REBOUND = frozenset({"set_context"})
+
+# methods a built Cell runs without being named (special methods run implicitly too)
+_RUN_WHEN_BUILT = frozenset({"construct", "bprop"})
+
+_KIND_TEXT = {
+    SETS_GRAPH: "GRAPH_MODE",
+    UNREADABLE: "graph mode assumed",
+    MAY_SET: "graph mode assumed",
+    RUNS_PYNATIVE: "PyNative",
+}
+
+
+def _is_cell_qname(qname: str) -> bool:
+    if qname in apis.NON_CELL_CLASSES:
+        return False
+    for package in apis.CELL_PACKAGES:
+        if qname.startswith(package + "."):
+            return qname.rsplit(".", 1)[-1][:1].isupper()
+    return False
+
+
+def _shown(entry: str, module: str) -> str:
+    """The entry script as the module's reader finds it: relative to the module's folder."""
+    try:
+        return os.path.relpath(entry, os.path.dirname(module))
+    except ValueError:
+        return entry
+
+
+def _config_folder(folder: str) -> dict[str, dict[str, list]]:
+    """The YAML files beside an entry and under its config/, configs/ folders."""
+    found: dict[str, dict[str, list]] = {}
+    count = 0
+    for sub in mode.CONFIG_FOLDERS:
+        where = os.path.join(folder, sub)
+        if not os.path.isdir(where):
+            continue
+        walker = [(where, [], sorted(os.listdir(where)))] if not sub else os.walk(where)
+        for current, dirnames, filenames in walker:
+            dirnames[:] = sorted(name for name in dirnames if not name.startswith("."))
+            for name in sorted(filenames):
+                if not name.endswith((".yaml", ".yml")):
+                    continue
+                count += 1
+                if count > _MAX_CONFIG_FILES:
+                    return found
+                path = os.path.join(current, name)
+                keys = _config_file(path)
+                if keys:
+                    found[path] = keys
+    return found
+
+
+def _config_file(path: str) -> dict[str, list]:
+    """The top-level keys of a YAML file (every key of a JSON file), with their values."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as stream:
+            text = stream.read(50_000)
+    except OSError:
+        return {}
+    found: dict[str, list] = {}
+    if path.endswith(".json"):
+        for key, value in _JSON_KEY.findall(text):
+            found.setdefault(key, []).append(mode.yaml_scalar(value))
+        return found
+    for key, value in re.findall(r"^(\w+)\s*:\s*([^\s#][^#\n]*?)\s*(?:#.*)?$", text, re.MULTILINE):
+        found.setdefault(key, []).append(mode.yaml_scalar(value))
+    return found
+
+
+# ---------------------------------------------------------------------------
+# The decisions of this process (the command's engine configures them; the
+# plugin builds a model per project)
+# ---------------------------------------------------------------------------
+
+
+class _State:
+    setting = "auto"
+    where = "--mindspore-mode"
+    verdicts: dict[str, dict] = {}
+    overrides: list[dict] = []
+    models: dict[str, Model] = {}
+    command = False  # the mslint command configured the process; the plugin option is its echo
+    in_sight: bool = True  # False: a file alone, of no program (the functional fixtures)
+
+
+def configure(setting: str = "auto", verdicts: dict[str, dict] | None = None, where: str = "[tool.mslint]",
+              overrides: list[dict] | None = None) -> None:
+    """The command's settings for this process: the mode setting and the
+    verdicts it computed (path -> Model.verdict()) before it shared the files out."""
+    _State.setting = setting if setting in mode.MODES else "auto"
+    _State.where = where
+    _State.verdicts = dict(verdicts or {})
+    _State.overrides = list(overrides or [])
+    _State.models = {}
+    _State.command = True
+    _OVERRIDES.clear()
+    _VERDICTS.clear()
+
+
+def release() -> None:
+    """Forget the command's settings (after an in-process run): the plugin's own
+    option decides again."""
+    configure()
+    _State.command = False
+    _State.where = "--mindspore-mode"
+
+
+def use_plugin_option(setting: str, in_sight: bool = True) -> None:
+    """The plugin's ``--mindspore-mode`` (ignored when the command configured the
+    process); ``in_sight`` False: every file is alone, of no program (tests)."""
+    if _State.command:
+        return
+    if setting != _State.setting or in_sight != _State.in_sight:
+        _State.models = {}
+        _OVERRIDES.clear()
+        _VERDICTS.clear()
+    _State.setting = setting if setting in mode.MODES else "auto"
+    _State.where = "--mindspore-mode"
+    _State.in_sight = in_sight
+
+
+def model_for(path: str) -> Model | None:
+    """The plugin's model of the project of ``path`` (built once per project)."""
+    if not _State.in_sight:
+        return None
+    root = project_root(path)
+    model = _State.models.get(root)
+    if model is None:
+        # a file out of the walk (past FILE_LIMIT) is judged by the same model: no program of its own
+        model = _State.models[root] = Model(root, python_files(root, [path]))
+    return model
+
+
+def verdict_for(path: str | None) -> dict | None:
+    """The verdict of the file at ``path`` (Model.verdict); None when no model is in sight."""
+    if not path:
+        return None
+    try:
+        return _VERDICTS[path]
+    except KeyError:
+        pass
+    real = os.path.realpath(path)
+    known = _State.verdicts.get(real) or _State.verdicts.get(os.path.abspath(path))
+    if known is None and not _State.command and os.path.isfile(real):  # (a module built from a string has no project)
+        model = model_for(real)
+        known = model.verdict(real) if model is not None else None
+    if len(_VERDICTS) > 4096:
+        _VERDICTS.clear()
+    _VERDICTS[path] = known
+    return known
+
+
+# the verdicts asked for, by the path as asked (every checker asks, for every class)
+_VERDICTS: dict[str, dict | None] = {}
+
+
+def decision_for(path: str | None, name: str = MODULE) -> Decision:
+    """The mode of top-level ``name`` (a class or function; MODULE: the file's
+    top level and what is not reached) of the file at ``path``."""
+    if _State.setting in (GRAPH, PYNATIVE):
+        return mode.forced(_State.setting, _State.where)
+    verdict = verdict_for(path)
+    if verdict is None:
+        return mode.LIBRARY
+    row = verdict["symbols"].get(name)
+    return Decision(*row) if row is not None else Decision(*verdict["default"])
+
+
+def module_decision(path: str | None) -> Decision:
+    """The decision for a file's code as a whole: the most compiling decision
+    among the functions and classes programs reach in it, else its default
+    (a program that only imports a module builds none of it)."""
+    if _State.setting in (GRAPH, PYNATIVE):
+        return mode.forced(_State.setting, _State.where)
+    verdict = verdict_for(path)
+    if verdict is None:
+        return mode.LIBRARY
+    return _module_row(verdict)
+
+
+def _module_row(verdict: dict) -> Decision:
+    rows = [row for name, row in sorted(verdict["symbols"].items()) if name != MODULE]
+    graph = [row for row in rows if row[0] == GRAPH]
+    return Decision(*(graph[0] if graph else rows[0] if rows else verdict["default"]))
+
+
+def top_level_name(node: Any) -> str:
+    """The top-level function or class an astroid node is in (MODULE: the top
+    level itself, or no node), the name the decisions are kept under."""
+    if node is None:
+        return MODULE
+    top = node
+    try:
+        while top.parent is not None and top.parent.parent is not None:
+            top = top.parent
+    except AttributeError:
+        return MODULE
+    name = getattr(top, "name", None)
+    return name if isinstance(name, str) and type(top).__name__ in ("ClassDef", "FunctionDef", "AsyncFunctionDef") else MODULE
+
+
+def reach_name(node: Any) -> str:
+    """The name reachability is kept under for an astroid node: ``C.m`` in a
+    method of a top-level class, else its top-level name."""
+    name = top_level_name(node)
+    if name == MODULE:
+        return name
+    inner = node
+    try:
+        while inner.parent is not None and inner.parent.parent is not None and inner.parent.parent.parent is not None:
+            inner = inner.parent
+    except AttributeError:
+        return name
+    # inner: the child of the top-level definition holding the node
+    if type(inner).__name__ in ("FunctionDef", "AsyncFunctionDef") and type(inner.parent).__name__ == "ClassDef":
+        return f"{name}.{inner.name}"
+    return name
+
+
+def reached_at(path: str | None, name: str) -> bool | None:
+    """Whether a program in sight reaches top-level ``name`` of the file at
+    ``path`` (MODULE: the file is imported by one); None when no program is in sight."""
+    verdict = verdict_for(path)
+    if verdict is None or not verdict.get("programs"):
+        return None
+    return name in verdict["symbols"]
+
+
+DEFAULT = object()  # Construction.values: a site that leaves the parameter to its default
+
+
+@dataclass(frozen=True)
+class Site:
+    """One call ``C(...)`` that builds a project class, in code a program in sight
+    reaches: the argument specs as the facts keep them (``["lit", value]`` a
+    literal; anything else mslint did not read)."""
+
+    path: str
+    line: int
+    args: tuple
+    keywords: dict
+    unread: bool  # *args, **kwargs: more is passed than the specs say
+
+
+@dataclass(frozen=True)
+class Construction:
+    """How the programs in sight build a project class (:func:`construction`)."""
+
+    params: tuple[str, ...]  # its __init__'s parameters, self left out ((): no __init__ of its own)
+    sites: tuple[Site, ...]
+    passed_along: bool  # also built where its arguments cannot be seen (a reference passed on, a registry)
+    subclasses: tuple[tuple[str, str], ...]  # (file, class) reached subclasses: their super().__init__ builds it
+
+    def values(self, param: str) -> tuple[list, bool]:
+        """The literal values the sites pass for ``param`` (DEFAULT where a site
+        leaves it to its default), and whether they are all it is ever built with
+        (every site read, nothing builds it out of sight, no subclass)."""
+        found: list = []
+        complete = not self.passed_along and not self.subclasses and bool(self.sites)
+        index = self.params.index(param) if param in self.params else -1
+        for site in self.sites:
+            spec = site.keywords.get(param) if param in site.keywords else (
+                site.args[index] if 0 <= index < len(site.args) else DEFAULT
+            )
+            if spec is DEFAULT:
+                if site.unread:
+                    complete = False
+                    continue
+                found.append(DEFAULT)
+            elif spec and spec[0] == "lit":
+                found.append(spec[1])
+            else:
+                complete = False
+        return found, complete
+
+
+def construction(path: str | None, cls: str) -> Construction | None:
+    """How the programs in sight build the top-level class ``cls`` of the file at
+    ``path`` (for the value rules: a constructor argument every program passes);
+    None when no program in sight reaches it (or none is in sight)."""
+    verdict = verdict_for(path)
+    if verdict is None:
+        return None
+    known = verdict.get("built", {}).get(cls)
+    if known is None:
+        return None
+    return Construction(
+        params=tuple(known["params"]),
+        sites=tuple(Site(site[0], site[1], tuple(site[2]), dict(site[3]), bool(site[4])) for site in known["sites"]),
+        passed_along=bool(known["passed"]),
+        subclasses=tuple((item[0], item[1]) for item in known["subclasses"]),
+    )
+
+
+# The override mappings per file (resolve asks for every name: once per file)
+_OVERRIDES: dict[str, dict[str, str]] = {}
+
+
+def overrides_for(path: str | None) -> dict[str, str]:
+    """The framework names rebound for the file at ``path``: qualified name ->
+    the project's replacement (mslint.analysis.resolve applies them)."""
+    if not path:
+        return {}
+    known = _OVERRIDES.get(path)
+    if known is not None:
+        return known
+    found: dict[str, str] = {}
+    verdict = verdict_for(path)
+    if verdict is not None and verdict.get("overrides"):
+        groups = _State.overrides
+        if not _State.command:
+            model = model_for(path)
+            groups = model.overrides if model is not None else []
+        for index in verdict["overrides"]:
+            if index < len(groups):
+                found.update(groups[index]["mapping"])
+    if len(_OVERRIDES) > 4096:
+        _OVERRIDES.clear()
+    _OVERRIDES[path] = found
+    return found
+
+
+def verdicts(
+    files: Iterable[str], stand_ins: dict[str, str] | None = None, facts_store: Any = None
+) -> tuple[dict[str, dict], list[dict]]:
+    """The verdict of each checked file (Model.verdict, keyed by the path as
+    given) and the override groups they index, from the programs in sight of
+    each file's project: every Python file of its project root, not only those
+    checked. ``stand_ins``: a checked file that stands for another (standard
+    input's copy, a notebook's shadow module) -> the path it stands for."""
+    stand_ins = {os.path.abspath(path): _real(source) for path, source in (stand_ins or {}).items()}
+    sources = {os.path.abspath(path): stand_ins.get(os.path.abspath(path)) or _real(path) for path in files}
+    contents = {source: checked for checked, source in stand_ins.items()}
+    by_root: dict[str, list[str]] = {}
+    for source in sources.values():
+        by_root.setdefault(project_root(source), []).append(source)
+
+    def read(path: str) -> bytes | None:
+        return _read_file(contents.get(path, path))
+
+    found: dict[str, dict] = {}
+    groups: list[dict] = []
+    verdict_of: dict[str, dict] = {}
+    for root, named in sorted(by_root.items()):
+        model = Model(root, python_files(root, named), read, facts_store,
+                      always_programs={source for source in named if source.endswith(".ipynb")})
+        offset = len(groups)
+        groups.extend(model.override_groups())
+        for source in named:
+            verdict = model.verdict(source)
+            verdict["overrides"] = [index + offset for index in verdict["overrides"]]
+            verdict_of[source] = verdict
+        del model
+    for path, source in sources.items():
+        found[path] = verdict_of[source]
+    return found, groups
+
+
+def decide(
+    files: Iterable[str], read: Callable[[str], bytes | None] | None = None, setting: str = "auto", where: str = "[tool.mslint]"
+) -> dict[str, Decision]:
+    """The decision for each of ``files`` as a whole (module_decision), with the
+    programs among them; ``setting`` "graph" or "pynative" decides for all."""
+    files = [_real(path) for path in files]
+    if setting in (GRAPH, PYNATIVE):
+        return dict.fromkeys(files, mode.forced(setting, where))
+    top = os.path.commonpath(files) if files else ""
+    if files and os.path.isfile(top):
+        top = os.path.dirname(top)
+    model = Model(top, files, read)
+    return {path: model.module_decision(path) for path in files}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m mslint.analysis.programs --explain PATH``."""
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(prog="python -m mslint.analysis.programs",
+                                     description="Print a project's programs, their modes with the evidence, and what each builds.")
+    parser.add_argument("--explain", metavar="PATH", required=True, help="a file or folder of the project")
+    args = parser.parse_args(argv)
+    sys.stdout.write(explain(args.explain))
+    return 0
+
+
+def explain(path: str) -> str:
+    """The model of the project of ``path`` (a file or a folder), in words."""
+    real = os.path.realpath(path)
+    if os.path.isdir(real):
+        root = project_root(os.path.join(real, "__init__.py"))  # the folder's own project, as a file in it sees it
+        extra: list[str] = []
+    else:
+        root = project_root(real)
+        extra = [real]
+    model = Model(root, python_files(root, extra), explain=True)
+    return model.explain()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

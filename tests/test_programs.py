@@ -1,0 +1,424 @@
+"""The program model (mslint.analysis.programs): what each program in sight builds,
+in which mode, the framework names a project rebinds, reachability on findings,
+and the same verdict however the files are named. Static: no mindspore, no user
+code run."""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mslint.analysis import mode, programs
+from mslint.run import cli
+
+CELL = "from mindspore import nn, Tensor\nclass {name}(nn.Cell):\n    def construct(self, x):\n        return x * Tensor(x.asnumpy().max())\n"
+
+
+def _project(root: Path, files: dict[str, str]) -> dict[str, str]:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    (root / ".git").mkdir(exist_ok=True)  # the project's root
+    return {name: str(root / name) for name in files}
+
+
+def _model(root: Path) -> programs.Model:
+    return programs.Model(str(root), programs.python_files(str(root)), explain=True)
+
+
+def _built(model: programs.Model, entry: str) -> set[str]:
+    """The classes ``entry``'s program reaches, as file::Class."""
+    program = next(item for item in model.programs if item.path.endswith(entry))
+    return {
+        f"{os.path.relpath(path, model.root)}::{name}"
+        for path, name in program.reached or ()
+        if name in model.facts(path)["classes"]
+    }
+
+
+# -- what a program builds ------------------------------------------------------
+
+
+def test_importing_a_package_builds_nothing_of_what_it_re_exports(tmp_path: Path) -> None:
+    _project(tmp_path, {
+        "demo.py": "import mindspore as ms\nimport zoo\nms.set_context(mode=ms.GRAPH_MODE)\nnet = zoo.Tiny()\n",
+        "zoo/__init__.py": "from .tiny import *\nfrom .wide import *\n",
+        "zoo/tiny.py": CELL.format(name="Tiny"),
+        "zoo/wide.py": CELL.format(name="Wide"),
+    })
+    model = _model(tmp_path)
+    assert _built(model, "demo.py") == {"zoo/tiny.py::Tiny"}
+    assert model.decision(str(tmp_path / "zoo/tiny.py"), "Tiny") == mode.Decision(mode.GRAPH, "../demo.py sets GRAPH_MODE")
+    wide = model.decision(str(tmp_path / "zoo/wide.py"), "Wide")
+    assert (wide.mode, wide.assumed) == (mode.GRAPH, True)  # the only program importing zoo compiles
+    assert not model.reached(str(tmp_path / "zoo/wide.py"), "Wide")
+
+
+def test_cells_built_in_init_and_passed_to_factories_are_built(tmp_path: Path) -> None:
+    _project(tmp_path, {
+        "train.py": "from net import build\nif __name__ == '__main__':\n    build()\n",
+        "net.py": CELL.format(name="Block") + CELL.format(name="Head").split("\n", 1)[1] + textwrap.dedent("""
+            class Body(nn.Cell):
+                def __init__(self, block):
+                    super().__init__()
+                    self.blocks = nn.CellList([block() for _ in range(2)])
+                    self.head = Head()
+                def construct(self, x):
+                    return self.head(x)
+                def rarely_used(self):
+                    return Unused()
+            class Unused(nn.Cell):
+                pass
+            def build():
+                return Body(Block)
+        """),
+    })
+    model = _model(tmp_path)
+    # Block is passed to Body, which builds it; Head is built in __init__; a method
+    # nothing names builds nothing
+    assert _built(model, "train.py") == {"net.py::Block", "net.py::Head", "net.py::Body"}
+
+
+def test_a_method_runs_when_reached_code_names_it(tmp_path: Path) -> None:
+    _project(tmp_path, {
+        "run.py": "from net import Net\nif __name__ == '__main__':\n    Net().fuse()\n",
+        "net.py": CELL.format(name="Net") + "    def fuse(self):\n        return 1\n    def export(self):\n        return 2\n",
+    })
+    model = _model(tmp_path)
+    path = str(tmp_path / "net.py")
+    assert model.reached(path, "Net.fuse") and model.reached(path, "Net.construct")
+    assert not model.reached(path, "Net.export")
+
+
+@pytest.mark.parametrize(
+    ("option", "config", "built"),
+    [
+        ('parser.add_argument("--arch", default="small")', None, {"small"}),
+        ('parser.add_argument("--arch", choices=["small", "big"])', None, {"small", "big"}),
+        ('parser.add_argument("--arch")', "arch: big\n", {"big"}),
+        ('parser.add_argument("--arch")', None, {"small", "big", "huge"}),  # anything: every candidate
+    ],
+)
+def test_a_registry_builds_what_the_key_can_select(tmp_path: Path, option: str, config: str | None, built: set[str]) -> None:
+    files = {
+        "train.py": f"""
+            import argparse
+            from models import create
+            parser = argparse.ArgumentParser()
+            {option}
+            if __name__ == "__main__":
+                net = create(parser.parse_args().arch)
+        """,
+        "models/__init__.py": "from .registry import create\nfrom . import nets\n",
+        "models/registry.py": """
+            _entries = {}
+            def register_model(fn):
+                name = fn.__name__
+                _entries[name] = fn
+                return fn
+            def entry(name):
+                return _entries[name]
+            def create(name, **kwargs):
+                return entry(name)(**kwargs)
+        """,
+        "models/nets.py": CELL.format(name="Net") + textwrap.dedent("""
+            from .registry import register_model
+            @register_model
+            def small():
+                return Net()
+            @register_model
+            def big():
+                return Net()
+            @register_model
+            def huge():
+                return Net()
+        """),
+    }
+    if config:
+        files["configs/run.yaml"] = config
+    _project(tmp_path, files)
+    model = _model(tmp_path)
+    program = model.programs[0]
+    reached = {name for path, name in program.reached if path.endswith("nets.py") and name in ("small", "big", "huge")}
+    assert reached == built
+
+
+def test_dicts_of_classes_and_getattr_on_a_module_are_registries(tmp_path: Path) -> None:
+    _project(tmp_path, {
+        "train.py": """
+            import nets
+            from nets import BACKBONES
+            def main(kind="resnet"):
+                backbone = BACKBONES[kind]()
+                head = getattr(nets, "Head")()
+            if __name__ == "__main__":
+                main()
+        """,
+        "nets.py": CELL.format(name="ResNet") + "\n".join(
+            line for line in CELL.format(name="Vgg").splitlines() if not line.startswith("from")
+        ) + "\n" + "\n".join(line for line in CELL.format(name="Head").splitlines() if not line.startswith("from"))
+        + "\nBACKBONES = {'resnet': ResNet, 'vgg': Vgg}\n",
+    })
+    # the key is a parameter whose only caller passes nothing: its default is not read, any
+    assert _built(_model(tmp_path), "train.py") == {"nets.py::ResNet", "nets.py::Vgg", "nets.py::Head"}
+
+
+# -- modes ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("files", "kind"),
+    [
+        # an option read in another module, set by a helper the entry calls
+        ({"train.py": "from cfg import parse\nfrom env import setup\nif __name__ == '__main__':\n    setup(parse())\n",
+          "cfg.py": "import argparse\ndef parse():\n    p = argparse.ArgumentParser()\n    p.add_argument('--mode', type=int, default=1)\n    return p.parse_args()\n",
+          "env.py": "import mindspore as ms\ndef setup(args):\n    ms.set_context(mode=args.mode)\n"}, programs.RUNS_PYNATIVE),
+        # a YAML configuration beside the entry
+        ({"train.py": "import mindspore as ms\nimport yaml\nif __name__ == '__main__':\n    cfg = yaml.safe_load(open('c.yaml'))\n    ms.set_context(mode=cfg['mode'])\n",
+          "c.yaml": "mode: 0\n"}, programs.SETS_GRAPH),
+        # a JSON configuration the entry names
+        ({"train.py": "import mindspore as ms, json\nif __name__ == '__main__':\n    cfg = json.load(open('settings/run.json'))\n    ms.set_context(mode=cfg['run_mode'])\n",
+          "settings/run.json": '{"run_mode": "PYNATIVE_MODE", "lr": 0.1}'}, programs.RUNS_PYNATIVE),
+        # an environment switch read with a default
+        ({"train.py": "import os\nimport mindspore as ms\nms.set_context(mode=int(os.getenv('MS_MODE', '1')))\n"}, programs.RUNS_PYNATIVE),
+        # a local name of the main guard
+        ({"train.py": "import mindspore as ms\nif __name__ == '__main__':\n    m = ms.GRAPH_MODE if flag else ms.PYNATIVE_MODE\n    ms.set_context(mode=m)\n"},
+         programs.SETS_GRAPH),
+        # unreadable: assumed graph
+        ({"train.py": "import mindspore as ms\nms.set_context(mode=cfg.mode)\n"}, programs.UNREADABLE),
+    ],
+)
+def test_modes_are_read_where_programs_set_them(tmp_path: Path, files: dict[str, str], kind: str) -> None:
+    _project(tmp_path, files)
+    model = _model(tmp_path)
+    assert [program.kind for program in model.programs] == [kind]
+
+
+def test_the_syntax_level_a_program_selects(tmp_path: Path) -> None:
+    _project(tmp_path, {
+        "train.py": "import mindspore as ms\nfrom net import Net\nms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.STRICT)\nNet()\n",
+        "net.py": CELL.format(name="Net"),
+    })
+    model = _model(tmp_path)
+    assert model.programs[0].syntax_level == mode.STRICT
+    assert model.decision(str(tmp_path / "net.py"), "Net").syntax_level == mode.STRICT
+
+
+def test_code_no_program_builds_takes_the_mode_of_the_programs_beside_it(tmp_path: Path) -> None:
+    paths = _project(tmp_path, {
+        "train.py": "from net import Net\nif __name__ == '__main__':\n    Net()\n",  # PyNative
+        "net.py": CELL.format(name="Net"),
+        "extra.py": CELL.format(name="Extra"),  # nothing imports it
+    })
+    model = _model(tmp_path)
+    extra = model.decision(paths["extra.py"], "Extra")
+    assert (extra.mode, extra.assumed) == (mode.PYNATIVE, True)
+    assert extra.basis == "no program in sight builds it, and train.py, which builds Cells beside it, runs PyNative"
+
+
+# -- overrides -------------------------------------------------------------------
+
+
+def test_a_package_that_rebinds_framework_names_changes_them_for_its_modules(tmp_path: Path) -> None:
+    paths = _project(tmp_path, {
+        "lib/__init__.py": "from lib import patch\nfrom lib.model import Encoder\n",
+        "lib/patch.py": textwrap.dedent("""
+            import mindspore
+            from mindspore import nn, Tensor
+            class MyDropout(nn.Cell):
+                pass
+            def _size(self, dim=None):
+                return self.shape
+            def _install():
+                mindspore.nn.LayerNorm = MyDropout
+            nn.Dropout = MyDropout
+            setattr(nn, "Dense", MyDropout)
+            Tensor.size = _size
+            nn.Conv2d = wrap(nn.Conv2d)
+            mindspore.set_context = wrap(mindspore.set_context)  # a wrapper still sets the context
+            _install()
+        """),
+        "lib/model.py": "from mindspore import nn\nclass Encoder(nn.Cell):\n    pass\n",
+        "app.py": "import lib\nif __name__ == '__main__':\n    lib.Encoder()\n",
+        "other/tool.py": "from mindspore import nn\n",
+    })
+    model = _model(tmp_path)
+    [group] = model.overrides
+    assert group["mapping"] == {
+        "mindspore.nn.Dropout": "lib.patch.MyDropout",
+        "mindspore.nn.Dense": "lib.patch.MyDropout",
+        "mindspore.nn.LayerNorm": "lib.patch.MyDropout",
+        "mindspore.Tensor.size": "lib.patch._size",
+        "mindspore.nn.Conv2d": "lib.patch.<Conv2d>",
+    }
+    assert {paths["lib/model.py"], paths["app.py"], paths["lib/__init__.py"]} <= group["file_set"]
+    assert paths["other/tool.py"] not in group["file_set"]
+
+
+def test_resolve_names_the_projects_class_where_it_rebinds_a_framework_name(tmp_path: Path) -> None:
+    import astroid
+
+    from mslint.analysis import resolve
+
+    paths = _project(tmp_path, {
+        "lib/__init__.py": "from lib import patch\n",
+        "lib/patch.py": "from mindspore import nn, Tensor\nclass D(nn.Cell):\n    pass\nnn.Dropout = D\nTensor.size = len\n",
+        "lib/model.py": "from mindspore import nn\nlayer = nn.Dropout(0.1)\nother = nn.ReLU()\n",
+    })
+    verdicts, groups = programs.verdicts([paths["lib/model.py"]])
+    programs.configure("auto", verdicts, overrides=groups)
+    try:
+        module = astroid.parse(Path(paths["lib/model.py"]).read_text(), path=paths["lib/model.py"])
+        dropout, relu = [node.value for node in module.body[1:]]
+        assert resolve.call_name(dropout) == "lib.patch.D"
+        assert resolve.call_name(relu) == "mindspore.nn.ReLU"
+        assert resolve.tensor_method_rebound(module, "size") and not resolve.tensor_method_rebound(module, "view")
+    finally:
+        programs.release()
+
+
+# -- the files in sight ----------------------------------------------------------
+
+
+def test_the_project_root(tmp_path: Path) -> None:
+    (tmp_path / "repo" / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "repo" / "pyproject.toml").write_text("")
+    (tmp_path / "repo" / "src" / "pkg" / "__init__.py").write_text("")
+    assert programs.project_root(str(tmp_path / "repo" / "src" / "pkg" / "m.py")) == str((tmp_path / "repo").resolve())
+    # under a hidden folder (an unpacked wheel in a cache): the folder above its top package
+    (tmp_path / "repo" / ".cache" / "lib" / "pkg").mkdir(parents=True)
+    (tmp_path / "repo" / ".cache" / "lib" / "pkg" / "__init__.py").write_text("")
+    found = programs.project_root(str(tmp_path / "repo" / ".cache" / "lib" / "pkg" / "m.py"))
+    assert found == str((tmp_path / "repo" / ".cache" / "lib").resolve())
+
+
+@pytest.fixture()
+def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
+def _lint(capsys: pytest.CaptureFixture, *args: str, stdin: str | None = None, monkeypatch=None) -> dict:
+    if stdin is not None:
+        import io
+        import sys
+
+        monkeypatch.setattr(sys, "stdin", type("In", (), {"buffer": io.BytesIO(stdin.encode())})())
+    cli.main(["--format", "json", "--jobs", "1", "--select", "ms-asnumpy-in-graph,ms-dropout-keep-prob", *args])
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.usefixtures("_isolated")
+def test_the_same_verdict_however_the_file_is_named(tmp_path: Path, capsys, monkeypatch) -> None:
+    # a PyNative project: its model's host copy is no graph finding, whether the
+    # whole project, the one file or standard input is checked
+    _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\nnet = Net()\n"
+                                    "grad_fn = ms.value_and_grad(lambda x: net(x).sum(), None, net.trainable_params())\n",
+                        "model.py": CELL.format(name="Net")})
+    monkeypatch.chdir(tmp_path)
+    assert _lint(capsys, ".")["findings"] == []
+    assert _lint(capsys, "model.py")["findings"] == []
+    monkeypatch.chdir(tmp_path.parent)
+    assert _lint(capsys, str(tmp_path / "model.py"))["findings"] == []
+    monkeypatch.chdir(tmp_path)
+    source = (tmp_path / "model.py").read_text()
+    assert _lint(capsys, "-", "--stdin-filename", "model.py", stdin=source, monkeypatch=monkeypatch)["findings"] == []
+    # the buffer decides for itself: an edit that makes it a graph-mode program is one
+    graph = "import mindspore as ms\nms.set_context(mode=ms.GRAPH_MODE)\n" + source + "Net()\n"
+    found = _lint(capsys, "-", "--stdin-filename", "model.py", stdin=graph, monkeypatch=monkeypatch)["findings"]
+    assert [(item["symbol"], item["reached"]) for item in found] == [("ms-asnumpy-in-graph", True)]
+
+
+@pytest.mark.usefixtures("_isolated")
+def test_reachability_in_every_output(tmp_path: Path, capsys, monkeypatch) -> None:
+    _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.GRAPH_MODE)\nNet()\n",
+                        "model.py": CELL.format(name="Net") + "class Spare(nn.Cell):\n    def __init__(self):\n"
+                                                               "        self.drop = nn.Dropout(0.1)\n"})
+    monkeypatch.chdir(tmp_path)
+    found = {item["line"]: item for item in _lint(capsys, ".")["findings"]}
+    assert found[4]["reached"] is True and found[7]["reached"] is False  # Spare: built by nothing, still wrong
+    cli.main(["--format", "sarif", "--jobs", "1", "--select", "ms-asnumpy-in-graph,ms-dropout-keep-prob", "."])
+    results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    assert sorted((result["properties"]["reached"], result["rank"]) for result in results) == [(False, 40.0), (True, 90.0)]
+    cli.main(["--jobs", "1", "--select", "ms-asnumpy-in-graph,ms-dropout-keep-prob", "."])
+    assert "; 1 in code no program in sight reaches." in capsys.readouterr().out
+
+
+@pytest.mark.usefixtures("_isolated")
+def test_the_program_model_is_cached_and_follows_its_configs(tmp_path: Path, capsys, monkeypatch) -> None:
+    paths = _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=cfg['mode'])\nNet()\n",
+                                "config.yaml": "mode: 1\n", "model.py": CELL.format(name="Net")})
+    monkeypatch.chdir(tmp_path)
+    assert _lint(capsys, ".")["findings"] == []  # PyNative, from the configuration
+    from mslint.run import cache
+
+    store = cache.ResultCache()
+    try:
+        model = programs.Model(str(tmp_path), list(paths.values()), facts_store=store)
+        assert model.parsed == 0  # every file's facts came from the cache
+    finally:
+        store.close()
+    (tmp_path / "config.yaml").write_text("mode: 0\n")  # the configuration changes: re-decided
+    assert [item["line"] for item in _lint(capsys, ".")["findings"]] == [4]
+
+
+def test_explain_prints_the_programs_their_modes_and_what_they_build(tmp_path: Path, capsys) -> None:
+    _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.GRAPH_MODE)\n"
+                                    "def main():\n    Net()\nif __name__ == '__main__':\n    main()\n",
+                        "model.py": CELL.format(name="Net")})
+    assert cli.main(["--explain", str(tmp_path)]) == cli.EXIT_OK
+    out = capsys.readouterr().out
+    assert "Program train.py: GRAPH_MODE; sets GRAPH_MODE (train.py:3)" in out
+    assert "model.py::Net  (through main <- main guard)" in out
+
+
+def test_the_construction_sites_of_a_class_in_programs_that_run(tmp_path: Path) -> None:
+    paths = _project(tmp_path, {
+        "train.py": textwrap.dedent("""
+            from blocks import Block, Head, Free
+            def build(rate):
+                return [Block(0.0), Block(drop=0.0), Block(), Head(rate), Free]
+            if __name__ == "__main__":
+                build(0.5)
+        """),
+        "blocks.py": textwrap.dedent("""
+            from mindspore import nn
+            class Block(nn.Cell):
+                def __init__(self, drop=0.1):
+                    super().__init__()
+            class Head(nn.Cell):
+                def __init__(self, drop):
+                    super().__init__()
+            class Free(nn.Cell):
+                def __init__(self, drop=0.1):
+                    super().__init__()
+            class Unused(nn.Cell):
+                pass
+        """),
+    })
+    verdicts, groups = programs.verdicts([paths["blocks.py"]])
+    programs.configure("auto", verdicts, overrides=groups)
+    try:
+        block = programs.construction(paths["blocks.py"], "Block")
+        assert block.params == ("drop",) and [site.line for site in block.sites] == [4, 4, 4]
+        assert block.values("drop") == ([0.0, 0.0, programs.DEFAULT], True)
+        assert programs.construction(paths["blocks.py"], "Head").values("drop") == ([], False)  # a parameter: not read
+        assert programs.construction(paths["blocks.py"], "Free").passed_along  # passed on as a value
+        assert programs.construction(paths["blocks.py"], "Unused") is None  # no program builds it
+    finally:
+        programs.release()
+
+
+def test_a_script_without_a_main_guard_is_a_program(tmp_path: Path) -> None:
+    # course code: the top level builds the network and trains it, in PyNative
+    paths = _project(tmp_path, {
+        "lesson.py": "from net import Net, make\nnet = Net()\nfor step in range(3):\n    make(net)\n",
+        "net.py": CELL.format(name="Net") + "def make(net):\n    return net\nhelper = make(None)\n",
+    })
+    model = _model(tmp_path)
+    assert [os.path.basename(program.path) for program in model.programs] == ["lesson.py"]  # net.py is imported
+    assert model.decision(paths["net.py"], "Net") == mode.Decision(mode.PYNATIVE, "lesson.py runs PyNative")
