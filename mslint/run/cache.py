@@ -59,6 +59,7 @@ from typing import Any
 from mslint.knowledge.version import VERSION
 from mslint.report import findings
 from mslint.report.findings import Finding
+from mslint.report.patches import content_hash
 
 SCHEMA_VERSION = 1
 DB_NAME = f"results-v{SCHEMA_VERSION}.sqlite3"
@@ -79,8 +80,7 @@ def cache_dir() -> Path:
         return Path(base) / "mslint"
 
 
-def digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+digest = content_hash  # a file's content hash, as the engine and the fix loop take it
 
 
 def digest_text(*parts: str) -> str:

@@ -17,6 +17,7 @@ interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import errno
 import fnmatch
@@ -201,20 +202,27 @@ def check_files(
     use_cache: bool,
     stats: dict[str, int] | None = None,
     module_names: dict[str, str] | None = None,
+    hashes: dict[str, str | None] | None = None,
 ) -> list[Finding]:
     """Findings for ``files``, from the cache where it is valid (``module_names``:
-    a file's module name where its path does not tell it, as standard input's)."""
+    a file's module name where its path does not tell it, as standard input's).
+    ``hashes``, when given, receives each file's content hash: of the bytes its
+    findings were found in (None: not known), for the fix loop."""
     stats = stats if stats is not None else {}
+    hashes = hashes if hashes is not None else {}
     tasks = [(path, (module_names or {}).get(path) or module_name(path), None) for path in files]
     progress = Progress()
-    store = result_cache.ResultCache() if use_cache else None
+    store = result_cache.ResultCache() if use_cache and not settings.sources else None
     try:
         if store is None or not store.enabled:
             progress.start(len(tasks))
-            results = {path: found for path, (found, _) in lint(tasks, settings, jobs, progress).items()}
+            results = {}
+            for path, (found, content_hash) in lint(tasks, settings, jobs, progress).items():
+                results[path] = found
+                hashes[path] = content_hash
             stats.update(checked=len(files), cached=0)
         else:
-            results = _check_cached(tasks, settings, jobs, store, stats, progress)
+            results = _check_cached(tasks, settings, jobs, store, stats, progress, hashes)
     finally:
         progress.close()
         if store is not None:
@@ -224,19 +232,29 @@ def check_files(
 
 def _check_cached(
     tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, store: result_cache.ResultCache, stats: dict[str, int],
-    progress: Progress | None = None,
+    progress: Progress | None = None, hashes: dict[str, str | None] | None = None,
 ) -> dict[str, list[Finding]]:
-    keys, hashes = _result_keys(tasks, settings, store)
+    hashes = hashes if hashes is not None else {}
+    keys, content = _result_keys(tasks, settings, store)
     results = store.get_findings(keys)
-    misses = [(path, modname, hashes.get(path)) for path, modname, _ in tasks if path not in results]
+    hashes.update((path, content.get(path)) for path in results)
+    misses = [(path, modname, content.get(path)) for path, modname, _ in tasks if path not in results]
     if progress is not None:
         progress.start(len(misses))
     fresh = []
     for path, (items, content_hash) in lint(misses, settings, jobs, progress).items():
         results[path] = items
+        hashes[path] = content_hash
         if content_hash is not None and path in keys:  # None: the file changed while it was checked
-            fresh.append((keys[path], items))
-    store.put_findings(fresh)
+            fresh.append((path, items))
+    if fresh:
+        # A result is stored under the key of what was analysed: the file's own
+        # bytes are (the engine checks the bytes whose hash it returns), and its
+        # dependencies must not have changed while it was checked, so the keys
+        # are taken again now and a result whose key moved is not stored (else
+        # the old key would later serve findings of the new content).
+        again, _ = _result_keys([task for task in misses if task[0] in dict(fresh)], settings, store)
+        store.put_findings([(keys[path], items) for path, items in fresh if again.get(path) == keys[path]])
     store.prune()
     stats.update(checked=len(misses), cached=len(tasks) - len(misses))
     return results
@@ -697,22 +715,32 @@ def add_fix_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_fixes(
-    args: argparse.Namespace, files: list[str], found: list[Finding], lint: Callable[[list[str]], list[Finding]]
-) -> tuple[list[Finding], int | None]:
+    args: argparse.Namespace,
+    files: list[str],
+    found: list[Finding],
+    lint: Callable[[list[str], dict[str, bytes]], tuple[list[Finding], dict[str, str | None]]],
+    hashes: dict[str, str | None],
+) -> tuple[list[Finding], int | None, list[Problem]]:
     """Apply the fixes (``--fix``) or print their diff (``--diff``: then the
-    exit status, 1 when something would change). Returns the findings left."""
+    exit status, 1 when something would change). Returns the findings left,
+    that status, and the files that could not be fixed (changed meanwhile by
+    another program, or not writable) as problems: the run exits with 2."""
     from mslint.report import fixes  # noqa: PLC0415
 
-    outcome = fixes.run(lint, files, found, unsafe=args.unsafe_fixes, write=not args.diff)
+    outcome = fixes.run(lint, files, found, unsafe=args.unsafe_fixes, write=not args.diff, hashes=hashes)
+    problems = [Problem(path, f"not fixed: {reason}; run mslint --fix again") for path, reason in sorted(outcome.changed.items())]
+    problems += [Problem(path, f"not fixed: cannot write it: {reason}") for path, reason in sorted(outcome.unwritable.items())]
+    for problem in problems:
+        print(f"mslint: {display_path(problem.path)}: {problem.message}", file=sys.stderr)
     if args.diff:
         _write_stdout("".join(outcome.diffs))
         count = sum(outcome.fixed.values())
         print(f"mslint: {count} fix{'es' * (count != 1)} in {len(outcome.diffs)} file{'s' * (len(outcome.diffs) != 1)} would be applied", file=sys.stderr)
-        return outcome.findings, EXIT_FINDINGS if outcome.diffs else EXIT_OK
+        return outcome.findings, EXIT_ERROR if problems else EXIT_FINDINGS if outcome.diffs else EXIT_OK, problems
     count = sum(outcome.fixed.values())
     if count:
         print(f"mslint: fixed {count} finding{'s' * (count != 1)} in {len(outcome.fixed)} file{'s' * (len(outcome.fixed) != 1)}", file=sys.stderr)
-    return outcome.findings, None
+    return outcome.findings, None, problems
 
 
 def _fix_entry(symbol: str) -> dict[str, str] | None:
@@ -795,7 +823,7 @@ def _notebook_shadows(files: list[str], problems: list[Problem]) -> tuple[list[s
     notebook that cannot be read is a problem."""
     shadows: dict[str, notebooks.Shadow] = {}
     checked = []
-    own = os.path.join(os.path.realpath(result_cache.cache_dir()), "notebooks") + os.sep
+    own = tuple(os.path.join(os.path.realpath(folder), "notebooks") + os.sep for folder in (result_cache.cache_dir(), *_PRIVATE))
     for path in files:
         if os.path.realpath(path).startswith(own):  # a shadow of an earlier run, found in a folder
             continue
@@ -808,27 +836,90 @@ def _notebook_shadows(files: list[str], problems: list[Problem]) -> tuple[list[s
             problems.append(Problem(path, f"{error}; skipped"))
             print(f"mslint: {display_path(path)}: {error}; skipped", file=sys.stderr)
             continue
-        for folder in (result_cache.cache_dir(), Path(tempfile.gettempdir()) / f"mslint-{os.getuid() if hasattr(os, 'getuid') else 0}"):
+        for folder in (result_cache.cache_dir(), None):
+            folder = folder or _private_folder()
             target = notebooks.shadow_path(path, folder)
             try:
-                notebooks.write_shadow(shadow, target)
+                notebooks.write_shadow(shadow, target, folder)
                 break
             except OSError:
                 continue
+        else:
+            problems.append(Problem(path, "cannot write its shadow module (the cache folder and a private temporary folder failed); skipped"))
+            continue
         shadows[target] = shadow
         checked.append(target)
     return checked, shadows
 
 
-def _check_with_notebooks(paths: list[str], settings: Settings, **options: Any) -> list[Finding]:
+_PRIVATE: list[Path] = []
+
+
+def _private_folder() -> Path:
+    """A folder of this run's own (``mkdtemp``: only this user can enter it, at
+    a name no one can guess), removed at exit: where notebook shadows go when
+    the cache folder cannot be written. Never a shared, predictable path, where
+    another user could plant a link."""
+    if not _PRIVATE:
+        import atexit  # noqa: PLC0415
+        import shutil  # noqa: PLC0415
+
+        _PRIVATE.append(Path(tempfile.mkdtemp(prefix="mslint-")))
+        atexit.register(shutil.rmtree, _PRIVATE[0], True)
+    return _PRIVATE[0]
+
+
+def _shadow_folder() -> Path:
+    """Where notebook shadows go: the cache folder when it can be written, else
+    a private one (see :func:`_private_folder`)."""
+    folder = result_cache.cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if os.access(folder, os.W_OK | os.X_OK):
+            return folder
+    except OSError:
+        pass
+    return _private_folder()
+
+
+def _check_with_notebooks(
+    paths: list[str], settings: Settings, sources: dict[str, bytes] | None = None, **options: Any
+) -> tuple[list[Finding], dict[str, str | None]]:
     """``check_files`` where a path may be a notebook (the fix loop's re-lint):
-    its shadow module is checked and the findings moved back to it."""
-    checked, shadows = _notebook_shadows(paths, [])
-    found = check_files(checked, settings, module_names={path: module_name(shadow.notebook) for path, shadow in shadows.items()}, **options)
+    its shadow module is checked and the findings moved back to it. ``sources``:
+    path -> the bytes to check instead of the file's (``--diff``'s fixed text,
+    kept in memory). Returns the findings and each path's content hash."""
+    sources = sources or {}
+    shadows: dict[str, notebooks.Shadow] = {}
+    checked: list[str] = []
+    overlay: dict[str, bytes] = {}
+    plain = [path for path in paths if not notebooks.is_notebook(path)]
+    for path in plain:
+        if path in sources:
+            overlay[path] = sources[path]
+    in_memory = [path for path in paths if notebooks.is_notebook(path) and path in sources]
+    on_disk = [path for path in paths if notebooks.is_notebook(path) and path not in sources]
+    disk_checked, disk_shadows = _notebook_shadows(on_disk, [])
+    shadows.update(disk_shadows)
+    for path in in_memory:
+        try:
+            shadow = notebooks.shadow_from(sources[path].decode("utf-8"), path)
+        except (UnicodeDecodeError, notebooks.NotebookError):
+            continue
+        target = notebooks.shadow_path(path, _shadow_folder())
+        shadows[target] = shadow
+        overlay[target] = shadow.text.encode("utf-8")  # checked from memory, never written
+        checked.append(target)
+    checked = plain + disk_checked + checked
+    if overlay:
+        settings = dataclasses.replace(settings, sources={**settings.sources, **overlay})
+    hashes: dict[str, str | None] = {}
+    found = check_files(checked, settings, module_names={path: module_name(shadow.notebook) for path, shadow in shadows.items()},
+                        hashes=hashes, **options)
     for item in found:
         if item.path in shadows:
             notebooks.relocate(item, shadows[item.path])
-    return found
+    return found, {_source_of(path, shadows): value for path, value in hashes.items()}
 
 
 def _source_of(path: str, shadows: dict[str, notebooks.Shadow]) -> str:
@@ -947,8 +1038,9 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         for path, decision in run_mode.decide(files, setting=settings.mode, where=settings.mode_where).items()
     }
     stats: dict[str, int] = {}
+    hashes: dict[str, str | None] = {}
     try:
-        checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats,
+        checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats, hashes=hashes,
                               module_names={stdin.copy: module_name(stdin.path)} if stdin and stdin.copy else
                               {path: module_name(shadow.notebook) for path, shadow in shadows.items()})
     finally:
@@ -966,7 +1058,11 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     if args.fix or args.diff:
         if stdin is not None:
             raise ConfigError("--fix and --diff edit files: they cannot take standard input")
-        found, diff_exit = run_fixes(args, files, found, lambda paths: _check_with_notebooks(paths, settings, jobs=jobs, use_cache=use_cache))
+        hashes = {_source_of(path, shadows): value for path, value in hashes.items()}
+        found, diff_exit, fix_problems = run_fixes(
+            args, files, found, lambda paths, sources: _check_with_notebooks(paths, settings, sources, jobs=jobs, use_cache=use_cache), hashes
+        )
+        problems.extend(fix_problems)
         if diff_exit is not None:
             return diff_exit
         found = findings.assign_fingerprints(found, root)
