@@ -136,6 +136,9 @@ def run(
             by_path[path] = []
         for item in relinted:
             by_path.setdefault(item.path, []).append(item)
+        for path in stale:  # nothing left to fix (another mslint --fix fixed it): nothing to say
+            if not any(fixable(item, unsafe) for item in by_path[path]):
+                outcome.changed.pop(path, None)
     outcome.findings = [item for path in by_path for item in by_path[path]]
     if not write:
         for path in sorted(current):
