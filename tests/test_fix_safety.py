@@ -325,7 +325,7 @@ def test_a_failed_write_leaves_the_whole_old_file_and_no_temporary_file(
 
     monkeypatch.setattr(os, "write", full_disk)
     code, _, err = run(capsys, "--fix", "--no-cache", str(target))
-    monkeypatch.undo()
+    monkeypatch.setattr(os, "write", real_write)
     assert target.read_text(encoding="utf-8") == BEFORE
     assert sorted(path.name for path in tmp_path.iterdir()) == ["model.py"]
     assert "model.py: not fixed: cannot write it: no space to write it" in err
@@ -375,7 +375,7 @@ def test_no_temporary_file_is_ever_visible_beside_the_sources(
 
     monkeypatch.setattr(os, "fsync", fsync)
     run(capsys, "--fix", "--no-cache", str(target))
-    monkeypatch.undo()
+    monkeypatch.setattr(os, "fsync", real_fsync)
     assert target.read_text(encoding="utf-8") == AFTER
     assert seen and all(names == ["model.py"] for names in seen), seen
 
