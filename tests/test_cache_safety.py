@@ -46,11 +46,12 @@ CELL_BASE = "from mindspore import nn\n\n\nclass Base(nn.Cell):\n    pass\n"
 PLAIN_BASE = "class Base:\n    pass\n"
 MAIN = """\
 import numpy as np
-from pkg.base import (Base,  # the shared base (see below)
-    )
+from pkg import (  # the module of the shared base (see below)
+    base,
+)
 
 
-class Net(Base):
+class Net(base.Base):
     def construct(self, x):
         return np.exp(x)
 """
@@ -124,9 +125,9 @@ def test_a_damaged_value_is_a_miss_not_a_wrong_result(package: Path, capsys: pyt
     database = package.parent / "cache" / cache.DB_NAME
     connection = sqlite3.connect(str(database))
     (stored,) = connection.execute("SELECT findings FROM results").fetchone()
-    assert '"line":8' in stored
+    assert '"line":9' in stored
     with connection:
-        connection.execute("UPDATE results SET findings = ?", (stored.replace('"line":8', '"line":9'),))
+        connection.execute("UPDATE results SET findings = ?", (stored.replace('"line":9', '"line":10'),))
     connection.close()
     found, err = findings(capsys, "pkg/main.py")
     assert found == first
