@@ -21,8 +21,11 @@ import dataclasses
 import difflib
 import errno
 import fnmatch
+import io
 import json
+import math
 import os
+import re
 import signal
 import stat
 import sys
@@ -40,9 +43,9 @@ from mslint.run import cache as result_cache
 from mslint.report import catalog, findings, notebooks
 from mslint.checkers.pylint_hooks import IncompatibleVersions
 from mslint.analysis.project import module_name, package_root
-from mslint.run.engine import Settings, skipped_libraries
+from mslint.run.engine import MAX_SOURCE_BYTES, Settings, skipped_libraries
 from mslint.report.findings import Finding
-from mslint.run.pool import TERMINATING_SIGNALS, default_jobs, lint
+from mslint.run.pool import TERMINATING_SIGNALS, available_cpus, default_jobs, lint
 from mslint.run.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
 from mslint.analysis import edits
 from mslint.analysis.imports import scan_imports
@@ -74,11 +77,38 @@ class Problem:
 
 
 def display_path(path: str) -> str:
+    """A path as the text report and messages show it: relative to the current
+    folder when inside it, its control characters and undecodable bytes escaped
+    (:func:`printable`)."""
     try:
         relative = os.path.relpath(path)
     except ValueError:
-        return path
-    return path if relative.startswith(os.pardir) else relative
+        relative = path
+    return printable(path if relative.startswith(os.pardir) else relative)
+
+
+# Characters a terminal or a CI log acts on: C0/C1 controls, DEL, line and
+# paragraph separators, bidirectional overrides (which reorder what is shown).
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with what could act on a terminal or forge a CI log line (a
+    newline in a file name followed by ``::error ...``) written as Python
+    escapes; a byte a file name could not decode (``\\udcff``) as ``\\xff``."""
+    def escape(match: re.Match) -> str:
+        code = ord(match.group())
+        if 0xDC80 <= code <= 0xDCFF:
+            return f"\\x{code - 0xDC00:02x}"
+        return match.group().encode("unicode_escape").decode("ascii") if code < 0xD800 else f"\\u{code:04x}"
+
+    return _UNPRINTABLE.sub(escape, text)
+
+
+def _json_text(text: str) -> str:
+    """JSON text that is valid UTF-8: a lone surrogate (a file name's
+    undecodable byte) written as its ``\\uXXXX`` escape."""
+    return re.sub("[\ud800-\udfff]", lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def _python_shebang(path: str) -> bool:
@@ -130,6 +160,22 @@ def _stat_problem(raw: str, error: OSError) -> Problem:
     return Problem(raw, f"cannot read it ({error.strerror}); skipped")
 
 
+def _file_kind(info: os.stat_result) -> str:
+    mode = info.st_mode
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def _within_limit(path: str, info: os.stat_result, problems: list[Problem]) -> bool:
+    if info.st_size <= MAX_SOURCE_BYTES:
+        return True
+    problems.append(Problem(path, f"larger than {MAX_SOURCE_BYTES // 2**20} MiB ({info.st_size // 2**20} MiB); skipped"))
+    return False
+
+
 def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[Problem]]:
     """The Python files under ``paths``, sorted, and the paths that could not be used."""
     files: dict[str, str] = {}  # real path -> path as found
@@ -144,8 +190,10 @@ def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[
             continue
         if stat.S_ISDIR(info.st_mode):
             _walk(path, excluded, default_excluded, files, problems)
+        elif not stat.S_ISREG(info.st_mode):
+            problems.append(Problem(raw, f"not a regular file ({_file_kind(info)}); skipped"))
         elif path.endswith((".py", ".pyi", notebooks.SUFFIX)) or _python_shebang(path):
-            if not excluded(path):
+            if not excluded(path) and _within_limit(raw, info, problems):
                 files.setdefault(os.path.realpath(path), path)
         else:
             problems.append(Problem(raw, "not a Python file (no .py suffix or python shebang); skipped"))
@@ -182,11 +230,15 @@ def _walk(top: str, excluded: Excluder, default_excluded: Excluder, files: dict[
                 continue
             try:
                 real = os.path.realpath(path, strict=True) if sys.version_info >= (3, 10) else os.path.realpath(path)
-                os.stat(path)
+                info = os.stat(path)
             except OSError as error:
                 problems.append(_stat_problem(path, error))
                 continue
-            files.setdefault(real, path)
+            if not stat.S_ISREG(info.st_mode):  # a FIFO would block the run, /dev/zero fill the memory
+                problems.append(Problem(path, f"not a regular file ({_file_kind(info)}); skipped"))
+                continue
+            if _within_limit(path, info, problems):
+                files.setdefault(real, path)
 
 
 # ---------------------------------------------------------------------------
@@ -421,6 +473,9 @@ def enabled_messages(rules: list[catalog.Rule], select: list[str] | None, enable
 # ---------------------------------------------------------------------------
 
 
+BASELINE_LIMIT = 512 * 2**20  # bytes: a SARIF log of a huge project is tens of MiB
+
+
 def read_baseline(path: str) -> dict[tuple[str, str], list[str]]:
     """The findings a SARIF log or an mslint JSON report records: (rule symbol,
     fingerprint without its occurrence number) -> the context hash of each
@@ -428,9 +483,17 @@ def read_baseline(path: str) -> dict[tuple[str, str], list[str]]:
     from mslint.report import sarif  # noqa: PLC0415
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        with open(path, "rb") as stream:
+            info = os.fstat(stream.fileno())
+            if not stat.S_ISREG(info.st_mode):  # /dev/zero would be read until memory ran out
+                raise ConfigError(f"cannot read the baseline {path}: not a regular file")
+            if info.st_size > BASELINE_LIMIT:
+                raise ConfigError(f"cannot read the baseline {path}: larger than {BASELINE_LIMIT // 2**20} MiB")
+            data = json.loads(stream.read(BASELINE_LIMIT + 1).decode("utf-8"))
     except (OSError, ValueError) as error:
         raise ConfigError(f"cannot read the baseline {path}: {error}") from error
+    except RecursionError as error:
+        raise ConfigError(f"cannot read the baseline {path}: its JSON nests too deeply") from error
     recorded: dict[tuple[str, str], list[str]] = {}
 
     def add(symbol: Any, fingerprint: Any, context: Any) -> None:
@@ -553,7 +616,7 @@ def format_text(report: dict[str, Any]) -> str:
         where = f"cell {item.cell[0]}:line {item.cell[1]}:{item.cell[2]}" if item.cell else f"{item.line}:{item.column}"  # a notebook: as it shows
         out.append(
             f"{display_path(item.path)}:{where}: {item.msg_id} {fix_marker(item, unsafe)}[{item.symbol}] "
-            f"{item.message}{_confirmation_suffix(item)}"
+            f"{printable(item.message + _confirmation_suffix(item))}"
         )
     out.extend(mode_lines(report["findings"]))
     note = fixable_note(report["findings"], unsafe)
@@ -619,7 +682,7 @@ def format_json(report: dict[str, Any]) -> str:
         document["summary"]["confirmation"] = report["confirmation"]
     # "symbol fingerprint" -> the hash of the lines around it: as a baseline, tells repeated lines apart
     document["contexts"] = {f"{item.symbol} {item.fingerprint}": item.context for item in report["findings"] if item.context}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return _json_text(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"
 
 
 def _by(found: list[Finding], key: str) -> dict[str, int]:
@@ -644,11 +707,11 @@ def format_sarif(report: dict[str, Any]) -> str:
         successful=not report["problems"],
         properties=properties,
     )
-    return sarif.dumps(log)
+    return _json_text(sarif.dumps(log))
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(text: str) -> str:
@@ -994,10 +1057,18 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     jobs = args.jobs if args.jobs is not None else config.jobs
     if jobs < 0:
         raise ConfigError("--jobs must be >= 0")
-    jobs = jobs or default_jobs()
+    # never more processes than CPUs to run them (--jobs 1000 forked 385 workers, out of memory)
+    jobs = min(jobs or default_jobs(), available_cpus())
     timeout = args.timeout if args.timeout is not None else config.timeout
-    if timeout < 0:
-        raise ConfigError("--timeout must be >= 0")
+    if not math.isfinite(timeout) or timeout < 0:
+        raise ConfigError("--timeout must be a finite number of seconds >= 0 (0: no limit)")
+    if args.confirm_timeout is not None and not math.isfinite(args.confirm_timeout):
+        raise ConfigError("--confirm-timeout must be a finite number of seconds >= 0 (0: no limit)")
+    if args.unsafe_fixes and not (args.fix or args.diff):
+        print("mslint: --unsafe-fixes changes nothing without --fix or --diff; here it only marks with [*] the findings "
+              "`mslint --fix --unsafe-fixes` would fix", file=sys.stderr)
+    if not args.output and not _stdout_usable():
+        raise ConfigError("standard output is closed: the report has nowhere to go; write it to a file with --output FILE")
     from mslint.run import pool  # noqa: PLC0415
 
     if pool.MEMORY_BUDGET_ERROR:
@@ -1131,12 +1202,32 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     return EXIT_OK
 
 
-def _write_stdout(text: str) -> None:
+def _stdout_usable() -> bool:
+    """Whether standard output is open (``mslint . >&-`` closes it)."""
+    if sys.stdout is None:
+        return False
     try:
-        sys.stdout.write(text)
-    except UnicodeEncodeError:
-        sys.stdout.buffer.write(text.encode("utf-8", errors="replace"))
-    sys.stdout.flush()
+        os.fstat(sys.stdout.fileno())
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return True  # not a file descriptor (a test's capture): writable
+    except OSError:
+        return False
+    return True
+
+
+def _write_stdout(text: str) -> None:
+    if sys.stdout is None:
+        raise ConfigError("standard output is closed: the report has nowhere to go; write it to a file with --output FILE")
+    try:
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:
+            sys.stdout.buffer.write(text.encode("utf-8", errors="replace"))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:  # closed (EBADF), a full disk behind a redirection
+        raise ConfigError(f"cannot write the report to standard output ({error.strerror or error}); use --output FILE") from error
 
 
 def cmd_rules(argv: Sequence[str]) -> int:
@@ -1244,6 +1335,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 128 + stop.number
     except BrokenPipeError:
         return EXIT_OK
+    except ConfigError as error:  # a subcommand's (standard output closed)
+        print(f"mslint: {error}", file=sys.stderr)
+        return EXIT_ERROR
     except Exception as error:  # noqa: BLE001 - a crash must not pass for findings (exit 1) in CI
         where = _save_traceback()
         print(f"mslint: internal error ({type(error).__name__}: {error}); please report it with the traceback saved in {where}", file=sys.stderr)
