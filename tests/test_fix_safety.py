@@ -93,6 +93,36 @@ def test_a_file_saved_during_the_fix_is_left_and_reported(tmp_path: Path, monkey
     assert "model.py:4:21: E8001" in out  # the report is of what the file holds now (its findings moved a line down)
 
 
+@pytest.mark.parametrize("how", ["in place", "renamed over"])
+def test_an_editor_saving_while_the_new_content_is_written_keeps_its_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, how: str
+) -> None:
+    """Item 2, the last moment: the editor saves after mslint compared the
+    content and while it flushes its new file (an editor that writes a new file
+    and renames it over the old one leaves the old inode's content unchanged)."""
+    target = tmp_path / "model.py"
+    target.write_text(BEFORE, encoding="utf-8")
+    saved = 'NAME = "saved by the editor"\n' + BEFORE
+    real_fsync = os.fsync
+    done: list[bool] = []
+
+    def editor_saves(fd: int) -> None:
+        real_fsync(fd)
+        if not done:
+            done.append(True)
+            if how == "in place":
+                target.write_text(saved, encoding="utf-8")
+            else:
+                (tmp_path / ".model.py.swp").write_text(saved, encoding="utf-8")
+                os.replace(tmp_path / ".model.py.swp", target)
+
+    monkeypatch.setattr(os, "fsync", editor_saves)
+    code, _, err = run(capsys, "--fix", "--no-cache", str(target))
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    assert done and target.read_text(encoding="utf-8") == saved
+    assert "model.py: not fixed:" in err and code == cli.EXIT_ERROR
+
+
 def test_a_write_under_the_lock_compares_the_content_again(tmp_path: Path) -> None:
     """patches.rewrite writes only over the expected bytes, and says so when
     another run wrote the same bytes first."""

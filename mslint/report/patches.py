@@ -209,7 +209,7 @@ def rewrite(path: str, expected: bytes, data: bytes) -> bool:
     real = os.path.realpath(path)
     for _ in range(100):  # each retry: the file was replaced while we waited for its lock
         try:
-            fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+            fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
         except FileNotFoundError as error:
             raise FileChanged("it was removed") from error
         except OSError as error:
@@ -259,13 +259,20 @@ def _read_all(fd: int, size: int) -> bytes:
         raise CannotWrite(f"larger than {READ_LIMIT // 2**20} MiB")
     chunks, offset = [], 0
     while True:
-        chunk = os.pread(fd, 1 << 20, offset)
+        chunk = _pread(fd, 1 << 20, offset)
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
         offset += len(chunk)
         if offset > READ_LIMIT:
             raise CannotWrite(f"larger than {READ_LIMIT // 2**20} MiB")
+
+
+def _pread(fd: int, size: int, offset: int) -> bytes:
+    if hasattr(os, "pread"):
+        return os.pread(fd, size, offset)
+    os.lseek(fd, offset, os.SEEK_SET)  # pragma: no cover - Windows
+    return os.read(fd, size)
 
 
 def _check_writable(real: str, info: os.stat_result) -> None:
@@ -300,9 +307,11 @@ def _replace(real: str, fd: int, info: os.stat_result, expected: bytes, data: by
             handle = -1
             _write_in_place(real, info, expected, data)
             return  # (the finally removes a named temporary file)
-        if _read_all(fd, os.fstat(fd).st_size) != expected:  # an editor saved meanwhile
-            raise FileChanged("its content changed while mslint wrote it")
         published = published or _publish(handle, folder)
+        # last look, right before the rename: an editor that saved meanwhile wrote
+        # the file in place (its content) or renamed a new file over it (its inode)
+        if _read_all(fd, os.fstat(fd).st_size) != expected or not _same_file(real, info):
+            raise FileChanged("its content changed while mslint wrote it")
         os.replace(published, real)
         published = None
         _sync_folder(folder)
@@ -314,6 +323,14 @@ def _replace(real: str, fd: int, info: os.stat_result, expected: bytes, data: by
         if published is not None:
             with contextlib.suppress(OSError):
                 os.unlink(published)
+
+
+def _same_file(path: str, info: os.stat_result) -> bool:
+    try:
+        now = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return False
+    return (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino)
 
 
 def _new_file(folder: str) -> tuple[int, str | None]:
@@ -390,7 +407,7 @@ def _write_in_place(real: str, info: os.stat_result, expected: bytes, data: byte
     held = _hold_signals()
     try:
         now = os.fstat(fd)
-        if (now.st_dev, now.st_ino) != (info.st_dev, info.st_ino):
+        if (now.st_dev, now.st_ino) != (info.st_dev, info.st_ino) or not _same_file(real, info):
             raise FileChanged("it was replaced while mslint wrote it")
         try:
             current = _read_all_path(real)
@@ -419,6 +436,10 @@ def _read_all_path(path: str) -> bytes:
 
 def _pwrite_all(fd: int, data: bytes) -> None:
     view, offset = memoryview(data), 0
+    if not hasattr(os, "pwrite"):  # pragma: no cover - Windows
+        os.lseek(fd, 0, os.SEEK_SET)
+        _write_all(fd, data)
+        return
     while offset < len(data):
         offset += os.pwrite(fd, view[offset:], offset)
 
