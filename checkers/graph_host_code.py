@@ -235,7 +235,7 @@ def _ops_edits(call: nodes.Call, qname: str) -> list | None:
     if op is None or call.keywords or any(isinstance(arg, nodes.Starred) for arg in call.args):
         return None
     module = call.root()
-    spelling, import_edit = edits.module_alias(module, apis.OPS_MODULE)
+    spelling, import_edit = edits.module_alias(module, apis.OPS_MODULE, at=call)
     if spelling is None:
         return None
     return [edits.replace(call.func, f"{spelling}.{op}"), *([import_edit] if import_edit else [])]

@@ -147,7 +147,9 @@ _SOURCE_CACHE: dict[str, list[str]] = {}
 
 
 def _source_lines(module: nodes.Module) -> list[str] | None:
-    key = f"{module.file}:{module.name}"
+    # keyed by the tree (and the hash of the text it was built from, which the
+    # command records): the same file checked again after a fix has new text
+    key = f"{module.file}:{module.name}:{id(module)}:{getattr(module, 'mslint_content_hash', '')}"
     lines = _SOURCE_CACHE.get(key)
     if lines is None:
         try:
@@ -921,7 +923,28 @@ def _torch_positional_edits(bound: _Bound, index: int) -> list | None:
                     changes.append(edits.replace(node, f'pad_mode="pad", padding={converted}'))
         else:
             changes.append(edits.insert_before(node, f"{ms_param}="))
+    if _given_twice(call, _torch_positional_keywords(bound, index)):
+        return None  # a keyword the call already has: the fix would repeat it (SyntaxError)
     return changes
+
+
+def _torch_positional_keywords(bound: _Bound, index: int) -> list[str]:
+    """The keywords the PyTorch positional arguments from ``index`` on become."""
+    names = []
+    for position in range(index, len(bound.call.args)):
+        torch_param = bound.api.torch_params[position] if position < len(bound.api.torch_params) else None
+        ms_param = bound.api.torch_to_ms.get(torch_param) if torch_param else None
+        if torch_param == "padding" and ms_param == "padding":
+            names += ["pad_mode", "padding"]
+        elif ms_param is not None:
+            names.append(ms_param)
+    return names
+
+
+def _given_twice(call: nodes.Call, names: list[str]) -> str | None:
+    """The first of ``names`` the call already passes as a keyword."""
+    given = {keyword.arg for keyword in call.keywords or ()}
+    return next((name for name in names if name in given), None)
 
 
 def _torch_positionals_fixed(bound: _Bound, index: int) -> str:
@@ -945,6 +968,9 @@ def _torch_positionals_fixed(bound: _Bound, index: int) -> str:
                 keywords += [("pad_mode", _quoted("pad")), ("padding", _padding_for_mindspore(node, api.spatial_dims))]
             continue
         keywords.append((ms_param, _text(node)))
+    twice = _given_twice(call, [name for name, _ in keywords])
+    if twice:
+        return f"keyword arguments, each once ({twice} is already given)"
     fixed = _CallText(call)
     fixed.keywords_from(index, keywords)
     return str(fixed)

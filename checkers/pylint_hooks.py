@@ -34,6 +34,9 @@ EXPECTED: dict[tuple[str, str], tuple[str, ...]] = {
     ("astroid.manager", "AstroidManager.visit_transforms"): ("self", "node"),
     ("astroid.builder", "AstroidBuilder.add_from_names_to_locals"): ("self", "node", "global_name"),
     ("astroid.builder", "AstroidBuilder.delayed_assattr"): ("self", "node"),
+    ("astroid.builder", "AstroidBuilder.file_build"): ("self", "path", "modname"),
+    ("astroid.builder", "AstroidBuilder._data_build"): ("self", "data", "modname", "path"),
+    ("astroid.builder", "AstroidBuilder._post_build"): ("self", "module", "builder", "encoding"),
     # overridden by the command's linter (linter_class)
     ("pylint.lint", "PyLinter.get_ast"): ("self", "filepath", "modname", "data"),
     ("pylint.lint", "PyLinter.prepare_checkers"): ("self",),

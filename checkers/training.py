@@ -431,8 +431,10 @@ class TrainingChecker(BaseChecker):
         allowed = apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES
         if not external <= allowed:
             return  # a MindSpore/third-party/unresolved base may provide construct
-        if not _calls_forward(node.root()):
-            edits.offer("ms-forward-not-construct", forward, [edits.rename_definition(forward, apis.CELL_FORWARD_METHOD)])
+        # ``construct = forward`` after the method, not a rename: callers of
+        # ``.forward()`` and ``super().forward()``, in this module or any other,
+        # keep working (a rename broke those mslint cannot see)
+        edits.offer("ms-forward-not-construct", forward, [edits.add_line_after(forward, f"{apis.CELL_FORWARD_METHOD} = {forward.name}")])
         self.add_message("ms-forward-not-construct", node=forward, args=(node.name,))
 
     def _check_auto_prefix(self, node: nodes.ClassDef, analysis) -> None:
@@ -785,14 +787,6 @@ def _colliding_children(cls: nodes.ClassDef, init: nodes.FunctionDef, analysis) 
 def keyword_of(call: nodes.Call, value: nodes.NodeNG | None) -> nodes.Keyword | None:
     """The keyword argument of ``call`` whose value is ``value`` (None for a positional one)."""
     return next((keyword for keyword in call.keywords or () if keyword.value is value), None)
-
-
-def _calls_forward(module: nodes.Module) -> bool:
-    """Whether anything in the module reads a ``.forward`` attribute (renaming
-    the method would break it: ms-forward-not-construct's fix is not offered)."""
-    return any(
-        attribute.attrname == apis.TORCH_FORWARD_METHOD for attribute in module.nodes_of_class((nodes.Attribute, nodes.AssignAttr))
-    )
 
 
 def register(linter: PyLinter) -> None:

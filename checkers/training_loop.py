@@ -229,6 +229,9 @@ class TrainingLoopChecker(BaseChecker):
                 continue
             instead = f"write {fix.rename}={keyword.value.as_string()}" if fix.rename else fix.instead
             edit = edits.rename_keyword(keyword, fix.rename) if fix.rename else edits.delete_argument(node, keyword) if fix.delete else None
+            if fix.rename and edits.keyword_named(node, fix.rename) is not None:
+                # the renamed keyword would be given twice (a SyntaxError): no fix
+                instead, edit = f"remove {keyword.arg}={keyword.value.as_string()} ({fix.rename} is already given)", None
             edits.offer("ms-torch-keyword-args", keyword, [edit] if edit else None, instead)
             self.add_message(
                 "ms-torch-keyword-args",

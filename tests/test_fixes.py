@@ -149,20 +149,20 @@ def test_line_endings_encoding_and_bom_are_kept(tmp_path: Path) -> None:
 
 
 def test_fix_reaches_a_stable_file_over_rounds(tmp_path: Path) -> None:
-    """Renaming forward to construct makes its body graph code: the next round
+    """``construct = forward`` makes forward's body graph code: the next round
     sees (and reports) what that exposes; the loop ends when nothing applies."""
     target = tmp_path / "module.py"
     shutil.copy(fixture("ms-forward-not-construct", "before"), target)
-    outcome = fixes.run(
-        lambda paths: cli.check_files(paths, _settings([str(target)]), jobs=1, use_cache=False),
-        [str(target)],
-        cli.check_files([str(target)], _settings([str(target)]), jobs=1, use_cache=False),
-        unsafe=True,
-        write=True,
-    )
+    def lint(paths: list[str], sources: dict[str, bytes]) -> tuple[list, dict]:
+        hashes: dict = {}
+        return cli.check_files(paths, _settings([str(target)]), jobs=1, use_cache=False, hashes=hashes), hashes
+
+
+    found, hashes = lint([str(target)], {})
+    outcome = fixes.run(lint, [str(target)], found, unsafe=True, write=True, hashes=hashes)
     assert outcome.fixed == {str(target): 1}
     assert 1 <= outcome.rounds <= fixes.MAX_ROUNDS
-    assert "def construct(self, x):" in target.read_text(encoding="utf-8")
+    assert "    construct = forward\n" in target.read_text(encoding="utf-8")
 
 
 def _settings(files: list[str]) -> cli.Settings:

@@ -208,12 +208,36 @@ def set_argument(call: nodes.Call, value: nodes.NodeNG | None, name: str, text: 
     return add_keyword(call, name, text, keyword_named(call, before) if before else None)
 
 
-def module_alias(module: nodes.Module, qname: str) -> tuple[str | None, Edit | None]:
+def module_alias(module: nodes.Module, qname: str, at: nodes.NodeNG | None = None) -> tuple[str | None, Edit | None]:
     """How ``module`` can spell the module ``qname`` (``mindspore.ops``): a name
     its imports bind to it (``ops``, ``P``), an attribute of an imported parent
     (``ms.ops``), or ``ops`` with an edit adding ``from mindspore import ops``
     after the last top-level import (the file's own style of import). (None,
-    None) when the short name is taken by something else."""
+    None) when the short name is taken by something else, in the module or,
+    where the spelling is used (``at``), by a parameter or local of an
+    enclosing function (``def construct(self, x, ops)``)."""
+    spelling, edit = _module_alias(module, qname)
+    if spelling is not None and at is not None and _shadowed(spelling.split(".", 1)[0], at, module):
+        return None, None
+    return spelling, edit
+
+
+def _shadowed(name: str, at: nodes.NodeNG, module: nodes.Module) -> bool:
+    """Whether ``name`` at ``at`` means a local of an enclosing scope, not the
+    module's global (a class body's names are seen only in that body)."""
+    from astroid import nodes as astroid_nodes  # noqa: PLC0415
+
+    scope = at.scope()
+    innermost = True
+    while scope is not None and scope is not module:
+        if name in scope.locals and (innermost or not isinstance(scope, astroid_nodes.ClassDef)):
+            return True
+        innermost = False
+        scope = scope.parent.scope() if scope.parent is not None else None
+    return False
+
+
+def _module_alias(module: nodes.Module, qname: str) -> tuple[str | None, Edit | None]:
     from astroid import nodes as astroid_nodes  # noqa: PLC0415
 
     parent, _, short = qname.rpartition(".")
@@ -241,6 +265,32 @@ def module_alias(module: nodes.Module, qname: str) -> tuple[str | None, Edit | N
         return None, None
     line = last_import.end_lineno + 1
     return short, Edit(line, 0, line, 0, f"from {parent} import {short}\n")
+
+
+def add_line_after(node: nodes.NodeNG, text: str) -> Edit | None:
+    """A new line ``text`` right after the statement ``node`` (after its whole
+    block), indented as ``node`` is; None when that cannot be made exactly."""
+    data = _module_bytes(node)
+    if data is None or node.lineno is None or node.end_lineno is None:
+        return None
+    lines = data.split(b"\n")
+    if not 0 < node.lineno <= node.end_lineno <= len(lines):
+        return None
+    indent = lines[node.lineno - 1][: node.col_offset]
+    if indent.strip():
+        return None  # ``x = 1; def f(): ...``: not at the start of its line
+    prefix = indent.decode("utf-8")
+    if node.end_lineno < len(lines):
+        return Edit(node.end_lineno + 1, 0, node.end_lineno + 1, 0, f"{prefix}{text}\n")
+    end = len(lines[-1].rstrip(b"\r"))  # the file's last line, without a final newline
+    return Edit(node.end_lineno, end, node.end_lineno, end, f"\n{prefix}{text}")
+
+
+def _module_bytes(node: nodes.NodeNG) -> bytes | None:
+    data = getattr(node.root(), "file_bytes", None)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return data if isinstance(data, bytes) else _file_bytes(node.root().file)
 
 
 def rename_definition(function: nodes.FunctionDef, name: str) -> Edit | None:

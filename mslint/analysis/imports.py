@@ -1,10 +1,14 @@
-"""The imports a source text makes, read without building a tree: for the result
-cache's dependency keys (mslint.run.cache) and the program graph
-(mslint.analysis.mode)."""
+"""The imports a source text makes: for the result cache's dependency keys
+(mslint.run.cache), read with Python's own parser (every spelling Python
+accepts: a ``)`` in a comment inside parentheses, a backslash continuation with
+CRLF, a form feed...); and for the program graph (mslint.analysis.mode), with a
+faster, generous scan of the text."""
 
 from __future__ import annotations
 
+import ast
 import re
+import warnings
 from typing import Any
 
 # `from X import ...` / `import ...` at a line start or after `:` / `;`
@@ -21,9 +25,36 @@ _NAME_RE = re.compile(r"[\w.]+")
 LINE_START_IMPORT_RE = re.compile(_IMPORT_RE.pattern.replace(r"(?:^|[:;])[ \t]*", r"^[ \t]*", 1), re.MULTILINE)
 
 
-def scan_imports(data: bytes, pattern: re.Pattern = _IMPORT_RE) -> list[list[Any]]:
+def scan_imports(data: bytes, pattern: re.Pattern | None = None) -> list[list[Any]]:
     """The imports in a source text: ``[level, module, [names]]`` for ``from``
-    imports, ``[0, module, None]`` for plain imports."""
+    imports, ``[0, module, None]`` for plain imports, wherever they are (in a
+    function, a ``try``, a branch). Read with Python's parser; a text it cannot
+    parse (a syntax error, a newer Python's syntax) is scanned with the generous
+    pattern instead (a module too many only costs a re-check). ``pattern``: scan
+    with that pattern, never the parser (mslint.analysis.mode's fast scan)."""
+    if pattern is None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # SyntaxWarning: an invalid escape, `x is 1`
+                tree = ast.parse(data)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pattern = _IMPORT_RE
+        else:
+            return _tree_imports(tree)
+    return _pattern_imports(data, pattern)
+
+
+def _tree_imports(tree: ast.AST) -> list[list[Any]]:
+    found: list[list[Any]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend([0, alias.name, None] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            found.append([node.level or 0, node.module or "", [alias.name for alias in node.names if alias.name != "*"]])
+    return found
+
+
+def _pattern_imports(data: bytes, pattern: re.Pattern) -> list[list[Any]]:
     text = data.decode("utf-8", errors="replace")
     found: list[list[Any]] = []
     for match in pattern.finditer(text):

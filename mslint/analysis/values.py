@@ -37,6 +37,7 @@ whether constructing the class creates trainable parameters.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
@@ -303,6 +304,17 @@ _PASSES, _DROPS, _ENDS, _DATA, _STRUCTURE, _UNFOLLOWED = "passes", "keeps an ind
 _COMPREHENSIONS = (nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp)
 _CONTAINERS = (nodes.Tuple, nodes.List, nodes.Set, nodes.Dict, nodes.Starred)
 _NEVER = (nodes.Const, nodes.JoinedStr, nodes.Lambda, nodes.FunctionDef, nodes.ClassDef)
+_ABSENT = object()  # FunctionValues._name_answers: not asked yet
+_CHAIN_DEPTH = 64  # names followed into names, deeper than this: found first on their own (FunctionValues._warm)
+_WARM_ATTEMPTS = 10_000
+
+
+class _TooDeep(Exception):  # noqa: N818 - a signal, not an error
+    """FunctionValues.uses met a name too deep in a chain of names."""
+
+    def __init__(self, key: tuple) -> None:
+        super().__init__()
+        self.key = key
 _PYTHON_BOOL_OPERATORS = frozenset({"is", "is not", "in", "not in"})
 
 
@@ -328,6 +340,21 @@ class FunctionValues:
         # (assigned value, question) -> answer: a name bound many times, read through
         # chains of such names, is walked once, not once per path
         self._assigned: dict[tuple[nodes.NodeNG, str], object] = {}
+        # uses(): what _name_uses found per key, kept across calls (issue 22, item 17:
+        # ``x = np.exp(x)`` n times walked the chain again for each of its n calls,
+        # and scanned the whole function at each step, about n^2.5 in all); see
+        # _name_uses for when a result may be kept
+        self._name_uses_memo: dict[tuple, frozenset[str]] = {}
+        self._in_progress: dict[tuple, int] = {}  # key -> its depth, while it is computed
+        # per key being computed: the shallowest depth its computation reached back
+        # to (a cycle; -1: a key answered "nothing" without a kept result), Tarjan's
+        # low link: below its own depth, its result is incomplete and not kept
+        self._lows: list[int] = []
+        self._followed = 0  # user functions followed in the current uses() call
+        self._frame_names: dict[nodes.NodeNG, tuple[dict, dict]] = {}
+        self._block_fields: dict[nodes.NodeNG, dict[int, str]] = {}  # parent -> id(statement) -> its field
+        self._name_answers: dict[tuple, frozenset[str] | None] = {}  # (frame, name, question) -> _name's answer
+        self._saw_pending = False
         self._propagate()
 
     # -- the questions -------------------------------------------------------
@@ -458,6 +485,29 @@ class FunctionValues:
         if q is MAY_DEPEND:
             return _YES
         frame = node.frame()
+        # the answer is the same for every read of the name in the frame (all its
+        # bindings, flow-insensitively): kept once no binding was still being
+        # walked (a cycle), so that n reads of a name bound n times cost n, not n^2
+        # (issue 22, item 17)
+        key = (frame, node.name, q)
+        known = self._name_answers.get(key, _ABSENT)
+        if known is _PENDING:  # read again while its bindings are walked: a cycle, unsure here
+            self._saw_pending = True
+            return None
+        if known is not _ABSENT:
+            return known  # type: ignore[return-value]
+        self._name_answers[key] = _PENDING
+        outer, self._saw_pending = self._saw_pending, False
+        try:
+            answer = self._name_answer(node, frame, q, visiting)
+        finally:
+            del self._name_answers[key]
+        if not self._saw_pending:
+            self._name_answers[key] = answer
+        self._saw_pending = outer or self._saw_pending
+        return answer
+
+    def _name_answer(self, node: nodes.Name, frame: nodes.NodeNG, q: str, visiting: frozenset) -> frozenset[str] | None:
         bindings = frame.locals.get(node.name, ()) if isinstance(frame, (nodes.FunctionDef, nodes.Lambda)) else ()
         results = []
         for binding in bindings:
@@ -484,6 +534,7 @@ class FunctionValues:
         key = (value, q)
         known = self._assigned.get(key)
         if known is _PENDING:
+            self._saw_pending = True  # an answer made with this one unknown is not kept (_name)
             return None
         if key in self._assigned:
             return known  # type: ignore[return-value]
@@ -581,7 +632,35 @@ class FunctionValues:
         metrics dict and discarded values are no use. UNFOLLOWED where mslint cannot
         follow it (a user function, a list it is added to, a loop, a return value),
         with DATA while carrying."""
-        return self._uses(expr, carrying, set())
+        for _ in range(_WARM_ATTEMPTS):
+            self._followed, self._lows = 0, []
+            try:
+                return self._uses(expr, carrying, set())
+            except _TooDeep as deep:  # a long chain: its far end first, then again
+                if not self._warm(deep.key):
+                    break
+        return _use_of(_UNFOLLOWED, carrying)  # a chain too long to follow: as mslint does where it cannot
+
+    def _warm(self, first: tuple) -> bool:
+        """Find the uses of a name read too deep in a chain (``x = np.exp(x)`` a
+        thousand times) as a question of its own, deepest first, so that each is
+        kept and the next attempt of the question that met it goes further: the
+        chain is followed once in all, without recursing along its whole length.
+        False when that makes no progress (a key met twice)."""
+        todo, tried = [first], {first}
+        while todo:
+            name, statement, carrying, wrapped = todo[-1]
+            self._followed, self._lows = 0, []
+            try:
+                self._name_uses(name, statement, carrying, set(), wrapped)
+            except _TooDeep as deeper:
+                if deeper.key in tried:
+                    return False
+                tried.add(deeper.key)
+                todo.append(deeper.key)
+                continue
+            todo.pop()
+        return True
 
     def _uses(self, node: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool = False) -> frozenset[str]:  # noqa: C901, PLR0911, PLR0912
         # ``wrapped``: made a tensor again by ``Tensor(a)``; MindSpore ops and Cells
@@ -652,6 +731,7 @@ class FunctionValues:
         if not params:
             return None
         seen.add(callee)
+        self._followed += 1  # from here on in this uses() call, results depend on what was followed
         return frozenset().union(
             *(self._name_uses(param, callee.args, carrying, seen, wrapped) for param in params)
         )
@@ -680,29 +760,103 @@ class FunctionValues:
         return self._name_uses(target.name, statement, carrying, seen, wrapped)
 
     def _name_uses(self, name: str, statement: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool) -> frozenset[str]:
-        """How the reads of ``name`` after ``statement`` use the value it holds."""
+        """How the reads of ``name`` after ``statement`` use the value it holds.
+
+        Linear in chains (``x = np.exp(x)`` n times: each read leads to the next
+        binding): a key's result is kept (``_name_uses_memo``) and reused by later
+        uses() calls, when it cannot depend on the call it was found in: found
+        while no user function was followed yet in that call (a followed function
+        makes a ``return`` pass the value on, and bounds how deep calls are
+        followed), and not cut short by a cycle back to a key still being
+        computed. A key already computed in the same call answers with its kept
+        result, where it answered "nothing" before: the call's answer is the
+        union of every key's uses either way, so it is the same."""
         frame = statement.frame()
         line = statement.lineno if statement.lineno is not None else frame.lineno  # a callee's parameters: its def
         key = (frame, name, line, carrying, wrapped)
+        fresh = self._followed == 0
+        if fresh and key in self._name_uses_memo:
+            seen.add(key)
+            return self._name_uses_memo[key]
         if key in seen:
+            if self._lows:  # a cycle back to a key being computed, or one computed and not kept
+                self._lows[-1] = min(self._lows[-1], self._in_progress.get(key, -1))
             return _NO_USE  # followed already: its other reads answer
+        if fresh and len(self._lows) >= _CHAIN_DEPTH:
+            raise _TooDeep((name, statement, carrying, wrapped))  # uses() finds this one first (_warm)
         seen.add(key)
+        depth = len(self._lows)
+        self._in_progress[key] = depth
+        self._lows.append(depth)
+        try:
+            found = self._reads_uses(frame, name, line, statement, carrying, seen, wrapped)
+        finally:
+            del self._in_progress[key]
+            low = self._lows.pop()
+        if self._lows:
+            self._lows[-1] = min(self._lows[-1], low)
+        if fresh and low >= depth:
+            self._name_uses_memo[key] = found
+        return found
+
+    def _reads_uses(
+        self, frame: nodes.NodeNG, name: str, line: int, statement: nodes.NodeNG, carrying: bool, seen: set, wrapped: bool
+    ) -> frozenset[str]:
+        bindings, reads = self._names_of(frame)
         # the reads until the name is bound anew in the same block (``output =
         # Tensor(output)`` reads it last; a binding in a branch may not happen)
-        rebound = min(
-            (
-                binding.lineno
-                for binding in frame.nodes_of_class(nodes.AssignName)
-                if binding.name == name and binding.lineno > line and isinstance(binding.parent, nodes.Assign)
-                and any(binding.parent is later for later in _block_of(statement))
-            ),
-            default=None,
-        )
+        block = self._block_key(statement)
+        rebound = None
+        bound, lines = bindings.get(name, ((), ()))
+        for binding in bound[bisect.bisect_right(lines, line):]:
+            if isinstance(binding.parent, nodes.Assign) and block is not None and self._block_key(binding.parent) == block:
+                rebound = binding.lineno
+                break
         found: frozenset[str] = _NO_USE
-        for read in frame.nodes_of_class(nodes.Name):
-            if read.name == name and read.lineno >= line and (rebound is None or read.lineno <= rebound):
-                found |= self._uses(read, carrying, seen, wrapped)
+        candidates, read_lines = reads.get(name, ((), ()))
+        end = len(candidates) if rebound is None else bisect.bisect_right(read_lines, rebound)
+        # in the order of the tree, as nodes_of_class gives them (the order cycles are cut in)
+        for _, read in sorted(candidates[bisect.bisect_left(read_lines, line):end], key=lambda pair: pair[0]):
+            found |= self._uses(read, carrying, seen, wrapped)
         return found
+
+    def _names_of(self, frame: nodes.NodeNG) -> tuple[dict, dict]:
+        """The frame's bindings (AssignName) and reads (tree index, Name) of each
+        name, sorted by line: built once per frame, not scanned per question."""
+        index = self._frame_names.get(frame)
+        if index is None:
+            bindings: dict[str, list] = {}
+            reads: dict[str, list] = {}
+            for binding in frame.nodes_of_class(nodes.AssignName):
+                if binding.lineno is not None:
+                    bindings.setdefault(binding.name, []).append(binding)
+            for order, read in enumerate(frame.nodes_of_class(nodes.Name)):
+                if read.lineno is not None:
+                    reads.setdefault(read.name, []).append((order, read))
+            # each name: its nodes sorted by line, and their lines (for bisect)
+            for name, found in bindings.items():
+                found.sort(key=lambda binding: binding.lineno)
+                bindings[name] = (found, [binding.lineno for binding in found])
+            for name, found in reads.items():
+                found.sort(key=lambda pair: pair[1].lineno)
+                reads[name] = (found, [read.lineno for _, read in found])
+            index = self._frame_names[frame] = (bindings, reads)
+        return index
+
+    def _block_key(self, statement: nodes.NodeNG) -> tuple[int, str] | None:
+        """Which block holds ``statement`` (its parent and the field: ``body``,
+        ``orelse``...), as _block_of finds it; None when none does."""
+        parent = statement.parent
+        fields = self._block_fields.get(parent)
+        if fields is None:
+            fields = self._block_fields[parent] = {}
+            for field in ("body", "orelse", "handlers", "finalbody"):
+                block = getattr(parent, field, None)
+                if isinstance(block, list):
+                    for node in block:
+                        fields.setdefault(id(node), field)
+        field = fields.get(id(statement))
+        return None if field is None else (id(parent), field)
 
     def _method_use(self, attribute: nodes.Attribute) -> tuple[str, nodes.NodeNG]:
         """What ``value.<method>(...)`` or ``value.<attr>`` does with the value, and

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -205,6 +206,12 @@ def confirm_findings(
         totals["cells_compiled"] += counts["compiled"]
         for index, finding in by_module[plan.path]:
             finding.confirmation = decided.get(index) or planning.not_run("not checked")
+        if end.signalled:  # said with each finding of the module, and once on standard error
+            for _, finding in by_module[plan.path]:
+                detail = finding.confirmation.get("detail")
+                finding.confirmation = {**finding.confirmation, "signalled": end.signalled,
+                                        "detail": f"{detail}; {end.signalled}" if detail else end.signalled}
+            print(f"mslint --confirm: {plan.module}: {end.signalled}", file=sys.stderr)
         new.extend(verdict.new_findings(plan, records, finding_lines, project_root, syntax_level))
     if not_checked:
         totals.update(not_checked=len(not_checked), not_checked_first=not_checked[0])

@@ -5,15 +5,22 @@ MindSpore compile cache (MS_COMPILER_CACHE_PATH), log directory (GLOG_log_dir)
 and graph dump directory, so ``rank_0/om/analyze_fail.ir`` and every other file
 MindSpore writes land there; the directory is removed afterwards. Python writes
 no bytecode (PYTHONDONTWRITEBYTECODE), so nothing appears beside the user's
-code. The worker runs in its own session: on timeout the whole process group
-is killed. Its address space is limited (RLIMIT_AS) on CPU.
+code. Its address space is limited (RLIMIT_AS) on CPU.
+
+The worker's whole process tree is contained: mslint starts a watchdog process
+(:mod:`mslint.confirm.nanny`) in a session of its own, which starts the worker
+and adopts whatever the user's code orphans (a subreaper), even processes
+that start a new session; when the worker ends, or its time is up, nothing
+below the watchdog survives. On timeout mslint also kills the watchdog's tree.
 
 Workers die with mslint: while confirmation runs, SIGTERM and SIGHUP to mslint
-kill every worker's process group at once and remove the temporary folders
-before mslint exits with 128 + the signal (:func:`workers_die_with_us`); and
-each worker holds the read end of a pipe whose write end only mslint holds (a
-watchdog): when mslint dies in any way, even SIGKILL, the worker sees the end
-of that pipe, removes its folder and kills its own process group.
+kill every worker's tree at once and remove the temporary folders before
+mslint exits with 128 + the signal (:func:`workers_die_with_us`); and each
+watchdog holds the read end of a pipe whose write end only mslint holds: when
+mslint dies in any way, even SIGKILL, the watchdog (a process: it runs even
+when the worker is stuck in C code holding its GIL) sees the end of that pipe,
+kills the tree and removes the worker's folder. User code that stops mslint
+(SIGSTOP) does not stall it: the watchdog continues it, and the report says so.
 """
 
 from __future__ import annotations
@@ -31,11 +38,14 @@ import threading
 import time
 from pathlib import Path
 
+from mslint.confirm import nanny
 from mslint.confirm.plan import ModulePlan
 from mslint.confirm.verdict import WorkerEnd, describe_exit
 from mslint.confirm.worker import MEMORY_ENV, WATCHDOG_ENV
 
 MEMORY_SETTING = "MSLINT_CONFIRM_MEMORY"  # user-facing: "8G", "512M", "0" (no limit)
+WORKER_MODULE = "mslint.confirm.worker"  # what the watchdog runs (tests run a stand-in)
+WATCHDOG_GRACE = 10.0  # seconds past the time limit before mslint kills a watchdog that did not end the worker
 _GIB = 1 << 30
 
 
@@ -91,15 +101,17 @@ def run_worker(plan: ModulePlan, device: str, timeout: float, limit: int) -> tup
         results_path.touch()
         env = worker_env(folder, limit)
         started = time.monotonic()
-        watch_read, watch_write = os.pipe()  # the worker's watchdog: EOF when mslint is gone
-        env[WATCHDOG_ENV] = str(watch_read)
+        watch_read, watch_write = os.pipe()  # the watchdog's: EOF when mslint is gone
+        env.pop(WATCHDOG_ENV, None)
+        worker = [sys.executable, "-m", WORKER_MODULE, str(job_path), str(results_path)]
         with open(log_path, "wb") as log:
             try:
                 with _LOCK:  # no worker starts once mslint is being stopped
                     if _STOPPING:
                         raise WorkersStopped
                     process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-                        [sys.executable, "-m", "mslint.confirm.worker", str(job_path), str(results_path)],
+                        [sys.executable, "-m", "mslint.confirm.nanny", str(watch_read), str(timeout or 0), str(results_path),
+                         str(folder), "--", *worker],
                         cwd=folder,
                         env=env,
                         stdin=subprocess.DEVNULL,
@@ -116,7 +128,9 @@ def run_worker(plan: ModulePlan, device: str, timeout: float, limit: int) -> tup
                 os.close(watch_read)
             timed_out = False
             try:
-                returncode = process.wait(timeout=timeout)
+                # the watchdog ends the worker at ``timeout`` itself; this is in case it cannot (stopped)
+                returncode = process.wait(timeout=timeout + WATCHDOG_GRACE if timeout else None)
+                timed_out = returncode == nanny.TIMED_OUT
             except subprocess.TimeoutExpired:
                 timed_out = True
                 _kill_group(process.pid)
@@ -141,6 +155,7 @@ def run_worker(plan: ModulePlan, device: str, timeout: float, limit: int) -> tup
         doing = _last_step(records)
         if end.kind != "done" and doing:
             end.detail += f" while {doing}"
+        end.signalled = "; ".join(record.get("detail", "") for record in records if record.get("type") == "signalled") or None
         return records, end
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -219,10 +234,9 @@ def workers_die_with_us():
 
 
 def _kill_group(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    """Kill a watchdog (``pid``, its session's process group) and every process
+    below it: the worker's own group, what the user's code started."""
+    nanny.kill_tree(pid, group=pid)
 
 
 def _read_records(path: Path) -> list[dict]:

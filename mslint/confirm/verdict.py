@@ -30,6 +30,7 @@ class WorkerEnd:
 
     kind: str  # "done", "timeout", "crashed", "exited", "skipped"
     detail: str = ""
+    signalled: str | None = None  # the user's code signalled mslint (its watchdog says how)
 
 
 def describe_exit(returncode: int, log_tail: str) -> WorkerEnd:

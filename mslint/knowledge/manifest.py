@@ -186,7 +186,7 @@ RULES: tuple[RuleSpec, ...] = (
              fix=Fix("passes auto_prefix=False to the super().__init__() of a wrapper defined in the same file "
                      "(removes it from a backbone whose sub-cells collide)", "unsafe")),
     RuleSpec("ms-forward-not-construct", "E7604", _TRAINING, "training", confirm=(CALL,),
-             fix=Fix("renames forward to construct (when nothing in the module calls .forward)", "safe")),
+             fix=Fix("adds construct = forward to the class (callers of .forward() keep working)", "safe")),
     RuleSpec(
         "ms-torch-in-cell", "E7701", _TORCH, "torch_idioms",
         fix=Fix("x.size(d) becomes x.shape[d] and x.size() x.shape (the other PyTorch idioms have no exact rewrite)", "unsafe"),

@@ -289,7 +289,7 @@ def assign_fingerprints(findings: list[Finding], root: str) -> list[Finding]:
         key = (where, item.symbol, item.line_hash)
         occurrence = seen.get(key, 0)
         seen[key] = occurrence + 1
-        digest = hashlib.blake2b("\0".join(key).encode("utf-8"), digest_size=8).hexdigest()
+        digest = hashlib.blake2b("\0".join(key).encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()  # a non-UTF-8 file name
         item.fingerprint = f"{digest}:{occurrence}"
         if item.path not in lines_of:
             lines_of[item.path] = read_source_lines(item.path)

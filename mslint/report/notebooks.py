@@ -133,16 +133,53 @@ def shadow_path(notebook: str, folder: Path) -> str:
     return str(folder / "notebooks" / key / f"{stem}.py")
 
 
-def write_shadow(shadow: Shadow, path: str) -> None:
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+def write_shadow(shadow: Shadow, path: str, base: Path) -> None:
+    """Write the shadow module to ``path`` (below the folder ``base``), never
+    through a symbolic link: each folder below ``base`` is opened without
+    following links and must be this user's, and the file is written under a
+    new name, then renamed over ``path`` (a link planted there is replaced, not
+    followed). OSError when that cannot be done."""
+    relative = Path(path).relative_to(base)
     data = shadow.text.encode("utf-8")
+    Path(base).mkdir(parents=True, exist_ok=True, mode=0o700)
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    folder = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
-        if target.read_bytes() == data:
-            return  # unchanged: its mtime and cache entry stay
-    except OSError:
-        pass
-    target.write_bytes(data)
+        for part in relative.parts[:-1]:
+            try:
+                os.mkdir(part, 0o700, dir_fd=folder)
+            except FileExistsError:
+                pass
+            inner = os.open(part, flags, dir_fd=folder)  # ELOOP/ENOTDIR: a link or a file there
+            os.close(folder)
+            folder = inner
+            if hasattr(os, "geteuid") and os.fstat(folder).st_uid != os.geteuid():
+                raise PermissionError(f"{part} belongs to another user")
+        name = relative.parts[-1]
+        try:
+            existing = os.open(name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0), dir_fd=folder)
+        except OSError:
+            existing = None
+        if existing is not None:
+            try:
+                if os.read(existing, len(data) + 1) == data:
+                    return  # unchanged: its mtime and cache entry stay
+            finally:
+                os.close(existing)
+        temporary = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600, dir_fd=folder)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+            os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            try:
+                os.unlink(temporary, dir_fd=folder)
+            except OSError:
+                pass
+            raise
+    finally:
+        os.close(folder)
 
 
 def relocate(item: Finding, shadow: Shadow) -> Finding:
@@ -176,13 +213,14 @@ def relocate(item: Finding, shadow: Shadow) -> Finding:
 def fixed_notebook(raw: str, path: str, patches: list) -> tuple[str, list]:
     """The notebook text ``raw`` with ``patches`` (edits on its shadow module)
     applied to its code cells, and the patches taken. A patch touching a magic
-    or shell line (or a line of a non-Python cell) is never taken; the cells'
-    sources change and nothing else: the JSON is written again in the file's
-    own style (indent, escaping, final newline). Nothing is taken when the
-    rewritten notebook would not give back the fixed shadow exactly."""
+    or shell line (or a line of a non-Python cell) is never taken. Only the
+    JSON strings of the changed source lines change, in place in ``raw``: the
+    rest of the file (indentation, tabs, CRLF, a one-line file, numbers written
+    ``1.0e-5``, escaping, outputs) stays byte for byte. Nothing is taken when
+    the rewritten notebook would not give back the fixed shadow exactly."""
 
     shadow = shadow_from(raw, path)
-    document, cells = _cells(raw)
+    _, cells = _cells(raw)
 
     def editable(edit) -> bool:
         span = range(edit.line, edit.end_line + 1)
@@ -200,15 +238,18 @@ def fixed_notebook(raw: str, path: str, patches: list) -> tuple[str, list]:
             end_line = shadow.origin[edit.end_line - 1][1]
             per_cell.setdefault(number, []).append(Patch(patch.description, patch.applicability, (
                 Edit(line, edit.column, end_line, edit.end_column, edit.text),)))
+    sources: dict[int, str] = {}
     for number, cell_patches in per_cell.items():
-        cell = cells[number - 1]
-        source = cell.get("source", "")
+        source = cells[number - 1].get("source", "")
         before = "".join(source) if isinstance(source, list) else str(source)
         after, applied = apply_patches(before, cell_patches)
         if len(applied) != len(cell_patches):
             return raw, []
-        cell["source"] = _source_list(after) if isinstance(source, list) else after
-    fixed = _dumps(document, raw)
+        sources[number - 1] = after
+    try:
+        fixed = _splice_sources(raw, sources)
+    except (NotebookError, ValueError, IndexError):
+        return raw, []
     if shadow_from(fixed, path).text != text:
         return raw, []
     return fixed, taken
@@ -220,15 +261,118 @@ def _source_list(text: str) -> list[str]:
     return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 
-def _dumps(document: dict, raw: str) -> str:
-    """``document`` as JSON in the style of ``raw``, the file it was read from:
-    its indent (nbformat writes 1, some tools 2), its escaping of non-ASCII
-    characters, its final newline."""
-    match = re.match(r"\{\r?\n( +)\"", raw)
-    indent = len(match.group(1)) if match else 1
-    ending = "\n" if raw.endswith("\n") else ""
-    original = json.loads(raw)
-    for ascii_only in (False, True):
-        if json.dumps(original, indent=indent, ensure_ascii=ascii_only) + ending == raw:
-            return json.dumps(document, indent=indent, ensure_ascii=ascii_only) + ending
-    return json.dumps(document, indent=indent, ensure_ascii=raw.isascii() and "\\u" in raw) + ending
+# -- the notebook's JSON text, edited in place ---------------------------------
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+def _skip(raw: str, index: int) -> int:
+    return _WHITESPACE.match(raw, index).end()
+
+
+def _members(raw: str, index: int):
+    """(key, value start, value end) of the JSON object at ``index`` ('{')."""
+    if raw[index] != "{":
+        raise NotebookError("not a JSON object")
+    index = _skip(raw, index + 1)
+    if raw[index] == "}":
+        return
+    while True:
+        if raw[index] != '"':
+            raise NotebookError("a JSON key expected")
+        key, index = json.decoder.scanstring(raw, index + 1)
+        index = _skip(raw, index)
+        if raw[index] != ":":
+            raise NotebookError("':' expected")
+        start = _skip(raw, index + 1)
+        _, index = _DECODER.raw_decode(raw, start)
+        yield key, start, index
+        index = _skip(raw, index)
+        if raw[index] == ",":
+            index = _skip(raw, index + 1)
+        elif raw[index] == "}":
+            return
+        else:
+            raise NotebookError("',' or '}' expected")
+
+
+def _elements(raw: str, index: int) -> list[tuple[int, int]]:
+    """(start, end) of each element of the JSON array at ``index`` ('[')."""
+    if raw[index] != "[":
+        raise NotebookError("not a JSON array")
+    found: list[tuple[int, int]] = []
+    index = _skip(raw, index + 1)
+    if raw[index] == "]":
+        return found
+    while True:
+        _, end = _DECODER.raw_decode(raw, index)
+        found.append((index, end))
+        index = _skip(raw, end)
+        if raw[index] == ",":
+            index = _skip(raw, index + 1)
+        elif raw[index] == "]":
+            return found
+        else:
+            raise NotebookError("',' or ']' expected")
+
+
+def _value_of(raw: str, start: int, key: str) -> tuple[int, int] | None:
+    return next(((begin, end) for name, begin, end in _members(raw, start) if name == key), None)
+
+
+def _splice_sources(raw: str, sources: dict[int, str]) -> str:
+    """``raw`` with the ``source`` of the cells ``sources`` names (0-based index
+    -> new text) replaced, nothing else touched: each unchanged source line
+    keeps its JSON string as written, a changed one is written in the file's
+    escaping, the separators between lines are the file's own."""
+    begin = _skip(raw, 0)
+    cells = _value_of(raw, begin, "cells")
+    if cells is None:
+        raise NotebookError("no list of cells")
+    spans = _elements(raw, cells[0])
+    replacements: list[tuple[int, int, str]] = []
+    for index, text in sources.items():
+        value = _value_of(raw, spans[index][0], "source")
+        if value is None:
+            raise NotebookError("a cell without source")
+        start, end = value
+        if raw[start] == '"':
+            replacements.append((start, end, _json_string(text, raw[start:end], raw)))
+            continue
+        replacements.append((start, end, _source_array(raw, start, end, _source_list(text))))
+    for start, end, text in sorted(replacements, reverse=True):
+        raw = raw[:start] + text + raw[end:]
+    return raw
+
+
+def _source_array(raw: str, start: int, end: int, lines: list[str]) -> str:
+    """A cell's ``source`` array holding ``lines``, in the style of the array
+    ``raw[start:end]``: its strings kept where the line is unchanged."""
+    elements = _elements(raw, start)
+    old = [(raw[a:b], json.loads(raw[a:b])) for a, b in elements]
+    if elements:
+        opening = raw[start + 1 : elements[0][0]]
+        closing = raw[elements[-1][1] : end - 1]
+        separator = raw[elements[0][1] : elements[1][0]] if len(elements) > 1 else "," + (opening or " ")
+    else:
+        opening = closing = ""
+        separator = ", "
+    sample = "".join(token for token, _ in old)
+    tokens = []
+    for position, line in enumerate(lines):
+        if position < len(old) and old[position][1] == line:
+            tokens.append(old[position][0])
+        else:
+            tokens.append(_json_string(line, sample, raw))
+    return "[" + opening + separator.join(tokens) + closing + "]"
+
+
+def _json_string(text: str, sample: str, raw: str) -> str:
+    """``text`` as a JSON string escaped as the notebook escapes (non-ASCII as
+    ``\\uXXXX`` when its strings do)."""
+    if not text.isascii():
+        escaped = re.search(r"\\u00[89a-fA-F][0-9a-fA-F]|\\u0[1-9a-fA-F][0-9a-fA-F]{2}|\\u[1-9a-fA-F][0-9a-fA-F]{3}", sample or raw)
+        literal = not (sample or raw).isascii()
+        return json.dumps(text, ensure_ascii=bool(escaped) and not literal)
+    return json.dumps(text)

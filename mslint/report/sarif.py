@@ -117,7 +117,7 @@ def _artifact(path: str, root: str) -> dict[str, str]:
     relative = relative_path(path, root)
     if relative is None:
         return {"uri": file_uri(path)}
-    return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+    return {"uri": quote(relative, safe="/", errors="surrogateescape"), "uriBaseId": SRCROOT}  # a non-UTF-8 name: its bytes
 
 
 def _region(item: Finding) -> dict[str, int]:

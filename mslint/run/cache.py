@@ -32,7 +32,14 @@ change re-checks everything (it is part of every key).
 
 What: each file's findings (mslint.report.findings.Finding, anchors included, its path
 left out: the key holds it). An entry that does not load, written by another
-version or damaged, counts as a miss and the file is checked again.
+version or damaged (each value carries a checksum of its text), counts as a miss
+and the file is checked again. A database SQLite reports damaged ("malformed",
+"not a database") is deleted and built again, with a warning, never a crash.
+
+When: a result is stored under the key of what was analysed. The engine checks
+the bytes whose hash is in the key; the keys are taken again after the check,
+and a result whose key moved meanwhile (a dependency edited during the run) is
+not stored, so an old key never serves findings of a newer content.
 
 Where: ``$MSLINT_CACHE_DIR`` if set, else the user cache folder
 (``~/.cache/mslint`` on Linux, ``~/Library/Caches/mslint`` on macOS,
@@ -59,8 +66,9 @@ from typing import Any
 from mslint.knowledge.version import VERSION
 from mslint.report import findings
 from mslint.report.findings import Finding
+from mslint.report.patches import content_hash
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: imports read with Python's parser, each value checksummed
 DB_NAME = f"results-v{SCHEMA_VERSION}.sqlite3"
 PRUNE_AFTER_DAYS = 30
 
@@ -79,8 +87,7 @@ def cache_dir() -> Path:
         return Path(base) / "mslint"
 
 
-def digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+digest = content_hash  # a file's content hash, as the engine and the fix loop take it
 
 
 def digest_text(*parts: str) -> str:
@@ -331,16 +338,43 @@ class DependencyHasher:
 # ---------------------------------------------------------------------------
 
 
+def _encoded(value: Any) -> str:
+    """A stored value: the checksum of its JSON text, then the text."""
+    text = json.dumps(value, separators=(",", ":"))
+    return digest_text(text) + text
+
+
+def _decoded(stored: Any) -> Any:
+    """The value of a stored text; ValueError when it was damaged."""
+    if not isinstance(stored, str) or len(stored) < 32 or digest_text(stored[32:]) != stored[:32]:
+        raise ValueError("a damaged entry (its checksum does not match)")
+    return json.loads(stored[32:])
+
+
+def _damaged(error: Exception) -> bool:
+    """Whether SQLite says the database file itself is damaged (rebuild it),
+    rather than busy, locked or read-only (leave it, run without it)."""
+    text = str(error).lower()
+    return isinstance(error, sqlite3.DatabaseError) and any(
+        word in text for word in ("malformed", "not a database", "corrupt", "file is encrypted")
+    )
+
+
 class ResultCache:
     """Findings per file key and imports per content hash, in one SQLite file.
-    Every error (a locked, read-only or corrupt database) turns the cache off for
-    the run with one warning; it never stops a run."""
+    A damaged database is deleted and built again (one warning); any other
+    error (a locked or read-only database) turns the cache off for the run with
+    one warning. It never stops a run."""
 
     def __init__(self, folder: Path | None = None, warn=None) -> None:
         self.folder = folder or cache_dir()
         self._warn = warn or (lambda text: print(f"mslint: {text}", file=sys.stderr))
         self._db: sqlite3.Connection | None = None
+        self._rebuilt = False
         self.today = int(time.time() // 86400)
+        self._open()
+
+    def _open(self) -> None:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.folder / DB_NAME), timeout=30, isolation_level=None)
@@ -365,8 +399,20 @@ class ResultCache:
         return self._db is not None
 
     def _fail(self, error: Exception) -> None:
-        self._warn(f"result cache disabled for this run ({self.folder / DB_NAME}: {error})")
         self.close()
+        if _damaged(error) and not self._rebuilt:
+            self._rebuilt = True
+            try:
+                for suffix in ("", "-wal", "-shm"):
+                    (self.folder / (DB_NAME + suffix)).unlink(missing_ok=True)
+            except OSError:
+                pass
+            else:
+                # said even where other warnings are not (the rule catalogue's store): it happens once
+                print(f"mslint: the result cache was damaged ({self.folder / DB_NAME}: {error}); deleted it, building it again", file=sys.stderr)
+                self._open()
+                return
+        self._warn(f"result cache disabled for this run ({self.folder / DB_NAME}: {error})")
 
     def _get_many(self, table: str, column: str, keys: Sequence[str]) -> dict[str, Any]:
         found: dict[str, Any] = {}
@@ -380,13 +426,17 @@ class ResultCache:
                 rows = self._db.execute(
                     f"SELECT {key_column}, {column} FROM {table} WHERE {key_column} IN ({marks})", chunk
                 ).fetchall()
-                found.update((key, json.loads(value)) for key, value in rows)
+                for key, value in rows:
+                    try:
+                        found[key] = _decoded(value)
+                    except ValueError:
+                        continue  # damaged: a miss
                 if rows:
                     self._db.execute(
                         f"UPDATE {table} SET used=? WHERE used<? AND {key_column} IN ({marks})",
                         [self.today, self.today, *chunk],
                     )
-        except (sqlite3.Error, ValueError) as error:
+        except sqlite3.Error as error:
             self._fail(error)
         return found
 
@@ -397,7 +447,7 @@ class ResultCache:
             with self._db:
                 self._db.executemany(
                     f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)",
-                    [(key, json.dumps(value, separators=(",", ":")), self.today) for key, value in rows],
+                    [(key, _encoded(value), self.today) for key, value in rows],
                 )
         except sqlite3.Error as error:
             self._fail(error)
@@ -441,17 +491,20 @@ class ResultCache:
             return None
         try:
             row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-            return json.loads(row[0]) if row else None
-        except (sqlite3.Error, ValueError) as error:
+        except sqlite3.Error as error:
             self._fail(error)
             return None
+        try:
+            return _decoded(row[0]) if row else None
+        except ValueError:
+            return None  # damaged: as if absent
 
     def put_meta(self, key: str, value: Any) -> None:
         if self._db is None:
             return
         try:
             with self._db:
-                self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, _encoded(value)))
         except sqlite3.Error as error:
             self._fail(error)
 
@@ -460,7 +513,7 @@ class ResultCache:
         if self._db is None:
             return
         try:
-            if self.get_meta("pruned") == self.today:
+            if self.get_meta("pruned") == self.today or self._db is None:
                 return
             with self._db:
                 for table in ("results", "imports", "facts"):

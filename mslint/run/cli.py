@@ -18,10 +18,14 @@ interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP).
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import difflib
 import errno
 import fnmatch
 import gc
+import io
 import json
+import math
 import os
 import re
 import signal
@@ -41,9 +45,9 @@ from mslint.run import cache as result_cache
 from mslint.report import catalog, findings, notebooks
 from mslint.checkers.pylint_hooks import IncompatibleVersions
 from mslint.analysis.project import module_name, package_root
-from mslint.run.engine import Settings, skipped_libraries
+from mslint.run.engine import MAX_SOURCE_BYTES, Settings, skipped_libraries
 from mslint.report.findings import Finding
-from mslint.run.pool import TERMINATING_SIGNALS, default_jobs, lint
+from mslint.run.pool import TERMINATING_SIGNALS, available_cpus, default_jobs, lint
 from mslint.run.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
 from mslint.analysis import edits
 from mslint.analysis.imports import scan_imports
@@ -77,11 +81,38 @@ class Problem:
 
 
 def display_path(path: str) -> str:
+    """A path as the text report and messages show it: relative to the current
+    folder when inside it, its control characters and undecodable bytes escaped
+    (:func:`printable`)."""
     try:
         relative = os.path.relpath(path)
     except ValueError:
-        return path
-    return path if relative.startswith(os.pardir) else relative
+        relative = path
+    return printable(path if relative.startswith(os.pardir) else relative)
+
+
+# Characters a terminal or a CI log acts on: C0/C1 controls, DEL, line and
+# paragraph separators, bidirectional overrides (which reorder what is shown).
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with what could act on a terminal or forge a CI log line (a
+    newline in a file name followed by ``::error ...``) written as Python
+    escapes; a byte a file name could not decode (``\\udcff``) as ``\\xff``."""
+    def escape(match: re.Match) -> str:
+        code = ord(match.group())
+        if 0xDC80 <= code <= 0xDCFF:
+            return f"\\x{code - 0xDC00:02x}"
+        return match.group().encode("unicode_escape").decode("ascii") if code < 0xD800 else f"\\u{code:04x}"
+
+    return _UNPRINTABLE.sub(escape, text)
+
+
+def _json_text(text: str) -> str:
+    """JSON text that is valid UTF-8: a lone surrogate (a file name's
+    undecodable byte) written as its ``\\uXXXX`` escape."""
+    return re.sub("[\ud800-\udfff]", lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def _python_shebang(path: str) -> bool:
@@ -133,6 +164,22 @@ def _stat_problem(raw: str, error: OSError) -> Problem:
     return Problem(raw, f"cannot read it ({error.strerror}); skipped")
 
 
+def _file_kind(info: os.stat_result) -> str:
+    mode = info.st_mode
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def _within_limit(path: str, info: os.stat_result, problems: list[Problem]) -> bool:
+    if info.st_size <= MAX_SOURCE_BYTES:
+        return True
+    problems.append(Problem(path, f"larger than {MAX_SOURCE_BYTES // 2**20} MiB ({info.st_size // 2**20} MiB); skipped"))
+    return False
+
+
 def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[Problem]]:
     """The Python files under ``paths``, sorted, and the paths that could not be used."""
     files: dict[str, str] = {}  # real path -> path as found
@@ -146,8 +193,10 @@ def discover(paths: Sequence[str], excluded: Excluder) -> tuple[list[str], list[
             continue
         if stat.S_ISDIR(info.st_mode):
             _walk(path, excluded, files, problems)
+        elif not stat.S_ISREG(info.st_mode):
+            problems.append(Problem(raw, f"not a regular file ({_file_kind(info)}); skipped"))
         elif path.endswith((".py", ".pyi", notebooks.SUFFIX)) or _python_shebang(path):
-            if not excluded(path):
+            if not excluded(path) and _within_limit(raw, info, problems):
                 files.setdefault(os.path.realpath(path), path)
         else:
             problems.append(Problem(raw, "not a Python file (no .py suffix or python shebang); skipped"))
@@ -191,11 +240,15 @@ def _walk(top: str, excluded: Excluder, files: dict[str, str], problems: list[Pr
                 continue
             try:
                 real = os.path.realpath(path, strict=True) if sys.version_info >= (3, 10) else os.path.realpath(path)
-                os.stat(path)
+                info = os.stat(path)
             except OSError as error:
                 problems.append(_stat_problem(path, error))
                 continue
-            files.setdefault(real, path)
+            if not stat.S_ISREG(info.st_mode):  # a FIFO would block the run, /dev/zero fill the memory
+                problems.append(Problem(path, f"not a regular file ({_file_kind(info)}); skipped"))
+                continue
+            if _within_limit(path, info, problems):
+                files.setdefault(real, path)
 
 
 # ---------------------------------------------------------------------------
@@ -237,22 +290,29 @@ def check_files(
     stats: dict[str, int] | None = None,
     module_names: dict[str, str] | None = None,
     pragma_warnings: list[Finding] | None = None,
+    hashes: dict[str, str | None] | None = None,
 ) -> list[Finding]:
     """Findings for ``files``, from the cache where it is valid (``module_names``:
     a file's module name where its path does not tell it, as standard input's).
     Pragmas naming no known rule (pylint's unknown-option-value, unless enabled)
-    are not findings: they go to ``pragma_warnings`` when given."""
+    are not findings: they go to ``pragma_warnings`` when given. ``hashes``, when
+    given, receives each file's content hash: of the bytes its findings were
+    found in (None: not known), for the fix loop."""
     stats = stats if stats is not None else {}
+    hashes = hashes if hashes is not None else {}
     tasks = [(path, (module_names or {}).get(path) or module_name(path), None) for path in files]
     progress = Progress()
-    store = result_cache.ResultCache() if use_cache else None
+    store = result_cache.ResultCache() if use_cache and not settings.sources else None
     try:
         if store is None or not store.enabled:
             progress.start(len(tasks))
-            results = {path: found for path, (found, _) in lint(tasks, settings, jobs, progress).items()}
+            results = {}
+            for path, (found, content_hash) in lint(tasks, settings, jobs, progress).items():
+                results[path] = found
+                hashes[path] = content_hash
             stats.update(checked=len(files), cached=0)
         else:
-            results = _check_cached(tasks, settings, jobs, store, stats, progress)
+            results = _check_cached(tasks, settings, jobs, store, stats, progress, hashes)
     finally:
         progress.close()
         if store is not None:
@@ -267,19 +327,29 @@ def check_files(
 
 def _check_cached(
     tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, store: result_cache.ResultCache, stats: dict[str, int],
-    progress: Progress | None = None,
+    progress: Progress | None = None, hashes: dict[str, str | None] | None = None,
 ) -> dict[str, list[Finding]]:
-    keys, hashes = _result_keys(tasks, settings, store)
+    hashes = hashes if hashes is not None else {}
+    keys, content = _result_keys(tasks, settings, store)
     results = store.get_findings(keys)
-    misses = [(path, modname, hashes.get(path)) for path, modname, _ in tasks if path not in results]
+    hashes.update((path, content.get(path)) for path in results)
+    misses = [(path, modname, content.get(path)) for path, modname, _ in tasks if path not in results]
     if progress is not None:
         progress.start(len(misses))
     fresh = []
     for path, (items, content_hash) in lint(misses, settings, jobs, progress).items():
         results[path] = items
+        hashes[path] = content_hash
         if content_hash is not None and path in keys:  # None: the file changed while it was checked
-            fresh.append((keys[path], items))
-    store.put_findings(fresh)
+            fresh.append((path, items))
+    if fresh:
+        # A result is stored under the key of what was analysed: the file's own
+        # bytes are (the engine checks the bytes whose hash it returns), and its
+        # dependencies must not have changed while it was checked, so the keys
+        # are taken again now and a result whose key moved is not stored (else
+        # the old key would later serve findings of the new content).
+        again, _ = _result_keys([task for task in misses if task[0] in dict(fresh)], settings, store)
+        store.put_findings([(keys[path], items) for path, items in fresh if again.get(path) == keys[path]])
     store.prune()
     stats.update(checked=len(misses), cached=len(tasks) - len(misses))
     return results
@@ -613,6 +683,9 @@ def warn_unknown_pragmas(pragmas: list[Finding], rules: list[catalog.Rule]) -> N
 # ---------------------------------------------------------------------------
 
 
+BASELINE_LIMIT = 512 * 2**20  # bytes: a SARIF log of a huge project is tens of MiB
+
+
 def read_baseline(path: str) -> dict[tuple[str, str], list[str]]:
     """The findings a SARIF log or an mslint JSON report records: (rule symbol,
     fingerprint without its occurrence number) -> the context hash of each
@@ -620,9 +693,17 @@ def read_baseline(path: str) -> dict[tuple[str, str], list[str]]:
     from mslint.report import sarif  # noqa: PLC0415
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        with open(path, "rb") as stream:
+            info = os.fstat(stream.fileno())
+            if not stat.S_ISREG(info.st_mode):  # /dev/zero would be read until memory ran out
+                raise ConfigError(f"cannot read the baseline {path}: not a regular file")
+            if info.st_size > BASELINE_LIMIT:
+                raise ConfigError(f"cannot read the baseline {path}: larger than {BASELINE_LIMIT // 2**20} MiB")
+            data = json.loads(stream.read(BASELINE_LIMIT + 1).decode("utf-8"))
     except (OSError, ValueError) as error:
         raise ConfigError(f"cannot read the baseline {path}: {error}") from error
+    except RecursionError as error:
+        raise ConfigError(f"cannot read the baseline {path}: its JSON nests too deeply") from error
     recorded: dict[tuple[str, str], list[str]] = {}
 
     def add(symbol: Any, fingerprint: Any, context: Any) -> None:
@@ -752,7 +833,7 @@ def format_text(report: dict[str, Any]) -> str:
         where = f"cell {item.cell[0]}:line {item.cell[1]}:{item.cell[2]}" if item.cell else f"{item.line}:{item.column}"  # a notebook: as it shows
         out.append(
             f"{display_path(item.path)}:{where}: {item.msg_id} {fix_marker(item, unsafe)}[{item.symbol}] "
-            f"{item.message}{_confirmation_suffix(item)}"
+            f"{printable(item.message + _confirmation_suffix(item))}"
         )
         if report.get("sources") is not None:
             out.extend(report["sources"].excerpt(item))
@@ -822,7 +903,7 @@ def format_json(report: dict[str, Any]) -> str:
         document["summary"]["confirmation"] = report["confirmation"]
     # "symbol fingerprint" -> the hash of the lines around it: as a baseline, tells repeated lines apart
     document["contexts"] = {f"{item.symbol} {item.fingerprint}": item.context for item in report["findings"] if item.context}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return _json_text(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"
 
 
 def _by(found: list[Finding], key: str) -> dict[str, int]:
@@ -847,11 +928,11 @@ def format_sarif(report: dict[str, Any]) -> str:
         successful=not report["problems"],
         properties=properties,
     )
-    return sarif.dumps(log)
+    return _json_text(sarif.dumps(log))
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(text: str) -> str:
@@ -918,22 +999,32 @@ def add_fix_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_fixes(
-    args: argparse.Namespace, files: list[str], found: list[Finding], lint: Callable[[list[str]], list[Finding]]
-) -> tuple[list[Finding], int | None]:
+    args: argparse.Namespace,
+    files: list[str],
+    found: list[Finding],
+    lint: Callable[[list[str], dict[str, bytes]], tuple[list[Finding], dict[str, str | None]]],
+    hashes: dict[str, str | None],
+) -> tuple[list[Finding], int | None, list[Problem]]:
     """Apply the fixes (``--fix``) or print their diff (``--diff``: then the
-    exit status, 1 when something would change). Returns the findings left."""
+    exit status, 1 when something would change). Returns the findings left,
+    that status, and the files that could not be fixed (changed meanwhile by
+    another program, or not writable) as problems: the run exits with 2."""
     from mslint.report import fixes  # noqa: PLC0415
 
-    outcome = fixes.run(lint, files, found, unsafe=args.unsafe_fixes, write=not args.diff)
+    outcome = fixes.run(lint, files, found, unsafe=args.unsafe_fixes, write=not args.diff, hashes=hashes)
+    problems = [Problem(path, f"not fixed: {reason}; run mslint --fix again") for path, reason in sorted(outcome.changed.items())]
+    problems += [Problem(path, f"not fixed: cannot write it: {reason}") for path, reason in sorted(outcome.unwritable.items())]
+    for problem in problems:
+        print(f"mslint: {display_path(problem.path)}: {problem.message}", file=sys.stderr)
     if args.diff:
         _write_stdout("".join(outcome.diffs))
         count = sum(outcome.fixed.values())
         print(f"mslint: {count} fix{'es' * (count != 1)} in {len(outcome.diffs)} file{'s' * (len(outcome.diffs) != 1)} would be applied", file=sys.stderr)
-        return outcome.findings, EXIT_FINDINGS if outcome.diffs else EXIT_OK
+        return outcome.findings, EXIT_ERROR if problems else EXIT_FINDINGS if outcome.diffs else EXIT_OK, problems
     count = sum(outcome.fixed.values())
     if count:
         print(f"mslint: fixed {count} finding{'s' * (count != 1)} in {len(outcome.fixed)} file{'s' * (len(outcome.fixed) != 1)}", file=sys.stderr)
-    return outcome.findings, None
+    return outcome.findings, None, problems
 
 
 def _fix_entry(symbol: str) -> dict[str, str] | None:
@@ -1024,7 +1115,7 @@ def _notebook_shadows(files: list[str], problems: list[Problem]) -> tuple[list[s
     notebook that cannot be read is a problem."""
     shadows: dict[str, notebooks.Shadow] = {}
     checked = []
-    own = os.path.join(os.path.realpath(result_cache.cache_dir()), "notebooks") + os.sep
+    own = tuple(os.path.join(os.path.realpath(folder), "notebooks") + os.sep for folder in (result_cache.cache_dir(), *_PRIVATE))
     for path in files:
         if os.path.realpath(path).startswith(own):  # a shadow of an earlier run, found in a folder
             continue
@@ -1037,27 +1128,90 @@ def _notebook_shadows(files: list[str], problems: list[Problem]) -> tuple[list[s
             problems.append(Problem(path, f"{error}; skipped"))
             print(f"mslint: {display_path(path)}: {error}; skipped", file=sys.stderr)
             continue
-        for folder in (result_cache.cache_dir(), Path(tempfile.gettempdir()) / f"mslint-{os.getuid() if hasattr(os, 'getuid') else 0}"):
+        for folder in (result_cache.cache_dir(), None):
+            folder = folder or _private_folder()
             target = notebooks.shadow_path(path, folder)
             try:
-                notebooks.write_shadow(shadow, target)
+                notebooks.write_shadow(shadow, target, folder)
                 break
             except OSError:
                 continue
+        else:
+            problems.append(Problem(path, "cannot write its shadow module (the cache folder and a private temporary folder failed); skipped"))
+            continue
         shadows[target] = shadow
         checked.append(target)
     return checked, shadows
 
 
-def _check_with_notebooks(paths: list[str], settings: Settings, **options: Any) -> list[Finding]:
+_PRIVATE: list[Path] = []
+
+
+def _private_folder() -> Path:
+    """A folder of this run's own (``mkdtemp``: only this user can enter it, at
+    a name no one can guess), removed at exit: where notebook shadows go when
+    the cache folder cannot be written. Never a shared, predictable path, where
+    another user could plant a link."""
+    if not _PRIVATE:
+        import atexit  # noqa: PLC0415
+        import shutil  # noqa: PLC0415
+
+        _PRIVATE.append(Path(tempfile.mkdtemp(prefix="mslint-")))
+        atexit.register(shutil.rmtree, _PRIVATE[0], True)
+    return _PRIVATE[0]
+
+
+def _shadow_folder() -> Path:
+    """Where notebook shadows go: the cache folder when it can be written, else
+    a private one (see :func:`_private_folder`)."""
+    folder = result_cache.cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if os.access(folder, os.W_OK | os.X_OK):
+            return folder
+    except OSError:
+        pass
+    return _private_folder()
+
+
+def _check_with_notebooks(
+    paths: list[str], settings: Settings, sources: dict[str, bytes] | None = None, **options: Any
+) -> tuple[list[Finding], dict[str, str | None]]:
     """``check_files`` where a path may be a notebook (the fix loop's re-lint):
-    its shadow module is checked and the findings moved back to it."""
-    checked, shadows = _notebook_shadows(paths, [])
-    found = check_files(checked, settings, module_names={path: module_name(shadow.notebook) for path, shadow in shadows.items()}, **options)
+    its shadow module is checked and the findings moved back to it. ``sources``:
+    path -> the bytes to check instead of the file's (``--diff``'s fixed text,
+    kept in memory). Returns the findings and each path's content hash."""
+    sources = sources or {}
+    shadows: dict[str, notebooks.Shadow] = {}
+    checked: list[str] = []
+    overlay: dict[str, bytes] = {}
+    plain = [path for path in paths if not notebooks.is_notebook(path)]
+    for path in plain:
+        if path in sources:
+            overlay[path] = sources[path]
+    in_memory = [path for path in paths if notebooks.is_notebook(path) and path in sources]
+    on_disk = [path for path in paths if notebooks.is_notebook(path) and path not in sources]
+    disk_checked, disk_shadows = _notebook_shadows(on_disk, [])
+    shadows.update(disk_shadows)
+    for path in in_memory:
+        try:
+            shadow = notebooks.shadow_from(sources[path].decode("utf-8"), path)
+        except (UnicodeDecodeError, notebooks.NotebookError):
+            continue
+        target = notebooks.shadow_path(path, _shadow_folder())
+        shadows[target] = shadow
+        overlay[target] = shadow.text.encode("utf-8")  # checked from memory, never written
+        checked.append(target)
+    checked = plain + disk_checked + checked
+    if overlay:
+        settings = dataclasses.replace(settings, sources={**settings.sources, **overlay})
+    hashes: dict[str, str | None] = {}
+    found = check_files(checked, settings, module_names={path: module_name(shadow.notebook) for path, shadow in shadows.items()},
+                        hashes=hashes, **options)
     for item in found:
         if item.path in shadows:
             notebooks.relocate(item, shadows[item.path])
-    return found
+    return found, {_source_of(path, shadows): value for path, value in hashes.items()}
 
 
 def _source_of(path: str, shadows: dict[str, notebooks.Shadow]) -> str:
@@ -1180,10 +1334,18 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     jobs = args.jobs if args.jobs is not None else config.jobs
     if jobs < 0:
         raise ConfigError("--jobs must be >= 0")
-    jobs = jobs or default_jobs()
+    # never more processes than CPUs to run them (--jobs 1000 forked 385 workers, out of memory)
+    jobs = min(jobs or default_jobs(), available_cpus())
     timeout = args.timeout if args.timeout is not None else config.timeout
-    if timeout < 0:
-        raise ConfigError("--timeout must be >= 0")
+    if not math.isfinite(timeout) or timeout < 0:
+        raise ConfigError("--timeout must be a finite number of seconds >= 0 (0: no limit)")
+    if args.confirm_timeout is not None and not math.isfinite(args.confirm_timeout):
+        raise ConfigError("--confirm-timeout must be a finite number of seconds >= 0 (0: no limit)")
+    if args.unsafe_fixes and not (args.fix or args.diff):
+        print("mslint: --unsafe-fixes changes nothing without --fix or --diff; here it only marks with [*] the findings "
+              "`mslint --fix --unsafe-fixes` would fix", file=sys.stderr)
+    if not args.output and not _stdout_usable():
+        raise ConfigError("standard output is closed: the report has nowhere to go; write it to a file with --output FILE")
     from mslint.run import pool  # noqa: PLC0415
 
     if pool.MEMORY_BUDGET_ERROR:
@@ -1223,8 +1385,10 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     )
     stats: dict[str, int] = {}
     pragma_warnings: list[Finding] = []
+    hashes: dict[str, str | None] = {}
     try:
         checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats, pragma_warnings=pragma_warnings,
+                              hashes=hashes,
                               module_names={stdin.copy: module_name(stdin.path)} if stdin and stdin.copy else
                               {path: module_name(shadow.notebook) for path, shadow in shadows.items()})
     finally:
@@ -1244,8 +1408,13 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     if args.fix or args.diff:
         if stdin is not None:
             raise ConfigError("--fix and --diff edit files: they cannot take standard input")
-        found, diff_exit = run_fixes(
-            args, files, found, lambda paths: per_file.keep(_check_with_notebooks(paths, settings, jobs=jobs, use_cache=use_cache)))
+        hashes = {_source_of(path, shadows): value for path, value in hashes.items()}
+        found, diff_exit, fix_problems = run_fixes(
+            args, files, found,
+            lambda paths, sources: per_file.keep(_check_with_notebooks(paths, settings, sources, jobs=jobs, use_cache=use_cache)),
+            hashes,
+        )
+        problems.extend(fix_problems)
         if diff_exit is not None:
             return diff_exit
         found = findings.assign_fingerprints(found, root)
@@ -1320,12 +1489,32 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     return EXIT_OK
 
 
-def _write_stdout(text: str) -> None:
+def _stdout_usable() -> bool:
+    """Whether standard output is open (``mslint . >&-`` closes it)."""
+    if sys.stdout is None:
+        return False
     try:
-        sys.stdout.write(text)
-    except UnicodeEncodeError:
-        sys.stdout.buffer.write(text.encode("utf-8", errors="replace"))
-    sys.stdout.flush()
+        os.fstat(sys.stdout.fileno())
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return True  # not a file descriptor (a test's capture): writable
+    except OSError:
+        return False
+    return True
+
+
+def _write_stdout(text: str) -> None:
+    if sys.stdout is None:
+        raise ConfigError("standard output is closed: the report has nowhere to go; write it to a file with --output FILE")
+    try:
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:
+            sys.stdout.buffer.write(text.encode("utf-8", errors="replace"))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:  # closed (EBADF), a full disk behind a redirection
+        raise ConfigError(f"cannot write the report to standard output ({error.strerror or error}); use --output FILE") from error
 
 
 def cmd_rules(argv: Sequence[str]) -> int:
@@ -1598,6 +1787,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 128 + stop.number
     except BrokenPipeError:
         return EXIT_OK
+    except ConfigError as error:  # a subcommand's (standard output closed)
+        print(f"mslint: {error}", file=sys.stderr)
+        return EXIT_ERROR
     except Exception as error:  # noqa: BLE001 - a crash must not pass for findings (exit 1) in CI
         where = _save_traceback()
         print(f"mslint: internal error ({type(error).__name__}: {error}); please report it with the traceback saved in {where}", file=sys.stderr)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import io
 import os
 import tokenize
 from collections.abc import Callable, Iterable, Iterator
@@ -477,6 +478,39 @@ def _nodes_of_class(self: Any, klass: Any, skip_klass: Any = None) -> Iterator[A
             stack.pop()
 
 
+class HashedTrees(_Patches):
+    """While active, a tree astroid builds from a file records the hash of the
+    exact bytes it was built from (``mslint_content_hash``): the file is read
+    once, and the command's linter reuses such a tree for the file it checks
+    only when it holds the bytes the command read (see _tree_of), never a tree
+    of an older content."""
+
+    def __enter__(self) -> HashedTrees:
+        from astroid.builder import AstroidBuilder  # noqa: PLC0415
+
+        from mslint.run.cache import digest  # noqa: PLC0415
+
+        original = AstroidBuilder.file_build
+
+        def file_build(builder, path, modname=None):  # noqa: ANN001, ANN202
+            if modname is None:
+                return original(builder, path, modname)
+            try:
+                with open(path, "rb") as stream:
+                    data = stream.read()
+                encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+                text = universal_newlines(data.decode(encoding))  # as astroid's open_source_file reads it
+            except (OSError, SyntaxError, LookupError, UnicodeError):
+                return original(builder, path, modname)  # astroid's own errors for it
+            module, rebuilder = builder._data_build(text, modname, path)  # noqa: SLF001
+            module = builder._post_build(module, rebuilder, encoding)  # noqa: SLF001
+            module.mslint_content_hash = digest(data)
+            return module
+
+        self._replace(AstroidBuilder, "file_build", file_build)
+        return self
+
+
 class adjusted_astroid:  # noqa: N801 - used like a function
     """The astroid adjustments, for the lifetime of a ``with`` block."""
 
@@ -485,6 +519,7 @@ class adjusted_astroid:  # noqa: N801 - used like a function
         self.stars = LazyStarImports(roots)
         self.lean = LeanTrees(lean)
         self.walks = ParentWalks()
+        self.hashed = HashedTrees()
 
     def __enter__(self) -> LazyStarImports:
         check_signatures()  # before anything is replaced
@@ -492,9 +527,11 @@ class adjusted_astroid:  # noqa: N801 - used like a function
         self.stars.__enter__()
         self.lean.__enter__()
         self.walks.__enter__()
+        self.hashed.__enter__()
         return self.stars
 
     def __exit__(self, *exc: object) -> None:
+        self.hashed.__exit__(*exc)
         self.walks.__exit__(*exc)
         self.lean.__exit__(*exc)
         self.stars.__exit__(*exc)
@@ -560,6 +597,9 @@ def linter_class() -> type[PyLinter]:
             from pylint.interfaces import HIGH  # noqa: PLC0415
 
             try:
+                source = self.analysed_source
+                if source is not None and source[0] == filepath:
+                    return _tree_of(source, modname, filepath)
                 return astroid.MANAGER.ast_from_file(filepath, modname, source=True)
             except astroid.AstroidSyntaxError as error:
                 self.add_message(
@@ -575,6 +615,9 @@ def linter_class() -> type[PyLinter]:
 
         # Set by Engine.check: whether the source can hold a ``# pylint:`` pragma.
         may_have_pragmas = True
+        # Set by Engine.check: (path, text, content hash) of the file being checked,
+        # the bytes it read, which pylint is to analyse (not the file read again)
+        analysed_source = None
         _needed_checkers = None
 
         def prepare_checkers(self):  # noqa: ANN202
@@ -594,6 +637,26 @@ def linter_class() -> type[PyLinter]:
             return True
 
     return _Linter
+
+
+def universal_newlines(text: str) -> str:
+    """Text with its line endings read as Python's universal newlines mode does."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _tree_of(source: tuple[str, str, str], modname: str, filepath: str) -> Any:
+    """astroid's tree of the checked file, built from the text Engine.check
+    read: the cached tree when it was built from that same text (another file
+    imported it first), else a new one (which replaces it in astroid's cache)."""
+    import astroid  # noqa: PLC0415
+
+    _path, text, content_hash = source
+    cached = astroid.MANAGER.astroid_cache.get(modname)
+    if cached is not None and getattr(cached, "mslint_content_hash", None) == content_hash and cached.file == os.path.abspath(filepath):
+        return cached
+    module = astroid.builder.AstroidBuilder(astroid.MANAGER).string_build(universal_newlines(text), modname, filepath)
+    module.mslint_content_hash = content_hash
+    return module
 
 
 def configure(linter: PyLinter, arguments: list[str], reporter: Any) -> None:

@@ -29,6 +29,7 @@ root is the current directory.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,8 +123,12 @@ def find_config(start: Path) -> Path | None:
         if candidate.is_file():
             try:
                 text = candidate.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
+            except (OSError, UnicodeDecodeError) as error:
+                # its [tool.mslint], if it has one, would be silently left out
+                raise ConfigError(
+                    f"cannot read {candidate} ({getattr(error, 'strerror', None) or error}), so whether it configures mslint is "
+                    "unknown; make it readable UTF-8, or name the file to use with --config"
+                ) from error
             if "tool.mslint" in text and "mslint" in _tool_table(candidate, text):
                 return candidate
     return None
@@ -136,6 +141,8 @@ def _tool_table(path: Path, text: str) -> dict[str, Any]:
         return _toml.loads(text).get("tool", {})
     except _toml.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from error
+    except RecursionError as error:
+        raise ConfigError(f"{path}: its TOML nests too deeply to be read") from error
 
 
 def _string_list(value: Any, key: str, source: Path) -> list[str]:
@@ -176,6 +183,8 @@ def load(config_file: Path | None = None, cwd: Path | None = None) -> Config:
             )
         if attribute in ("select", "ignore", "enable", "exclude"):
             setattr(config, attribute, _string_list(value, key, config_file))
+            if attribute == "select" and not config.select:
+                raise ConfigError(f"{config_file}: [tool.mslint] select names no rule (it would check nothing); leave it out for the default rules")
         elif attribute == "jit_syntax_level":
             config.jit_syntax_level = _choice(value, key, JIT_SYNTAX_LEVELS, config_file)
         elif attribute == "mode":
@@ -189,8 +198,8 @@ def load(config_file: Path | None = None, cwd: Path | None = None) -> Config:
                 raise ConfigError(f"{config_file}: [tool.mslint] jobs must be an integer >= 0")
             config.jobs = value
         elif attribute == "timeout":
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-                raise ConfigError(f"{config_file}: [tool.mslint] timeout must be a number of seconds >= 0")
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value < 0:
+                raise ConfigError(f"{config_file}: [tool.mslint] timeout must be a finite number of seconds >= 0 (0: no limit), not {value!r}")
             config.timeout = float(value)
         elif attribute == "cache":
             if not isinstance(value, bool):

@@ -7,17 +7,20 @@ worker processes that share the files out are mslint.run.pool's.
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import errno
 import gc
 import io
 import os
 import signal
+import stat
 import sys
 import threading
 import tokenize
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from mslint.run import cache as result_cache
@@ -66,6 +69,9 @@ class Settings:
     mode_where: str = "[tool.mslint]"
     decisions: dict[str, dict] = field(default_factory=dict)
     overrides: list[dict] = field(default_factory=list)
+    # path -> the bytes to check instead of the file's (``mslint --diff``: the
+    # fixed text, which is never written anywhere); never cached
+    sources: dict[str, bytes] = field(default_factory=dict)
 
     def cache_fields(self) -> dict[str, Any]:
         """What the findings depend on, for the cache key. The roots are not in
@@ -112,6 +118,48 @@ def decoding_problem(data: bytes) -> str | None:
     except LookupError:
         return f"the file declares an unknown encoding {encoding!r}"
     return None
+
+
+MAX_SOURCE_BYTES = 16 * 2**20  # larger files are not read (a link to /dev/zero would be endless)
+
+
+def read_source(path: str) -> bytes:
+    """A file's bytes: a regular file only, of at most MAX_SOURCE_BYTES (OSError else)."""
+    with open(path, "rb") as stream:
+        info = os.fstat(stream.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        data = stream.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise OSError(errno.EFBIG, f"larger than {MAX_SOURCE_BYTES // 2**20} MiB")
+    return data
+
+
+def decoded_source(data: bytes) -> str:
+    """Source bytes as text, as Python reads them (PEP 263 declaration, a BOM)."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding)
+
+
+def compile_errors(path: str, text: str, lines: list[str]) -> list[Finding]:
+    """A ``syntax-error`` finding when CPython refuses to compile a file that
+    parses: a repeated keyword argument, ``return`` outside a function, a late
+    ``from __future__`` import... (astroid builds such a file, and pylint would
+    report nothing for it: "No findings" for a file that cannot run)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            # top-level ``await`` is allowed: a notebook's cells may use it
+            compile(text, path, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+    except SyntaxError as error:
+        finding = file_finding(path, "syntax-error", "E0001", f"the file does not compile: {error.msg} (line {error.lineno})", lines)
+        if error.lineno and 0 < error.lineno <= max(len(lines), 1):
+            finding.line = error.lineno
+            finding.column = max(error.offset or 1, 1)
+        return [finding]
+    except (ValueError, RecursionError, MemoryError):  # pylint reports those files itself
+        return []
+    return []
 
 
 def file_finding(path: str, symbol: str, msg_id: str, message: str, lines: list[str]) -> Finding:
@@ -180,15 +228,22 @@ class Engine:
         from pylint.typing import FileItem  # noqa: PLC0415
         from pylint.utils import LinterStats  # noqa: PLC0415
 
-        try:
-            data = Path(path).read_bytes()
-        except OSError as error:
-            return [file_finding(path, "fatal", "F0001", f"cannot read the file ({error.strerror})", [])], None
+        data = self.settings.sources.get(path)
+        if data is None:
+            try:
+                data = read_source(path)
+            except OSError as error:
+                return [file_finding(path, "fatal", "F0001", f"cannot read the file ({error.strerror})", [])], None
         content_hash = result_cache.digest(data)
         lines = findings.source_lines(data)
         problem = decoding_problem(data)
         if problem is not None:
             return [file_finding(path, "syntax-error", "E0001", problem, lines)], content_hash
+        # pylint analyses exactly these bytes (not the file read again, which another
+        # program may have changed meanwhile): the findings, their fixes and the
+        # cache entry are all for the content whose hash is returned
+        text = decoded_source(data)
+        self.linter.analysed_source = (path, text, content_hash)
         edits.forget()
         self.linter.stats = LinterStats()
         self.linter.may_have_pragmas = b"pylint:" in data  # what every pragma contains
@@ -214,6 +269,7 @@ class Engine:
                 crash = f"mslint could not analyse this file ({type(cause).__name__}: {cause}); please report it"
         finally:
             written, sys.stderr = sys.stderr.getvalue(), stderr
+            self.linter.analysed_source = None
         if written and (crash is None or os.environ.get("MSLINT_DEBUG")):
             sys.stderr.write(written)
         reported, self._reported[:] = list(self._reported), []
@@ -222,6 +278,8 @@ class Engine:
             self._build()  # a crash can leave checkers half-open
             return [file_finding(path, "astroid-error", "F0002", crash, lines)], content_hash
         found = self._findings(reported, path, lines)
+        if not any(item.symbol == "syntax-error" for item in found):
+            found.extend(compile_errors(path, text, lines))
         self.after_file()
         if expected_hash is not None and content_hash != expected_hash:
             return found, None

@@ -52,12 +52,45 @@ _WORKER: Engine | None = None
 _LINTED_HERE: list[bool] = []  # lint() ran in this process before
 
 
-def _worker_start(settings: Settings) -> None:
+def _worker_start(settings: Settings, parent: int | None = None) -> None:
     global _WORKER  # noqa: PLW0603 - one engine per worker process
     for number in TERMINATING_SIGNALS:  # the parent's handlers are inherited through fork: the parent ends us
         signal.signal(number, signal.SIG_DFL)
+    if parent is not None:
+        die_with_parent(parent)
     stars = settings.adjusted_astroid().__enter__()  # for the worker's lifetime
     _WORKER = Engine(settings, stars)
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def die_with_parent(parent: int) -> None:
+    """End this process when ``parent`` dies, however it dies (SIGKILL runs no
+    handler of the parent's): the kernel sends us SIGKILL then (Linux
+    ``PR_SET_PDEATHSIG``); elsewhere a thread looks every half second. A worker
+    left behind would hold the command's output open (a CI step reading it
+    hangs) and its memory."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes  # noqa: PLC0415
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # died before the request was made
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+    import threading  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="mslint-parent-watch", daemon=True).start()
 
 
 def _worker_check(
@@ -111,12 +144,17 @@ def _release_freed_memory() -> None:
         pass
 
 
-def default_jobs(limit: int = 8) -> int:
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity, else the machine's)."""
     try:
         count = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
     except (AttributeError, OSError):
         count = os.cpu_count() or 1
-    return max(1, min(count, limit))
+    return max(1, count)
+
+
+def default_jobs(limit: int = 8) -> int:
+    return max(1, min(available_cpus(), limit))
 
 
 def lint(
@@ -162,7 +200,7 @@ def lint(
     todo = batches(tasks, workers)
     try:
         with ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_worker_start, initargs=(settings,)
+            max_workers=workers, mp_context=context, initializer=_worker_start, initargs=(settings, os.getpid())
         ) as pool:
             # futures of our own, not pool.map: map cancels what is pending when
             # interrupted, racing the pool's own clean-up of killed workers

@@ -133,8 +133,10 @@ report(keyword_failed=keyword_failed, keyword=keyword, method_failed=failed, tra
 
 
 def test_table_fixes_forward_renamed_compiles_strict_with_the_true_gradient(run_snippet, tmp_path: Path):
-    """ms-forward-not-construct: the renamed Cell compiles in GRAPH_MODE under STRICT
-    and its gradient is the true one (relu'(x) = x > 0)."""
+    """ms-forward-not-construct: the fixed Cell (``construct = forward``) compiles in
+    GRAPH_MODE under STRICT and its gradient is the true one (relu'(x) = x > 0); and
+    what called ``.forward()`` before the fix still works: a direct call, and a
+    subclass's ``super().forward(x)`` inside its own compiled construct."""
     result = run_snippet(
         importable(tmp_path, fixed_block=("ms-forward-not-construct", "after_fix"))
         + '''
@@ -146,11 +148,20 @@ forward = attempt(lambda: block(x).asnumpy().tolist())
 def objective(v):
     return block(v).sum()
 gradient = attempt(lambda: ms.grad(objective)(x).asnumpy().tolist())
-report(forward=forward, gradient=gradient)
-'''
+direct = attempt(lambda: block.forward(x).asnumpy().tolist())
+import sys
+sys.path.insert(0, {folder!r})
+with open({caller!r}, "w") as stream:
+    stream.write("from fixed_block import Block\\n\\n\\nclass Twice(Block):\\n    def construct(self, x):\\n        return super().forward(x) * 2\\n")
+from twice import Twice
+subclass = attempt(lambda: Twice()(x).asnumpy().tolist())
+report(forward=forward, gradient=gradient, direct=direct, subclass=subclass)
+'''.format(folder=str(tmp_path), caller=str(tmp_path / "twice.py"))
     )
     assert result["forward"] == ["ok", [[1.0, 3.0], [4.0, 1.0]]]
     assert result["gradient"] == ["ok", [[0.0, 1.0], [1.0, 0.0]]]
+    assert result["direct"] == ["ok", [[1.0, 3.0], [4.0, 1.0]]]
+    assert result["subclass"] == ["ok", [[2.0, 6.0], [8.0, 2.0]]]
 
 
 def test_table_fixes_unsafe_layer_fixes_give_pytorch_shapes(run_snippet):
