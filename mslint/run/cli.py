@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import difflib
 import errno
 import fnmatch
 import gc
