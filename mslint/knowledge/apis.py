@@ -1347,3 +1347,12 @@ LOSS_SCALERS: frozenset[str] = frozenset(
 )
 LOSS_SCALE_METHOD = "scale"
 LOSS_UNSCALE_METHOD = "unscale"
+
+# --------------------------------------------------------------------------
+# Values that flow with construction, and the rules that judge them (issue 24)
+# --------------------------------------------------------------------------
+# Calls that build a configuration mapping whose keys mslint reads as constants
+# (``CFG = EasyDict({"momentum": 0.1})``, then ``CFG.momentum`` / ``CFG["momentum"]``).
+CONFIG_MAPPING_CALLS: frozenset[str] = frozenset(
+    {"dict", "EasyDict", "edict", "SimpleNamespace", "Namespace", "AttrDict", "ConfigDict", "Config"}
+)

@@ -1,0 +1,245 @@
+"""Where a function is called in the project: the construction sites of a class
+(the calls of its ``__init__``), ``super().__init__(...)`` of its subclasses, the
+calls of a module function, ``self.method(...)`` of a method.
+
+mslint.analysis.values follows constructor arguments through these sites
+(``Block(64, drop=0.1)`` gives ``drop`` of ``Block.__init__`` the value 0.1). Sites
+are looked for in the function's own module and in the project's other modules
+whose source names the function or class (a regex index of the names each file
+calls, built once per project folder); each candidate call is resolved with
+astroid and kept only when it reaches this very function. A call mslint cannot
+resolve (a class passed as an argument, ``getattr``, a registry) is no site:
+a value proven at the sites in sight is judged there, and a value no site in
+sight gives is unknown.
+
+:func:`calls_of` is the one question; the program model can later narrow its
+answer to the sites a program runs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import astroid
+from astroid import nodes
+
+from mslint.analysis import astutil, resolve
+from mslint.analysis.project import module_name, package_root
+
+# A project folder with more Python files than this is searched in the module itself only.
+_PROJECT_FILE_LIMIT = 4000
+_SKIPPED_FOLDERS = frozenset({"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", ".venv"})
+# the names a file calls or derives from: ``Name(`` anywhere, and the bases of ``class X(A, b.B):``
+_CALLED = re.compile(rb"([A-Za-z_]\w*)\s*\(")
+_CLASS_BASES = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.MULTILINE)
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+
+Site = tuple[nodes.Call, bool]  # the call, and whether it skips the callee's ``self``
+
+
+def calls_of(func: nodes.FunctionDef) -> list[Site]:
+    """The calls in the project that run ``func``: for ``__init__``, the
+    constructions of its class and of subclasses that inherit it, and the
+    ``super().__init__(...)`` (or ``Base.__init__(self, ...)``) of subclasses;
+    for another method, ``self.<method>(...)`` in its class and subclasses of the
+    module; for a module function, its calls."""
+    parent = func.parent
+    if isinstance(parent, nodes.ClassDef):
+        if not astutil.is_bound_method(func):
+            return []
+        if func.name == "__init__":
+            return _constructions(parent, func)
+        return _self_calls(parent, func)
+    if isinstance(parent, nodes.Module):
+        return _function_calls(func)
+    return []
+
+
+def _key(node: nodes.NodeNG) -> tuple[str, str, int]:
+    """The same definition seen through two module names (the linted file and the
+    module another file imports) is the same definition."""
+    root = node.root()
+    path = os.path.realpath(root.file) if root.file else root.name
+    return path, node.name, node.lineno or 0
+
+
+def _modules(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module]:
+    """The definition's module and the project's other modules whose source calls
+    or derives from one of ``names``."""
+    own = definition.root()
+    found = [own]
+    path = own.file
+    if not path or not os.path.isfile(path):
+        return found
+    index = _index_for(path)
+    mine = os.path.realpath(path)
+    for other in index.mentioning(names):
+        if other == mine:
+            continue
+        try:
+            module = astroid.MANAGER.ast_from_file(other, module_name(other), source=True)
+        except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+            continue
+        found.append(module)
+    return found
+
+
+def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
+    target = _key(cls)
+    init_key = _key(init)
+    modules = _modules(cls, {cls.name})
+    subclasses = [
+        klass for module in modules for klass in module.nodes_of_class(nodes.ClassDef)
+        if _key(klass) != target and any(_key(base) == target for base in resolve.class_hierarchy(klass)[0][1:])
+    ]
+    if subclasses:  # their constructions and super() calls may be in yet other modules
+        seen = {module.file for module in modules}
+        modules += [m for m in _modules(cls, {klass.name for klass in subclasses}) if m.file not in seen]
+    inheriting = {_key(klass) for klass in subclasses if _own_init_key(klass) == init_key}
+    names = {cls.name} | {klass.name for klass in subclasses if _key(klass) in inheriting}
+    sites: list[Site] = []
+    for module in modules:
+        for call in module.nodes_of_class(nodes.Call):
+            func = call.func
+            short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
+            if short in names:
+                built = resolve.user_class_of_call(call)
+                if built is not None and (_key(built) == target or _key(built) in inheriting):
+                    sites.append((call, True))
+            elif short == "__init__" and isinstance(func, nodes.Attribute):
+                site = _base_init_call(call, func, target, init_key)
+                if site is not None:
+                    sites.append(site)
+    return sites
+
+
+def _own_init_key(cls: nodes.ClassDef) -> tuple[str, str, int] | None:
+    """The ``__init__`` a class's instances run (its own, or the nearest base's)."""
+    found = resolve.find_method(cls, "__init__")
+    return _key(found) if found is not None else None
+
+
+def _base_init_call(call: nodes.Call, func: nodes.Attribute, target: tuple, init_key: tuple) -> Site | None:
+    """``super().__init__(...)`` / ``super(Sub, self).__init__(...)`` in a subclass's
+    method whose next ``__init__`` is ``init``; or ``Base.__init__(self, ...)``."""
+    found = astutil.enclosing_method(call)
+    if found is None:
+        return None
+    _, subclass = found
+    receiver = func.expr
+    if isinstance(receiver, nodes.Call) and isinstance(receiver.func, nodes.Name) and receiver.func.name == "super":
+        for base in resolve.class_hierarchy(subclass)[0][1:]:
+            own = astutil.own_method(base, "__init__")
+            if own is not None:
+                return (call, True) if _key(own) == init_key else None
+        return None
+    named = resolve.user_class(receiver)
+    if named is not None and _key(named) == target:
+        return call, False
+    return None
+
+
+def _self_calls(cls: nodes.ClassDef, method: nodes.FunctionDef) -> list[Site]:
+    """``self.<method>(...)`` in the classes of the module that run this method."""
+    key = _key(method)
+    sites: list[Site] = []
+    for klass in cls.root().nodes_of_class(nodes.ClassDef):
+        found = resolve.find_method(klass, method.name)
+        if found is None or _key(found) != key:
+            continue
+        for call in klass.nodes_of_class(nodes.Call):
+            if astutil.self_attribute(call.func) == method.name and astutil.enclosing_class(call) is klass:
+                sites.append((call, True))
+    return sites
+
+
+def _function_calls(func: nodes.FunctionDef) -> list[Site]:
+    key = _key(func)
+    sites: list[Site] = []
+    for module in _modules(func, {func.name}):
+        for call in module.nodes_of_class(nodes.Call):
+            callee = call.func
+            if isinstance(callee, nodes.Name) and callee.name == func.name:
+                bound = resolve.binding(callee)
+                if isinstance(bound, nodes.ImportFrom):
+                    bound = resolve.project_function(callee)
+                if isinstance(bound, nodes.FunctionDef) and _key(bound) == key:
+                    sites.append((call, False))
+            elif isinstance(callee, nodes.Attribute) and callee.attrname == func.name:
+                bound = resolve.project_function(callee)
+                if bound is not None and _key(bound) == key:
+                    sites.append((call, False))
+    return sites
+
+
+# ---------------------------------------------------------------------------
+# The project index
+# ---------------------------------------------------------------------------
+
+
+class _Index:
+    """The names each Python file of a project folder calls or derives from,
+    read once (a regex over the bytes, no parse)."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self._names: dict[str, frozenset[str]] | None = None
+
+    def mentioning(self, names: set[str]) -> list[str]:
+        if self._names is None:
+            self._names = self._read()
+        return [path for path, called in self._names.items() if not names.isdisjoint(called)]
+
+    def _read(self) -> dict[str, frozenset[str]]:
+        files: list[str] = []
+        for current, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_FOLDERS and not d.startswith("."))
+            files.extend(os.path.join(current, name) for name in filenames if name.endswith(".py"))
+            if len(files) > _PROJECT_FILE_LIMIT:
+                return {}
+        found: dict[str, frozenset[str]] = {}
+        for path in files:
+            try:
+                with open(path, "rb") as stream:
+                    data = stream.read()
+            except OSError:
+                continue
+            words = set(_CALLED.findall(data))
+            for bases in _CLASS_BASES.findall(data):
+                words.update(_WORD.findall(bases))
+            found[os.path.realpath(path)] = frozenset(word.decode("ascii", "replace") for word in words)
+        return found
+
+
+_INDEXES: dict[str, _Index] = {}
+
+
+def project_folder(path: str) -> str:
+    """The folder searched for the sites of a definition in ``path``: the folder
+    above its top package, or the one above that when it holds scripts too
+    (``train.py`` beside a ``models`` folder)."""
+    root = package_root(path)
+    parent = os.path.dirname(root)
+    if parent != root:
+        try:
+            if any(name.endswith(".py") for name in os.listdir(parent)):
+                return parent
+        except OSError:
+            pass
+    return root
+
+
+def _index_for(path: str) -> _Index:
+    root = project_folder(path)
+    index = _INDEXES.get(root)
+    if index is None:
+        if len(_INDEXES) > 16:
+            _INDEXES.clear()
+        index = _INDEXES[root] = _Index(root)
+    return index
+
+
+def forget() -> None:
+    """Drop the project indexes (files changed: a new run)."""
+    _INDEXES.clear()
