@@ -538,7 +538,15 @@ class LayersChecker(BaseChecker):
             return False  # a variable, or PyTorch's padding given positionally (ms-torch-positional-args)
         # the value the layer gets: a literal, a module constant, or computed from a
         # parameter's default (``patch_size // 2`` with ``patch_size=7``)
-        padding = values.constant(padding_node, defaults=True)
+        padding = values.constant(padding_node)
+        note = ""
+        if padding is UNKNOWN and not astutil.is_binary_arithmetic(padding_node):
+            # a padding the caller passes in (Block(3, 8, padding=1)), else a helper's default
+            padding, note = _judged(padding_node, lambda value: _ints(value) is not None and any(_ints(value)))
+            if padding is _NEVER_BUILT:
+                return True
+        if padding is UNKNOWN:
+            padding = values.constant(padding_node, defaults=True)
         fixed = _CallText(bound.call)
         if isinstance(padding, str):
             # padding="same"/"SAME"/"valid" (PyTorch's, or TensorFlow's spelling): MindSpore
@@ -577,6 +585,8 @@ class LayersChecker(BaseChecker):
                 if dims == 1
                 else f"a padding tuple has {2 * dims} values, one per side"
             )
+        if note:
+            reasons[0] += f", and the padding is {padding}{note}"
         error = "TypeError" if torch_shaped and dims == 1 else "ValueError"
         fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
         fixed.set(bound, "padding", _padding_for_mindspore(padding_node, dims))
@@ -812,6 +822,10 @@ class LayersChecker(BaseChecker):
         for diff in bound.api.default_differs:
             if diff.ms_param in bound:
                 continue
+            if diff.torch_param in bound:
+                continue  # written in PyTorch's name (bias=False): ms-torch-keyword-args says how to spell it
+            if diff.removed_by_norm and _feeds_normalization(bound.call):
+                continue  # Conv -> BatchNorm: the norm subtracts any per-channel bias again
             name, _, value = diff.torch_equivalent.partition("=")
             fixed = _CallText(bound.call)
             fixed.set(bound, name, value)
@@ -845,6 +859,46 @@ _FLATTENING_NAMES = frozenset({
 
 # Layers between a global pool and its flatten that keep one value per channel.
 _ELEMENTWISE_WORDS = ("drop", "relu", "act", "sigmoid", "gelu", "silu", "swish")
+
+
+def _is_norm_call(node: nodes.NodeNG | None) -> bool:
+    return isinstance(node, nodes.Call) and isinstance(node.func, (nodes.Name, nodes.Attribute)) \
+        and resolve.qualified_name(node.func) in apis.MEAN_REMOVING_NORMS
+
+
+def _feeds_normalization(call: nodes.Call) -> bool:
+    """Whether a layer's output goes straight into a BatchNorm/InstanceNorm: the next
+    entry of a layer list (``SequentialCell([conv, bn])``), or, for ``self.conv =``,
+    every ``self.conv(...)`` in the class is the input of ``self.<norm>(...)``
+    (directly, or through one local name: ``x = self.conv(x); x = self.bn(x)``)."""
+    parent = call.parent
+    if isinstance(parent, (nodes.List, nodes.Tuple)):
+        index = parent.elts.index(call)
+        return index + 1 < len(parent.elts) and _is_norm_call(parent.elts[index + 1])
+    statement = call.statement()
+    if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
+        return False
+    attr = astutil.self_attribute(statement.targets[0])
+    cls = astutil.enclosing_class(call)
+    if attr is None or cls is None:
+        return False
+    norms = set()
+    for assign in cls.nodes_of_class(nodes.Assign):
+        if len(assign.targets) == 1 and _is_norm_call(assign.value):
+            target = astutil.self_attribute(assign.targets[0])
+            if target is not None:
+                norms.add(target)
+    uses = [use for use in cls.nodes_of_class(nodes.Call) if astutil.self_attribute(use.func) == attr]
+    if not uses or not norms:
+        return False
+    for use in uses:
+        reader = use.parent if isinstance(use.parent, nodes.Call) and use in use.parent.args else None
+        if reader is None:
+            following = _next_read(use)
+            reader = following.parent if following is not None and isinstance(following.parent, nodes.Call) else None
+        if reader is None or astutil.self_attribute(reader.func) not in norms:
+            return False
+    return True
 
 
 def _callee_name(call: nodes.Call) -> str | None:

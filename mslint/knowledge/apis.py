@@ -361,6 +361,9 @@ class DefaultDiff:
     torch_default: str
     torch_equivalent: str  # the MindSpore argument that gives PyTorch's behaviour
     effect: str
+    # a bias that a following per-channel normalisation (apis.MEAN_REMOVING_NORMS)
+    # subtracts again: the difference cannot change the output there
+    removed_by_norm: bool = False
 
 
 @dataclass(frozen=True)
@@ -395,7 +398,7 @@ _CONV_TORCH_TO_MS = {
 }
 _CONV_BIAS = DefaultDiff(
     "has_bias", "False", "bias", "True", "has_bias=True",
-    "no bias parameter, where PyTorch's layer has one",
+    "no bias parameter, where PyTorch's layer has one", removed_by_norm=True,
 )
 
 
@@ -1355,4 +1358,14 @@ LOSS_UNSCALE_METHOD = "unscale"
 # (``CFG = EasyDict({"momentum": 0.1})``, then ``CFG.momentum`` / ``CFG["momentum"]``).
 CONFIG_MAPPING_CALLS: frozenset[str] = frozenset(
     {"dict", "EasyDict", "edict", "SimpleNamespace", "Namespace", "AttrDict", "ConfigDict", "Config"}
+)
+# Normalisations that subtract a per-channel mean: a per-channel bias added just
+# before one is removed again (ms-layer-default-differs stays silent on a conv's
+# has_bias there; PyTorch code writes bias=False before them for that reason).
+MEAN_REMOVING_NORMS: frozenset[str] = frozenset(
+    [f"mindspore.nn.{name}" for name in (
+        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d",
+        "InstanceNorm3d",
+    )]
+    + [f"mindspore.mint.nn.{name}" for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm")]
 )
