@@ -109,12 +109,14 @@ class TrainingLoopChecker(BaseChecker):
         ),
         "W8003": (
             "%s returns one loss per sample%s and %s uses it as the objective: "
-            "the gradient is that of the sum, the learning rate silently scaled by the batch size; "
+            "the gradient is that of the sum, %s; "
             "pass reduction='mean' or reduce it (.mean()) before it is returned",
             "ms-loss-without-reduction",
             "A loss whose reduction is 'none' (explicitly, or by default as in "
             "nn.SoftmaxCrossEntropyWithLogits and nn.SmoothL1Loss) returned unreduced as the "
-            "differentiated objective, or given to WithLossCell/Model as the loss.",
+            "differentiated objective, or given to WithLossCell/Model as the loss, while the "
+            "optimizer the gradients reach is not one that a loss's scale leaves unchanged (Adam "
+            "and its kind without weight decay added to the gradient).",
         ),
         "W8004": (
             "%s trains %s, which %s, but nothing in this module calls set_train(): a new Cell has training=False, "
@@ -321,7 +323,12 @@ class TrainingLoopChecker(BaseChecker):
             return False
         if isinstance(elt, nodes.Call) and resolve.call_name(elt) in apis.NO_GRADIENT_CALLS:
             return False
-        return analysis.depends_on_tensor(elt)
+        if not analysis.depends_on_tensor(elt):
+            return False
+        # an accuracy from argmax or a comparison carries no gradient: the gradients are
+        # the same with or without has_aux (measured)
+        known = analysis.values_as_entry(elt)
+        return known is None or known.may_carry_gradient(elt)
 
     # -- ms-loss-without-reduction ---------------------------------------------
     def _check_objective(self, node: nodes.Call, fn, where: str) -> None:
@@ -376,11 +383,14 @@ class TrainingLoopChecker(BaseChecker):
             self._report_loss(node, loss, f"{spelled(node.func)}(...)")
 
     def _report_loss(self, node: nodes.Call, loss: nodes.Call, where: str) -> None:
+        harm = _summed_loss_harm(node)
+        if harm is None:
+            return  # Adam and its kind: a summed loss trains like a mean one (measured)
         given = astutil.argument(loss, apis.LOSS_REDUCTIONS[resolve.call_name(loss)][0], "reduction")
         self.add_message(
             "ms-loss-without-reduction",
             node=node,
-            args=(loss.as_string(), "" if given is not None else " (its default reduction is 'none')", where),
+            args=(loss.as_string(), "" if given is not None else " (its default reduction is 'none')", where, harm),
         )
 
     # -- ms-loss-scale-without-unscale ------------------------------------------
@@ -475,6 +485,81 @@ class TrainingLoopChecker(BaseChecker):
             known = any(_enables_training(call) for call in module.nodes_of_class(nodes.Call))
             self._module_trains[module] = known
         return known
+
+
+def _summed_loss_harm(node: nodes.Call) -> str | None:
+    """What a summed loss does to the training ``node`` sets up (a grad call, a
+    TrainOneStepCell, a Model), judged by the optimizer the gradients reach: None
+    when every such optimizer is one a loss's scale leaves unchanged (measured)."""
+    found = _consuming_optimizers(node)
+    if not found:
+        return (
+            "the learning rate silently scaled by the batch size under SGD or Momentum (an optimizer "
+            "such as Adam, without weight decay, is not affected)"
+        )
+    for qname, construction in found:
+        name = _short(qname)
+        if qname in apis.LINEAR_OPTIMIZERS:
+            return f"the learning rate of {name} silently scaled by the batch size"
+        decoupled = apis.SCALE_INVARIANT_OPTIMIZERS.get(qname)
+        if decoupled is None:
+            return f"so the steps of {name} change with the batch size"
+        if not decoupled and _decays(construction):
+            return (
+                f"so {name}'s weight_decay, added to that gradient, is as many times weaker as the batch "
+                "is large"
+            )
+    return None
+
+
+def _consuming_optimizers(node: nodes.Call) -> list[tuple[str, nodes.Call]]:
+    """The optimizer constructions the gradients of ``node`` reach: the one whose
+    ``.parameters`` are its weights (``value_and_grad(fn, None, optimizer.parameters)``),
+    the optimizer given to a TrainOneStepCell or a Model; else every optimizer the
+    module builds (the training step applies one of them)."""
+    qname = resolve.call_name(node)
+    if qname in apis.HAS_AUX_GRAD_FUNCTIONS:
+        weights = astutil.argument(node, *apis.GRAD_WEIGHTS_ARGUMENT)
+        holder = weights.expr if isinstance(weights, nodes.Attribute) and weights.attrname == "parameters" else None
+    else:
+        index = 1 if qname in apis.TRAIN_STEP_CELLS or qname == "mindspore.nn.ForwardValueAndGrad" else 2
+        holder = astutil.argument(node, index, "optimizer")
+    if isinstance(holder, (nodes.Name, nodes.Attribute, nodes.Call)):
+        construction = holder if isinstance(holder, nodes.Call) else _value_of(holder)
+        optimizer = _optimizer_qname(construction)
+        if optimizer is not None:
+            return [(optimizer, construction)]
+    found = []
+    for call in node.root().nodes_of_class(nodes.Call):
+        optimizer = _optimizer_qname(call)
+        if optimizer is not None:
+            found.append((optimizer, call))
+    return found
+
+
+def _optimizer_qname(construction: nodes.NodeNG | None) -> str | None:
+    if not (isinstance(construction, nodes.Call) and isinstance(construction.func, (nodes.Name, nodes.Attribute))):
+        return None
+    qname = resolve.call_name(construction)
+    return qname if qname in apis.OPTIMIZER_CLASSES else None
+
+
+def _decays(construction: nodes.Call) -> bool:
+    """Whether an optimizer applies weight decay: a weight_decay argument that is not
+    a literal 0, or parameter groups that set one."""
+    given = astutil.argument(construction, None, apis.OPTIMIZER_WEIGHT_DECAY)
+    if given is astutil.UNKNOWN:
+        return True
+    if given is not None and astutil.literal(given) != 0:
+        return True
+    groups = astutil.argument(construction, 0, "params")
+    if isinstance(groups, nodes.Name):
+        groups = resolve.assigned_value(groups)
+    return isinstance(groups, nodes.NodeNG) and any(
+        isinstance(key, nodes.Const) and key.value == apis.OPTIMIZER_WEIGHT_DECAY
+        for mapping in groups.nodes_of_class(nodes.Dict)
+        for key, _ in mapping.items
+    )
 
 
 def _computing_call(expr: nodes.NodeNG, func: nodes.NodeNG) -> nodes.Call | None:

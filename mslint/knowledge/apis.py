@@ -1369,3 +1369,27 @@ MEAN_REMOVING_NORMS: frozenset[str] = frozenset(
     )]
     + [f"mindspore.mint.nn.{name}" for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm")]
 )
+
+# ms-loss-without-reduction: optimizers whose update does not change when the loss
+# (so every gradient) is multiplied by a constant, so a summed loss trains like a
+# mean one (measured, tests/oracle/test_training_loop.py: 20 steps on a summed and
+# a mean loss end within 1% of the distance moved; nn.Adam within 2e-6, SGD 0.62
+# apart). The value: whether weight_decay keeps that (decoupled: applied to the
+# weights); where it is added to the gradient instead, a summed loss makes the decay
+# batch-size times weaker (measured: nn.Adam with weight_decay=0.1 ends 1.9 times
+# the distance moved away). Lamb and LARS (no CPU kernel) and mindspore.mint.optim
+# (AdamW has no CPU kernel) could not be measured and are not listed.
+SCALE_INVARIANT_OPTIMIZERS: dict[str, bool] = {
+    "mindspore.nn.Adam": False, "mindspore.nn.AdamWeightDecay": True, "mindspore.nn.LazyAdam": False,
+    "mindspore.nn.AdaMax": False, "mindspore.nn.Adadelta": False, "mindspore.nn.Rprop": False,
+    "mindspore.experimental.optim.Adam": False, "mindspore.experimental.optim.AdamW": True,
+    "mindspore.experimental.optim.Adamax": False, "mindspore.experimental.optim.NAdam": False,
+    "mindspore.experimental.optim.RMSprop": False, "mindspore.experimental.optim.Adagrad": False,
+    "mindspore.experimental.optim.Adadelta": False, "mindspore.experimental.optim.Rprop": True,
+}
+# Optimizers whose step is the gradient times the learning rate (with momentum): a
+# summed loss is exactly the learning rate multiplied by the batch size (measured).
+LINEAR_OPTIMIZERS: frozenset[str] = frozenset(
+    {"mindspore.nn.SGD", "mindspore.nn.Momentum", "mindspore.nn.ASGD", "mindspore.experimental.optim.SGD"}
+)
+OPTIMIZER_WEIGHT_DECAY = "weight_decay"
