@@ -246,12 +246,17 @@ class TrainingLoopChecker(BaseChecker):
         if not _is_mindspore_cell(receiver, method) or self._torch_compat(node.root()):
             return
         name = receiver.as_string() if not isinstance(receiver, nodes.Call) else spelled(receiver.func) + "(...)"
-        edits.offer("ms-torch-module-method", node, _method_edits(node), apis.TORCH_MODULE_METHODS[method].format(name))
-        self.add_message(
-            "ms-torch-module-method",
-            node=node,
-            args=(name, method, apis.TORCH_MODULE_METHODS[method].format(name)),
-        )
+        advice = apis.TORCH_MODULE_METHODS[method]
+        changes = _method_edits(node)
+        if method in apis.OPTIMIZER_PARAMETERS_ADVICE and _feeds_optimizer(node):
+            # an optimizer's parameters: get_parameters() would hand it the moving statistics
+            advice = apis.OPTIMIZER_PARAMETERS_ADVICE[method]
+            changes = (
+                [edits.replace_method_call(node, apis.OPTIMIZER_PARAMETERS_FIX)]
+                if method == "parameters" and not (node.args or node.keywords) else None
+            )
+        edits.offer("ms-torch-module-method", node, changes, advice.format(name))
+        self.add_message("ms-torch-module-method", node=node, args=(name, method, advice.format(name)))
 
     def _torch_compat(self, module: nodes.Module) -> bool:
         """The module imports a PyTorch compatibility layer that adds torch methods."""
@@ -560,6 +565,50 @@ def _decays(construction: nodes.Call) -> bool:
         for mapping in groups.nodes_of_class(nodes.Dict)
         for key, _ in mapping.items
     )
+
+
+def _feeds_optimizer(node: nodes.NodeNG, depth: int = 0) -> bool:
+    """Whether the value of ``node`` becomes what an optimizer trains (its params,
+    directly, in a parameter group, through ``filter``/``list``/a comprehension, or
+    through a name assigned it) or the weights of a grad function."""
+    if depth > 3:
+        return False
+    for _ in range(8):
+        parent = node.parent
+        if isinstance(parent, nodes.Keyword):
+            call, keyword, position = parent.parent, parent.arg, None
+        elif isinstance(parent, nodes.Call) and node in parent.args:
+            call, keyword, position = parent, None, parent.args.index(node)
+        else:
+            call = None
+        if call is not None:
+            qname = resolve.call_name(call) if isinstance(call.func, (nodes.Name, nodes.Attribute)) else None
+            if qname in apis.OPTIMIZER_CLASSES:
+                return keyword == "params" or position == 0
+            if qname in apis.HAS_AUX_GRAD_FUNCTIONS:
+                return keyword == apis.GRAD_WEIGHTS_ARGUMENT[1] or position == apis.GRAD_WEIGHTS_ARGUMENT[0]
+            if qname not in apis.ITEM_PASSING_CALLS:
+                return False
+            node = call
+            continue
+        if isinstance(parent, nodes.Comprehension) and node is parent.iter:
+            node = parent.parent  # the comprehension itself
+            continue
+        if isinstance(parent, (nodes.List, nodes.Tuple, nodes.Starred, nodes.BinOp)):
+            node = parent  # [*a.parameters(), *b.parameters()], a + b
+            continue
+        if isinstance(parent, nodes.Dict):
+            node = parent  # a parameter group {"params": ...}
+            continue
+        if isinstance(parent, nodes.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], nodes.AssignName):
+            name = parent.targets[0].name
+            reads = [
+                read for read in parent.scope().nodes_of_class(nodes.Name)
+                if read.name == name and (read.lineno or 0) > (parent.lineno or 0)
+            ]
+            return any(_feeds_optimizer(read, depth + 1) for read in reads)
+        return False
+    return False
 
 
 def _computing_call(expr: nodes.NodeNG, func: nodes.NodeNG) -> nodes.Call | None:

@@ -217,8 +217,10 @@ RULES: tuple[RuleSpec, ...] = (
         unconfirmed=f"{_COMPILES}: the discarded result changes no gradient",
     ),
     RuleSpec("ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop", confirm=(ATTRIBUTE,),
-             fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters(), "
-                     "named_parameters() -> parameters_and_names(), children() -> cells(), .cpu() deleted", "safe")),
+             fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters() "
+                     "(trainable_params() where an optimizer or a grad function's weights take it), "
+                     "named_parameters() -> parameters_and_names() (no fix where an optimizer takes it), "
+                     "children() -> cells(), .cpu() deleted", "safe")),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
 )
 
