@@ -23,7 +23,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, scope
+from mslint.analysis import astutil, edits, resolve, scope, sites
 from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
@@ -119,13 +119,14 @@ class TrainingLoopChecker(BaseChecker):
             "and its kind without weight decay added to the gradient).",
         ),
         "W8004": (
-            "%s trains %s, which %s, but nothing in this module calls set_train(): a new Cell has training=False, "
+            "%s trains %s, which %s, but no set_train() reaches it where it is trained: a new Cell has training=False, "
             "so Dropout drops nothing and BatchNorm normalizes with moving statistics it never updates; "
             "call %s.set_train() before the training loop",
             "ms-missing-set-train",
             "A network with Dropout, BatchNorm or code reading self.training, trained through "
-            "ms.value_and_grad/ms.grad with weights or a TrainOneStepCell called in a loop, while "
-            "nothing in the module calls set_train() (Model.train calls it itself).",
+            "ms.value_and_grad/ms.grad with weights or a TrainOneStepCell called in a loop, while no "
+            "set_train() is called on that network where it is trained: in the training function, in its "
+            "caller before the call, or at module level (Model.train calls it itself).",
         ),
         "W8005": (
             "%s discards its result: ops.stop_gradient returns a new tensor and leaves %s as it was, so "
@@ -475,12 +476,51 @@ class TrainingLoopChecker(BaseChecker):
                 return
 
     def _report_set_train(self, node: nodes.Call, network: nodes.NodeNG, where: str, receiver: str = "") -> bool:
-        reason = _ModeDependence().of_expression(network)
-        if reason is None or self._module_calls_set_train(node.root()):
+        dependence = _ModeDependence()
+        reason = dependence.of_expression(network)
+        if reason is None or self._set_to_train(node, network):
             return False
         name = network.as_string() if isinstance(network, (nodes.Name, nodes.Attribute)) else "the network"
         self.add_message("ms-missing-set-train", node=node, args=(where, name, reason, receiver or name))
         return True
+
+    def _set_to_train(self, node: nodes.Call, network: nodes.NodeNG) -> bool:
+        """Whether set_train() (or a Model, whose train() calls it) reaches this network
+        instance where it is trained: judged per instance and per training function,
+        not per module. A set_train() covers it when it is called on the network, a
+        Cell holding it, or a value mslint cannot tell from it (a parameter), in a
+        function that trains it (where ``node`` is, or calls what ``node`` builds),
+        or before a call of such a function in its caller, or at module level on a
+        module-level network. set_train(False) never does."""
+        module = node.root()
+        names = _network_names(network, node)
+        if not names:
+            return self._module_calls_set_train(module)  # no instance to follow: the module decides
+        scopes = _training_scopes(node)
+        enabling = [call for call in module.nodes_of_class(nodes.Call) if _enables_training(call)]
+        for call in enabling:
+            if isinstance(call.func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in apis.SET_TRAIN_RUNNERS:
+                held = astutil.argument(call, 0, "network")
+                if held is None or held is astutil.UNKNOWN or _root_name(held) in names or _root_name(held) is None:
+                    return True  # Model(net, ...).train() sets it
+                continue
+            target = _root_name(call.func.expr)
+            scope = call.scope()
+            if scope in scopes and (target in names or not _other_instance(call.func.expr, names)):
+                return True
+            if isinstance(scope, nodes.Module) and target in names:
+                return True
+        # the caller of a training function sets it before the call: net.set_train(); train(net, ...)
+        for func in scopes:
+            if not isinstance(func, nodes.FunctionDef):
+                continue
+            for site, _ in sites.calls_of(func):
+                passed = {_root_name(value) for value in astutil.call_arguments(site)} | names
+                for call in enabling:
+                    if (call.scope() is site.scope() and (call.lineno or 0) < (site.lineno or 0)
+                            and isinstance(call.func, nodes.Attribute) and _root_name(call.func.expr) in passed):
+                        return True
+        return False
 
     def _module_calls_set_train(self, module: nodes.Module) -> bool:
         """Whether anything in the module may switch a Cell to training: a set_train()
@@ -490,6 +530,99 @@ class TrainingLoopChecker(BaseChecker):
             known = any(_enables_training(call) for call in module.nodes_of_class(nodes.Call))
             self._module_trains[module] = known
         return known
+
+
+def _root_name(expr: nodes.NodeNG | None) -> str | None:
+    """``net`` for ``net``, ``self.backbone`` for ``self.backbone.head``; None otherwise."""
+    if isinstance(expr, nodes.Name):
+        return expr.name
+    if isinstance(expr, nodes.Attribute):
+        if astutil.self_attribute(expr) is not None:
+            return f"self.{expr.attrname}"
+        return _root_name(expr.expr)
+    return None
+
+
+def _network_names(network: nodes.NodeNG, node: nodes.Call) -> set[str]:
+    """The names that hold this network instance: its own, the names whose value it
+    is built from (``WithLossCell(net, ...)``: net), the names assigned a Cell built
+    from it (``train_net = TrainOneStepCell(loss_net, ...)``), and the name ``node``'s
+    result is bound to."""
+    names = {name for name in (_root_name(network),) if name is not None}
+    if isinstance(network, nodes.Call):
+        names |= {
+            name.name for name in network.nodes_of_class(nodes.Name)
+            if name is not network.func and not isinstance(resolve.binding(name), (nodes.Import, nodes.ImportFrom))
+        }
+    if isinstance(node.parent, nodes.Assign):
+        names |= {target.name for target in node.parent.targets if isinstance(target, nodes.AssignName)}
+    if not names:
+        return names
+    assigns = [
+        assign for assign in node.root().nodes_of_class(nodes.Assign)
+        if len(assign.targets) == 1 and isinstance(assign.targets[0], (nodes.AssignName, nodes.AssignAttr))
+    ]
+    for _ in range(3):  # containers of containers
+        grown = set(names)
+        for assign in assigns:
+            target = _root_name(assign.targets[0]) if isinstance(assign.targets[0], nodes.AssignAttr) else assign.targets[0].name
+            mentioned = {_root_name(item) for item in assign.value.nodes_of_class((nodes.Name, nodes.Attribute))}
+            if target is not None and mentioned & names:
+                grown.add(target)
+        if grown == names:
+            break
+        names = grown
+    return names
+
+
+def _training_scopes(node: nodes.Call) -> set[nodes.NodeNG]:
+    """Where the network ``node`` sets up is trained: the scope of ``node``, the
+    scopes calling the name it is bound to (``grad_fn(...)``, ``train_net(...)``),
+    and the scopes calling the functions that do (a ``train_step`` helper's loop)."""
+    scopes: set[nodes.NodeNG] = {node.scope()}
+    assign = node.parent
+    if not (isinstance(assign, nodes.Assign) and len(assign.targets) == 1):
+        return scopes
+    bound = _root_name(assign.targets[0]) if isinstance(assign.targets[0], nodes.AssignAttr) else getattr(assign.targets[0], "name", None)
+    if bound is None:
+        return scopes
+    callers = {
+        call.scope() for call in node.root().nodes_of_class(nodes.Call)
+        if _root_name(call.func) == bound and call.func is not None
+    }
+    scopes |= callers
+    for func in list(callers):
+        if isinstance(func, nodes.FunctionDef):
+            scopes |= {site.scope() for site, _ in sites.calls_of(func) if site.root() is node.root()}
+    return scopes
+
+
+def _other_instance(receiver: nodes.NodeNG, names: set[str]) -> bool:
+    """Whether a set_train receiver is known to be another network (a name assigned
+    a Cell built from none of ``names``); a parameter or an unknown value is not."""
+    value = _value_of(receiver)
+    if not isinstance(value, nodes.Call):
+        return False
+    built_from = {_root_name(item) for item in value.nodes_of_class((nodes.Name, nodes.Attribute))}
+    return not (built_from & names)
+
+
+def _reason_at_sites(network: nodes.NodeNG, dependence: _ModeDependence, depth: int) -> str | None:
+    """For a network that is a parameter of its function (``def train(net, data)``),
+    what the callers pass: the first whose Cells behave differently in training."""
+    if not isinstance(network, nodes.Name) or depth >= _MAX_DEPTH:
+        return None
+    func = network.frame()
+    bound = func.locals.get(network.name, ()) if isinstance(func, nodes.FunctionDef) else ()
+    if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Arguments):
+        return None
+    for site, skips_self in sites.calls_of(func):
+        for names, value in astutil.bind_call(site, func, skips_self):
+            if names == [network.name]:
+                found = dependence.of_expression(value, depth + 1)
+                if found is not None:
+                    return found
+    return None
 
 
 def _summed_loss_harm(node: nodes.Call) -> str | None:
@@ -651,7 +784,8 @@ def _loss_scaler_of(call: nodes.Call) -> nodes.NodeNG | None:
 def _enables_training(call: nodes.Call) -> bool:
     func = call.func
     if isinstance(func, nodes.Attribute) and func.attrname == apis.SET_TRAIN_METHOD:
-        return not (call.args and _is_literal(call.args[0], False))
+        mode = astutil.argument(call, 0, "mode")
+        return not _is_literal(mode, False)
     return isinstance(func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in apis.SET_TRAIN_RUNNERS
 
 
@@ -709,7 +843,9 @@ class _ModeDependence:
         self._seen.add(expr)
         if isinstance(expr, (nodes.Name, nodes.Attribute)):
             value = _value_of(expr)
-            return self.of_expression(value, depth + 1) if value is not None else None
+            if value is None:
+                return _reason_at_sites(expr, self, depth)  # a parameter: what its callers pass
+            return self.of_expression(value, depth + 1)
         if not isinstance(expr, nodes.Call) or not isinstance(expr.func, (nodes.Name, nodes.Attribute)):
             return None
         qname = resolve.call_name(expr)
