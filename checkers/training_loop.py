@@ -416,11 +416,14 @@ class TrainingLoopChecker(BaseChecker):
                     return
 
     def _module_unscales(self, module: nodes.Module) -> bool:
+        """Whether the module unscales gradients: ``scaler.unscale(grads)`` (not only
+        the loss, for logging), here or in a project function it calls."""
         known = self._unscaling_modules.get(module)
         if known is None:
-            known = any(
-                isinstance(call.func, nodes.Attribute) and call.func.attrname == apis.LOSS_UNSCALE_METHOD
-                for call in module.nodes_of_class(nodes.Call)
+            known = _unscales_gradients(module) or any(
+                _unscales_gradients(func)
+                for func in {resolve.project_function(call.func) for call in module.nodes_of_class(nodes.Call)
+                             if isinstance(call.func, (nodes.Name, nodes.Attribute))} - {None}
             )
             self._unscaling_modules[module] = known
         return known
@@ -770,15 +773,70 @@ def _only_evaluates(model: nodes.Call) -> bool:
     )
 
 
-def _loss_scaler_of(call: nodes.Call) -> nodes.NodeNG | None:
-    """The receiver of ``scaler.scale(loss)`` when it holds a MindSpore loss scaler."""
+def _unscales_gradients(scope: nodes.NodeNG) -> bool:
+    for call in scope.nodes_of_class(nodes.Call):
+        func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname == apis.LOSS_UNSCALE_METHOD:
+            argument = call.args[0] if call.args else None
+            name = _root_name(argument) or ""
+            if "loss" not in name.lower():
+                return True  # not only the loss, unscaled for logging
+    return False
+
+
+def _loss_scaler_of(call: nodes.Call, depth: int = 0) -> nodes.NodeNG | None:
+    """The receiver of ``scaler.scale(loss)`` when it holds a MindSpore loss scaler,
+    also through a helper of the module that returns it (``return scale_loss(loss)``)."""
     func = call.func
     if not (isinstance(func, nodes.Attribute) and func.attrname == apis.LOSS_SCALE_METHOD):
+        helper = _module_helper(call)
+        if helper is None or depth > 1:
+            return None
+        for _, value in _returns(helper):
+            inner = _computing_call(value, helper)
+            found = _loss_scaler_of(inner, depth + 1) if inner is not None else None
+            if found is not None:
+                return found
         return None
-    construction = func.expr if isinstance(func.expr, nodes.Call) else _value_of(func.expr)
-    if isinstance(construction, nodes.Call) and resolve.call_name(construction) in apis.LOSS_SCALERS:
+    if _holds_loss_scaler(func.expr, 0):
         return func.expr
     return None
+
+
+def _module_helper(call: nodes.Call) -> nodes.FunctionDef | None:
+    """``helper(...)`` defined in this module, or ``self.method(...)`` of the class."""
+    func = call.func
+    if isinstance(func, nodes.Name):
+        bound = resolve.binding(func)
+        return bound if isinstance(bound, nodes.FunctionDef) else None
+    attr = astutil.self_attribute(func)
+    cls = astutil.enclosing_class(call) if attr is not None else None
+    return resolve.find_method(cls, attr) if cls is not None else None
+
+
+def _holds_loss_scaler(expr: nodes.NodeNG, depth: int) -> bool:
+    """A loss scaler built here, held in a name or ``self.x`` (either branch of a
+    conditional), or passed in by every caller that passes one (``Trainer(scaler)``)."""
+    if depth > 3:
+        return False
+    if isinstance(expr, nodes.Call):
+        return resolve.call_name(expr) in apis.LOSS_SCALERS if isinstance(expr.func, (nodes.Name, nodes.Attribute)) else False
+    if isinstance(expr, nodes.IfExp):
+        return _holds_loss_scaler(expr.body, depth + 1) or _holds_loss_scaler(expr.orelse, depth + 1)
+    value = _value_of(expr)
+    if value is not None:
+        return _holds_loss_scaler(value, depth + 1)
+    if not isinstance(expr, nodes.Name):
+        return False
+    func = expr.frame()
+    bound = func.locals.get(expr.name, ()) if isinstance(func, nodes.FunctionDef) else ()
+    if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Arguments):
+        return False
+    passed = [
+        value for site, skips_self in sites.calls_of(func)
+        for names, value in astutil.bind_call(site, func, skips_self) if names == [expr.name]
+    ]
+    return any(_holds_loss_scaler(value, depth + 1) for value in passed)
 
 
 def _enables_training(call: nodes.Call) -> bool:
