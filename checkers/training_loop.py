@@ -23,7 +23,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, scope, sites
+from mslint.analysis import astutil, edits, resolve, scope, sites, values
 from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
@@ -881,12 +881,36 @@ def _method_edits(call: nodes.Call) -> list | None:
 
 
 def _is_mindspore_cell(receiver: nodes.NodeNG, method: str) -> bool:
-    """``self`` in a Cell's method, or a name/``self.x`` built from a Cell class."""
+    """``self`` in a Cell's method, or a name/``self.x`` built from a Cell class (the
+    assignment that reaches the use: ``net = net.half()`` reads the earlier ``Net()``;
+    through methods returning the Cell; what every caller passes for a parameter)."""
     if isinstance(receiver, nodes.Name) and receiver.name == "self":
         frame = receiver.frame()
         cls = frame.parent if isinstance(frame, nodes.FunctionDef) else None
         return isinstance(cls, nodes.ClassDef) and _is_plain_cell_class(cls, method)
-    return _constructs_cell(receiver if isinstance(receiver, nodes.Call) else _value_of(receiver), method)
+    constructions = _cell_constructions(receiver, 0)
+    return bool(constructions) and all(_constructs_cell(value, method) for value in constructions)
+
+
+def _cell_constructions(expr: nodes.NodeNG | None, depth: int) -> list[nodes.NodeNG]:
+    """The construction calls ``expr`` may hold ([] when unsure)."""
+    if expr is None or depth > 3:
+        return []
+    value = expr
+    if not isinstance(value, nodes.Call):
+        value = values.reaching_value(expr) if isinstance(expr, nodes.Name) else _value_of(expr)
+        if value is None and isinstance(expr, nodes.Name):
+            passed = values.passed_values(expr)  # a parameter: what the callers pass
+            found = [construction for item in passed or () for construction in _cell_constructions(item, depth + 1)]
+            return found if passed and len(found) == len(passed) else []
+        if isinstance(value, (nodes.Name, nodes.Attribute)):
+            return _cell_constructions(value, depth + 1)  # self.backbone = backbone
+    while (
+        isinstance(value, nodes.Call) and isinstance(value.func, nodes.Attribute)
+        and value.func.attrname in apis.CELL_SELF_RETURNING_METHODS
+    ):
+        value = value.func.expr
+    return [value] if isinstance(value, nodes.Call) else []
 
 
 class _ModeDependence:

@@ -1682,3 +1682,171 @@ def _truth(test: nodes.NodeNG, way: _Way, func: nodes.NodeNG) -> bool | None:
 def forget_flow() -> None:
     """Drop what was learned of the calls of functions (a new run, new trees)."""
     _WAYS_MEMO.clear()
+
+
+# ---------------------------------------------------------------------------
+# Which framework's object a receiver is (outside graph code)
+# ---------------------------------------------------------------------------
+TENSOR, CELL = "tensor", "cell"
+
+
+def mindspore_object(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
+    """TENSOR or CELL when ``expr`` certainly holds a MindSpore tensor or Cell, in any
+    code (a training or evaluation function, module level): a Tensor, an op's
+    result, an item of a MindSpore dataset iterator (``for x, y in
+    ds.create_tuple_iterator()``, ``data["image"]`` of ``create_dict_iterator()``
+    without ``output_numpy=True``); a Cell built from mindspore.nn or a user Cell
+    class (through methods that return the Cell itself: ``Net().set_train()``),
+    held in a name (the assignment that reaches the use: ``net = Net()`` then
+    ``net = net.half()``), in ``self.x`` (assigned once), or passed in by every
+    caller in sight. None when unsure (a torch object, a helper's result)."""
+    if expr is None or depth > _CONSTANT_DEPTH:
+        return None
+    if isinstance(expr, nodes.Call):
+        return _object_made_by(expr, depth)
+    if isinstance(expr, nodes.Subscript):
+        # data["image"] of a dict iterator; batch[0] of a tuple iterator item
+        holder = expr.value
+        return TENSOR if isinstance(holder, nodes.Name) and _iterated_from_dataset(holder) == "container" else None
+    if isinstance(expr, nodes.Name):
+        if _iterated_from_dataset(expr) == TENSOR:
+            return TENSOR
+        bound = _reaching_binding(expr)
+        if bound is None:
+            return None
+        if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments):
+            return _passed_object(expr, bound, depth)
+        statement = bound.parent
+        if isinstance(statement, nodes.Assign) and statement.targets == [bound]:
+            return mindspore_object(statement.value, depth + 1)
+        return None
+    attr = astutil.self_attribute(expr)
+    if attr is not None:
+        return _attribute_object(expr, attr, depth)
+    return None
+
+
+def _object_made_by(call: nodes.Call, depth: int) -> str | None:
+    func = call.func
+    if isinstance(func, nodes.Attribute) and func.attrname in apis.CELL_SELF_RETURNING_METHODS:
+        inner = mindspore_object(func.expr, depth + 1)
+        if inner == CELL:
+            return CELL
+    if not isinstance(func, (nodes.Name, nodes.Attribute)):
+        return None
+    qname = resolve.qualified_name(func)
+    if qname is not None:
+        if qname in apis.TENSOR_CONSTRUCTORS or is_op_function(qname):
+            return TENSOR
+        if resolve.is_cell_qname(qname):
+            return CELL
+        if resolve.is_external(qname):
+            return None
+    cls = resolve.user_class_of_call(call)
+    if cls is not None and resolve.is_cell_class(cls):
+        return CELL
+    return None
+
+
+def reaching_value(name: nodes.Name) -> nodes.NodeNG | None:
+    """The value assigned to ``name`` by the assignment that reaches this use
+    (``net = Net()``, then ``net = net.half()`` reads ``Net()``); None for a
+    parameter, an unpacking, or when unsure."""
+    bound = _reaching_binding(name)
+    statement = bound.parent if bound is not None else None
+    return statement.value if isinstance(statement, nodes.Assign) and statement.targets == [bound] else None
+
+
+def passed_values(name: nodes.Name) -> list[nodes.NodeNG] | None:
+    """What the calls in sight pass for the parameter ``name`` reads (as written at
+    each site); None when it is no parameter or no call is in sight."""
+    func = name.frame()
+    bound = func.locals.get(name.name, ()) if isinstance(func, nodes.FunctionDef) else ()
+    if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Arguments):
+        return None
+    passed = [
+        value for site, skips_self in sites.calls_of(func)
+        for names, value in astutil.bind_call(site, func, skips_self) if names == [name.name]
+    ]
+    return passed or None
+
+
+def _reaching_binding(name: nodes.Name) -> nodes.NodeNG | None:
+    """The binding of ``name`` that gives it its value at this use: in a function,
+    the last assignment above the use in the same block or an enclosing one (a
+    parameter when none); at module level, the one binding."""
+    frame = name.frame()
+    bound = [b for b in frame.locals.get(name.name, ()) if isinstance(b, nodes.AssignName)]
+    if not bound:
+        found = resolve.binding(name)
+        return found if isinstance(found, nodes.AssignName) else None
+    if len(bound) == 1:
+        return bound[0]
+    above = [b for b in bound if (b.lineno or 0) < (name.lineno or 0) and not isinstance(b.parent, nodes.Arguments)]
+    if not above:
+        return None
+    last = max(above, key=lambda b: b.lineno)
+    statement = last.statement()
+    ancestors = set()
+    node = name.parent
+    while node is not None and node is not frame:
+        ancestors.add(node)
+        node = node.parent
+    return last if statement.parent in ancestors or statement.parent is frame else None
+
+
+def _iterated_from_dataset(name: nodes.Name) -> str | None:
+    """TENSOR when ``name`` is a target of ``for ... in <dataset>.create_tuple_iterator()``
+    unpacked, without ``output_numpy=True``; "container" for the whole item (a list
+    of tensors, or a dict of them for create_dict_iterator)."""
+    frame = name.frame()
+    for binding in frame.locals.get(name.name, ()):
+        loop = binding.parent
+        while isinstance(loop, (nodes.Tuple, nodes.List)):
+            loop = loop.parent
+        if not isinstance(loop, nodes.For):
+            return None
+        iterator = loop.iter
+        if isinstance(iterator, nodes.Call) and isinstance(iterator.func, nodes.Name) and iterator.func.name == "enumerate":
+            iterator = iterator.args[0] if iterator.args else None
+        if not (isinstance(iterator, nodes.Call) and isinstance(iterator.func, nodes.Attribute)):
+            return None
+        if iterator.func.attrname not in apis.DATASET_TENSOR_ITERATORS:
+            return None
+        numpy_output = astutil.argument(iterator, None, "output_numpy")
+        if numpy_output is astutil.UNKNOWN or (numpy_output is not None and astutil.literal_bool(numpy_output) is not False):
+            return None
+        if binding.parent is loop:  # the whole item: a dict or a list of tensors
+            return "container"
+        return TENSOR
+    return None
+
+
+def _passed_object(name: nodes.Name, param: nodes.AssignName, depth: int) -> str | None:
+    """What every caller in sight passes for a parameter: one kind, else None."""
+    func = name.frame()
+    if not isinstance(func, nodes.FunctionDef) or depth > 2:
+        return None
+    kinds = set()
+    for site, skips_self in sites.calls_of(func):
+        for names, value in astutil.bind_call(site, func, skips_self):
+            if names == [param.name]:
+                kinds.add(mindspore_object(value, depth + 1))
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _attribute_object(expr: nodes.NodeNG, attr: str, depth: int) -> str | None:
+    cls = astutil.enclosing_class(expr)
+    if cls is None:
+        return None
+    found = [
+        target for klass in resolve.class_hierarchy(cls)[0] for target in klass.nodes_of_class(nodes.AssignAttr)
+        if target.attrname == attr and astutil.is_self(target.expr)
+    ]
+    kinds = set()
+    for target in found:
+        statement = target.parent
+        if not (isinstance(statement, nodes.Assign) and statement.targets == [target]):
+            return None
+        kinds.add(mindspore_object(statement.value, depth + 1))
+    return kinds.pop() if len(kinds) == 1 else None

@@ -801,6 +801,18 @@ TORCH_METHOD_IDIOMS: dict[str, TorchMethodIdiom] = {
         "apply the gradients with optimizer(grads)",
         no_args=True,
     ),
+    "detach": TorchMethodIdiom(
+        "tensor",
+        "MindSpore tensors have no .detach() (AttributeError)",
+        "use ops.stop_gradient(x) to stop the gradient",
+        no_args=True,
+    ),
+    "cpu": TorchMethodIdiom(
+        "tensor",
+        "MindSpore tensors have no .cpu() (AttributeError)",
+        "delete it (x.asnumpy() copies a tensor to the host)",
+        no_args=True,
+    ),
     "size": TorchMethodIdiom(
         "tensor",
         "Tensor.size is an int attribute in MindSpore (the element count), so calling it raises TypeError",
@@ -1409,3 +1421,11 @@ OPTIMIZER_PARAMETERS_ADVICE: dict[str, str] = {
 }
 # Calls that pass their argument's items through (``filter(f, net.parameters())``).
 ITEM_PASSING_CALLS: frozenset[str] = frozenset({"filter", "list", "tuple", "iter", "sorted", "itertools.chain"})
+# Cell methods that return the Cell itself: ``net = Net(3).set_grad()`` holds the Cell.
+CELL_SELF_RETURNING_METHODS: frozenset[str] = frozenset({"set_grad", "set_train", "to_float", "add_flags", "add_flags_recursive"})
+# Dataset iterators whose items are MindSpore tensors (unless output_numpy=True).
+DATASET_DICT_ITERATOR = "create_dict_iterator"
+DATASET_TENSOR_ITERATORS: frozenset[str] = frozenset({"create_tuple_iterator", DATASET_DICT_ITERATOR})
+# ms-amp-overrides-to-float: Cell methods that iterate over its sub-cells (a loop
+# that sets each BatchNorm back to float32, as the migration guide shows).
+CELL_ITERATING_METHODS: frozenset[str] = frozenset({"cells_and_names", "cells", "name_cells"})
