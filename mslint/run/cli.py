@@ -398,6 +398,25 @@ def enabled_messages(rules: list[catalog.Rule], select: list[str] | None, enable
     return sorted(chosen - ignored)
 
 
+def port_rules_turned_on(
+    rules: list[catalog.Rule], select: list[str] | None, enabled: list[str], ignore: list[str], forced: str, where: str
+) -> tuple[list[str], frozenset[str]]:
+    """The port rules the run adds to ``enabled``, and those of them it shows only
+    where the code reads as a port (mslint.report.ports): all of them when the user
+    said the code is a port (``forced``), none when they chose rules with ``select``
+    or turned one off; a port rule the user enabled is theirs, shown everywhere."""
+    from mslint.knowledge.manifest import PORT_RULES  # noqa: PLC0415
+
+    known = {rule.symbol for rule in rules}
+    ignored = _resolve_names(ignore, rules, f"{where} ignore")
+    candidates = [symbol for symbol in PORT_RULES if symbol in known and symbol not in ignored and symbol not in enabled]
+    if forced:
+        return candidates, frozenset()
+    if select is not None:
+        return [], frozenset()
+    return candidates, frozenset(candidates)
+
+
 # ---------------------------------------------------------------------------
 # Baselines
 # ---------------------------------------------------------------------------
@@ -502,6 +521,10 @@ def summary_line(report: dict[str, Any]) -> str:
     if report["problems"]:
         text += f"; {len(report['problems'])} input error{'s' * (len(report['problems']) != 1)}"
     text += "."
+    port = report.get("port")
+    port_text = port.summary(display_path) if port is not None else ""
+    if port_text:
+        text += " " + port_text
     counts = report.get("confirmation")
     if counts is not None:
         text += (
@@ -769,6 +792,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--select", action="append", metavar="RULES", help="check only these rules (comma-separated symbols or ids)")
     parser.add_argument("--ignore", action="append", metavar="RULES", help="never report these rules")
     parser.add_argument("--enable", action="append", metavar="RULES", help="also check these (rules off by default, pylint messages)")
+    parser.add_argument("--port", action="store_true", help='the code is ported from PyTorch: turn the port rules on everywhere (or [tool.mslint] port-from = "pytorch")')
     parser.add_argument("--mode", choices=run_mode.MODES, help="how the programs run: auto (read set_context(mode=...) from the entry scripts; default), graph or pynative")
     parser.add_argument("--jit-syntax-level", choices=JIT_SYNTAX_LEVELS, help="the level the project compiles with (default: lax)")
     parser.add_argument("--fail-on", choices=FAIL_ON, help="lowest category that fails the run (default: convention, i.e. any finding)")
@@ -898,6 +922,9 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     if args.confirm_timeout is not None and args.confirm_timeout < 0:
         raise ConfigError("--confirm-timeout must be >= 0")
     enabled = enabled_messages(rules, select, [*config.enable, *_csv(args.enable)], [*config.ignore, *_csv(args.ignore)], where)
+    port_forced = "--port" if args.port else ('[tool.mslint] port-from = "pytorch"' if config.port_from == "pytorch" else "")
+    port_added, port_conditional = port_rules_turned_on(rules, select, enabled, [*config.ignore, *_csv(args.ignore)], port_forced, where)
+    enabled = sorted([*enabled, *port_added])
     fmt = args.format or config.format
     fail_on = args.fail_on or config.fail_on
     jobs = args.jobs if args.jobs is not None else config.jobs
@@ -962,11 +989,15 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         if item.path in shadows:
             notebooks.relocate(item, shadows[item.path])
     files = [_source_of(path, shadows) for path in files]
-    found = findings.assign_fingerprints(checked, root)
+    from mslint.report import ports  # noqa: PLC0415
+
+    port_view = ports.view(files, port_conditional, port_forced)  # the port rules where the code is a port
+    found = port_view.filter(findings.assign_fingerprints(checked, root))
     if args.fix or args.diff:
         if stdin is not None:
             raise ConfigError("--fix and --diff edit files: they cannot take standard input")
-        found, diff_exit = run_fixes(args, files, found, lambda paths: _check_with_notebooks(paths, settings, jobs=jobs, use_cache=use_cache))
+        found, diff_exit = run_fixes(args, files, found, lambda paths: port_view.filter(
+            _check_with_notebooks(paths, settings, jobs=jobs, use_cache=use_cache), paths))
         if diff_exit is not None:
             return diff_exit
         found = findings.assign_fingerprints(found, root)
@@ -1017,6 +1048,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         "baselined": len(baselined),
         "confirmation": confirmation_counts,
         "unsafe_fixes": args.unsafe_fixes,
+        "port": port_view,
     }
     text = FORMATTERS[fmt](report)
     if args.output:

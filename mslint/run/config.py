@@ -14,6 +14,8 @@
     baseline = "mslint-baseline.sarif"   # report only findings not in this log
     mode = "auto"                        # how the programs run: auto (read set_context from the entry
                                          # scripts; a module none imports is assumed graph), graph or pynative
+    port-from = "pytorch"                # the code is ported from PyTorch: the port rules on everywhere
+                                         # (without it they are on where the code shows it is a port)
 
     [tool.mslint.confirm]                # options for `mslint --confirm`, passed through
 
@@ -43,6 +45,7 @@ FORMATS = ("text", "json", "sarif", "github")
 FAIL_ON = ("error", "warning", "convention", "never")
 JIT_SYNTAX_LEVELS = ("lax", "strict")
 MODES = ("auto", "graph", "pynative")
+PORT_FROM = ("pytorch",)  # mslint.analysis.port.PORT_FROM
 DEFAULT_EXCLUDE = (
     ".bzr",
     ".direnv",
@@ -91,6 +94,7 @@ class Config:
     baseline: str | None = None
     mode: str = "auto"
     confirm: dict[str, Any] = field(default_factory=dict)
+    port_from: str | None = None  # "pytorch": the port rules on everywhere (mslint.analysis.port)
 
 
 _KEYS = {
@@ -107,6 +111,7 @@ _KEYS = {
     "baseline": "baseline",
     "mode": "mode",
     "confirm": "confirm",
+    "port-from": "port_from",
 }
 
 
@@ -197,6 +202,8 @@ def load(config_file: Path | None = None, cwd: Path | None = None) -> Config:
             config.baseline = str((config.root / value))
         elif attribute == "confirm":
             config.confirm = _confirm_table(value, config_file)
+        elif attribute == "port_from":
+            config.port_from = _choice(value, key, PORT_FROM, config_file)
     return config
 
 
@@ -277,6 +284,11 @@ def apply_to_pylint(linter: Any, cwd: Path | None = None) -> Config | None:
             continue
         if getattr(linter.config, name) == _pylint_default(linter, name):  # not set for pylint itself
             setattr(linter.config, name, value)
+    if config.port_from:
+        from mslint.knowledge.manifest import PORT_RULES  # noqa: PLC0415
+
+        for name in PORT_RULES:  # the code is a port: the port rules everywhere
+            linter.enable(name)
     for name in config.enable:
         linter.enable(name)
     for name in config.ignore:

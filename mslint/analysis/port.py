@@ -1,0 +1,91 @@
+"""Which modules are ports from PyTorch, as the code shows it.
+
+The port rules (ms-conv-implicit-pad-mode, ms-pool-implicit-stride,
+ms-layer-default-differs: mslint.knowledge.manifest, ``port=True``) compare a
+mindspore.nn layer's defaults with PyTorch's. Native MindSpore code means
+MindSpore's defaults, so they are off by default; a module ported from PyTorch
+needs exactly them. The ``mslint`` command turns them on where the code shows it
+is a port (mslint.report.ports):
+
+- the module carries PyTorch idioms mslint flags (the evidence rules:
+  ``manifest.PORT_EVIDENCE``, read from the module's findings);
+- the project keeps the PyTorch original beside it: a file of the project that
+  imports torch defines classes with the same names as the module's
+  (:func:`pytorch_originals`);
+- the user says so: ``[tool.mslint] port-from = "pytorch"`` or ``--port``.
+
+Read with regular expressions over the bytes of the project's files: nothing is
+imported or parsed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from mslint.analysis import sites
+
+PORT_FROM = ("pytorch",)
+
+_IMPORTS_TORCH = re.compile(rb"^[ \t]*(?:import[ \t]+torch\b|from[ \t]+torch[\w.]*[ \t]+import\b)", re.MULTILINE)
+_IMPORTS_MINDSPORE = re.compile(rb"^[ \t]*(?:import[ \t]+mindspore\b|from[ \t]+mindspore[\w.]*[ \t]+import\b)", re.MULTILINE)
+_CLASS = re.compile(rb"^[ \t]*class[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+# Names too generic to say that two files hold the same model.
+_GENERIC_CLASSES = frozenset({"Net", "Model", "Config", "Args", "Trainer", "Dataset", "Block", "Identity", "MLP"})
+_FOLDER_FILE_LIMIT = 4000
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as stream:
+            return stream.read()
+    except OSError:
+        return None
+
+
+def _python_files(folder: str) -> list[str]:
+    found: list[str] = []
+    for current, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "site-packages", "__pycache__"))
+        found.extend(os.path.join(current, name) for name in filenames if name.endswith(".py"))
+        if len(found) > _FOLDER_FILE_LIMIT:
+            return []
+    return found
+
+
+def _torch_classes(folder: str, cache: dict[str, dict[str, str]]) -> dict[str, str]:
+    """Class name -> the torch file of the folder's project that defines it."""
+    known = cache.get(folder)
+    if known is None:
+        known = {}
+        for path in _python_files(folder):
+            data = _read(path)
+            if data is None or not _IMPORTS_TORCH.search(data) or _IMPORTS_MINDSPORE.search(data):
+                continue
+            for name in _CLASS.findall(data):
+                known.setdefault(name.decode("ascii", "replace"), path)
+        cache[folder] = known
+    return known
+
+
+def pytorch_originals(paths: list[str]) -> dict[str, str]:
+    """For each MindSpore module among ``paths`` whose project keeps PyTorch code
+    defining classes of the same names (two or more, or one that is not a generic
+    name such as ``Net``): why it reads as a port, naming that code."""
+    cache: dict[str, dict[str, str]] = {}
+    reasons: dict[str, str] = {}
+    for path in paths:
+        data = _read(path)
+        if data is None or not _IMPORTS_MINDSPORE.search(data) or _IMPORTS_TORCH.search(data):
+            continue
+        mine = {name.decode("ascii", "replace") for name in _CLASS.findall(data)}
+        if not mine:
+            continue
+        torch_classes = _torch_classes(sites.project_folder(path), cache)
+        shared = sorted(name for name in mine if name in torch_classes)
+        if len(shared) < 2 and not any(name not in _GENERIC_CLASSES for name in shared):
+            continue
+        original = torch_classes[shared[0]]
+        where = os.path.relpath(original, os.path.dirname(os.path.abspath(path)))
+        reasons[os.path.abspath(path)] = f"its PyTorch original {where} defines {', '.join(shared[:3])}"
+    return reasons
