@@ -98,9 +98,14 @@ def _runtime_arguments(call: nodes.Call, analysis: scope.ModuleAnalysis) -> str:
     known = analysis.values_at(call)
     if known is None:
         return ""
+    cls = astutil.enclosing_class(call)
     for argument in astutil.call_arguments(call):
-        if known.is_tensor(argument):
-            return spelled(argument)
+        if not known.is_tensor(argument):
+            continue
+        attr = astutil.self_attribute(argument)
+        if attr is not None and (cls is None or analysis.class_facts(cls).kind(attr) != values.PARAMETER):
+            continue  # a Tensor attribute is a constant of the graph (measured: it builds)
+        return spelled(argument)
     return ""
 
 

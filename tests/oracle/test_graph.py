@@ -653,12 +653,27 @@ class FromTensor(nn.Cell):
 class FromShape(nn.Cell):
     def construct(self, x):
         return nn.Dense(x.shape[1], 2)(x)
+class Weighted(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.class_weight = Tensor([1.0, 0.1])
+        self.learned = Parameter(Tensor([1.0, 0.1]), name="learned")
+    def construct(self, x):
+        return nn.CrossEntropyLoss(weight=self.class_weight)(x, Tensor([0, 1], ms.int32))
+class FromParameter(Weighted):
+    def construct(self, x):
+        return nn.CrossEntropyLoss(weight=self.learned)(x, Tensor([0, 1], ms.int32))
 x = Tensor(np.ones((2, 4)), ms.float32)
-report(tensor=attempt(lambda: FromTensor()(x).shape), shape=attempt(lambda: list(FromShape()(x).shape)))
+logits = Tensor(np.ones((2, 2)), ms.float32)
+report(tensor=attempt(lambda: FromTensor()(x).shape), shape=attempt(lambda: list(FromShape()(x).shape)),
+       attribute=attempt(lambda: float(Weighted()(logits).asnumpy())),
+       parameter=attempt(lambda: float(FromParameter()(logits).asnumpy())))
 ''')
     assert result["tensor"][0] == "error" and result["tensor"][1].startswith("TypeError"), result
     assert "required to be constants" in result["tensor"][1]
     assert result["shape"] == ["ok", [2, 2]]
+    assert result["attribute"][0] == "ok"  # a Tensor attribute is a constant of the graph
+    assert result["parameter"][0] == "error" and "required to be constants" in result["parameter"][1]
 
 
 BPROP_HARNESS = '''
