@@ -681,7 +681,7 @@ class LayersChecker(BaseChecker):
             if value >= 0.5:
                 return  # a keep probability (keep_prob=0.9, nn.Dropout(1 - 0.1))
             if value <= 0:
-                effect = "fails at construction: keep_prob must be a float in (0, 1]"
+                effect = f"fails at construction: keep_prob must be a float in (0, 1]{note}"
             else:
                 effect = f"keeps only {_percent(value)} of the activations and drops {_percent(1 - value)}{note}"
             if positional:

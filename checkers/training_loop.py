@@ -334,7 +334,7 @@ class TrainingLoopChecker(BaseChecker):
         # an accuracy from argmax or a comparison carries no gradient: the gradients are
         # the same with or without has_aux (measured)
         known = analysis.values_as_entry(elt)
-        return known is None or known.may_carry_gradient(elt)
+        return known is None or not known.without_gradient(elt)
 
     # -- ms-loss-without-reduction ---------------------------------------------
     def _check_objective(self, node: nodes.Call, fn, where: str) -> None:

@@ -763,6 +763,47 @@ class FunctionValues:
                 return _ENDS  # ``logger.info(...)``, ``tb_dict.update(...)``
         return _UNFOLLOWED  # a user function, ``sizes.extend(...)``
 
+    def without_gradient(self, expr: nodes.NodeNG | None, depth: int = 0) -> bool:
+        """Whether ``expr`` certainly carries no gradient: a constant, a comparison, an
+        op whose result has none (``argmax``, an integer cast, ``stop_gradient``),
+        and reductions, casts and arithmetic of such values (``(logits.argmax(1) ==
+        y).astype(ms.float32).mean()``), through names assigned once."""
+        if expr is None or depth > _CONSTANT_DEPTH:
+            return False
+        if isinstance(expr, (nodes.Const, nodes.Compare)):
+            return True
+        if isinstance(expr, (nodes.Name, nodes.Attribute)) and resolve.qualified_name(expr) is not None:
+            return True  # ms.float32, a module constant
+        if isinstance(expr, nodes.Name):
+            frame = expr.frame()
+            bindings = frame.locals.get(expr.name, ()) if isinstance(frame, (nodes.FunctionDef, nodes.Lambda)) else ()
+            values = [
+                binding.parent.value for binding in bindings
+                if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign)
+                and binding.parent.targets == [binding]
+            ]
+            return bool(bindings) and len(values) == len(bindings) and all(
+                self.without_gradient(value, depth + 1) for value in values
+            )
+        if isinstance(expr, nodes.BinOp):
+            return self.without_gradient(expr.left, depth + 1) and self.without_gradient(expr.right, depth + 1)
+        if isinstance(expr, nodes.UnaryOp):
+            return self.without_gradient(expr.operand, depth + 1)
+        if not isinstance(expr, nodes.Call):
+            return False
+        if self._no_gradient_op(expr):
+            return True
+        func = expr.func
+        qname = resolve.qualified_name(func) if isinstance(func, (nodes.Name, nodes.Attribute)) else None
+        if qname in apis.NO_GRADIENT_CALLS:
+            return True
+        arguments = astutil.call_arguments(expr)
+        if qname is None and isinstance(func, nodes.Attribute):
+            arguments.append(func.expr)  # a method of the value: .mean(), .astype(...)
+        elif qname is None or not is_op_function(qname):
+            return False
+        return all(self.without_gradient(argument, depth + 1) for argument in arguments)
+
     def _no_gradient_op(self, call: nodes.Call) -> bool:
         """A MindSpore op (or tensor method) whose result carries no gradient: an
         index, a boolean, a step function's result (``ops.argmax``, ``x.eq(y)``,
@@ -1473,9 +1514,12 @@ def _evaluate(expr: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: i
         found = _lookup(expr, way, func, depth, defaults)
         if found is not None:
             return found
+    if len(origin) == 1 and value == origin[0].value:
+        # one value read from elsewhere: name where it is written (``Block(drop=0.1)``,
+        # ``self._bn_mom = 0.1``)
+        return origin[0]
     if len(origin) == 1 and origin[0].site is not None:
-        # one value passed in from a site: name that site (``Block(drop=0.1)``)
-        return Received(value, origin[0].site, origin[0].written if value == origin[0].value else expr)
+        return Received(value, origin[0].site, expr)  # computed here from a value a site passes
     return Received(value, None, expr)
 
 
