@@ -85,14 +85,56 @@ def _modules(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module]:
     return found
 
 
+_CALLS: dict[nodes.Module, dict[str, list[nodes.Call]]] = {}
+_CLASSES: dict[nodes.Module, list[nodes.ClassDef]] = {}
+
+
+def _calls_named(module: nodes.Module, name: str) -> list[nodes.Call]:
+    """The calls of a module whose callee's last name is ``name`` (one walk per module)."""
+    known = _CALLS.get(module)
+    if known is None:
+        if len(_CALLS) > 256:
+            _CALLS.clear()
+            _CLASSES.clear()
+        known = _CALLS[module] = {}
+        for call in module.nodes_of_class(nodes.Call):
+            func = call.func
+            short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
+            if short is not None:
+                known.setdefault(short, []).append(call)
+    return known.get(name, [])
+
+
+def _classes(module: nodes.Module) -> list[nodes.ClassDef]:
+    known = _CLASSES.get(module)
+    if known is None:
+        known = _CLASSES[module] = list(module.nodes_of_class(nodes.ClassDef))
+    return known
+
+
+def _names_base(klass: nodes.ClassDef, name: str) -> bool:
+    """Whether a class statement spells ``name`` among its bases (``class B(A)``, ``(pkg.A)``)."""
+    for base in klass.bases:
+        last = base.attrname if isinstance(base, nodes.Attribute) else getattr(base, "name", None)
+        if last == name or (last is None and name in base.as_string()):
+            return True
+    return False
+
+
 def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
     target = _key(cls)
     init_key = _key(init)
     modules = _modules(cls, {cls.name})
-    subclasses = [
-        klass for module in modules for klass in module.nodes_of_class(nodes.ClassDef)
-        if _key(klass) != target and any(_key(base) == target for base in resolve.class_hierarchy(klass)[0][1:])
-    ]
+    subclasses: list[nodes.ClassDef] = []
+    pending = [cls.name]
+    while pending and len(subclasses) < 64:  # subclasses of subclasses name their own base
+        name = pending.pop()
+        for module in modules:
+            for klass in _classes(module):
+                if _names_base(klass, name) and _key(klass) != target and klass not in subclasses \
+                        and any(_key(base) == target for base in resolve.class_hierarchy(klass)[0][1:]):
+                    subclasses.append(klass)
+                    pending.append(klass.name)
     if subclasses:  # their constructions and super() calls may be in yet other modules
         seen = {module.file for module in modules}
         modules += [m for m in _modules(cls, {klass.name for klass in subclasses}) if m.file not in seen]
@@ -100,15 +142,16 @@ def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
     names = {cls.name} | {klass.name for klass in subclasses if _key(klass) in inheriting}
     sites: list[Site] = []
     for module in modules:
-        for call in module.nodes_of_class(nodes.Call):
-            func = call.func
-            short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
-            if short in names:
+        for name in names:
+            for call in _calls_named(module, name):
                 built = resolve.user_class_of_call(call)
                 if built is not None and (_key(built) == target or _key(built) in inheriting):
                     sites.append((call, True))
-            elif short == "__init__" and isinstance(func, nodes.Attribute):
-                site = _base_init_call(call, func, target, init_key)
+        if not subclasses:
+            continue
+        for call in _calls_named(module, "__init__"):
+            if isinstance(call.func, nodes.Attribute):
+                site = _base_init_call(call, call.func, target, init_key)
                 if site is not None:
                     sites.append(site)
     return sites
@@ -158,7 +201,7 @@ def _function_calls(func: nodes.FunctionDef) -> list[Site]:
     key = _key(func)
     sites: list[Site] = []
     for module in _modules(func, {func.name}):
-        for call in module.nodes_of_class(nodes.Call):
+        for call in _calls_named(module, func.name):
             callee = call.func
             if isinstance(callee, nodes.Name) and callee.name == func.name:
                 bound = resolve.binding(callee)
@@ -241,5 +284,7 @@ def _index_for(path: str) -> _Index:
 
 
 def forget() -> None:
-    """Drop the project indexes (files changed: a new run)."""
+    """Drop the project indexes (files changed: a new run) and the per-module tables."""
     _INDEXES.clear()
+    _CALLS.clear()
+    _CLASSES.clear()

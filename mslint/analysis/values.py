@@ -1594,19 +1594,23 @@ def _mapping_entry(holder: nodes.NodeNG | None, key: str) -> nodes.NodeNG | None
     return None
 
 
+def _related(klass: nodes.ClassDef | None, cls: nodes.ClassDef, user: list[nodes.ClassDef]) -> bool:
+    """A class of ``cls``'s hierarchy, or a subclass of it (which may assign the attribute otherwise)."""
+    return klass is not None and (klass in user or cls in resolve.class_hierarchy(klass)[0])
+
+
 def _init_assignment(node: nodes.NodeNG, attr: str) -> nodes.NodeNG | None:
     """The value of ``self.<attr> = value`` when that is the attribute's one
-    assignment in its class, its user bases and the module's other classes, made
-    directly in ``__init__``."""
+    assignment in its class, its user bases and their subclasses in those modules,
+    made directly in ``__init__``."""
     cls = astutil.enclosing_class(node)
     if cls is None:
         return None
     user, _ = resolve.class_hierarchy(cls)
-    found = []
-    for klass in {*user, *cls.root().nodes_of_class(nodes.ClassDef)}:
-        for target in klass.nodes_of_class(nodes.AssignAttr):
-            if target.attrname == attr and astutil.is_self(target.expr):
-                found.append(target)
+    found = [
+        target for module in {klass.root() for klass in user} for target in _self_assignments(module).get(attr, ())
+        if _related(astutil.enclosing_class(target), cls, user)
+    ]
     if len(found) != 1:
         return None
     (target,) = found
@@ -1617,6 +1621,22 @@ def _init_assignment(node: nodes.NodeNG, attr: str) -> nodes.NodeNG | None:
     if not (isinstance(method, nodes.FunctionDef) and method.name == "__init__" and method.parent in user):
         return None
     return statement.value
+
+
+_SELF_ASSIGNMENTS: dict[nodes.Module, dict[str, list[nodes.AssignAttr]]] = {}
+
+
+def _self_assignments(module: nodes.Module) -> dict[str, list[nodes.AssignAttr]]:
+    """attr -> every ``self.<attr> = ...`` target in the module's classes (one walk per module)."""
+    known = _SELF_ASSIGNMENTS.get(module)
+    if known is None:
+        if len(_SELF_ASSIGNMENTS) > 256:
+            _SELF_ASSIGNMENTS.clear()
+        known = _SELF_ASSIGNMENTS[module] = {}
+        for target in module.nodes_of_class(nodes.AssignAttr):
+            if astutil.is_self(target.expr) and astutil.enclosing_class(target) is not None:
+                known.setdefault(target.attrname, []).append(target)
+    return known
 
 
 _WAYS_MEMO: dict[nodes.FunctionDef, list[_Way] | None] = {}
@@ -1726,6 +1746,7 @@ def _truth(test: nodes.NodeNG, way: _Way, func: nodes.NodeNG) -> bool | None:
 def forget_flow() -> None:
     """Drop what was learned of the calls of functions (a new run, new trees)."""
     _WAYS_MEMO.clear()
+    _SELF_ASSIGNMENTS.clear()
 
 
 # ---------------------------------------------------------------------------
