@@ -31,15 +31,29 @@ class Down(nn.Cell):
         return self.pool(self.conv(x))
 """
 
-PORTED = NATIVE + """
+PORTED = """
+from mindspore import nn
 
-class Head(nn.Cell):
+
+class Down(nn.Cell):
     def __init__(self):
         super().__init__()
-        self.fc = nn.Dense(8, 2, bias=False)
+        self.proj = nn.Dense(8, 8, bias=False)
+        self.pool = nn.MaxPool2d(2)
 
     def construct(self, x):
-        return self.fc(x)
+        return self.pool(self.proj(x))
+
+
+class Native(nn.Cell):
+    \"\"\"MindSpore code beside the ported class: its defaults are meant.\"\"\"
+
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.MaxPool2d(3)
+
+    def construct(self, x):
+        return self.pool(x)
 """
 
 TORCH_ORIGINAL = """
@@ -100,10 +114,10 @@ def test_a_module_with_pytorch_idioms_turns_them_on(tmp_path: Path, capsys: pyte
     report = _report(capsys, str(target))
     assert {"ms-torch-keyword-args", "ms-pool-implicit-stride"} <= _symbols(report)
     assert "ms-torch-keyword-args" in report["summary"]["summary"]
-    # never contradicting what the user wrote: no has_bias=True hint on bias=False
-    assert not any(
-        item["symbol"] == "ms-layer-default-differs" and "Dense" in item["message"] for item in report["findings"]
-    )
+    # the evidence speaks for its own class: the native class's pool stays off (counted)
+    pools = [item["line"] for item in report["findings"] if item["symbol"] == "ms-pool-implicit-stride"]
+    assert pools == [9], pools
+    assert "1 more from port rules" in report["summary"]["summary"]
 
 
 def test_the_pytorch_original_beside_it_turns_them_on(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -117,6 +131,11 @@ def test_the_pytorch_original_beside_it_turns_them_on(tmp_path: Path, capsys: py
 def test_the_user_chooses(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     target = _write(tmp_path, "native.py", NATIVE)
     ported = _write(tmp_path, "ported.py", PORTED)
+    # never contradicting what the user wrote: no has_bias=True hint on bias=False
+    assert not any(
+        item["symbol"] == "ms-layer-default-differs" and "Dense" in item["message"]
+        for item in _report(capsys, "--port", str(ported))["findings"]
+    )
     assert not _symbols(_report(capsys, "--ignore", "ms-pool-implicit-stride", str(ported))) & {"ms-pool-implicit-stride"}
     assert _symbols(_report(capsys, "--select", "ms-torch-keyword-args", str(ported))) == {"ms-torch-keyword-args"}
     (tmp_path / "pyproject.toml").write_text('[tool.mslint]\nport-from = "pytorch"\n', encoding="utf-8")

@@ -7,8 +7,9 @@ MindSpore's defaults, so they are off by default; a module ported from PyTorch
 needs exactly them. The ``mslint`` command turns them on where the code shows it
 is a port (mslint.report.ports):
 
-- the module carries PyTorch idioms mslint flags (the evidence rules:
-  ``manifest.PORT_EVIDENCE``, read from the module's findings);
+- the code carries PyTorch idioms mslint flags (the evidence rules:
+  ``manifest.PORT_EVIDENCE``, read from the module's findings, in the same
+  top-level class or function as the port-rule finding, or at module level);
 - the project keeps the PyTorch original beside it: a file of the project that
   imports torch defines classes with the same names as the module's
   (:func:`pytorch_originals`);

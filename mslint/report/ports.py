@@ -2,9 +2,10 @@
 
 The ``mslint`` command runs the port rules (manifest.PORT_RULES) beside the
 others unless the user chose them (``--select``, ``enable``, ``ignore``); their
-findings are shown only in modules that read as ports: modules with a finding of
-an evidence rule (manifest.PORT_EVIDENCE: PyTorch keywords, ``forward``, torch
-idioms, PyTorch's padding, drop rate or momentum), modules whose PyTorch original
+findings are shown only in code that reads as a port: a top-level class or
+function (or a module, at module level) with a finding of an evidence rule
+(manifest.PORT_EVIDENCE: PyTorch keywords, ``forward``, torch idioms, PyTorch's
+padding, drop rate or momentum), modules whose PyTorch original
 the project keeps beside them, or every module with ``--port`` /
 ``[tool.mslint] port-from = "pytorch"``. The others are counted, and the summary
 says how many the port rules would add.
@@ -49,17 +50,21 @@ class PortView:
             if self.forced:
                 self.forced_shown = sum(1 for item in found if item.symbol in PORT_RULES)
             return found
-        evidence: dict[str, set[str]] = {}
+        # evidence per file and top-level class or function (a module may hold native
+        # MindSpore code beside a ported class: the evidence in one class says
+        # nothing of another); evidence outside any class speaks for the module
+        evidence: dict[tuple[str, str], set[str]] = {}
         for item in found:
             if item.symbol in PORT_EVIDENCE:
-                evidence.setdefault(os.path.abspath(item.path), set()).add(item.symbol)
+                evidence.setdefault((os.path.abspath(item.path), _owner(item)), set()).add(item.symbol)
         shown = []
         for item in found:
             if item.symbol not in self.conditional:
                 shown.append(item)
                 continue
             path = os.path.abspath(item.path)
-            reason = self._reason(path, evidence.get(path, set()))
+            symbols = evidence.get((path, _owner(item)), set()) | evidence.get((path, ""), set())
+            reason = self._reason(path, symbols)
             if reason:
                 self.reasons[path] = reason
                 shown.append(item)
@@ -92,6 +97,11 @@ class PortView:
                 "if this code is ported from PyTorch."
             )
         return " ".join(parts)
+
+
+def _owner(item: Finding) -> str:
+    """The top-level class or function a finding is in ("" at module level)."""
+    return (item.obj or "").split(".", 1)[0]
 
 
 def view(files: list[str], conditional: frozenset[str], forced: str) -> PortView:
