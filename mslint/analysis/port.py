@@ -33,25 +33,6 @@ _IMPORTS_MINDSPORE = re.compile(rb"^[ \t]*(?:import[ \t]+mindspore\b|from[ \t]+m
 _CLASS = re.compile(rb"^[ \t]*class[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 # Names too generic to say that two files hold the same model.
 _GENERIC_CLASSES = frozenset({"Net", "Model", "Config", "Args", "Trainer", "Dataset", "Block", "Identity", "MLP"})
-_FOLDER_FILE_LIMIT = 4000
-
-
-def _read(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as stream:
-            return stream.read()
-    except OSError:
-        return None
-
-
-def _python_files(folder: str) -> list[str]:
-    found: list[str] = []
-    for current, dirnames, filenames in os.walk(folder):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "site-packages", "__pycache__"))
-        found.extend(os.path.join(current, name) for name in filenames if name.endswith(".py"))
-        if len(found) > _FOLDER_FILE_LIMIT:
-            return []
-    return found
 
 
 def _torch_classes(folder: str, cache: dict[str, dict[str, str]]) -> dict[str, str]:
@@ -59,8 +40,8 @@ def _torch_classes(folder: str, cache: dict[str, dict[str, str]]) -> dict[str, s
     known = cache.get(folder)
     if known is None:
         known = {}
-        for path in _python_files(folder):
-            data = _read(path)
+        for path in sites.python_files(folder):
+            data = sites.read_source(path)
             if data is None or not _IMPORTS_TORCH.search(data) or _IMPORTS_MINDSPORE.search(data):
                 continue
             for name in _CLASS.findall(data):
@@ -76,7 +57,7 @@ def pytorch_originals(paths: list[str]) -> dict[str, str]:
     cache: dict[str, dict[str, str]] = {}
     reasons: dict[str, str] = {}
     for path in paths:
-        data = _read(path)
+        data = sites.read_source(path)
         if data is None or not _IMPORTS_MINDSPORE.search(data) or _IMPORTS_TORCH.search(data):
             continue
         mine = {name.decode("ascii", "replace") for name in _CLASS.findall(data)}

@@ -24,6 +24,7 @@ from astroid import nodes
 
 from mslint.knowledge import apis
 from mslint.analysis import astutil, mode, resolve, values
+from mslint.analysis import sites as call_sites_of
 
 GRAPH = "graph"
 DIFFERENTIATED = "differentiated"
@@ -408,7 +409,9 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             value = value.func.expr
         if not isinstance(value, nodes.Call):
             return []
-        cls = resolve.user_class_of_call(value)
+        # a script's ``from model import Net``: the model.py beside it, not a namesake
+        # module of another project in the same tree
+        cls = call_sites_of.beside_script(value) or resolve.user_class_of_call(value)
         if cls is None or not self.is_cell_class(cls):
             return []
         construct = resolve.find_method(cls, apis.CELL_FORWARD_METHOD)

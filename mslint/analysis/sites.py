@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 
 import astroid
 from astroid import nodes
@@ -74,9 +75,10 @@ def _modules(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module]:
         return found
     index = _index_for(path)
     mine = os.path.realpath(path)
-    for other in index.mentioning(names):
-        if other == mine:
-            continue
+    others = [other for other in index.mentioning(names) if other != mine]
+    if len(others) > _CANDIDATE_LIMIT:
+        return found  # a name too common to follow: the module's own sites only
+    for other in others:
         try:
             module = astroid.MANAGER.ast_from_file(other, module_name(other), source=True)
         except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
@@ -216,6 +218,32 @@ def _function_calls(func: nodes.FunctionDef) -> list[Site]:
     return sites
 
 
+def beside_script(call: nodes.Call) -> nodes.ClassDef | None:
+    """For ``C(...)`` after ``from model import C`` in a script: the class ``C`` of
+    ``model.py`` beside the script, as Python finds it there (the script's folder
+    comes first on sys.path), whatever module named ``model`` another project of the
+    same tree holds. None when the import is not such a one."""
+    func = call.func
+    if not isinstance(func, nodes.Name):
+        return None
+    bound = resolve.binding(func)
+    if not isinstance(bound, nodes.ImportFrom) or bound.level or "." in (bound.modname or "."):
+        return None
+    imported = next((name for name, alias in bound.names if (alias or name) == func.name), None)
+    mine = call.root().file
+    if imported is None or not mine:
+        return None
+    beside = os.path.join(os.path.dirname(mine), f"{bound.modname}.py")
+    if not os.path.isfile(beside) or read_source(beside) is None:
+        return None
+    try:
+        module = astroid.MANAGER.ast_from_file(beside, module_name(beside), source=True)
+    except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+        return None
+    found = [node for node in module.locals.get(imported, ()) if isinstance(node, nodes.ClassDef)]
+    return found[-1] if found else None
+
+
 # ---------------------------------------------------------------------------
 # The project index
 # ---------------------------------------------------------------------------
@@ -235,18 +263,11 @@ class _Index:
         return [path for path, called in self._names.items() if not names.isdisjoint(called)]
 
     def _read(self) -> dict[str, frozenset[str]]:
-        files: list[str] = []
-        for current, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_FOLDERS and not d.startswith("."))
-            files.extend(os.path.join(current, name) for name in filenames if name.endswith(".py"))
-            if len(files) > _PROJECT_FILE_LIMIT:
-                return {}
+        files = python_files(self.root)
         found: dict[str, frozenset[str]] = {}
         for path in files:
-            try:
-                with open(path, "rb") as stream:
-                    data = stream.read()
-            except OSError:
+            data = read_source(path)
+            if data is None:
                 continue
             words = set(_CALLED.findall(data))
             for bases in _CLASS_BASES.findall(data):
@@ -256,20 +277,57 @@ class _Index:
 
 
 _INDEXES: dict[str, _Index] = {}
+_FOLDER_LIMIT = 5000  # folders walked for one project, at most
+_CANDIDATE_LIMIT = 40  # other modules parsed for the sites of one definition, at most
+_SOURCE_LIMIT = 2_000_000  # bytes: a larger "module" is generated data, not read
+
+
+def python_files(root: str) -> list[str]:
+    """The regular ``.py`` files under ``root`` (not in hidden or build folders);
+    [] when the folder holds more than a project would (over _PROJECT_FILE_LIMIT
+    files or _FOLDER_LIMIT folders: a home or temporary folder, not a project)."""
+    files: list[str] = []
+    folders = 0
+    for current, dirnames, filenames in os.walk(root):
+        folders += 1
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_FOLDERS and not d.startswith("."))
+        files.extend(os.path.join(current, name) for name in filenames if name.endswith(".py"))
+        if len(files) > _PROJECT_FILE_LIMIT or folders > _FOLDER_LIMIT:
+            return []
+    return files
+
+
+def read_source(path: str) -> bytes | None:
+    """The bytes of a regular file of reasonable size; None for links, pipes,
+    devices, unreadable or oversized files."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _SOURCE_LIMIT:
+            return None
+        with open(path, "rb") as stream:
+            return stream.read(_SOURCE_LIMIT + 1)
+    except OSError:
+        return None
 
 
 def project_folder(path: str) -> str:
     """The folder searched for the sites of a definition in ``path``: the folder
-    above its top package, or the one above that when it holds scripts too
+    above its top package, or the one above that when a script there imports it
     (``train.py`` beside a ``models`` folder)."""
     root = package_root(path)
     parent = os.path.dirname(root)
-    if parent != root:
-        try:
-            if any(name.endswith(".py") for name in os.listdir(parent)):
-                return parent
-        except OSError:
-            pass
+    if parent == root:
+        return root
+    # scripts beside the folder that import it (``from models import ...`` in train.py)
+    imports = re.compile(rb"^[ \t]*(?:from|import)[ \t]+" + re.escape(os.path.basename(root).encode()) + rb"\b", re.MULTILINE)
+    try:
+        scripts = sorted(name for name in os.listdir(parent) if name.endswith(".py"))[:50]
+    except OSError:
+        return root
+    for name in scripts:
+        data = read_source(os.path.join(parent, name))
+        if data is not None and imports.search(data):
+            return parent
     return root
 
 
