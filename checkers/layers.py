@@ -27,7 +27,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, values
+from mslint.analysis import astutil, edits, port, resolve, values
 from mslint.analysis.astutil import UNKNOWN, is_number, literal
 from mslint.checkers.messages import spelled
 
@@ -615,6 +615,8 @@ class LayersChecker(BaseChecker):
             # upsampling): "same" adds no padding when the input is a multiple of
             # the stride, and transposed, never (measured).
             return
+        if _original_pads_like_same(bound, kernel):
+            return  # the PyTorch original beside it pads (k - 1) // 2: "same" keeps its sizes
         torch_name = _short(api.torch)
         if api.family == "conv":
             effect = (
@@ -859,6 +861,32 @@ _FLATTENING_NAMES = frozenset({
 
 # Layers between a global pool and its flatten that keep one value per channel.
 _ELEMENTWISE_WORDS = ("drop", "relu", "act", "sigmoid", "gelu", "silu", "swish")
+
+
+def _original_pads_like_same(bound: _Bound, kernel: tuple[int, ...] | None) -> bool:
+    """``self.conv = nn.Conv2d(...)`` in class C, where the project keeps the PyTorch
+    original of C beside it and its ``self.conv`` pads each dimension by (k - 1) // 2
+    of its own odd kernel (or with ``padding="same"``): the port means "same" there
+    (the porter may have changed the kernel too), and MindSpore's default gives
+    PyTorch's sizes."""
+    statement = bound.call.parent
+    if not (isinstance(statement, nodes.Assign) and len(statement.targets) == 1 and statement.value is bound.call):
+        return False
+    attr = astutil.self_attribute(statement.targets[0])
+    cls = astutil.enclosing_class(bound.call)
+    path = bound.call.root().file
+    if attr is None or cls is None or not path or bound.api.family != "conv":
+        return False
+    padding = port.original_argument(path, cls.name, attr, "padding", 4)
+    if padding == "same":
+        return True
+    size = port.original_argument(path, cls.name, attr, "kernel_size", 2)
+    pads, sizes = _ints(padding), _ints(size)
+    if pads is None or sizes is None:
+        return False
+    dims = bound.api.spatial_dims
+    pads, sizes = (pads * dims if len(pads) == 1 else pads), (sizes * dims if len(sizes) == 1 else sizes)
+    return len(pads) == len(sizes) and all(k % 2 == 1 and p == (k - 1) // 2 for p, k in zip(pads, sizes))
 
 
 def _is_norm_call(node: nodes.NodeNG | None) -> bool:

@@ -404,16 +404,17 @@ def port_rules_turned_on(
     """The port rules the run adds to ``enabled``, and those of them it shows only
     where the code reads as a port (mslint.report.ports): all of them when the user
     said the code is a port (``forced``), none when they chose rules with ``select``
-    or turned one off; a port rule the user enabled is theirs, shown everywhere."""
+    (a selected port rule is shown everywhere) or turned one off; a port rule the
+    user enabled is theirs, shown everywhere."""
     from mslint.knowledge.manifest import PORT_RULES  # noqa: PLC0415
 
     known = {rule.symbol for rule in rules}
     ignored = _resolve_names(ignore, rules, f"{where} ignore")
     candidates = [symbol for symbol in PORT_RULES if symbol in known and symbol not in ignored and symbol not in enabled]
+    if select is not None:
+        return [], frozenset()  # the rules the user chose, shown everywhere
     if forced:
         return candidates, frozenset()
-    if select is not None:
-        return [], frozenset()
     return candidates, frozenset(candidates)
 
 
