@@ -146,8 +146,12 @@ class TorchIdiomsChecker(BaseChecker):
             in_cell = analysis.in_graph_or_differentiated(node) or analysis.pynative_cell_code(node) is not None
             if not (in_cell and analysis.depends_on_tensor(receiver)):
                 # evaluation code, module level, a file that also imports torch: the
-                # receiver itself must be a MindSpore tensor
-                if values.mindspore_object(receiver) != values.TENSOR:
+                # receiver itself must be a MindSpore tensor; in a module of MindSpore
+                # code only, .detach()/.cpu() exist on no object it can hold (neither
+                # MindSpore's tensors nor numpy's arrays; a Cell's is another rule's)
+                found = values.mindspore_object(receiver)
+                anywhere = facts.mindspore_only and func.attrname in apis.TORCH_TENSOR_ONLY_METHODS and found != values.CELL
+                if found != values.TENSOR and not anywhere:
                     return
         else:
             if not self._mindspore_code(node, analysis):

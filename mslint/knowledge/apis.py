@@ -1429,3 +1429,7 @@ DATASET_TENSOR_ITERATORS: frozenset[str] = frozenset({"create_tuple_iterator", D
 # ms-amp-overrides-to-float: Cell methods that iterate over its sub-cells (a loop
 # that sets each BatchNorm back to float32, as the migration guide shows).
 CELL_ITERATING_METHODS: frozenset[str] = frozenset({"cells_and_names", "cells", "name_cells"})
+# ms-torch-in-cell: PyTorch tensor methods that neither a MindSpore tensor nor a
+# numpy array has (measured: AttributeError): in a module that imports mindspore and
+# no torch, a call of one is the PyTorch idiom whatever the receiver.
+TORCH_TENSOR_ONLY_METHODS: frozenset[str] = frozenset({"detach", "cpu"})
