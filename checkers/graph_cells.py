@@ -28,11 +28,11 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
     name = "mindspore-graph-cells"
     msgs = {
         "W7301": (
-            "%s(...) created inside graph code is built once at compile time and its weights are never trained; "
-            "create it in __init__ as self.<name> and call that here%s",
+            "%s(...) created inside graph code %s; create it in __init__ as self.<name> and call that here%s",
             "ms-cell-in-construct",
             "An nn.Cell instantiated inside construct or a @jit function: its parameters are "
-            "constants of the compiled graph, so the network has nothing to train there.",
+            "constants of the compiled graph, so the network has nothing to train there; built "
+            "from runtime values (a tensor), it fails to compile.",
         ),
         "E7302": (
             "%s(...) inside graph code fails to compile at every jit_syntax_level; %s%s",
@@ -66,17 +66,47 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
             )
             return
         if qname is not None and resolve.is_cell_qname(qname):
+            runtime = _runtime_arguments(node, analysis)
+            if runtime:
+                self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _NOT_CONSTANT.format(runtime)))
             # Softmax, ReLU, pooling, losses: no weights, nothing left untrained
-            if values.builds_parameters(node, qname) and not _functional_idiom(node, analysis):
-                self.add_message("ms-cell-in-construct", node=node, args=(spelled(func),))
+            elif values.builds_parameters(node, qname) and not _functional_idiom(node, analysis):
+                self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _UNTRAINED))
             return
         cls = resolve.user_class_of_call(node)
-        if (
-            cls is not None
-            and analysis.is_cell_class(cls)
-            and analysis.class_facts(cls).creates_trainable_parameters(analysis.class_facts)
-        ):
-            self.add_message("ms-cell-in-construct", node=node, args=(spelled(func),))
+        if cls is None or not analysis.is_cell_class(cls):
+            return
+        runtime = _runtime_arguments(node, analysis)
+        if runtime:
+            self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _NOT_CONSTANT.format(runtime)))
+        elif analysis.class_facts(cls).creates_trainable_parameters(analysis.class_facts):
+            self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _UNTRAINED))
+
+
+_UNTRAINED = "is built once at compile time and its weights are never trained"
+# measured: nn.Dense(x, 2) in construct, GRAPH_MODE: TypeError "When creating an instance
+# of 'Dense', all arguments are required to be constants"
+_NOT_CONSTANT = (
+    "from the runtime value {} fails to compile: graph mode builds a Cell only from constants "
+    "(TypeError: all arguments are required to be constants)"
+)
+
+
+def _runtime_arguments(call: nodes.Call, analysis: scope.ModuleAnalysis) -> str:
+    """The first argument that is certainly a runtime tensor (its shape would be a
+    constant; a bare construct parameter may be a Python number), as written."""
+    known = analysis.values_at(call)
+    if known is None:
+        return ""
+    cls = astutil.enclosing_class(call)
+    for argument in astutil.call_arguments(call):
+        if not known.is_tensor(argument):
+            continue
+        attr = astutil.self_attribute(argument)
+        if attr is not None and (cls is None or analysis.class_facts(cls).kind(attr) != values.PARAMETER):
+            continue  # a Tensor attribute is a constant of the graph (measured: it builds)
+        return spelled(argument)
+    return ""
 
 
 def _functional_idiom(call: nodes.Call, analysis: scope.ModuleAnalysis) -> bool:

@@ -140,6 +140,12 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         nothing; in differentiated PyNative code only its data use does."""
         if falls_back and kind == scope.GRAPH and analysis.compiled_for(node) == scope.EXPORT:
             return export_consequence(analysis.decision_at(node).exported_by)
+        if _defines_bprop(node):
+            # the Cell's own bprop defines its gradient (measured non-zero): nothing is lost,
+            # only STRICT's compile error remains
+            if falls_back and kind == scope.GRAPH and jit_syntax_level(self) == "strict":
+                return host_code_consequence(self, kind, loses_gradient=False)
+            return None
         if falls_back and kind == scope.GRAPH and jit_syntax_level(self) == "strict":
             return host_code_consequence(self, kind, loses_gradient=bool(self._harmful_uses(node, analysis, kind, carried, falls_back)))
         harmful = self._harmful_uses(node, analysis, kind, carried, falls_back)
@@ -170,6 +176,13 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         if found is None or not isinstance(found[0], nodes.FunctionDef):
             return False
         return analysis.differentiated_by_weights_only(found[0]) and _input_only(func.expr, found[0], frozenset())
+
+
+def _defines_bprop(node: nodes.NodeNG) -> bool:
+    """Whether ``node`` is in a method of a Cell that defines ``bprop``: MindSpore
+    differentiates the Cell with that bprop, not through its construct."""
+    cls = astutil.enclosing_class(node)
+    return cls is not None and resolve.find_method(cls, apis.BPROP_METHOD) is not None
 
 
 def _is_parameter(expr: nodes.NodeNG, analysis) -> bool:

@@ -18,6 +18,8 @@ helper's parameters (``def bn(c, momentum=0.1)``); ``momentum=1 - m`` or
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from astroid import nodes
@@ -25,7 +27,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, values
+from mslint.analysis import astutil, edits, port, resolve, values
 from mslint.analysis.astutil import UNKNOWN, is_number, literal
 from mslint.checkers.messages import spelled
 
@@ -202,10 +204,14 @@ def _quoted(value: str) -> str:
 class _Bound:
     """A call's arguments by MindSpore parameter name."""
 
-    def __init__(self, call: nodes.Call, api: apis.LayerApi, args: dict[str, nodes.NodeNG]) -> None:
+    def __init__(
+        self, call: nodes.Call, api: apis.LayerApi, args: dict[str, nodes.NodeNG], subclass: nodes.ClassDef | None = None
+    ) -> None:
         self.call = call
         self.api = api
         self.args = args
+        # the user's subclass of the layer when the call is its super().__init__(...)
+        self.subclass = subclass
         self.positional = {name: index for index, name in enumerate(api.params[: len(call.args)])}
 
     def __contains__(self, name: str) -> bool:
@@ -226,6 +232,44 @@ def _bind(call: nodes.Call, api: apis.LayerApi) -> _Bound | None:
     or that are not valid calls of this signature."""
     args = astutil.bind_by_name(call, api.params)
     return _Bound(call, api, args) if args is not None else None
+
+
+def _base_layer_init(call: nodes.Call) -> _Bound | None:
+    """``super().__init__(...)`` in ``__init__`` of a user subclass of a layer in the
+    table, whose next ``__init__`` is the layer's: the layer built with these arguments."""
+    func = call.func
+    receiver = func.expr if isinstance(func, nodes.Attribute) else None
+    if not (isinstance(receiver, nodes.Call) and isinstance(receiver.func, nodes.Name) and receiver.func.name == "super"):
+        return None
+    found = astutil.enclosing_method(call)
+    if found is None or found[0].name != "__init__":
+        return None
+    cls = found[1]
+    user, external = resolve.class_hierarchy(cls)
+    if any(astutil.own_method(base, "__init__") is not None for base in user[1:]):
+        return None  # a user base's __init__ comes first
+    layers = [apis.LAYER_APIS[qname] for qname in external if qname in apis.LAYER_APIS]
+    if len(layers) != 1:
+        return None
+    args = astutil.bind_by_name(call, layers[0].params)
+    return _Bound(call, layers[0], args, cls) if args is not None else None
+
+
+def _statistics_unused(bound: _Bound) -> bool:
+    """A BatchNorm subclass whose own ``construct`` neither calls the layer's
+    (``super().construct``) nor reads ``self.momentum``: the statistics are not
+    updated with that momentum (a frozen BatchNorm normalising with fixed statistics)."""
+    if bound.subclass is None:
+        return False
+    construct = resolve.find_method(bound.subclass, "construct")
+    if construct is None:
+        return False
+    for node in construct.nodes_of_class(nodes.Attribute):
+        if node.attrname == "momentum" and astutil.is_self(node.expr):
+            return False
+        if node.attrname == "construct" and isinstance(node.expr, nodes.Call) and getattr(node.expr.func, "name", "") == "super":
+            return False
+    return True
 
 
 class _CallText:
@@ -351,6 +395,64 @@ def _default_note(node: nodes.NodeNG) -> tuple[object, str]:
     return value, f" ({spelled(node)} defaults to {_text(default)} in {func.name}(), line {func.lineno})"
 
 
+def _place(node: nodes.NodeNG, here: nodes.NodeNG) -> str:
+    """``line 12``, with the file relative to ``here``'s when it is another module."""
+    where = f"line {node.lineno}"
+    there, mine = node.root().file, here.root().file
+    if there and mine and os.path.realpath(there) != os.path.realpath(mine):
+        where += f" of {os.path.relpath(there, os.path.dirname(mine))}"
+    return where
+
+
+def _site_text(call: nodes.Call) -> str:
+    text = spelled(call)
+    return text if len(text) <= 60 else spelled(call.func) + "(...)"
+
+
+def _flow_note(node: nodes.NodeNG, found: values.Received) -> str:
+    """Where the value ``node`` takes comes from, for the message: a site that
+    passes it, a site that keeps the default, or an assignment above."""
+    written = found.written
+    if found.site is None:
+        if written is None or written is node or written.lineno is None:
+            return ""
+        return f" ({spelled(node)} is {_text(written)}, {_place(written, node)})"
+    site = f"{_site_text(found.site)}, {_place(found.site, node)}"
+    if written is None or isinstance(written.parent, nodes.Arguments):
+        default = f" {_text(written)}" if written is not None else ""
+        return f" ({site}, keeps the default{default})"
+    return f" ({site}, passes {_text(written)})"
+
+
+_NEVER_BUILT = object()  # no way in sight builds the layer (its guard is false at every site)
+
+
+def _judged(node: nodes.NodeNG, harmful: Callable[[object], bool]) -> tuple[object, str]:
+    """The value of an argument to judge, and a note saying where it comes from:
+    a constant; else the value the program gives it (mslint.analysis.values.received):
+    one that ``harmful`` accepts when a way in sight gives one (a value proven at
+    some sites is judged at those), else a known harmless one; else a helper
+    parameter's default. (_NEVER_BUILT, "") when no way in sight builds the layer,
+    (UNKNOWN, "") when nothing is known."""
+    value = values.constant(node)
+    if value is not UNKNOWN:
+        return value, ""
+    return _judged_flows(node, values.received(node), harmful)
+
+
+def _judged_flows(node: nodes.NodeNG, flows: list | None, harmful: Callable[[object], bool]) -> tuple[object, str]:
+    if flows is not None:
+        if not flows:
+            return _NEVER_BUILT, ""
+        known = [found for found in flows if found.value is not UNKNOWN]
+        for found in known:
+            if harmful(found.value):
+                return found.value, _flow_note(node, found)
+        if known:
+            return known[0].value, _flow_note(node, known[0])
+    return _default_note(node)
+
+
 def _all_zero(node: nodes.NodeNG) -> bool:
     value = _ints(literal(node))
     return value is not None and all(v == 0 for v in value)
@@ -438,17 +540,23 @@ class LayersChecker(BaseChecker):
     def visit_call(self, node: nodes.Call) -> None:
         func = node.func
         short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
-        if short not in _LAYER_SHORT_NAMES and short not in getattr(self, "_aliases", ()):
-            return
-        qname = resolve.qualified_name(func)
-        # POSITIONAL_APIS: classes the generated mapping data adds, judged by
-        # ms-torch-positional-args alone (their family matches no other check)
-        api = (apis.LAYER_APIS.get(qname) or apis.POSITIONAL_APIS.get(qname)) if qname else None
-        if api is None:
-            return
-        bound = _bind(node, api)
-        if bound is None:
-            return
+        if short == "__init__":
+            bound = _base_layer_init(node)  # class MyBN(nn.BatchNorm2d): super().__init__(c, momentum=momentum)
+            if bound is None:
+                return
+            api = bound.api
+        else:
+            if short not in _LAYER_SHORT_NAMES and short not in getattr(self, "_aliases", ()):
+                return
+            qname = resolve.qualified_name(func)
+            # POSITIONAL_APIS: classes the generated mapping data adds, judged by
+            # ms-torch-positional-args alone (their family matches no other check)
+            api = (apis.LAYER_APIS.get(qname) or apis.POSITIONAL_APIS.get(qname)) if qname else None
+            if api is None:
+                return
+            bound = _bind(node, api)
+            if bound is None:
+                return
         if api.momentum_meaning is not None:
             self._check_momentum(bound)
         if api.follows_torch:
@@ -477,7 +585,15 @@ class LayersChecker(BaseChecker):
             return False  # a variable, or PyTorch's padding given positionally (ms-torch-positional-args)
         # the value the layer gets: a literal, a module constant, or computed from a
         # parameter's default (``patch_size // 2`` with ``patch_size=7``)
-        padding = values.constant(padding_node, defaults=True)
+        padding = values.constant(padding_node)
+        note = ""
+        if padding is UNKNOWN and not astutil.is_binary_arithmetic(padding_node):
+            # a padding the caller passes in (Block(3, 8, padding=1)), else a helper's default
+            padding, note = _judged(padding_node, lambda value: _ints(value) is not None and any(_ints(value)))
+            if padding is _NEVER_BUILT:
+                return True
+        if padding is UNKNOWN:
+            padding = values.constant(padding_node, defaults=True)
         fixed = _CallText(bound.call)
         if isinstance(padding, str):
             # padding="same"/"SAME"/"valid" (PyTorch's, or TensorFlow's spelling): MindSpore
@@ -516,6 +632,8 @@ class LayersChecker(BaseChecker):
                 if dims == 1
                 else f"a padding tuple has {2 * dims} values, one per side"
             )
+        if note:
+            reasons[0] += f", and the padding is {padding}{note}"
         error = "TypeError" if torch_shaped and dims == 1 else "ValueError"
         fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
         fixed.set(bound, "padding", _padding_for_mindspore(padding_node, dims))
@@ -544,6 +662,8 @@ class LayersChecker(BaseChecker):
             # upsampling): "same" adds no padding when the input is a multiple of
             # the stride, and transposed, never (measured).
             return
+        if _original_pads_like_same(bound, kernel):
+            return  # the PyTorch original beside it pads (k - 1) // 2: "same" keeps its sizes
         torch_name = _short(api.torch)
         if api.family == "conv":
             effect = (
@@ -598,10 +718,10 @@ class LayersChecker(BaseChecker):
         if "p" in bound or "keep_prob" not in bound:
             return  # p overrides keep_prob; the default 0.5 is the same either way
         node = bound.args["keep_prob"]
-        value = values.constant(node)
-        note = ""
-        if value is UNKNOWN:
-            value, note = _default_note(node)  # nn.Dropout(keep_prob=drop_rate), drop_rate=0.1
+        # a literal, a constant above, what the sites pass (Block(drop=0.1)), a default
+        value, note = _judged(node, lambda rate: is_number(rate) and rate < 0.5)
+        if value is _NEVER_BUILT:
+            return  # ``if drop > 0.: self.drop = nn.Dropout(drop)`` and every site passes 0
         positional = "keep_prob" in bound.positional
         fixed = _CallText(bound.call)
         if positional:
@@ -610,7 +730,7 @@ class LayersChecker(BaseChecker):
             if value >= 0.5:
                 return  # a keep probability (keep_prob=0.9, nn.Dropout(1 - 0.1))
             if value <= 0:
-                effect = "fails at construction: keep_prob must be a float in (0, 1]"
+                effect = f"fails at construction: keep_prob must be a float in (0, 1]{note}"
             else:
                 effect = f"keeps only {_percent(value)} of the activations and drops {_percent(1 - value)}{note}"
             if positional:
@@ -667,34 +787,54 @@ class LayersChecker(BaseChecker):
         node = bound.get("momentum")
         if node is None:
             return
-        value = values.constant(node)  # 0.1, or BN_MOMENTUM = 0.1
-        note = ""
-        if value is UNKNOWN:
-            value, note = _default_note(node)  # def bn(c, momentum=0.1)
-        if not is_number(value) or not 0 <= value <= 1:
+        if _statistics_unused(bound):
+            return  # a BatchNorm subclass whose construct never updates the moving statistics
+        running = bound.api.momentum_meaning == "running"
+
+        def harmful(momentum: object) -> bool:
+            return is_number(momentum) and 0 <= momentum <= 1 and (momentum < 0.5 if running else momentum > 0.5)
+
+        value, note = self._momentum_value(bound, node, harmful)
+        if not harmful(value):
             return
-        usage = bound.get("use_batch_statistics")
-        if usage is not None and values.constant(usage) is False:
-            return  # always normalises with the moving statistics and never updates them
-        passed = values.values_at_calls(usage) if note and usage is not None else None
-        if passed and all(value is False for value in passed):
-            return  # a helper every call of which turns the statistics off (a frozen backbone)
         converted = _number_text(1 - value)
         fixed = _CallText(bound.call)
         fixed.set(bound, "momentum", converted)
-        if bound.api.momentum_meaning == "running" and value < 0.5:
+        if running:
             effect = (
                 f"keeps only {_percent(value)} of the running statistics at each step{note} (MindSpore's momentum "
                 f"weights the running average: PyTorch's momentum={_number_text(value)} is MindSpore's {converted})"
             )
-        elif bound.api.momentum_meaning == "batch" and value > 0.5:
+        else:
             effect = (
                 f"weights each new batch by {_percent(value)}{note} (mint follows PyTorch, where momentum weights "
                 f"the new batch: MindSpore's nn.{_short(bound.api.torch)} momentum={_number_text(value)} is {converted} here)"
             )
-        else:
-            return
-        self._emit("ms-batchnorm-momentum", bound, (_CallText(bound.call), effect, fixed), [edits.replace(node, converted)])
+        # the literal is edited where it is written: at the call, or a helper's default
+        editable = not note or (values.received(node) is None and values.parameter_default(node) is not None)
+        changes = [edits.replace(node, converted)] if editable else None
+        if not editable:
+            fixed = f"{converted} in place of that {_number_text(value)}"  # where the note says it is written
+        self._emit("ms-batchnorm-momentum", bound, (_CallText(bound.call), effect, fixed), changes)
+
+    @staticmethod
+    def _momentum_value(bound: _Bound, node: nodes.NodeNG, harmful: Callable[[object], bool]) -> tuple[object, str]:
+        """The momentum to judge and where it comes from. Judged with
+        use_batch_statistics in each way the program builds the layer: where that is
+        False the layer normalises with the moving statistics and never updates
+        them, so momentum has no effect (measured)."""
+        usage = bound.get("use_batch_statistics")
+        if usage is None:
+            value, note = _judged(node, harmful)
+            return (UNKNOWN, "") if value is _NEVER_BUILT else (value, note)
+        if values.constant(usage) is False:
+            return UNKNOWN, ""
+        ways = values.received_together([node, usage])
+        if ways is None:
+            return _default_note(node)
+        live = [momentum for momentum, flag in ways if flag.value is not False]
+        value, note = _judged_flows(node, live, harmful)
+        return (UNKNOWN, "") if value is _NEVER_BUILT else (value, note)
 
     # -- ms-torch-positional-args ------------------------------------------
 
@@ -738,6 +878,10 @@ class LayersChecker(BaseChecker):
         for diff in bound.api.default_differs:
             if diff.ms_param in bound:
                 continue
+            if diff.torch_param in bound:
+                continue  # written in PyTorch's name (bias=False): ms-torch-keyword-args says how to spell it
+            if diff.removed_by_norm and _feeds_normalization(bound.call):
+                continue  # Conv -> BatchNorm: the norm subtracts any per-channel bias again
             name, _, value = diff.torch_equivalent.partition("=")
             fixed = _CallText(bound.call)
             fixed.set(bound, name, value)
@@ -771,6 +915,72 @@ _FLATTENING_NAMES = frozenset({
 
 # Layers between a global pool and its flatten that keep one value per channel.
 _ELEMENTWISE_WORDS = ("drop", "relu", "act", "sigmoid", "gelu", "silu", "swish")
+
+
+def _original_pads_like_same(bound: _Bound, kernel: tuple[int, ...] | None) -> bool:
+    """``self.conv = nn.Conv2d(...)`` in class C, where the project keeps the PyTorch
+    original of C beside it and its ``self.conv`` pads each dimension by (k - 1) // 2
+    of its own odd kernel (or with ``padding="same"``): the port means "same" there
+    (the porter may have changed the kernel too), and MindSpore's default gives
+    PyTorch's sizes."""
+    statement = bound.call.parent
+    if not (isinstance(statement, nodes.Assign) and len(statement.targets) == 1 and statement.value is bound.call):
+        return False
+    attr = astutil.self_attribute(statement.targets[0])
+    cls = astutil.enclosing_class(bound.call)
+    path = bound.call.root().file
+    if attr is None or cls is None or not path or bound.api.family != "conv":
+        return False
+    padding = port.original_argument(path, cls.name, attr, "padding", 4)
+    if padding == "same":
+        return True
+    size = port.original_argument(path, cls.name, attr, "kernel_size", 2)
+    pads, sizes = _ints(padding), _ints(size)
+    if pads is None or sizes is None:
+        return False
+    dims = bound.api.spatial_dims
+    pads, sizes = (pads * dims if len(pads) == 1 else pads), (sizes * dims if len(sizes) == 1 else sizes)
+    return len(pads) == len(sizes) and all(k % 2 == 1 and p == (k - 1) // 2 for p, k in zip(pads, sizes))
+
+
+def _is_norm_call(node: nodes.NodeNG | None) -> bool:
+    return isinstance(node, nodes.Call) and isinstance(node.func, (nodes.Name, nodes.Attribute)) \
+        and resolve.qualified_name(node.func) in apis.MEAN_REMOVING_NORMS
+
+
+def _feeds_normalization(call: nodes.Call) -> bool:
+    """Whether a layer's output goes straight into a BatchNorm/InstanceNorm: the next
+    entry of a layer list (``SequentialCell([conv, bn])``), or, for ``self.conv =``,
+    every ``self.conv(...)`` in the class is the input of ``self.<norm>(...)``
+    (directly, or through one local name: ``x = self.conv(x); x = self.bn(x)``)."""
+    parent = call.parent
+    if isinstance(parent, (nodes.List, nodes.Tuple)):
+        index = parent.elts.index(call)
+        return index + 1 < len(parent.elts) and _is_norm_call(parent.elts[index + 1])
+    statement = call.statement()
+    if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
+        return False
+    attr = astutil.self_attribute(statement.targets[0])
+    cls = astutil.enclosing_class(call)
+    if attr is None or cls is None:
+        return False
+    norms = set()
+    for assign in cls.nodes_of_class(nodes.Assign):
+        if len(assign.targets) == 1 and _is_norm_call(assign.value):
+            target = astutil.self_attribute(assign.targets[0])
+            if target is not None:
+                norms.add(target)
+    uses = [use for use in cls.nodes_of_class(nodes.Call) if astutil.self_attribute(use.func) == attr]
+    if not uses or not norms:
+        return False
+    for use in uses:
+        reader = use.parent if isinstance(use.parent, nodes.Call) and use in use.parent.args else None
+        if reader is None:
+            following = _next_read(use)
+            reader = following.parent if following is not None and isinstance(following.parent, nodes.Call) else None
+        if reader is None or astutil.self_attribute(reader.func) not in norms:
+            return False
+    return True
 
 
 def _callee_name(call: nodes.Call) -> str | None:

@@ -21,7 +21,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, scope
+from mslint.analysis import astutil, edits, resolve, scope, values
 from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
@@ -145,12 +145,21 @@ class TorchIdiomsChecker(BaseChecker):
         if idiom.receiver == "tensor":
             in_cell = analysis.in_graph_or_differentiated(node) or analysis.pynative_cell_code(node) is not None
             if not (in_cell and analysis.depends_on_tensor(receiver)):
-                return
+                # evaluation code, module level, a file that also imports torch: the
+                # receiver itself must be a MindSpore tensor; in a module of MindSpore
+                # code only, .detach()/.cpu() exist on no object it can hold (neither
+                # MindSpore's tensors nor numpy's arrays; a Cell's is another rule's)
+                found = values.mindspore_object(receiver)
+                anywhere = facts.mindspore_only and func.attrname in apis.TORCH_TENSOR_ONLY_METHODS and found != values.CELL
+                if found != values.TENSOR and not anywhere:
+                    return
             if resolve.tensor_method_rebound(node, func.attrname):
                 return  # the project gives Tensor this method (mslint.analysis.programs overrides)
         else:
             if not self._mindspore_code(node, analysis):
-                return
+                # a file that also imports torch: judge the receiver, not the file
+                if not self._mindspore_receiver(receiver, idiom.receiver):
+                    return
             if not self._receiver_matches(receiver, idiom.receiver):
                 return
             value = resolve.assigned_value(receiver, sole=True)
@@ -161,6 +170,17 @@ class TorchIdiomsChecker(BaseChecker):
         self.add_message(
             "ms-torch-in-cell", node=node, args=(f"{_short(node)}: {idiom.harm}", idiom.instead)
         )
+
+    @staticmethod
+    def _mindspore_receiver(receiver: nodes.NodeNG, kind: str) -> bool:
+        """The receiver is certainly a MindSpore object of the idiom's kind: a tensor
+        or a Cell (``.cuda()``), a tensor (``loss.backward()``), an optimizer built
+        from mindspore (``optimizer.step()``)."""
+        if kind == "optimizer":
+            value = resolve.assigned_value(receiver, sole=True) if isinstance(receiver, nodes.Name) else None
+            return isinstance(value, nodes.Call) and resolve.call_name(value) in apis.OPTIMIZER_CLASSES
+        found = values.mindspore_object(receiver)
+        return found == values.TENSOR if kind == "loss" else found is not None
 
     @staticmethod
     def _receiver_matches(receiver: nodes.NodeNG, kind: str) -> bool:
@@ -187,8 +207,8 @@ class TorchIdiomsChecker(BaseChecker):
         if spelled_device is None:
             return
         analysis = scope.analysis(node.root())
-        if not self._mindspore_code(node, analysis):
-            return
+        if not self._mindspore_code(node, analysis) and values.mindspore_object(func.expr) is None:
+            return  # a file that also imports torch: only a MindSpore tensor or Cell is judged
         value = resolve.assigned_value(func.expr, sole=True)
         if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):
             return

@@ -59,6 +59,33 @@ def float_dtype(node) -> str | None:
     return apis.MINDSPORE_FLOAT_DTYPES.get(name)
 
 
+def _cells_iterated(iterator: nodes.NodeNG) -> str | None:
+    """``net`` for ``net.cells_and_names()``, ``net.cells()``, ``net.name_cells().items()``."""
+    if not (isinstance(iterator, nodes.Call) and isinstance(iterator.func, nodes.Attribute)):
+        return None
+    method = iterator.func.attrname
+    receiver = iterator.func.expr
+    if method in ("items", "values") and isinstance(receiver, nodes.Call) and isinstance(receiver.func, nodes.Attribute):
+        method, receiver = receiver.func.attrname, receiver.func.expr
+    return attribute_path(receiver) if method in apis.CELL_ITERATING_METHODS else None
+
+
+def _isinstance_types(call: nodes.Call, name: str) -> frozenset[str] | None:
+    """The classes an enclosing ``if isinstance(<name>, (A, B)):`` limits ``name`` to."""
+    node = call
+    while node is not None and not isinstance(node, (nodes.For, nodes.FunctionDef)):
+        parent = node.parent
+        if isinstance(parent, nodes.If) and node in parent.body:
+            test = parent.test
+            if (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance"
+                    and len(test.args) == 2 and isinstance(test.args[0], nodes.Name) and test.args[0].name == name):
+                kinds = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
+                qnames = [resolve.qualified_name(kind) for kind in kinds]
+                return None if None in qnames else frozenset(qnames)
+        node = parent
+    return None
+
+
 def is_cell_constructor(call: nodes.Call, analysis: scope.ModuleAnalysis) -> bool:
     qname = resolve.call_name(call)
     if qname is not None and resolve.is_cell_qname(qname):
@@ -171,6 +198,11 @@ class TrainingChecker(BaseChecker):
                 found = (call, f"line {call.lineno}")
                 break
         if found is None:
+            # the migration guide's idiom: for _, cell in net.cells_and_names(): if
+            # isinstance(cell, nn.BatchNorm2d): cell.to_float(ms.float32), here or in a
+            # helper called with the network before the amp call
+            found = self._cells_loop_to_float(calls, here, targets, level, amp_dtype)
+        if found is None:
             for cls in classes:
                 call = self._class_to_float(cls, level, amp_dtype, analysis)
                 if call is not None:
@@ -190,6 +222,53 @@ class TrainingChecker(BaseChecker):
                 where,
             ),
         )
+
+    def _cells_loop_to_float(self, calls, here, targets, level, amp_dtype) -> tuple[nodes.Call, str] | None:
+        """A to_float on each sub-cell of the network, in a loop over its
+        ``cells_and_names()``/``cells()`` before the amp call, or in a module function
+        that the scope calls with the network before it; O2 keeps the ones the
+        loop's isinstance test limits to BatchNorm/LayerNorm."""
+        for call in calls:
+            if position(call) >= here:
+                continue
+            found = self._loop_to_float(call.scope(), targets, level, amp_dtype, before=here)
+            if found is not None:
+                return found
+            helper = resolve.binding(call.func) if isinstance(call.func, nodes.Name) else None
+            if not isinstance(helper, nodes.FunctionDef) or not isinstance(helper.parent, nodes.Module):
+                continue
+            inner = {
+                name for names, value in astutil.bind_call(call, helper, False)
+                if attribute_path(value) in targets for name in names
+            }
+            found = self._loop_to_float(helper, inner, level, amp_dtype) if inner else None
+            if found is not None:
+                loop_call, _ = found
+                return loop_call, f"in {helper.name}(), line {loop_call.lineno}, called on line {call.lineno}"
+        return None
+
+    def _loop_to_float(self, body, targets, level, amp_dtype, before=None) -> tuple[nodes.Call, str] | None:
+        for loop in body.nodes_of_class(nodes.For, skip_klass=_SKIP_NESTED):
+            if before is not None and position(loop) >= before:
+                continue
+            owner = _cells_iterated(loop.iter)
+            if owner is None or owner not in targets:
+                continue
+            cell_names = set(astutil.target_names(loop.target))
+            for call in loop.nodes_of_class(nodes.Call):
+                func = call.func
+                if not (isinstance(func, nodes.Attribute) and func.attrname == apis.TO_FLOAT_METHOD):
+                    continue
+                if not (isinstance(func.expr, nodes.Name) and func.expr.name in cell_names) or not call.args:
+                    continue
+                dtype = float_dtype(call.args[0])
+                if dtype is None or dtype == amp_dtype:
+                    continue
+                kept = _isinstance_types(call, func.expr.name)
+                if level == "O2" and kept and kept <= apis.AMP_O2_FLOAT32_CELLS:
+                    continue  # O2 puts BatchNorm/LayerNorm back to float32 itself
+                return call, f"line {call.lineno}, in the loop over {owner}'s cells"
+        return None
 
     @staticmethod
     def _to_float_receiver(call: nodes.Call) -> str | None:

@@ -23,7 +23,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, scope
+from mslint.analysis import astutil, edits, resolve, scope, sites, values
 from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
@@ -110,21 +110,24 @@ class TrainingLoopChecker(BaseChecker):
         ),
         "W8003": (
             "%s returns one loss per sample%s and %s uses it as the objective: "
-            "the gradient is that of the sum, the learning rate silently scaled by the batch size; "
+            "the gradient is that of the sum, %s; "
             "pass reduction='mean' or reduce it (.mean()) before it is returned",
             "ms-loss-without-reduction",
             "A loss whose reduction is 'none' (explicitly, or by default as in "
             "nn.SoftmaxCrossEntropyWithLogits and nn.SmoothL1Loss) returned unreduced as the "
-            "differentiated objective, or given to WithLossCell/Model as the loss.",
+            "differentiated objective, or given to WithLossCell/Model as the loss, while the "
+            "optimizer the gradients reach is not one that a loss's scale leaves unchanged (Adam "
+            "and its kind without weight decay added to the gradient).",
         ),
         "W8004": (
-            "%s trains %s, which %s, but nothing in this module calls set_train(): a new Cell has training=False, "
+            "%s trains %s, which %s, but no set_train() reaches it where it is trained: a new Cell has training=False, "
             "so Dropout drops nothing and BatchNorm normalizes with moving statistics it never updates; "
             "call %s.set_train() before the training loop",
             "ms-missing-set-train",
             "A network with Dropout, BatchNorm or code reading self.training, trained through "
-            "ms.value_and_grad/ms.grad with weights or a TrainOneStepCell called in a loop, while "
-            "nothing in the module calls set_train() (Model.train calls it itself).",
+            "ms.value_and_grad/ms.grad with weights or a TrainOneStepCell called in a loop, while no "
+            "set_train() is called on that network where it is trained: in the training function, in its "
+            "caller before the call, or at module level (Model.train calls it itself).",
         ),
         "W8005": (
             "%s discards its result: ops.stop_gradient returns a new tensor and leaves %s as it was, so "
@@ -250,12 +253,17 @@ class TrainingLoopChecker(BaseChecker):
         if resolve.cell_method_rebound(node, method):
             return  # the project gives nn.Cell this method (mslint.analysis.programs overrides)
         name = receiver.as_string() if not isinstance(receiver, nodes.Call) else spelled(receiver.func) + "(...)"
-        edits.offer("ms-torch-module-method", node, _method_edits(node), apis.TORCH_MODULE_METHODS[method].format(name))
-        self.add_message(
-            "ms-torch-module-method",
-            node=node,
-            args=(name, method, apis.TORCH_MODULE_METHODS[method].format(name)),
-        )
+        advice = apis.TORCH_MODULE_METHODS[method]
+        changes = _method_edits(node)
+        if method in apis.OPTIMIZER_PARAMETERS_ADVICE and _feeds_optimizer(node):
+            # an optimizer's parameters: get_parameters() would hand it the moving statistics
+            advice = apis.OPTIMIZER_PARAMETERS_ADVICE[method]
+            changes = (
+                [edits.replace_method_call(node, apis.OPTIMIZER_PARAMETERS_FIX)]
+                if method == "parameters" and not (node.args or node.keywords) else None
+            )
+        edits.offer("ms-torch-module-method", node, changes, advice.format(name))
+        self.add_message("ms-torch-module-method", node=node, args=(name, method, advice.format(name)))
 
     def _torch_compat(self, module: nodes.Module) -> bool:
         """The module imports a PyTorch compatibility layer that adds torch methods."""
@@ -327,7 +335,12 @@ class TrainingLoopChecker(BaseChecker):
             return False
         if isinstance(elt, nodes.Call) and resolve.call_name(elt) in apis.NO_GRADIENT_CALLS:
             return False
-        return analysis.depends_on_tensor(elt)
+        if not analysis.depends_on_tensor(elt):
+            return False
+        # an accuracy from argmax or a comparison carries no gradient: the gradients are
+        # the same with or without has_aux (measured)
+        known = analysis.values_as_entry(elt)
+        return known is None or not known.without_gradient(elt)
 
     # -- ms-loss-without-reduction ---------------------------------------------
     def _check_objective(self, node: nodes.Call, fn, where: str) -> None:
@@ -382,11 +395,14 @@ class TrainingLoopChecker(BaseChecker):
             self._report_loss(node, loss, f"{spelled(node.func)}(...)")
 
     def _report_loss(self, node: nodes.Call, loss: nodes.Call, where: str) -> None:
+        harm = _summed_loss_harm(node)
+        if harm is None:
+            return  # Adam and its kind: a summed loss trains like a mean one (measured)
         given = astutil.argument(loss, apis.LOSS_REDUCTIONS[resolve.call_name(loss)][0], "reduction")
         self.add_message(
             "ms-loss-without-reduction",
             node=node,
-            args=(loss.as_string(), "" if given is not None else " (its default reduction is 'none')", where),
+            args=(loss.as_string(), "" if given is not None else " (its default reduction is 'none')", where, harm),
         )
 
     # -- ms-loss-scale-without-unscale ------------------------------------------
@@ -406,11 +422,14 @@ class TrainingLoopChecker(BaseChecker):
                     return
 
     def _module_unscales(self, module: nodes.Module) -> bool:
+        """Whether the module unscales gradients: ``scaler.unscale(grads)`` (not only
+        the loss, for logging), here or in a project function it calls."""
         known = self._unscaling_modules.get(module)
         if known is None:
-            known = any(
-                isinstance(call.func, nodes.Attribute) and call.func.attrname == apis.LOSS_UNSCALE_METHOD
-                for call in module.nodes_of_class(nodes.Call)
+            known = _unscales_gradients(module) or any(
+                _unscales_gradients(func)
+                for func in {resolve.project_function(call.func) for call in module.nodes_of_class(nodes.Call)
+                             if isinstance(call.func, (nodes.Name, nodes.Attribute))} - {None}
             )
             self._unscaling_modules[module] = known
         return known
@@ -466,12 +485,51 @@ class TrainingLoopChecker(BaseChecker):
                 return
 
     def _report_set_train(self, node: nodes.Call, network: nodes.NodeNG, where: str, receiver: str = "") -> bool:
-        reason = _ModeDependence().of_expression(network)
-        if reason is None or self._module_calls_set_train(node.root()):
+        dependence = _ModeDependence()
+        reason = dependence.of_expression(network)
+        if reason is None or self._set_to_train(node, network):
             return False
         name = network.as_string() if isinstance(network, (nodes.Name, nodes.Attribute)) else "the network"
         self.add_message("ms-missing-set-train", node=node, args=(where, name, reason, receiver or name))
         return True
+
+    def _set_to_train(self, node: nodes.Call, network: nodes.NodeNG) -> bool:
+        """Whether set_train() (or a Model, whose train() calls it) reaches this network
+        instance where it is trained: judged per instance and per training function,
+        not per module. A set_train() covers it when it is called on the network, a
+        Cell holding it, or a value mslint cannot tell from it (a parameter), in a
+        function that trains it (where ``node`` is, or calls what ``node`` builds),
+        or before a call of such a function in its caller, or at module level on a
+        module-level network. set_train(False) never does."""
+        module = node.root()
+        names = _network_names(network, node)
+        if not names:
+            return self._module_calls_set_train(module)  # no instance to follow: the module decides
+        scopes = _training_scopes(node)
+        enabling = [call for call in module.nodes_of_class(nodes.Call) if _enables_training(call)]
+        for call in enabling:
+            if isinstance(call.func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in apis.SET_TRAIN_RUNNERS:
+                held = astutil.argument(call, 0, "network")
+                if held is None or held is astutil.UNKNOWN or _root_name(held) in names or _root_name(held) is None:
+                    return True  # Model(net, ...).train() sets it
+                continue
+            target = _root_name(call.func.expr)
+            scope = call.scope()
+            if scope in scopes and (target in names or not _other_instance(call.func.expr, names)):
+                return True
+            if isinstance(scope, nodes.Module) and target in names:
+                return True
+        # the caller of a training function sets it before the call: net.set_train(); train(net, ...)
+        for func in scopes:
+            if not isinstance(func, nodes.FunctionDef):
+                continue
+            for site, _ in sites.calls_of(func):
+                passed = {_root_name(value) for value in astutil.call_arguments(site)} | names
+                for call in enabling:
+                    if (call.scope() is site.scope() and (call.lineno or 0) < (site.lineno or 0)
+                            and isinstance(call.func, nodes.Attribute) and _root_name(call.func.expr) in passed):
+                        return True
+        return False
 
     def _module_calls_set_train(self, module: nodes.Module) -> bool:
         """Whether anything in the module may switch a Cell to training: a set_train()
@@ -481,6 +539,218 @@ class TrainingLoopChecker(BaseChecker):
             known = any(_enables_training(call) for call in module.nodes_of_class(nodes.Call))
             self._module_trains[module] = known
         return known
+
+
+def _root_name(expr: nodes.NodeNG | None) -> str | None:
+    """``net`` for ``net``, ``self.backbone`` for ``self.backbone.head``; None otherwise."""
+    if isinstance(expr, nodes.Name):
+        return expr.name
+    if isinstance(expr, nodes.Attribute):
+        if astutil.self_attribute(expr) is not None:
+            return f"self.{expr.attrname}"
+        return _root_name(expr.expr)
+    return None
+
+
+def _network_names(network: nodes.NodeNG, node: nodes.Call) -> set[str]:
+    """The names that hold this network instance: its own, the names whose value it
+    is built from (``WithLossCell(net, ...)``: net), the names assigned a Cell built
+    from it (``train_net = TrainOneStepCell(loss_net, ...)``), and the name ``node``'s
+    result is bound to."""
+    names = {name for name in (_root_name(network),) if name is not None}
+    if isinstance(network, nodes.Call):
+        names |= {
+            name.name for name in network.nodes_of_class(nodes.Name)
+            if name is not network.func and not isinstance(resolve.binding(name), (nodes.Import, nodes.ImportFrom))
+        }
+    if isinstance(node.parent, nodes.Assign):
+        names |= {target.name for target in node.parent.targets if isinstance(target, nodes.AssignName)}
+    if not names:
+        return names
+    assigns = [
+        assign for assign in node.root().nodes_of_class(nodes.Assign)
+        if len(assign.targets) == 1 and isinstance(assign.targets[0], (nodes.AssignName, nodes.AssignAttr))
+    ]
+    for _ in range(3):  # containers of containers
+        grown = set(names)
+        for assign in assigns:
+            target = _root_name(assign.targets[0]) if isinstance(assign.targets[0], nodes.AssignAttr) else assign.targets[0].name
+            mentioned = {_root_name(item) for item in assign.value.nodes_of_class((nodes.Name, nodes.Attribute))}
+            if target is not None and mentioned & names:
+                grown.add(target)
+        if grown == names:
+            break
+        names = grown
+    return names
+
+
+def _training_scopes(node: nodes.Call) -> set[nodes.NodeNG]:
+    """Where the network ``node`` sets up is trained: the scope of ``node``, the
+    scopes calling the name it is bound to (``grad_fn(...)``, ``train_net(...)``),
+    and the scopes calling the functions that do (a ``train_step`` helper's loop)."""
+    scopes: set[nodes.NodeNG] = {node.scope()}
+    assign = node.parent
+    if not (isinstance(assign, nodes.Assign) and len(assign.targets) == 1):
+        return scopes
+    bound = _root_name(assign.targets[0]) if isinstance(assign.targets[0], nodes.AssignAttr) else getattr(assign.targets[0], "name", None)
+    if bound is None:
+        return scopes
+    callers = {
+        call.scope() for call in node.root().nodes_of_class(nodes.Call)
+        if _root_name(call.func) == bound and call.func is not None
+    }
+    scopes |= callers
+    for func in list(callers):
+        if isinstance(func, nodes.FunctionDef):
+            scopes |= {site.scope() for site, _ in sites.calls_of(func) if site.root() is node.root()}
+    return scopes
+
+
+def _other_instance(receiver: nodes.NodeNG, names: set[str]) -> bool:
+    """Whether a set_train receiver is known to be another network (a name assigned
+    a Cell built from none of ``names``); a parameter or an unknown value is not."""
+    value = _value_of(receiver)
+    if not isinstance(value, nodes.Call):
+        return False
+    built_from = {_root_name(item) for item in value.nodes_of_class((nodes.Name, nodes.Attribute))}
+    return not (built_from & names)
+
+
+def _reason_at_sites(network: nodes.NodeNG, dependence: _ModeDependence, depth: int) -> str | None:
+    """For a network that is a parameter of its function (``def train(net, data)``),
+    what the callers pass: the first whose Cells behave differently in training."""
+    if not isinstance(network, nodes.Name) or depth >= _MAX_DEPTH:
+        return None
+    func = network.frame()
+    bound = func.locals.get(network.name, ()) if isinstance(func, nodes.FunctionDef) else ()
+    if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Arguments):
+        return None
+    for site, skips_self in sites.calls_of(func):
+        for names, value in astutil.bind_call(site, func, skips_self):
+            if names == [network.name]:
+                found = dependence.of_expression(value, depth + 1)
+                if found is not None:
+                    return found
+    return None
+
+
+def _summed_loss_harm(node: nodes.Call) -> str | None:
+    """What a summed loss does to the training ``node`` sets up (a grad call, a
+    TrainOneStepCell, a Model), judged by the optimizer the gradients reach: None
+    when every such optimizer is one a loss's scale leaves unchanged (measured)."""
+    found = _consuming_optimizers(node)
+    if not found:
+        return (
+            "the learning rate silently scaled by the batch size under SGD or Momentum (an optimizer "
+            "such as Adam, without weight decay, is not affected)"
+        )
+    for qname, construction in found:
+        name = _short(qname)
+        if qname in apis.LINEAR_OPTIMIZERS:
+            return f"the learning rate of {name} silently scaled by the batch size"
+        decoupled = apis.SCALE_INVARIANT_OPTIMIZERS.get(qname)
+        if decoupled is None:
+            return f"so the steps of {name} change with the batch size"
+        if not decoupled and _decays(construction):
+            return (
+                f"so {name}'s weight_decay, added to that gradient, is as many times weaker as the batch "
+                "is large"
+            )
+    return None
+
+
+def _consuming_optimizers(node: nodes.Call) -> list[tuple[str, nodes.Call]]:
+    """The optimizer constructions the gradients of ``node`` reach: the one whose
+    ``.parameters`` are its weights (``value_and_grad(fn, None, optimizer.parameters)``),
+    the optimizer given to a TrainOneStepCell or a Model; else every optimizer the
+    module builds (the training step applies one of them)."""
+    qname = resolve.call_name(node)
+    if qname in apis.HAS_AUX_GRAD_FUNCTIONS:
+        weights = astutil.argument(node, *apis.GRAD_WEIGHTS_ARGUMENT)
+        holder = weights.expr if isinstance(weights, nodes.Attribute) and weights.attrname == "parameters" else None
+    else:
+        index = 1 if qname in apis.TRAIN_STEP_CELLS or qname == "mindspore.nn.ForwardValueAndGrad" else 2
+        holder = astutil.argument(node, index, "optimizer")
+    if isinstance(holder, (nodes.Name, nodes.Attribute, nodes.Call)):
+        construction = holder if isinstance(holder, nodes.Call) else _value_of(holder)
+        optimizer = _optimizer_qname(construction)
+        if optimizer is not None:
+            return [(optimizer, construction)]
+    found = []
+    for call in node.root().nodes_of_class(nodes.Call):
+        optimizer = _optimizer_qname(call)
+        if optimizer is not None:
+            found.append((optimizer, call))
+    return found
+
+
+def _optimizer_qname(construction: nodes.NodeNG | None) -> str | None:
+    if not (isinstance(construction, nodes.Call) and isinstance(construction.func, (nodes.Name, nodes.Attribute))):
+        return None
+    qname = resolve.call_name(construction)
+    return qname if qname in apis.OPTIMIZER_CLASSES else None
+
+
+def _decays(construction: nodes.Call) -> bool:
+    """Whether an optimizer applies weight decay: a weight_decay argument that is not
+    a literal 0, or parameter groups that set one."""
+    given = astutil.argument(construction, None, apis.OPTIMIZER_WEIGHT_DECAY)
+    if given is astutil.UNKNOWN:
+        return True
+    if given is not None and astutil.literal(given) != 0:
+        return True
+    groups = astutil.argument(construction, 0, "params")
+    if isinstance(groups, nodes.Name):
+        groups = resolve.assigned_value(groups)
+    return isinstance(groups, nodes.NodeNG) and any(
+        isinstance(key, nodes.Const) and key.value == apis.OPTIMIZER_WEIGHT_DECAY
+        for mapping in groups.nodes_of_class(nodes.Dict)
+        for key, _ in mapping.items
+    )
+
+
+def _feeds_optimizer(node: nodes.NodeNG, depth: int = 0) -> bool:
+    """Whether the value of ``node`` becomes what an optimizer trains (its params,
+    directly, in a parameter group, through ``filter``/``list``/a comprehension, or
+    through a name assigned it) or the weights of a grad function."""
+    if depth > 3:
+        return False
+    for _ in range(8):
+        parent = node.parent
+        if isinstance(parent, nodes.Keyword):
+            call, keyword, position = parent.parent, parent.arg, None
+        elif isinstance(parent, nodes.Call) and node in parent.args:
+            call, keyword, position = parent, None, parent.args.index(node)
+        else:
+            call = None
+        if call is not None:
+            qname = resolve.call_name(call) if isinstance(call.func, (nodes.Name, nodes.Attribute)) else None
+            if qname in apis.OPTIMIZER_CLASSES:
+                return keyword == "params" or position == 0
+            if qname in apis.HAS_AUX_GRAD_FUNCTIONS:
+                return keyword == apis.GRAD_WEIGHTS_ARGUMENT[1] or position == apis.GRAD_WEIGHTS_ARGUMENT[0]
+            if qname not in apis.ITEM_PASSING_CALLS:
+                return False
+            node = call
+            continue
+        if isinstance(parent, nodes.Comprehension) and node is parent.iter:
+            node = parent.parent  # the comprehension itself
+            continue
+        if isinstance(parent, (nodes.List, nodes.Tuple, nodes.Starred, nodes.BinOp)):
+            node = parent  # [*a.parameters(), *b.parameters()], a + b
+            continue
+        if isinstance(parent, nodes.Dict):
+            node = parent  # a parameter group {"params": ...}
+            continue
+        if isinstance(parent, nodes.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], nodes.AssignName):
+            name = parent.targets[0].name
+            reads = [
+                read for read in parent.scope().nodes_of_class(nodes.Name)
+                if read.name == name and (read.lineno or 0) > (parent.lineno or 0)
+            ]
+            return any(_feeds_optimizer(read, depth + 1) for read in reads)
+        return False
+    return False
 
 
 def _computing_call(expr: nodes.NodeNG, func: nodes.NodeNG) -> nodes.Call | None:
@@ -509,21 +779,77 @@ def _only_evaluates(model: nodes.Call) -> bool:
     )
 
 
-def _loss_scaler_of(call: nodes.Call) -> nodes.NodeNG | None:
-    """The receiver of ``scaler.scale(loss)`` when it holds a MindSpore loss scaler."""
+def _unscales_gradients(scope: nodes.NodeNG) -> bool:
+    for call in scope.nodes_of_class(nodes.Call):
+        func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname == apis.LOSS_UNSCALE_METHOD:
+            argument = call.args[0] if call.args else None
+            name = _root_name(argument) or ""
+            if "loss" not in name.lower():
+                return True  # not only the loss, unscaled for logging
+    return False
+
+
+def _loss_scaler_of(call: nodes.Call, depth: int = 0) -> nodes.NodeNG | None:
+    """The receiver of ``scaler.scale(loss)`` when it holds a MindSpore loss scaler,
+    also through a helper of the module that returns it (``return scale_loss(loss)``)."""
     func = call.func
     if not (isinstance(func, nodes.Attribute) and func.attrname == apis.LOSS_SCALE_METHOD):
+        helper = _module_helper(call)
+        if helper is None or depth > 1:
+            return None
+        for _, value in _returns(helper):
+            inner = _computing_call(value, helper)
+            found = _loss_scaler_of(inner, depth + 1) if inner is not None else None
+            if found is not None:
+                return found
         return None
-    construction = func.expr if isinstance(func.expr, nodes.Call) else _value_of(func.expr)
-    if isinstance(construction, nodes.Call) and resolve.call_name(construction) in apis.LOSS_SCALERS:
+    if _holds_loss_scaler(func.expr, 0):
         return func.expr
     return None
+
+
+def _module_helper(call: nodes.Call) -> nodes.FunctionDef | None:
+    """``helper(...)`` defined in this module, or ``self.method(...)`` of the class."""
+    func = call.func
+    if isinstance(func, nodes.Name):
+        bound = resolve.binding(func)
+        return bound if isinstance(bound, nodes.FunctionDef) else None
+    attr = astutil.self_attribute(func)
+    cls = astutil.enclosing_class(call) if attr is not None else None
+    return resolve.find_method(cls, attr) if cls is not None else None
+
+
+def _holds_loss_scaler(expr: nodes.NodeNG, depth: int) -> bool:
+    """A loss scaler built here, held in a name or ``self.x`` (either branch of a
+    conditional), or passed in by every caller that passes one (``Trainer(scaler)``)."""
+    if depth > 3:
+        return False
+    if isinstance(expr, nodes.Call):
+        return resolve.call_name(expr) in apis.LOSS_SCALERS if isinstance(expr.func, (nodes.Name, nodes.Attribute)) else False
+    if isinstance(expr, nodes.IfExp):
+        return _holds_loss_scaler(expr.body, depth + 1) or _holds_loss_scaler(expr.orelse, depth + 1)
+    value = _value_of(expr)
+    if value is not None:
+        return _holds_loss_scaler(value, depth + 1)
+    if not isinstance(expr, nodes.Name):
+        return False
+    func = expr.frame()
+    bound = func.locals.get(expr.name, ()) if isinstance(func, nodes.FunctionDef) else ()
+    if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Arguments):
+        return False
+    passed = [
+        value for site, skips_self in sites.calls_of(func)
+        for names, value in astutil.bind_call(site, func, skips_self) if names == [expr.name]
+    ]
+    return any(_holds_loss_scaler(value, depth + 1) for value in passed)
 
 
 def _enables_training(call: nodes.Call) -> bool:
     func = call.func
     if isinstance(func, nodes.Attribute) and func.attrname == apis.SET_TRAIN_METHOD:
-        return not (call.args and _is_literal(call.args[0], False))
+        mode = astutil.argument(call, 0, "mode")
+        return not _is_literal(mode, False)
     return isinstance(func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in apis.SET_TRAIN_RUNNERS
 
 
@@ -561,12 +887,36 @@ def _method_edits(call: nodes.Call) -> list | None:
 
 
 def _is_mindspore_cell(receiver: nodes.NodeNG, method: str) -> bool:
-    """``self`` in a Cell's method, or a name/``self.x`` built from a Cell class."""
+    """``self`` in a Cell's method, or a name/``self.x`` built from a Cell class (the
+    assignment that reaches the use: ``net = net.half()`` reads the earlier ``Net()``;
+    through methods returning the Cell; what every caller passes for a parameter)."""
     if isinstance(receiver, nodes.Name) and receiver.name == "self":
         frame = receiver.frame()
         cls = frame.parent if isinstance(frame, nodes.FunctionDef) else None
         return isinstance(cls, nodes.ClassDef) and _is_plain_cell_class(cls, method)
-    return _constructs_cell(receiver if isinstance(receiver, nodes.Call) else _value_of(receiver), method)
+    constructions = _cell_constructions(receiver, 0)
+    return bool(constructions) and all(_constructs_cell(value, method) for value in constructions)
+
+
+def _cell_constructions(expr: nodes.NodeNG | None, depth: int) -> list[nodes.NodeNG]:
+    """The construction calls ``expr`` may hold ([] when unsure)."""
+    if expr is None or depth > 3:
+        return []
+    value = expr
+    if not isinstance(value, nodes.Call):
+        value = values.reaching_value(expr) if isinstance(expr, nodes.Name) else _value_of(expr)
+        if value is None and isinstance(expr, nodes.Name):
+            passed = values.passed_values(expr)  # a parameter: what the callers pass
+            found = [construction for item in passed or () for construction in _cell_constructions(item, depth + 1)]
+            return found if passed and len(found) == len(passed) else []
+        if isinstance(value, (nodes.Name, nodes.Attribute)):
+            return _cell_constructions(value, depth + 1)  # self.backbone = backbone
+    while (
+        isinstance(value, nodes.Call) and isinstance(value.func, nodes.Attribute)
+        and value.func.attrname in apis.CELL_SELF_RETURNING_METHODS
+    ):
+        value = value.func.expr
+    return [value] if isinstance(value, nodes.Call) else []
 
 
 class _ModeDependence:
@@ -581,7 +931,9 @@ class _ModeDependence:
         self._seen.add(expr)
         if isinstance(expr, (nodes.Name, nodes.Attribute)):
             value = _value_of(expr)
-            return self.of_expression(value, depth + 1) if value is not None else None
+            if value is None:
+                return _reason_at_sites(expr, self, depth)  # a parameter: what its callers pass
+            return self.of_expression(value, depth + 1)
         if not isinstance(expr, nodes.Call) or not isinstance(expr.func, (nodes.Name, nodes.Attribute)):
             return None
         qname = resolve.call_name(expr)

@@ -562,6 +562,12 @@ def has_decorator(func: nodes.FunctionDef | nodes.ClassDef, qnames: frozenset[st
     return False
 
 
+def user_class(expr: nodes.NodeNG) -> nodes.ClassDef | None:
+    """The user-defined class a Name/Attribute expression names (``Base`` in
+    ``Base.__init__(self)``), by import statements only."""
+    return _resolve_base(expr)[0] if isinstance(expr, (nodes.Name, nodes.Attribute)) else None
+
+
 def user_class_of_call(call: nodes.Call) -> nodes.ClassDef | None:
     """The user-defined class a call constructs, when the callee is a bare name
     bound to a class in this module or imported from the user's project."""

@@ -26,6 +26,7 @@ from astroid import nodes
 
 from mslint.knowledge import apis
 from mslint.analysis import astutil, mode, programs, resolve, values
+from mslint.analysis import sites as call_sites_of
 
 GRAPH = "graph"
 DIFFERENTIATED = "differentiated"
@@ -397,12 +398,20 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
                 return []
             method = resolve.find_method(found[1], attr)
             if method is None:
-                return []
+                # ``self.block(x)``: the construct of the Cell the attribute holds
+                held = self.class_facts(found[1]).values(attr)
+                return self._instance_construct(held[0]) if len(held) == 1 else []
             return [(method, astutil.is_bound_method(method))]
         if isinstance(func, nodes.Name):
             bound = resolve.binding(func)
             if isinstance(bound, nodes.FunctionDef):
                 return [(bound, False)]
+            if isinstance(bound, nodes.AssignName):
+                # ``net = Net()`` (or ``Net().set_grad()``), then ``net(x)``: its construct
+                statement = bound.parent
+                if isinstance(statement, nodes.Assign) and statement.targets == [bound]:
+                    return self._instance_construct(statement.value)
+                return []
             if not isinstance(bound, (nodes.Import, nodes.ImportFrom)):
                 return []
         if isinstance(func, (nodes.Name, nodes.Attribute)):
@@ -411,6 +420,28 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             if imported is not None:
                 return [(imported, False)]
         return []
+
+    def _instance_construct(self, value: nodes.NodeNG | None) -> list[tuple[nodes.FunctionDef, bool]]:
+        """The construct that calling the Cell ``value`` builds runs: ``Net(...)``,
+        through methods that return the Cell itself (``Net(3).set_grad()``)."""
+        while (
+            isinstance(value, nodes.Call) and isinstance(value.func, nodes.Attribute)
+            and value.func.attrname in apis.CELL_SELF_RETURNING_METHODS
+        ):
+            value = value.func.expr
+        if not isinstance(value, nodes.Call):
+            return []
+        # a script's ``from model import Net``: the model.py beside it, not a namesake
+        # module of another project in the same tree
+        cls = call_sites_of.beside_script(value) or resolve.user_class_of_call(value)
+        if cls is None or not self.is_cell_class(cls):
+            return []
+        construct = resolve.find_method(cls, apis.CELL_FORWARD_METHOD)
+        if construct is None:
+            return []
+        if construct.root() is not self.module and mode.decision_for(construct.root().file).mode != mode.PYNATIVE:
+            return []  # graph code in its own module, which reports it itself
+        return [(construct, True)]
 
     # -- how the program runs -------------------------------------------------
     def _jit_root(self, func: nodes.NodeNG, call: nodes.Call | None) -> None:

@@ -44,7 +44,7 @@ from typing import NamedTuple
 from astroid import nodes
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, resolve
+from mslint.analysis import astutil, resolve, sites
 
 # ---------------------------------------------------------------------------
 # API facts
@@ -917,6 +917,47 @@ class FunctionValues:
                 return _ENDS  # ``logger.info(...)``, ``tb_dict.update(...)``
         return _UNFOLLOWED  # a user function, ``sizes.extend(...)``
 
+    def without_gradient(self, expr: nodes.NodeNG | None, depth: int = 0) -> bool:
+        """Whether ``expr`` certainly carries no gradient: a constant, a comparison, an
+        op whose result has none (``argmax``, an integer cast, ``stop_gradient``),
+        and reductions, casts and arithmetic of such values (``(logits.argmax(1) ==
+        y).astype(ms.float32).mean()``), through names assigned once."""
+        if expr is None or depth > _CONSTANT_DEPTH:
+            return False
+        if isinstance(expr, (nodes.Const, nodes.Compare)):
+            return True
+        if isinstance(expr, (nodes.Name, nodes.Attribute)) and resolve.qualified_name(expr) is not None:
+            return True  # ms.float32, a module constant
+        if isinstance(expr, nodes.Name):
+            frame = expr.frame()
+            bindings = frame.locals.get(expr.name, ()) if isinstance(frame, (nodes.FunctionDef, nodes.Lambda)) else ()
+            values = [
+                binding.parent.value for binding in bindings
+                if isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Assign)
+                and binding.parent.targets == [binding]
+            ]
+            return bool(bindings) and len(values) == len(bindings) and all(
+                self.without_gradient(value, depth + 1) for value in values
+            )
+        if isinstance(expr, nodes.BinOp):
+            return self.without_gradient(expr.left, depth + 1) and self.without_gradient(expr.right, depth + 1)
+        if isinstance(expr, nodes.UnaryOp):
+            return self.without_gradient(expr.operand, depth + 1)
+        if not isinstance(expr, nodes.Call):
+            return False
+        if self._no_gradient_op(expr):
+            return True
+        func = expr.func
+        qname = resolve.qualified_name(func) if isinstance(func, (nodes.Name, nodes.Attribute)) else None
+        if qname in apis.NO_GRADIENT_CALLS:
+            return True
+        arguments = astutil.call_arguments(expr)
+        if qname is None and isinstance(func, nodes.Attribute):
+            arguments.append(func.expr)  # a method of the value: .mean(), .astype(...)
+        elif qname is None or not is_op_function(qname):
+            return False
+        return all(self.without_gradient(argument, depth + 1) for argument in arguments)
+
     def _no_gradient_op(self, call: nodes.Call) -> bool:
         """A MindSpore op (or tensor method) whose result carries no gradient: an
         index, a boolean, a step function's result (``ops.argmax``, ``x.eq(y)``,
@@ -1543,3 +1584,488 @@ def _after_training_return(statement: nodes.NodeNG, parent: nodes.NodeNG) -> boo
         ):
             return True
     return False
+
+
+# ---------------------------------------------------------------------------
+# Values that flow with construction
+# ---------------------------------------------------------------------------
+# A value written at a construction site reaches the layer built in ``__init__``:
+# ``Block(64, drop=0.1)`` gives ``drop`` in ``def __init__(self, c, drop=0.)`` the
+# value 0.1, which ``self.drop = nn.Dropout(drop)`` then gets. The sites of a
+# function are found in the project (mslint.analysis.sites); one site may itself read
+# a parameter of its caller, followed up to _FLOW_DEPTH callers.
+
+_FLOW_DEPTH = 4
+# ways one function is reached, at most (the product of the sites along a chain)
+_FLOW_WAYS = 64
+
+
+class Received(NamedTuple):
+    """One value an expression takes, and where it is written."""
+
+    value: object  # a constant, or UNKNOWN
+    site: nodes.Call | None  # the call that passes it (None: written where it is read, or a default)
+    written: nodes.NodeNG | None  # the expression that holds it as written (an argument, a default)
+
+
+# {parameter name: what it receives} for one way a function is called
+_Way = dict
+
+
+def received(expr: nodes.NodeNG) -> list[Received] | None:
+    """The values ``expr`` takes, one per way its code is reached in the project:
+    a constant (a literal, a module constant, a name bound once to one, a key of a
+    module-level config mapping) is one value; a parameter of ``__init__`` takes
+    what each construction of the class passes (``super().__init__(...)`` of a
+    subclass counts, followed to that subclass's constructions), the default
+    where a site leaves it out; a parameter of a module function or a method,
+    what each of its calls passes; ``self.x`` assigned once in ``__init__``, what
+    that assignment's value takes. A way whose ``if`` guards around ``expr``
+    are false there (``if drop > 0.:`` where the site passes 0) builds nothing
+    and is left out: ``[]`` when no way reaches ``expr``. None when nothing is
+    known (no call in sight)."""
+    found = received_together([expr])
+    return None if found is None else [values[0] for values in found]
+
+
+def received_together(exprs: list[nodes.NodeNG]) -> list[tuple[Received, ...]] | None:
+    """:func:`received` for several expressions of one function (the arguments of
+    one call), read in the same ways: one tuple per way, in the order of ``exprs``."""
+    anchor = exprs[0]
+    func = anchor.frame()
+    direct = tuple(_evaluate(expr, None, func, 0) for expr in exprs)
+    known = all(value.value is not astutil.UNKNOWN for value in direct)
+    if known and not (isinstance(func, nodes.FunctionDef) and _guarded(anchor, func)):
+        return [direct]
+    if not isinstance(func, nodes.FunctionDef):
+        return None
+    ways = _ways(func, 0)
+    if ways is None:
+        return [direct] if known else None
+    if known:  # a constant under a guard: built in the ways whose guard holds
+        return [direct] if any(_guards_hold(anchor, func, way) is not False for way in ways) else []
+    return [
+        tuple(_evaluate(expr, way, func, 0) for expr in exprs)
+        for way in ways
+        if _guards_hold(anchor, func, way) is not False
+    ]
+
+
+def _evaluate(expr: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int, defaults: bool = False) -> Received:
+    """The value of ``expr`` in ``func`` called in one way (None: no call in
+    sight; with ``defaults``, a parameter then reads its default)."""
+    origin: list[Received] = []
+
+    def lookup(node: nodes.NodeNG) -> object:
+        found = _lookup(node, way, func, depth, defaults)
+        if found is None:
+            return astutil.UNKNOWN
+        origin.append(found)
+        return found.value
+
+    value = astutil.literal(expr, lookup)
+    if value is astutil.UNKNOWN and isinstance(expr, nodes.Subscript):
+        found = _lookup(expr, way, func, depth, defaults)
+        if found is not None:
+            return found
+    if len(origin) == 1 and value == origin[0].value:
+        # one value read from elsewhere: name where it is written (``Block(drop=0.1)``,
+        # ``self._bn_mom = 0.1``)
+        return origin[0]
+    if len(origin) == 1 and origin[0].site is not None:
+        return Received(value, origin[0].site, expr)  # computed here from a value a site passes
+    return Received(value, None, expr)
+
+
+def _lookup(node: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int, defaults: bool) -> Received | None:
+    """What a name, ``self.x`` or ``config.key`` in ``func`` holds in one way it is called."""
+    if depth > _FLOW_DEPTH:
+        return None
+    if isinstance(node, nodes.Name):
+        bound = func.locals.get(node.name, ()) if isinstance(func, nodes.FunctionDef) else ()
+        if len(bound) == 1 and isinstance(bound[0].parent, nodes.Arguments) and node.frame() is func:
+            if way is not None:
+                return way.get(node.name)
+            default = astutil.default_of(func.args, bound[0]) if defaults else None
+            value = constant(default) if default is not None else astutil.UNKNOWN
+            return Received(value, None, default) if value is not astutil.UNKNOWN else None
+        value = _local_constant(node)
+        if value is not astutil.UNKNOWN:
+            return Received(value, None, node)
+        if len(bound) == 1 and isinstance(bound[0].parent, nodes.Assign) and bound[0].parent.targets == [bound[0]]:
+            # ``rate = drop * 2`` above: what that value takes in this way
+            return _evaluate(bound[0].parent.value, way, func, depth + 1, defaults)
+        return _config_value(node)
+    attr = astutil.self_attribute(node)
+    if attr is not None:
+        assigned = _init_assignment(node, attr)
+        if assigned is None:
+            return None
+        init = assigned.frame()
+        return _evaluate(assigned, way if init is func else None, init, depth + 1, defaults)
+    return _config_value(node)
+
+
+def _config_value(node: nodes.NodeNG) -> Received | None:
+    """``CONFIG.momentum``, ``CONFIG["momentum"]``, ``Config.momentum``: a key of a
+    mapping (a dict literal, ``dict(...)``, ``EasyDict({...})``) or a class
+    attribute that a project module binds once, read as a constant."""
+    if isinstance(node, nodes.Attribute):
+        container, key = node.expr, node.attrname
+    elif isinstance(node, nodes.Subscript) and isinstance(node.slice, nodes.Const) and isinstance(node.slice.value, str):
+        container, key = node.value, node.slice.value
+    else:
+        return None
+    if not isinstance(container, nodes.Name):
+        return None
+    holder = resolve.constant_binding(container)
+    if holder is None:
+        bound = resolve.binding(container)
+        holder = bound if isinstance(bound, nodes.ClassDef) and isinstance(bound.parent, nodes.Module) else None
+    entry = _mapping_entry(holder, key)
+    if entry is None:
+        return None
+    value = constant(entry)
+    return Received(value, None, entry) if value is not astutil.UNKNOWN else None
+
+
+def _mapping_entry(holder: nodes.NodeNG | None, key: str) -> nodes.NodeNG | None:
+    if isinstance(holder, nodes.Dict):
+        found = [value for name, value in holder.items if isinstance(name, nodes.Const) and name.value == key]
+        return found[0] if len(found) == 1 else None
+    if isinstance(holder, nodes.Call) and isinstance(holder.func, (nodes.Name, nodes.Attribute)):
+        name = holder.func.name if isinstance(holder.func, nodes.Name) else holder.func.attrname
+        if name not in apis.CONFIG_MAPPING_CALLS:
+            return None
+        keyword = [kw.value for kw in holder.keywords or () if kw.arg == key]
+        if keyword:
+            return keyword[0]
+        return _mapping_entry(holder.args[0], key) if len(holder.args) == 1 else None
+    if isinstance(holder, nodes.ClassDef):
+        bound = holder.locals.get(key, ())
+        if len(bound) == 1 and isinstance(bound[0].parent, nodes.Assign) and bound[0].parent.targets == [bound[0]]:
+            return bound[0].parent.value
+    return None
+
+
+def _related(klass: nodes.ClassDef | None, cls: nodes.ClassDef, user: list[nodes.ClassDef]) -> bool:
+    """A class of ``cls``'s hierarchy, or a subclass of it (which may assign the attribute otherwise)."""
+    return klass is not None and (klass in user or cls in resolve.class_hierarchy(klass)[0])
+
+
+def _init_assignment(node: nodes.NodeNG, attr: str) -> nodes.NodeNG | None:
+    """The value of ``self.<attr> = value`` when that is the attribute's one
+    assignment in its class, its user bases and their subclasses in those modules,
+    made directly in ``__init__``."""
+    cls = astutil.enclosing_class(node)
+    if cls is None:
+        return None
+    user, _ = resolve.class_hierarchy(cls)
+    found = [
+        target for module in {klass.root() for klass in user} for target in _self_assignments(module).get(attr, ())
+        if _related(astutil.enclosing_class(target), cls, user)
+    ]
+    if len(found) != 1:
+        return None
+    (target,) = found
+    statement = target.parent
+    method = target.frame()
+    if not (isinstance(statement, nodes.Assign) and statement.targets == [target]):
+        return None
+    if not (isinstance(method, nodes.FunctionDef) and method.name == "__init__" and method.parent in user):
+        return None
+    return statement.value
+
+
+_SELF_ASSIGNMENTS: dict[nodes.Module, dict[str, list[nodes.AssignAttr]]] = {}
+
+
+def _self_assignments(module: nodes.Module) -> dict[str, list[nodes.AssignAttr]]:
+    """attr -> every ``self.<attr> = ...`` target in the module's classes (one walk per module)."""
+    known = _SELF_ASSIGNMENTS.get(module)
+    if known is None:
+        if len(_SELF_ASSIGNMENTS) > 256:
+            _SELF_ASSIGNMENTS.clear()
+        known = _SELF_ASSIGNMENTS[module] = {}
+        for target in module.nodes_of_class(nodes.AssignAttr):
+            if astutil.is_self(target.expr) and astutil.enclosing_class(target) is not None:
+                known.setdefault(target.attrname, []).append(target)
+    return known
+
+
+_WAYS_MEMO: dict[nodes.FunctionDef, list[_Way] | None] = {}
+
+
+def _ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
+    """One {parameter: Received} per way ``func`` is called in sight (through up to
+    _FLOW_DEPTH callers); None when no call is in sight."""
+    if func in _WAYS_MEMO:
+        return _WAYS_MEMO[func]
+    if len(_WAYS_MEMO) > 2000:
+        _WAYS_MEMO.clear()
+    _WAYS_MEMO[func] = None  # a call cycle: unknown
+    result = _find_ways(func, depth)
+    _WAYS_MEMO[func] = result
+    return result
+
+
+def _find_ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
+    found = sites.calls_of(func)
+    if not found:
+        return None
+    ways: list[_Way] = []
+    params = astutil.all_params(func)
+    for call, skips_self in found:
+        caller = call.frame()
+        outer = _ways(caller, depth + 1) if isinstance(caller, nodes.FunctionDef) and depth < _FLOW_DEPTH else None
+        for outer_way in outer if outer else [None]:
+            if outer_way is not None and _guards_hold(call, caller, outer_way) is False:
+                continue  # the site itself is never reached that way
+            way: _Way = {}
+            for names, value in astutil.bind_call(call, func, skips_self):
+                # a caller no call in sight reaches: its parameters read their defaults
+                given = _evaluate(value, outer_way, caller, depth + 1, defaults=outer_way is None)
+                site = given.site if given.site is not None else call
+                for name in names:
+                    way[name] = Received(given.value if len(names) == 1 else astutil.UNKNOWN, site, given.written)
+            for param in params:
+                if param.name not in way:
+                    default = astutil.default_of(func.args, param)
+                    way[param.name] = Received(constant(default) if default is not None else astutil.UNKNOWN, call, default)
+            ways.append(way)
+            if len(ways) >= _FLOW_WAYS:
+                return ways
+    return ways
+
+
+def _guards_hold(node: nodes.NodeNG, func: nodes.NodeNG, way: _Way) -> bool | None:
+    """False when an ``if`` (or ``a if c else b``) between ``node`` and ``func``
+    takes the other branch in this way; True when every guard is known to hold;
+    None when one cannot be read."""
+    held: bool | None = True
+    child, parent = node, node.parent
+    while parent is not None and parent is not func:
+        if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
+            taken = _truth(parent.test, way, func)
+            in_body = child is parent.body if isinstance(parent, nodes.IfExp) else child in parent.body
+            if taken is None:
+                held = None
+            elif taken != in_body:
+                return False
+        child, parent = parent, parent.parent
+    return held
+
+
+def _guarded(node: nodes.NodeNG, func: nodes.NodeNG) -> bool:
+    child, parent = node, node.parent
+    while parent is not None and parent is not func:
+        if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
+            return True
+        child, parent = parent, parent.parent
+    return False
+
+
+_COMPARISONS: dict[str, Callable[[object, object], bool]] = {
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
+}
+
+
+def _truth(test: nodes.NodeNG, way: _Way, func: nodes.NodeNG) -> bool | None:
+    """The truth of a guard in one way its function is called, None when unknown."""
+    if isinstance(test, nodes.UnaryOp) and test.op == "not":
+        inner = _truth(test.operand, way, func)
+        return None if inner is None else not inner
+    if isinstance(test, nodes.BoolOp):
+        results = [_truth(value, way, func) for value in test.values]
+        stop = test.op == "or"
+        if stop in results:
+            return stop
+        return None if None in results else not stop
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1:
+        operator, right = test.ops[0]
+        left_value = _evaluate(test.left, way, func, 0).value
+        right_value = _evaluate(right, way, func, 0).value
+        compare = _COMPARISONS.get(operator)
+        if compare is None or astutil.UNKNOWN in (left_value, right_value):
+            return None
+        try:
+            return bool(compare(left_value, right_value))
+        except TypeError:
+            return None
+    value = _evaluate(test, way, func, 0).value
+    return None if value is astutil.UNKNOWN else bool(value)
+
+
+def forget_flow() -> None:
+    """Drop what was learned of the calls of functions (a new run, new trees)."""
+    _WAYS_MEMO.clear()
+    _SELF_ASSIGNMENTS.clear()
+
+
+# ---------------------------------------------------------------------------
+# Which framework's object a receiver is (outside graph code)
+# ---------------------------------------------------------------------------
+TENSOR, CELL = "tensor", "cell"
+
+
+def mindspore_object(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
+    """TENSOR or CELL when ``expr`` certainly holds a MindSpore tensor or Cell, in any
+    code (a training or evaluation function, module level): a Tensor, an op's
+    result, an item of a MindSpore dataset iterator (``for x, y in
+    ds.create_tuple_iterator()``, ``data["image"]`` of ``create_dict_iterator()``
+    without ``output_numpy=True``); a Cell built from mindspore.nn or a user Cell
+    class (through methods that return the Cell itself: ``Net().set_train()``),
+    held in a name (the assignment that reaches the use: ``net = Net()`` then
+    ``net = net.half()``), in ``self.x`` (assigned once), or passed in by every
+    caller in sight. None when unsure (a torch object, a helper's result)."""
+    if expr is None or depth > _CONSTANT_DEPTH:
+        return None
+    if isinstance(expr, nodes.Call):
+        return _object_made_by(expr, depth)
+    if isinstance(expr, nodes.Subscript):
+        # data["image"] of a dict iterator; batch[0] of a tuple iterator item
+        holder = expr.value
+        return TENSOR if isinstance(holder, nodes.Name) and _iterated_from_dataset(holder) == "container" else None
+    if isinstance(expr, nodes.Name):
+        if _iterated_from_dataset(expr) == TENSOR:
+            return TENSOR
+        bound = _reaching_binding(expr)
+        if bound is None:
+            return None
+        if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments):
+            return _passed_object(expr, bound, depth)
+        statement = bound.parent
+        if isinstance(statement, nodes.Assign) and statement.targets == [bound]:
+            return mindspore_object(statement.value, depth + 1)
+        return None
+    attr = astutil.self_attribute(expr)
+    if attr is not None:
+        return _attribute_object(expr, attr, depth)
+    return None
+
+
+def _object_made_by(call: nodes.Call, depth: int) -> str | None:
+    func = call.func
+    if isinstance(func, nodes.Attribute) and func.attrname in apis.CELL_SELF_RETURNING_METHODS:
+        inner = mindspore_object(func.expr, depth + 1)
+        if inner == CELL:
+            return CELL
+    if not isinstance(func, (nodes.Name, nodes.Attribute)):
+        return None
+    qname = resolve.qualified_name(func)
+    if qname is not None:
+        if qname in apis.TENSOR_CONSTRUCTORS or is_op_function(qname):
+            return TENSOR
+        if resolve.is_cell_qname(qname):
+            return CELL
+        if resolve.is_external(qname):
+            return None
+    cls = resolve.user_class_of_call(call)
+    if cls is not None and resolve.is_cell_class(cls):
+        return CELL
+    return None
+
+
+def reaching_value(name: nodes.Name) -> nodes.NodeNG | None:
+    """The value assigned to ``name`` by the assignment that reaches this use
+    (``net = Net()``, then ``net = net.half()`` reads ``Net()``); None for a
+    parameter, an unpacking, or when unsure."""
+    bound = _reaching_binding(name)
+    statement = bound.parent if bound is not None else None
+    return statement.value if isinstance(statement, nodes.Assign) and statement.targets == [bound] else None
+
+
+def passed_values(name: nodes.Name) -> list[nodes.NodeNG] | None:
+    """What the calls in sight pass for the parameter ``name`` reads (as written at
+    each site); None when it is no parameter or no call is in sight."""
+    func = name.frame()
+    bound = func.locals.get(name.name, ()) if isinstance(func, nodes.FunctionDef) else ()
+    if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Arguments):
+        return None
+    passed = [
+        value for site, skips_self in sites.calls_of(func)
+        for names, value in astutil.bind_call(site, func, skips_self) if names == [name.name]
+    ]
+    return passed or None
+
+
+def _reaching_binding(name: nodes.Name) -> nodes.NodeNG | None:
+    """The binding of ``name`` that gives it its value at this use: in a function,
+    the last assignment above the use in the same block or an enclosing one (a
+    parameter when none); at module level, the one binding."""
+    frame = name.frame()
+    bound = [b for b in frame.locals.get(name.name, ()) if isinstance(b, nodes.AssignName)]
+    if not bound:
+        found = resolve.binding(name)
+        return found if isinstance(found, nodes.AssignName) else None
+    if len(bound) == 1:
+        return bound[0]
+    above = [b for b in bound if (b.lineno or 0) < (name.lineno or 0) and not isinstance(b.parent, nodes.Arguments)]
+    if not above:
+        return None
+    last = max(above, key=lambda b: b.lineno)
+    statement = last.statement()
+    ancestors = set()
+    node = name.parent
+    while node is not None and node is not frame:
+        ancestors.add(node)
+        node = node.parent
+    return last if statement.parent in ancestors or statement.parent is frame else None
+
+
+def _iterated_from_dataset(name: nodes.Name) -> str | None:
+    """TENSOR when ``name`` is a target of ``for ... in <dataset>.create_tuple_iterator()``
+    unpacked, without ``output_numpy=True``; "container" for the whole item (a list
+    of tensors, or a dict of them for create_dict_iterator)."""
+    frame = name.frame()
+    for binding in frame.locals.get(name.name, ()):
+        loop = binding.parent
+        while isinstance(loop, (nodes.Tuple, nodes.List)):
+            loop = loop.parent
+        if not isinstance(loop, nodes.For):
+            return None
+        iterator = loop.iter
+        if isinstance(iterator, nodes.Call) and isinstance(iterator.func, nodes.Name) and iterator.func.name == "enumerate":
+            iterator = iterator.args[0] if iterator.args else None
+        if not (isinstance(iterator, nodes.Call) and isinstance(iterator.func, nodes.Attribute)):
+            return None
+        if iterator.func.attrname not in apis.DATASET_TENSOR_ITERATORS:
+            return None
+        numpy_output = astutil.argument(iterator, None, "output_numpy")
+        if numpy_output is astutil.UNKNOWN or (numpy_output is not None and astutil.literal_bool(numpy_output) is not False):
+            return None
+        if binding.parent is loop:  # the whole item: a dict or a list of tensors
+            return "container"
+        return TENSOR
+    return None
+
+
+def _passed_object(name: nodes.Name, param: nodes.AssignName, depth: int) -> str | None:
+    """What every caller in sight passes for a parameter: one kind, else None."""
+    func = name.frame()
+    if not isinstance(func, nodes.FunctionDef) or depth > 2:
+        return None
+    kinds = set()
+    for site, skips_self in sites.calls_of(func):
+        for names, value in astutil.bind_call(site, func, skips_self):
+            if names == [param.name]:
+                kinds.add(mindspore_object(value, depth + 1))
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _attribute_object(expr: nodes.NodeNG, attr: str, depth: int) -> str | None:
+    cls = astutil.enclosing_class(expr)
+    if cls is None:
+        return None
+    found = [
+        target for klass in resolve.class_hierarchy(cls)[0] for target in klass.nodes_of_class(nodes.AssignAttr)
+        if target.attrname == attr and astutil.is_self(target.expr)
+    ]
+    kinds = set()
+    for target in found:
+        statement = target.parent
+        if not (isinstance(statement, nodes.Assign) and statement.targets == [target]):
+            return None
+        kinds.add(mindspore_object(statement.value, depth + 1))
+    return kinds.pop() if len(kinds) == 1 else None

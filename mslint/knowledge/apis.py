@@ -362,6 +362,9 @@ class DefaultDiff:
     torch_default: str
     torch_equivalent: str  # the MindSpore argument that gives PyTorch's behaviour
     effect: str
+    # a bias that a following per-channel normalisation (apis.MEAN_REMOVING_NORMS)
+    # subtracts again: the difference cannot change the output there
+    removed_by_norm: bool = False
 
 
 @dataclass(frozen=True)
@@ -396,7 +399,7 @@ _CONV_TORCH_TO_MS = {
 }
 _CONV_BIAS = DefaultDiff(
     "has_bias", "False", "bias", "True", "has_bias=True",
-    "no bias parameter, where PyTorch's layer has one",
+    "no bias parameter, where PyTorch's layer has one", removed_by_norm=True,
 )
 
 
@@ -797,6 +800,18 @@ TORCH_METHOD_IDIOMS: dict[str, TorchMethodIdiom] = {
         "optimizer",
         "MindSpore optimizers have no .step() (AttributeError)",
         "apply the gradients with optimizer(grads)",
+        no_args=True,
+    ),
+    "detach": TorchMethodIdiom(
+        "tensor",
+        "MindSpore tensors have no .detach() (AttributeError)",
+        "use ops.stop_gradient(x) to stop the gradient",
+        no_args=True,
+    ),
+    "cpu": TorchMethodIdiom(
+        "tensor",
+        "MindSpore tensors have no .cpu() (AttributeError)",
+        "delete it (x.asnumpy() copies a tensor to the host)",
         no_args=True,
     ),
     "size": TorchMethodIdiom(
@@ -1580,3 +1595,73 @@ GRAPH_BREAK_HOST_MODULES: tuple[str, ...] = ("random", "numpy.random", "time", "
 GRAPH_BREAK_CALLS: frozenset[str] = frozenset({"mindspore.Parameter", "mindspore.set_seed"})
 # Host copies that break the graph (``.item()``, ``.tolist()`` do not: measured).
 GRAPH_BREAK_COPY_METHODS: frozenset[str] = frozenset({"asnumpy", "numpy"})
+# --------------------------------------------------------------------------
+# Values that flow with construction, and the rules that judge them (issue 24)
+# --------------------------------------------------------------------------
+# Calls that build a configuration mapping whose keys mslint reads as constants
+# (``CFG = EasyDict({"momentum": 0.1})``, then ``CFG.momentum`` / ``CFG["momentum"]``).
+CONFIG_MAPPING_CALLS: frozenset[str] = frozenset(
+    {"dict", "EasyDict", "edict", "SimpleNamespace", "Namespace", "AttrDict", "ConfigDict", "Config"}
+)
+# Normalisations that subtract a per-channel mean: a per-channel bias added just
+# before one is removed again (ms-layer-default-differs stays silent on a conv's
+# has_bias there; PyTorch code writes bias=False before them for that reason).
+MEAN_REMOVING_NORMS: frozenset[str] = frozenset(
+    [f"mindspore.nn.{name}" for name in (
+        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d",
+        "InstanceNorm3d",
+    )]
+    + [f"mindspore.mint.nn.{name}" for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm")]
+)
+
+# ms-loss-without-reduction: optimizers whose update does not change when the loss
+# (so every gradient) is multiplied by a constant, so a summed loss trains like a
+# mean one (measured, tests/oracle/test_training_loop.py: 20 steps on a summed and
+# a mean loss end within 1% of the distance moved; nn.Adam within 2e-6, SGD 0.62
+# apart). The value: whether weight_decay keeps that (decoupled: applied to the
+# weights); where it is added to the gradient instead, a summed loss makes the decay
+# batch-size times weaker (measured: nn.Adam with weight_decay=0.1 ends 1.9 times
+# the distance moved away). Lamb and LARS (no CPU kernel) and mindspore.mint.optim
+# (AdamW has no CPU kernel) could not be measured and are not listed.
+SCALE_INVARIANT_OPTIMIZERS: dict[str, bool] = {
+    "mindspore.nn.Adam": False, "mindspore.nn.AdamWeightDecay": True, "mindspore.nn.LazyAdam": False,
+    "mindspore.nn.AdaMax": False, "mindspore.nn.Adadelta": False, "mindspore.nn.Rprop": False,
+    "mindspore.experimental.optim.Adam": False, "mindspore.experimental.optim.AdamW": True,
+    "mindspore.experimental.optim.Adamax": False, "mindspore.experimental.optim.NAdam": False,
+    "mindspore.experimental.optim.RMSprop": False, "mindspore.experimental.optim.Adagrad": False,
+    "mindspore.experimental.optim.Adadelta": False, "mindspore.experimental.optim.Rprop": True,
+}
+# Optimizers whose step is the gradient times the learning rate (with momentum): a
+# summed loss is exactly the learning rate multiplied by the batch size (measured).
+LINEAR_OPTIMIZERS: frozenset[str] = frozenset(
+    {"mindspore.nn.SGD", "mindspore.nn.Momentum", "mindspore.nn.ASGD", "mindspore.experimental.optim.SGD"}
+)
+OPTIMIZER_WEIGHT_DECAY = "weight_decay"
+
+# ms-torch-module-method: where PyTorch's ``parameters()`` is what an optimizer (or a
+# grad function's weights) gets, MindSpore's equivalent is ``trainable_params()``:
+# ``get_parameters()`` also holds BatchNorm moving statistics and frozen parameters,
+# which the optimizer's weight decay then shrinks (measured: moving_variance 0.508
+# instead of 0.594 after 5 steps at lr 0.1, wd 0.1). PyTorch's optimizers skip
+# parameters that get no gradient, as trainable_params() leaves them out.
+OPTIMIZER_PARAMETERS_FIX = ".trainable_params()"
+OPTIMIZER_PARAMETERS_ADVICE: dict[str, str] = {
+    "parameters": "write {0}.trainable_params(): get_parameters() also holds the BatchNorm moving statistics "
+    "and frozen parameters, which the optimizer's weight decay would shrink",
+    "named_parameters": "iterate ((p.name, p) for p in {0}.trainable_params()): parameters_and_names() also "
+    "holds the BatchNorm moving statistics and frozen parameters, which the optimizer's weight decay would shrink",
+}
+# Calls that pass their argument's items through (``filter(f, net.parameters())``).
+ITEM_PASSING_CALLS: frozenset[str] = frozenset({"filter", "list", "tuple", "iter", "sorted", "itertools.chain"})
+# Cell methods that return the Cell itself: ``net = Net(3).set_grad()`` holds the Cell.
+CELL_SELF_RETURNING_METHODS: frozenset[str] = frozenset({"set_grad", "set_train", "to_float", "add_flags", "add_flags_recursive"})
+# Dataset iterators whose items are MindSpore tensors (unless output_numpy=True).
+DATASET_DICT_ITERATOR = "create_dict_iterator"
+DATASET_TENSOR_ITERATORS: frozenset[str] = frozenset({"create_tuple_iterator", DATASET_DICT_ITERATOR})
+# ms-amp-overrides-to-float: Cell methods that iterate over its sub-cells (a loop
+# that sets each BatchNorm back to float32, as the migration guide shows).
+CELL_ITERATING_METHODS: frozenset[str] = frozenset({"cells_and_names", "cells", "name_cells"})
+# ms-torch-in-cell: PyTorch tensor methods that neither a MindSpore tensor nor a
+# numpy array has (measured: AttributeError): in a module that imports mindspore and
+# no torch, a call of one is the PyTorch idiom whatever the receiver.
+TORCH_TENSOR_ONLY_METHODS: frozenset[str] = frozenset({"detach", "cpu"})

@@ -91,6 +91,9 @@ class RuleSpec:
     fix: Fix | None = None
     no_fixtures: str = ""  # why static fixtures cannot show it (a runtime-only rule)
     no_oracle: str = ""  # why no oracle test can prove it
+    # a port rule: off by default, turned on by the ``mslint`` command where the code
+    # shows it is ported from PyTorch (mslint.analysis.port, mslint.report.ports)
+    port: bool = False
 
     @property
     def stem(self) -> str:
@@ -166,9 +169,9 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-loop-variable-after-loop", "E7403", _SYNTAX, "graph_syntax", confirm=(GRAPH_ERROR,)),
     RuleSpec("ms-conv-padding-ignored", "E7501", _LAYERS, "layers", confirm=(LAYER,),
              fix=Fix('adds pad_mode="pad" (PyTorch\'s padding="same"/"valid" becomes pad_mode=; a per-dimension padding tuple becomes per-side)', "safe")),
-    RuleSpec("ms-conv-implicit-pad-mode", "W7502", _LAYERS, "layers", default_enabled=False, confirm=(LAYER,),
+    RuleSpec("ms-conv-implicit-pad-mode", "W7502", _LAYERS, "layers", default_enabled=False, port=True, confirm=(LAYER,),
              fix=Fix('adds pad_mode="valid" (PyTorch\'s padding), or pad_mode="pad" beside a padding', "unsafe")),
-    RuleSpec("ms-pool-implicit-stride", "W7503", _LAYERS, "layers", default_enabled=False, confirm=(LAYER,),
+    RuleSpec("ms-pool-implicit-stride", "W7503", _LAYERS, "layers", default_enabled=False, port=True, confirm=(LAYER,),
              fix=Fix("adds stride=kernel_size (PyTorch's default), for a literal or named kernel size", "unsafe")),
     RuleSpec("ms-dropout-keep-prob", "W7504", _LAYERS, "layers", confirm=(LAYER,),
              fix=Fix("passes the drop rate as p= (PyTorch's meaning) instead of keep_prob", "unsafe")),
@@ -177,7 +180,7 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-torch-positional-args", "E7506", _LAYERS, "layers", confirm=(LAYER,),
              fix=Fix("names the PyTorch positional arguments with MindSpore's keywords (padding p becomes pad_mode=\"pad\", padding=p)", "safe")),
     RuleSpec(
-        "ms-layer-default-differs", "C7507", _LAYERS, "layers", default_enabled=False,
+        "ms-layer-default-differs", "C7507", _LAYERS, "layers", default_enabled=False, port=True,
         unconfirmed="a migration hint: the layer builds and runs as documented, only PyTorch's default differs",
     ),
     RuleSpec("ms-amp-overrides-to-float", "W7601", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
@@ -219,8 +222,10 @@ RULES: tuple[RuleSpec, ...] = (
         unconfirmed=f"{_COMPILES}: the discarded result changes no gradient",
     ),
     RuleSpec("ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop", confirm=(ATTRIBUTE,),
-             fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters(), "
-                     "named_parameters() -> parameters_and_names(), children() -> cells(), .cpu() deleted", "safe")),
+             fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters() "
+                     "(trainable_params() where an optimizer or a grad function's weights take it), "
+                     "named_parameters() -> parameters_and_names() (no fix where an optimizer takes it), "
+                     "children() -> cells(), .cpu() deleted", "safe")),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
     # -- graph code that fails to compile (issue 28; checkers/graph_compile.py) ----------
     RuleSpec("ms-branch-type-mismatch", "E8301", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
@@ -259,6 +264,16 @@ RULES: tuple[RuleSpec, ...] = (
 )
 
 BY_SYMBOL: dict[str, RuleSpec] = {rule.symbol: rule for rule in RULES}
+
+# The port rules, and the rules whose findings show that a module is ported from
+# PyTorch (PyTorch keywords, positional signatures, forward, torch idioms, PyTorch's
+# padding, drop rate and momentum): where one of these reports, the port rules
+# are turned on (mslint.report.ports).
+PORT_RULES: tuple[str, ...] = tuple(rule.symbol for rule in RULES if rule.port)
+PORT_EVIDENCE: tuple[str, ...] = (
+    "ms-torch-keyword-args", "ms-torch-positional-args", "ms-forward-not-construct", "ms-torch-in-cell",
+    "ms-torch-module-method", "ms-conv-padding-ignored", "ms-dropout-keep-prob", "ms-batchnorm-momentum",
+)
 
 
 def confirmed_by(kind: str) -> frozenset[str]:

@@ -675,6 +675,24 @@ def warn_unknown_pragmas(pragmas: list[Finding], rules: list[catalog.Rule]) -> N
             f"knows, so it {effect} nothing{hint}",
             file=sys.stderr,
         )
+def port_rules_turned_on(
+    rules: list[catalog.Rule], select: list[str] | None, enabled: list[str], ignore: list[str], forced: str, where: str
+) -> tuple[list[str], frozenset[str]]:
+    """The port rules the run adds to ``enabled``, and those of them it shows only
+    where the code reads as a port (mslint.report.ports): all of them when the user
+    said the code is a port (``forced``), none when they chose rules with ``select``
+    (a selected port rule is shown everywhere) or turned one off; a port rule the
+    user enabled is theirs, shown everywhere."""
+    from mslint.knowledge.manifest import PORT_RULES  # noqa: PLC0415
+
+    known = {rule.symbol for rule in rules}
+    ignored = _resolve_names(ignore, rules, f"{where} ignore")
+    candidates = [symbol for symbol in PORT_RULES if symbol in known and symbol not in ignored and symbol not in enabled]
+    if select is not None:
+        return [], frozenset()  # the rules the user chose, shown everywhere
+    if forced:
+        return candidates, frozenset()
+    return candidates, frozenset(candidates)
 
 
 # ---------------------------------------------------------------------------
@@ -795,6 +813,10 @@ def summary_line(report: dict[str, Any]) -> str:
     if report["problems"]:
         text += f"; {len(report['problems'])} input error{'s' * (len(report['problems']) != 1)}"
     text += "."
+    port = report.get("port")
+    port_text = port.summary(display_path) if port is not None else ""
+    if port_text:
+        text += " " + port_text
     counts = report.get("confirmation")
     if counts is not None:
         text += (
@@ -1081,6 +1103,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--select", action="append", metavar="RULES", help="check only these rules (comma-separated symbols or ids)")
     parser.add_argument("--ignore", action="append", metavar="RULES", help="never report these rules")
     parser.add_argument("--enable", action="append", metavar="RULES", help="also check these (rules off by default, pylint messages)")
+    parser.add_argument("--port", action="store_true", help='the code is ported from PyTorch: turn the port rules on everywhere (or [tool.mslint] port-from = "pytorch")')
     parser.add_argument("--mode", choices=run_mode.MODES, help="how the programs run: auto (read set_context(mode=...) from the entry scripts; default), graph or pynative")
     parser.add_argument("--explain", action="store_true", help="print the programs of the project of each PATH, their modes with the evidence, and what each builds; check nothing")
     parser.add_argument("--jit-syntax-level", choices=JIT_SYNTAX_LEVELS, help="the level the project compiles with (default: lax)")
@@ -1326,6 +1349,9 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     enable = _csv(args.enable) if args.select is not None else [*config.enable, *_csv(args.enable)]
     enabled = enabled_messages(rules, select, enable, [*config.ignore, *_csv(args.ignore)], where)
     per_file = PerFileIgnores(config.root, resolve_per_file_ignores(config.per_file_ignores, rules, where))
+    port_forced = "--port" if args.port else ('[tool.mslint] port-from = "pytorch"' if config.port_from == "pytorch" else "")
+    port_added, port_conditional = port_rules_turned_on(rules, select, enabled, [*config.ignore, *_csv(args.ignore)], port_forced, where)
+    enabled = sorted([*enabled, *port_added])
     fmt = args.format or config.format
     if args.statistics and fmt not in STATISTICS_FORMATS:
         raise ConfigError(f"--statistics prints counts per rule as text or json, not {fmt}; drop one of them")
@@ -1403,14 +1429,18 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
             notebooks.relocate(item, shadows[item.path])
     files = [_source_of(path, shadows) for path in files]
     warn_unknown_pragmas(pragma_warnings, rules)
-    found = findings.assign_fingerprints(per_file.keep(checked), root)
+    from mslint.report import ports  # noqa: PLC0415
+
+    port_view = ports.view(files, port_conditional, port_forced)  # the port rules where the code is a port
+    found = port_view.filter(findings.assign_fingerprints(per_file.keep(checked), root))
     if args.fix or args.diff:
         if stdin is not None:
             raise ConfigError("--fix and --diff edit files: they cannot take standard input")
         hashes = {_source_of(path, shadows): value for path, value in hashes.items()}
         found, diff_exit, fix_problems = run_fixes(
             args, files, found,
-            lambda paths, sources: per_file.keep(_check_with_notebooks(paths, settings, sources, jobs=jobs, use_cache=use_cache)),
+            lambda paths, sources: port_view.filter(
+                per_file.keep(_check_with_notebooks(paths, settings, sources, jobs=jobs, use_cache=use_cache)), paths),
             hashes,
         )
         problems.extend(fix_problems)
@@ -1466,6 +1496,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         "unsafe_fixes": args.unsafe_fixes,
         "sources": SourceLines({stdin.path: findings.source_lines(stdin.data)} if stdin is not None else {},
                                {shadow.notebook: shadow for shadow in shadows.values()}) if args.show_source else None,
+        "port": port_view,
     }
     text = format_statistics(report, fmt) if args.statistics else FORMATTERS[fmt](report)
     if args.graph_report:  # -- graph report (issue 28) --

@@ -547,9 +547,11 @@ def _clear_checker_caches() -> None:
     """Drop what mslint's resolver and pylint's checkers memoise per node."""
     from pylint.checkers.clear_lru_cache import clear_lru_caches  # noqa: PLC0415
 
-    from mslint.analysis import resolve  # noqa: PLC0415
+    from mslint.analysis import resolve, sites, values  # noqa: PLC0415
 
     resolve.clear_caches()
+    values.forget_flow()  # what flows through each function's calls (per node)
+    sites.forget()  # the project indexes of called names (files may have changed)
     clear_lru_caches()
 
 

@@ -14,6 +14,8 @@
     baseline = "mslint-baseline.sarif"   # report only findings not in this log
     mode = "auto"                        # how the programs run: auto (read from the project's programs:
                                          # what each builds, in which mode; see mslint --explain), graph or pynative
+    port-from = "pytorch"                # the code is ported from PyTorch: the port rules on everywhere
+                                         # (without it they are on where the code shows it is a port)
 
     [tool.mslint.per-file-ignores]       # rules ignored in some files, as ruff's (globs relative to this file's folder)
     "tests/**" = ["ms-cell-in-construct"]
@@ -47,6 +49,7 @@ FORMATS = ("text", "json", "sarif", "github")
 FAIL_ON = ("error", "warning", "convention", "never")
 JIT_SYNTAX_LEVELS = ("lax", "strict")
 MODES = ("auto", "graph", "pynative")
+PORT_FROM = ("pytorch",)  # mslint.analysis.port.PORT_FROM
 DEFAULT_EXCLUDE = (
     ".bzr",
     ".direnv",
@@ -96,6 +99,7 @@ class Config:
     mode: str = "auto"
     confirm: dict[str, Any] = field(default_factory=dict)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)  # glob -> rules (the command's only)
+    port_from: str | None = None  # "pytorch": the port rules on everywhere (mslint.analysis.port)
 
 
 _KEYS = {
@@ -113,6 +117,7 @@ _KEYS = {
     "mode": "mode",
     "confirm": "confirm",
     "per-file-ignores": "per_file_ignores",
+    "port-from": "port_from",
 }
 
 
@@ -213,6 +218,8 @@ def load(config_file: Path | None = None, cwd: Path | None = None) -> Config:
             config.confirm = _confirm_table(value, config_file)
         elif attribute == "per_file_ignores":
             config.per_file_ignores = _per_file_table(value, key, config_file)
+        elif attribute == "port_from":
+            config.port_from = _choice(value, key, PORT_FROM, config_file)
     return config
 
 
@@ -305,6 +312,11 @@ def apply_to_pylint(linter: Any, cwd: Path | None = None) -> Config | None:
             continue
         if getattr(linter.config, name) == _pylint_default(linter, name):  # not set for pylint itself
             setattr(linter.config, name, value)
+    if config.port_from:
+        from mslint.knowledge.manifest import PORT_RULES  # noqa: PLC0415
+
+        for name in PORT_RULES:  # the code is a port: the port rules everywhere
+            linter.enable(name)
     _apply_names(linter, config.enable, "enable", linter.enable)
     _apply_names(linter, config.ignore, "ignore", linter.disable)
     return config

@@ -635,3 +635,115 @@ report(reference=table_gradient(Reference), host=table_gradient(HostBins))
 ''')
     assert result["reference"] == ["ok", [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [0.0, 0.0]]]
     assert result["host"] == result["reference"]
+
+
+# ---------------------------------------------------------------------------
+# Issue 24: a Cell built from a tensor, a custom bprop, a PyNative training step
+# ---------------------------------------------------------------------------
+def test_ms_cell_in_construct_built_from_a_tensor_fails_to_compile(run_snippet):
+    """nn.Dense(x, 2) inside construct, x a runtime tensor: GRAPH_MODE refuses to build
+    the Cell (TypeError "all arguments are required to be constants"); built from the
+    input's shape it compiles (and is the untrained layer the other message names)."""
+    result = run_snippet('''
+graph_mode("lax")
+class FromTensor(nn.Cell):
+    def construct(self, x):
+        hidden = ops.relu(x)
+        return nn.Dense(hidden, 2)(x)
+class FromShape(nn.Cell):
+    def construct(self, x):
+        return nn.Dense(x.shape[1], 2)(x)
+class Weighted(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.class_weight = Tensor([1.0, 0.1])
+        self.learned = Parameter(Tensor([1.0, 0.1]), name="learned")
+    def construct(self, x):
+        return nn.CrossEntropyLoss(weight=self.class_weight)(x, Tensor([0, 1], ms.int32))
+class FromParameter(Weighted):
+    def construct(self, x):
+        return nn.CrossEntropyLoss(weight=self.learned)(x, Tensor([0, 1], ms.int32))
+x = Tensor(np.ones((2, 4)), ms.float32)
+logits = Tensor(np.ones((2, 2)), ms.float32)
+report(tensor=attempt(lambda: FromTensor()(x).shape), shape=attempt(lambda: list(FromShape()(x).shape)),
+       attribute=attempt(lambda: float(Weighted()(logits).asnumpy())),
+       parameter=attempt(lambda: float(FromParameter()(logits).asnumpy())))
+''')
+    assert result["tensor"][0] == "error" and result["tensor"][1].startswith("TypeError"), result
+    assert "required to be constants" in result["tensor"][1]
+    assert result["shape"] == ["ok", [2, 2]]
+    assert result["attribute"][0] == "ok"  # a Tensor attribute is a constant of the graph
+    assert result["parameter"][0] == "error" and "required to be constants" in result["parameter"][1]
+
+
+BPROP_HARNESS = '''
+class HostTanh(nn.Cell):
+    def construct(self, x):
+        return Tensor(np.tanh(x.asnumpy()), ms.float32)
+    def bprop(self, x, out, dout):
+        return (dout * (1 - out * out),)
+
+class HostTanhNoBprop(nn.Cell):
+    def construct(self, x):
+        return Tensor(np.tanh(x.asnumpy()), ms.float32)
+
+class Net(nn.Cell):
+    def __init__(self, act):
+        super().__init__()
+        self.fc = nn.Dense(4, 4, weight_init="ones")
+        self.act = act
+    def construct(self, x):
+        return self.act(self.fc(x)).sum()
+
+def weight_gradient(act):
+    net = Net(act)
+    return float(np.abs(ms.grad(net, None, net.trainable_params())(Tensor(np.ones((2, 4)) * 0.1, ms.float32))[0].asnumpy()).sum())
+'''
+
+
+def test_ms_asnumpy_in_graph_custom_bprop_defines_the_gradient(run_snippet):
+    """x.asnumpy() in a Cell that defines bprop: the bprop defines the gradient, which
+    is not zero (PyNative and GRAPH_MODE under LAX); without bprop it is zero. STRICT
+    still refuses the copy when the network is called (its grad runs the bprop)."""
+    result = run_snippet(BPROP_HARNESS + '''
+pynative_mode()
+pynative = [weight_gradient(HostTanh()), weight_gradient(HostTanhNoBprop())]
+graph_mode("lax")
+lax = [weight_gradient(HostTanh()), weight_gradient(HostTanhNoBprop())]
+graph_mode("strict")
+x = Tensor(np.ones((2, 4)), ms.float32)
+report(pynative=pynative, lax=lax, strict=attempt(lambda: float(Net(HostTanh())(x).asnumpy())))
+''')
+    assert result["pynative"][0] > 0 and result["pynative"][1] == 0.0, result
+    assert result["lax"][0] > 0 and result["lax"][1] == 0.0, result
+    assert result["strict"][0] == "error", result
+
+
+def test_ms_asnumpy_in_graph_pynative_training_step_through_the_network(run_snippet):
+    """PyNative: value_and_grad(forward_fn) where forward_fn calls a network whose
+    construct copies a value that carries a gradient to the host: the layers before the
+    copy get a zero gradient. A network built with a chained .set_grad() is the Cell."""
+    result = run_snippet('''
+pynative_mode()
+class HostActivation(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 4, weight_init="ones")
+    def construct(self, x):
+        return Tensor(np.tanh(self.fc(x).asnumpy()), ms.float32)
+class OpsActivation(HostActivation):
+    def construct(self, x):
+        return ops.tanh(self.fc(x))
+def step_gradient(net):
+    optimizer = nn.SGD(net.trainable_params(), 0.1)
+    def forward_fn(x):
+        return net(x).sum()
+    _, grads = ms.value_and_grad(forward_fn, None, optimizer.parameters)(Tensor(np.ones((2, 4)) * 0.1, ms.float32))
+    return float(np.abs(grads[0].asnumpy()).sum())
+chained = HostActivation().set_grad()
+report(copied=step_gradient(HostActivation()), chained=step_gradient(chained),
+       chained_type=type(chained).__name__, ops=step_gradient(OpsActivation()))
+''')
+    assert result["copied"] == 0.0 and result["chained"] == 0.0
+    assert result["chained_type"] == "HostActivation"
+    assert result["ops"] > 0

@@ -572,3 +572,101 @@ report(
     assert result["moved"] == [1.0, 1.0, 2]  # margin 1.0 went to p, p=2 to swap
     assert result["fixed_two"] == result["torch_two"] == [2, 1.0, False]
     assert result["naive_call"][0] == "error" and result["naive_call"][1].startswith("TypeError")
+# ---------------------------------------------------------------------------
+# Issue 24: frozen statistics, values from where a layer is built, a bias before
+# a BatchNorm, a keep probability of one half
+# ---------------------------------------------------------------------------
+FROZEN_HARNESS = '''
+pynative_mode()
+x = Tensor(np.random.RandomState(0).randn(8, 4, 3, 3) * 2 + 1, ms.float32)
+
+def moving_mean_after(bn, train=True, steps=3):
+    bn.set_train(train)
+    for _ in range(steps):
+        bn(x)
+    return round(float(bn.moving_mean.asnumpy().sum()), 6)
+
+class FrozenBatchNorm(nn.BatchNorm2d):
+    """Normalises with fixed statistics: construct never updates them."""
+    def __init__(self, num_features, momentum=0.1):
+        super().__init__(num_features, momentum=momentum)
+    def construct(self, x):
+        return ops.batch_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta, False)
+
+class TorchStyleBN(nn.BatchNorm2d):
+    """Passes PyTorch's momentum up to nn.BatchNorm2d."""
+    def __init__(self, num_features, momentum=0.1):
+        super().__init__(num_features, momentum=momentum)
+'''
+
+
+def test_ms_batchnorm_momentum_frozen_statistics_never_move(run_snippet):
+    """use_batch_statistics=False, a layer only evaluated, and a subclass whose construct
+    normalises with the moving statistics never update them: momentum has no effect.
+    Frozen parameters alone do not freeze them (the layer in training mode still moves)."""
+    result = run_snippet(FROZEN_HARNESS + '''
+frozen_params = nn.BatchNorm2d(4, momentum=0.1)
+for p in frozen_params.trainable_params():
+    p.requires_grad = False
+report(
+    no_batch_statistics=[moving_mean_after(nn.BatchNorm2d(4, momentum=m, use_batch_statistics=False)) for m in (0.1, 0.9)],
+    evaluated=[moving_mean_after(nn.BatchNorm2d(4, momentum=m), train=False) for m in (0.1, 0.9)],
+    frozen_subclass=[moving_mean_after(FrozenBatchNorm(4, momentum=m)) for m in (0.1, 0.9)],
+    frozen_parameters=moving_mean_after(frozen_params),
+    trained=[moving_mean_after(nn.BatchNorm2d(4, momentum=m)) for m in (0.1, 0.9)],
+)
+''')
+    assert result["no_batch_statistics"] == [0.0, 0.0]
+    assert result["evaluated"] == [0.0, 0.0]
+    assert result["frozen_subclass"] == [0.0, 0.0]
+    assert result["frozen_parameters"] == result["trained"][0] != 0.0  # still moves
+    assert result["trained"][0] != result["trained"][1]  # where they move, momentum matters
+
+
+def test_ms_batchnorm_momentum_a_subclass_passing_it_up_keeps_its_meaning(run_snippet):
+    """A BatchNorm subclass passing momentum=0.1 to super().__init__ keeps only 10% of
+    the running average, like nn.BatchNorm2d(c, momentum=0.1): the value a construction
+    site gives flows to the layer."""
+    result = run_snippet(FROZEN_HARNESS + '''
+report(subclass=moving_mean_after(TorchStyleBN(4), steps=1),
+       direct=moving_mean_after(nn.BatchNorm2d(4, momentum=0.1), steps=1),
+       fixed=moving_mean_after(TorchStyleBN(4, momentum=0.9), steps=1),
+       default=moving_mean_after(nn.BatchNorm2d(4), steps=1))
+''')
+    assert result["subclass"] == result["direct"]
+    assert result["fixed"] == result["default"] != result["subclass"]
+
+
+def test_ms_dropout_keep_prob_one_half_keeps_half_either_way(run_snippet):
+    """nn.Dropout(0.5) (keep_prob) and nn.Dropout(p=0.5) drop the same share: a rate
+    visibly 0.5 is no mistake, whatever its name."""
+    result = run_snippet('''
+pynative_mode()
+def dropped(cell):
+    cell.set_train()
+    return float((cell(Tensor(np.ones((20000,)), ms.float32)).asnumpy() == 0).mean())
+drop = 0.5
+report(keep_prob=dropped(nn.Dropout(drop)), p=dropped(nn.Dropout(p=drop)))
+''')
+    assert abs(result["keep_prob"] - 0.5) < 0.02 and abs(result["p"] - 0.5) < 0.02
+
+
+def test_ms_layer_default_differs_a_bias_before_batchnorm_changes_nothing(run_snippet):
+    """A conv whose output goes straight into a BatchNorm: with or without a bias the
+    output is the same (the norm subtracts the per-channel mean), so MindSpore's
+    has_bias=False default loses nothing there; before an activation it does."""
+    result = run_snippet('''
+pynative_mode()
+x = Tensor(np.random.RandomState(0).randn(4, 3, 6, 6), ms.float32)
+def conv(has_bias):
+    return nn.Conv2d(3, 4, 3, pad_mode="valid", has_bias=has_bias, weight_init="ones", bias_init="ones")
+def run(layers):
+    net = nn.SequentialCell(layers)
+    net.set_train()
+    return net(x).asnumpy()
+report(
+    norm=bool(np.allclose(run([conv(True), nn.BatchNorm2d(4)]), run([conv(False), nn.BatchNorm2d(4)]), atol=1e-5)),
+    relu=bool(np.allclose(run([conv(True), nn.ReLU()]), run([conv(False), nn.ReLU()]), atol=1e-5)),
+)
+''')
+    assert result["norm"] is True and result["relu"] is False

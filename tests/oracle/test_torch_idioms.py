@@ -169,3 +169,34 @@ report(tensor={m: callable(getattr(x, m, None)) for m in methods},
     assert not any(result["cell"].values())
     for flags in result["optimizers"].values():
         assert not any(flags.values())
+
+
+def test_ms_torch_in_cell_outside_construct_dataset_items_are_tensors_without_torch_methods(run_snippet):
+    """Outside construct (evaluation code, module level): the items of a MindSpore
+    dataset iterator are MindSpore tensors (numpy arrays with output_numpy=True), and a
+    tensor has no .detach(), .cpu() or .cuda() (AttributeError), .size(0) raises
+    TypeError, .to("cuda") ValueError; a Cell has no .half() or .eval(). The
+    suggested spellings work."""
+    result = run_snippet('''
+pynative_mode()
+import mindspore.dataset as ds
+data = ds.NumpySlicesDataset((np.ones((4, 3), np.float32), np.zeros((4,), np.int32)), shuffle=False).batch(2)
+images, labels = next(data.create_tuple_iterator())
+batch = next(data.create_dict_iterator())
+numpy_images, _ = next(data.create_tuple_iterator(output_numpy=True))
+net = nn.Dense(3, 3)
+report(
+    kinds=[type(images).__name__, type(batch["column_0"]).__name__, type(numpy_images).__name__],
+    detach=attempt(lambda: images.detach()), cpu=attempt(lambda: images.cpu()), cuda=attempt(lambda: images.cuda()),
+    size=attempt(lambda: labels.size(0)), to=attempt(lambda: images.to("cuda")),
+    half=attempt(lambda: net.half()), eval=attempt(lambda: net.eval()),
+    fixed=[labels.shape[0], float(ops.stop_gradient(images).sum()), type(net.to_float(ms.float16)).__name__,
+           net.set_train(False).training],
+)
+''')
+    assert result["kinds"] == ["Tensor", "Tensor", "ndarray"], result["kinds"]
+    for key in ("detach", "cpu", "cuda", "half", "eval"):
+        assert result[key][0] == "error" and result[key][1].startswith("AttributeError"), (key, result[key])
+    assert result["size"][0] == "error" and result["size"][1].startswith("TypeError"), result["size"]
+    assert result["to"][0] == "error" and result["to"][1].startswith("ValueError"), result["to"]
+    assert result["fixed"] == [2, 6.0, "Dense", False]

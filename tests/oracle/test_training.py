@@ -525,3 +525,53 @@ report(before=weights_equal(before, pretrained),
     assert result["fresh"] == [[], True]
     not_loaded, loaded_weights = result["wrapper"]
     assert {"optimizer.fc.bias", "optimizer.fc.weight"} <= set(not_loaded) and loaded_weights is False
+
+
+def test_ms_amp_overrides_to_float_the_guide_loop_before_o3_is_undone(run_snippet):
+    """The migration guide's loop that sets every BatchNorm back to float32
+    (``for _, cell in net.cells_and_names(): if isinstance(cell, nn.BatchNorm2d):
+    cell.to_float(ms.float32)``), then Model(amp_level="O3") or auto_mixed_precision
+    "O3": the BatchNorm computes in float16. O2 keeps it in float32 itself; the loop
+    after the amp call keeps it too."""
+    result = run_snippet('''
+pynative_mode()
+from mindspore.train import Model, FixedLossScaleManager
+seen = []
+class BN(nn.BatchNorm2d):
+    def construct(self, x):
+        y = super().construct(x)
+        seen.append(str(y.dtype))
+        return y
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+        self.bn = BN(4)
+        self.fc = nn.Dense(4, 2)
+    def construct(self, x):
+        return self.fc(self.bn(self.conv(x)).mean((2, 3)))
+x = Tensor(np.ones((2, 3, 8, 8)), ms.float32)
+def keep_bn_fp32(net):
+    for _, cell in net.cells_and_names():
+        if isinstance(cell, nn.BatchNorm2d):
+            cell.to_float(ms.float32)
+def bn_dtype(run):
+    seen.clear()
+    run(x)
+    return seen[-1]
+out = {}
+for level in ("O2", "O3"):
+    net = Net()
+    keep_bn_fp32(net)
+    scale = FixedLossScaleManager(drop_overflow_update=False)
+    model = Model(net, None, nn.SGD(net.trainable_params(), 0.0), amp_level=level, loss_scale_manager=scale)
+    cast = Net()
+    keep_bn_fp32(cast)
+    cast = ms.amp.auto_mixed_precision(cast, level)
+    after = ms.amp.auto_mixed_precision(Net(), level)
+    keep_bn_fp32(after)
+    out[level] = [bn_dtype(model.train_network), bn_dtype(cast), bn_dtype(after)]
+report(**out)
+''')
+    assert result["O3"] == ["Float16", "Float16", "Float32"], result
+    assert result["O2"] == ["Float32", "Float32", "Float32"], result

@@ -506,3 +506,171 @@ report(
     assert result["transpose"] == [3, 2, 4]
     expected = ["ok", [["head.weight", "head.bias"], ["fc.weight", "fc.bias"]]]
     assert result["lenient"] == expected and result["strict"] == expected, result
+
+
+# ---------------------------------------------------------------------------
+# Issue 24: the optimizer decides what a summed loss does; extra outputs without
+# a gradient; an optimizer's parameters; set_train per instance; loss scaling
+# ---------------------------------------------------------------------------
+SCALE_HARNESS = '''
+pynative_mode()
+import importlib
+rs = np.random.RandomState(0)
+X = Tensor(rs.randn(16, 4), ms.float32)
+Y = Tensor(rs.randint(0, 3, 16), ms.int32)
+
+def optimizer(qname, params, weight_decay):
+    module, name = qname.rsplit(".", 1)
+    cls = getattr(importlib.import_module(module), name)
+    lr = 1.0 if name.lower() == "adadelta" else 0.01
+    keywords = {"lr": lr} if module.startswith("mindspore.experimental") else {"learning_rate": lr}
+    if weight_decay:
+        keywords["weight_decay"] = weight_decay
+    if name == "Momentum":
+        keywords["momentum"] = 0.9
+    return cls(params, **keywords)
+
+def trained(qname, summed, weight_decay=0.0, steps=20):
+    net = nn.Dense(4, 3, weight_init="ones", bias_init="zeros")
+    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True)  # reduction 'none': one loss per sample
+    opt = optimizer(qname, net.trainable_params(), weight_decay)
+    def forward(x, y):
+        per_sample = loss_fn(net(x), y)
+        return per_sample.sum() if summed else per_sample.mean()
+    grad_fn = ms.value_and_grad(forward, None, opt.parameters)
+    for _ in range(steps):
+        _, grads = grad_fn(X, Y)
+        opt(grads)
+    return net.weight.asnumpy()
+
+def relative_gap(qname, weight_decay=0.0, steps=20):
+    summed, mean = trained(qname, True, weight_decay, steps), trained(qname, False, weight_decay, steps)
+    return float(np.abs(summed - mean).max() / max(np.abs(mean - 1).max(), 1e-12))
+'''
+
+
+def test_ms_loss_without_reduction_adaptive_optimizers_ignore_the_loss_scale(run_snippet):
+    """Each optimizer of apis.SCALE_INVARIANT_OPTIMIZERS ends 20 steps on a summed loss
+    within 1% of the distance moved on the mean loss (nn.Adam: 2e-6); with weight
+    decay that is added to the gradient it does not (the decay is batch-size times
+    weaker against the sum), decoupled decay keeps it."""
+    table = repr(apis.SCALE_INVARIANT_OPTIMIZERS)
+    result = run_snippet(SCALE_HARNESS + f'''
+gaps = {{}}
+for qname, decoupled in {table}.items():
+    decays = "Rprop" not in qname or not qname.startswith("mindspore.experimental")
+    gaps[qname] = [relative_gap(qname), relative_gap(qname, 0.1) if decays else 0.0, decoupled]
+report(**gaps)
+''')
+    for qname, (plain, decayed, decoupled) in result.items():
+        assert plain < 0.01, (qname, plain)
+        if decoupled:
+            assert decayed < 0.01, (qname, decayed)
+        else:
+            assert decayed > 0.5, (qname, decayed)  # measured 1.06 to 1.91
+
+
+def test_ms_loss_without_reduction_sgd_steps_scale_with_the_batch(run_snippet):
+    """SGD and Momentum (apis.LINEAR_OPTIMIZERS): one step on the summed loss moves the
+    weights batch-size times as far as on the mean; Adam's first step is the same."""
+    linear = repr(sorted(apis.LINEAR_OPTIMIZERS))
+    result = run_snippet(SCALE_HARNESS + f'''
+def first_step(qname, summed):
+    return np.abs(trained(qname, summed, steps=1) - 1).sum()
+ratios = {{qname: float(first_step(qname, True) / first_step(qname, False)) for qname in {linear}}}
+report(ratios=ratios, adam=float(first_step("mindspore.nn.Adam", True) / first_step("mindspore.nn.Adam", False)),
+       gaps={{qname: relative_gap(qname) for qname in ("mindspore.nn.Adagrad", "mindspore.nn.RMSProp")}})
+''')
+    for qname, ratio in result["ratios"].items():
+        assert abs(ratio - 16) < 1e-3, (qname, ratio)  # the batch size
+    assert abs(result["adam"] - 1) < 1e-3
+    assert all(gap > 0.05 for gap in result["gaps"].values()), result["gaps"]  # not invariant either
+
+
+def test_ms_grad_without_has_aux_outputs_without_gradient_change_nothing(run_snippet):
+    """``return loss, acc`` with acc from argmax (or a comparison): the gradients are the
+    same with and without has_aux."""
+    result = run_snippet('''
+pynative_mode()
+net = nn.Dense(4, 3)
+loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+x = Tensor(np.random.RandomState(0).randn(8, 4), ms.float32)
+y = Tensor(np.array([0, 1, 2, 0, 1, 2, 0, 1]), ms.int32)
+def with_accuracy(x, y):
+    logits = net(x)
+    acc = (logits.argmax(1) == y).astype(ms.float32).mean()
+    correct = ops.equal(ops.argmax(logits, 1), y).sum()
+    return loss_fn(logits, y), acc, correct
+weights = net.trainable_params()
+plain = ms.grad(with_accuracy, None, weights)(x, y)
+aux, _ = ms.grad(with_accuracy, None, weights, has_aux=True)(x, y)
+report(same=all(np.allclose(a.asnumpy(), b.asnumpy()) for a, b in zip(plain, aux)))
+''')
+    assert result["same"] is True
+
+
+def test_ms_torch_module_method_get_parameters_in_an_optimizer_decays_the_moving_statistics(run_snippet):
+    """An optimizer built from get_parameters() (the old safe fix of parameters()) with
+    weight decay shrinks the BatchNorm moving statistics; trainable_params() leaves them."""
+    result = run_snippet('''
+pynative_mode()
+def moving_variance(params_of):
+    ms.set_seed(0)
+    net = nn.SequentialCell([nn.Dense(4, 4), nn.BatchNorm1d(4)])
+    net.set_train()
+    x = Tensor(np.random.RandomState(0).randn(16, 4) * 3, ms.float32)
+    net(x)  # fill the moving statistics once, then only the optimizer acts on them
+    net.set_train(False)
+    opt = nn.SGD(params_of(net), learning_rate=0.1, weight_decay=0.1)
+    grad_fn = ms.value_and_grad(lambda data: net(data).sum(), None, opt.parameters)
+    for _ in range(5):
+        _, grads = grad_fn(x)
+        opt(grads)
+    return [float(net[1].moving_variance.asnumpy().mean()), len(opt.parameters)]
+report(all_params=moving_variance(lambda n: n.get_parameters()),
+       trainable=moving_variance(lambda n: n.trainable_params()))
+''')
+    decayed, held = result["all_params"]
+    kept, trained = result["trainable"]
+    assert held == 6 and trained == 4  # get_parameters() hands over the two moving statistics
+    assert decayed < kept * 0.97, result  # 5 steps of lr 0.1 x wd 0.1: 0.99 ** 5
+
+
+def test_ms_missing_set_train_another_instance_or_an_evaluation_does_not_switch_it(run_snippet):
+    """set_train() on another network, or set_train(False) in an evaluation function,
+    leaves the trained network's Dropout off; set_train() in its caller turns it on."""
+    result = run_snippet(SET_TRAIN_HARNESS + '''
+def train_loop(net):
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.01))
+    train(data, label)
+    return [net.training, bool(np.abs(net.bn.moving_mean.asnumpy()).max() > 0)]
+def evaluate(net):
+    net.set_train(False)
+    net(data)
+student, teacher = Net(), Net()
+teacher.set_train()
+evaluate(student)
+first = train_loop(student)
+caller_set = Net()
+caller_set.set_train()
+report(other_instance=first, caller=train_loop(caller_set))
+''')
+    assert result["other_instance"] == [False, False]
+    assert result["caller"] == [True, True]
+
+
+def test_ms_loss_scale_without_unscale_unscaling_the_loss_leaves_the_gradients_scaled(run_snippet):
+    """A loss unscaled for logging says nothing of the gradients: they stay scaled."""
+    result = run_snippet('''
+pynative_mode()
+from mindspore.amp import DynamicLossScaler
+net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+scaler = DynamicLossScaler(1024, 2, 1000)
+def scale_loss(loss):
+    return scaler.scale(loss)
+def forward_fn(x):
+    return scale_loss(net(x).mean())
+loss, grads = ms.value_and_grad(forward_fn, None, net.trainable_params())(Tensor(np.ones((4, 2)), ms.float32))
+report(loss=float(scaler.unscale(loss).asnumpy()), grad=float(grads[0].asnumpy().ravel()[0]))
+''')
+    assert result["loss"] == 2.0 and result["grad"] == 1024.0

@@ -1,0 +1,348 @@
+"""Where a function is called in the project: the construction sites of a class
+(the calls of its ``__init__``), ``super().__init__(...)`` of its subclasses, the
+calls of a module function, ``self.method(...)`` of a method.
+
+mslint.analysis.values follows constructor arguments through these sites
+(``Block(64, drop=0.1)`` gives ``drop`` of ``Block.__init__`` the value 0.1). Sites
+are looked for in the function's own module and in the project's other modules
+whose source names the function or class (a regex index of the names each file
+calls, built once per project folder); each candidate call is resolved with
+astroid and kept only when it reaches this very function. A call mslint cannot
+resolve (a class passed as an argument, ``getattr``, a registry) is no site:
+a value proven at the sites in sight is judged there, and a value no site in
+sight gives is unknown.
+
+:func:`calls_of` is the one question; the program model can later narrow its
+answer to the sites a program runs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+import astroid
+from astroid import nodes
+
+from mslint.analysis import astutil, resolve
+from mslint.analysis.project import module_name, package_root
+
+# A project folder with more Python files than this is searched in the module itself only.
+_PROJECT_FILE_LIMIT = 4000
+_SKIPPED_FOLDERS = frozenset({"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", ".venv"})
+# the names a file calls or derives from: ``Name(`` anywhere, and the bases of ``class X(A, b.B):``
+_CALLED = re.compile(rb"([A-Za-z_]\w*)\s*\(")
+_CLASS_BASES = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.MULTILINE)
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+
+Site = tuple[nodes.Call, bool]  # the call, and whether it skips the callee's ``self``
+
+
+def calls_of(func: nodes.FunctionDef) -> list[Site]:
+    """The calls in the project that run ``func``: for ``__init__``, the
+    constructions of its class and of subclasses that inherit it, and the
+    ``super().__init__(...)`` (or ``Base.__init__(self, ...)``) of subclasses;
+    for another method, ``self.<method>(...)`` in its class and subclasses of the
+    module; for a module function, its calls."""
+    parent = func.parent
+    if isinstance(parent, nodes.ClassDef):
+        if not astutil.is_bound_method(func):
+            return []
+        if func.name == "__init__":
+            return _constructions(parent, func)
+        return _self_calls(parent, func)
+    if isinstance(parent, nodes.Module):
+        return _function_calls(func)
+    return []
+
+
+def _key(node: nodes.NodeNG) -> tuple[str, str, int]:
+    """The same definition seen through two module names (the linted file and the
+    module another file imports) is the same definition."""
+    root = node.root()
+    path = os.path.realpath(root.file) if root.file else root.name
+    return path, node.name, node.lineno or 0
+
+
+def _modules(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module]:
+    """The definition's module and the project's other modules whose source calls
+    or derives from one of ``names``."""
+    own = definition.root()
+    found = [own]
+    path = own.file
+    if not path or not os.path.isfile(path):
+        return found
+    index = _index_for(path)
+    mine = os.path.realpath(path)
+    others = [other for other in index.mentioning(names) if other != mine]
+    if len(others) > _CANDIDATE_LIMIT:
+        return found  # a name too common to follow: the module's own sites only
+    for other in others:
+        try:
+            module = astroid.MANAGER.ast_from_file(other, module_name(other), source=True)
+        except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+            continue
+        found.append(module)
+    return found
+
+
+_CALLS: dict[nodes.Module, dict[str, list[nodes.Call]]] = {}
+_CLASSES: dict[nodes.Module, list[nodes.ClassDef]] = {}
+
+
+def _calls_named(module: nodes.Module, name: str) -> list[nodes.Call]:
+    """The calls of a module whose callee's last name is ``name`` (one walk per module)."""
+    known = _CALLS.get(module)
+    if known is None:
+        if len(_CALLS) > 256:
+            _CALLS.clear()
+            _CLASSES.clear()
+        known = _CALLS[module] = {}
+        for call in module.nodes_of_class(nodes.Call):
+            func = call.func
+            short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
+            if short is not None:
+                known.setdefault(short, []).append(call)
+    return known.get(name, [])
+
+
+def _classes(module: nodes.Module) -> list[nodes.ClassDef]:
+    known = _CLASSES.get(module)
+    if known is None:
+        known = _CLASSES[module] = list(module.nodes_of_class(nodes.ClassDef))
+    return known
+
+
+def _names_base(klass: nodes.ClassDef, name: str) -> bool:
+    """Whether a class statement spells ``name`` among its bases (``class B(A)``, ``(pkg.A)``)."""
+    for base in klass.bases:
+        last = base.attrname if isinstance(base, nodes.Attribute) else getattr(base, "name", None)
+        if last == name or (last is None and name in base.as_string()):
+            return True
+    return False
+
+
+def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
+    target = _key(cls)
+    init_key = _key(init)
+    modules = _modules(cls, {cls.name})
+    subclasses: list[nodes.ClassDef] = []
+    pending = [cls.name]
+    while pending and len(subclasses) < 64:  # subclasses of subclasses name their own base
+        name = pending.pop()
+        for module in modules:
+            for klass in _classes(module):
+                if _names_base(klass, name) and _key(klass) != target and klass not in subclasses \
+                        and any(_key(base) == target for base in resolve.class_hierarchy(klass)[0][1:]):
+                    subclasses.append(klass)
+                    pending.append(klass.name)
+    if subclasses:  # their constructions and super() calls may be in yet other modules
+        seen = {module.file for module in modules}
+        modules += [m for m in _modules(cls, {klass.name for klass in subclasses}) if m.file not in seen]
+    inheriting = {_key(klass) for klass in subclasses if _own_init_key(klass) == init_key}
+    names = {cls.name} | {klass.name for klass in subclasses if _key(klass) in inheriting}
+    sites: list[Site] = []
+    for module in modules:
+        for name in names:
+            for call in _calls_named(module, name):
+                built = resolve.user_class_of_call(call)
+                if built is not None and (_key(built) == target or _key(built) in inheriting):
+                    sites.append((call, True))
+        if not subclasses:
+            continue
+        for call in _calls_named(module, "__init__"):
+            if isinstance(call.func, nodes.Attribute):
+                site = _base_init_call(call, call.func, target, init_key)
+                if site is not None:
+                    sites.append(site)
+    return sites
+
+
+def _own_init_key(cls: nodes.ClassDef) -> tuple[str, str, int] | None:
+    """The ``__init__`` a class's instances run (its own, or the nearest base's)."""
+    found = resolve.find_method(cls, "__init__")
+    return _key(found) if found is not None else None
+
+
+def _base_init_call(call: nodes.Call, func: nodes.Attribute, target: tuple, init_key: tuple) -> Site | None:
+    """``super().__init__(...)`` / ``super(Sub, self).__init__(...)`` in a subclass's
+    method whose next ``__init__`` is ``init``; or ``Base.__init__(self, ...)``."""
+    found = astutil.enclosing_method(call)
+    if found is None:
+        return None
+    _, subclass = found
+    receiver = func.expr
+    if isinstance(receiver, nodes.Call) and isinstance(receiver.func, nodes.Name) and receiver.func.name == "super":
+        for base in resolve.class_hierarchy(subclass)[0][1:]:
+            own = astutil.own_method(base, "__init__")
+            if own is not None:
+                return (call, True) if _key(own) == init_key else None
+        return None
+    named = resolve.user_class(receiver)
+    if named is not None and _key(named) == target:
+        return call, False
+    return None
+
+
+def _self_calls(cls: nodes.ClassDef, method: nodes.FunctionDef) -> list[Site]:
+    """``self.<method>(...)`` in the classes of the module that run this method."""
+    key = _key(method)
+    sites: list[Site] = []
+    for klass in cls.root().nodes_of_class(nodes.ClassDef):
+        found = resolve.find_method(klass, method.name)
+        if found is None or _key(found) != key:
+            continue
+        for call in klass.nodes_of_class(nodes.Call):
+            if astutil.self_attribute(call.func) == method.name and astutil.enclosing_class(call) is klass:
+                sites.append((call, True))
+    return sites
+
+
+def _function_calls(func: nodes.FunctionDef) -> list[Site]:
+    key = _key(func)
+    sites: list[Site] = []
+    for module in _modules(func, {func.name}):
+        for call in _calls_named(module, func.name):
+            callee = call.func
+            if isinstance(callee, nodes.Name) and callee.name == func.name:
+                bound = resolve.binding(callee)
+                if isinstance(bound, nodes.ImportFrom):
+                    bound = resolve.project_function(callee)
+                if isinstance(bound, nodes.FunctionDef) and _key(bound) == key:
+                    sites.append((call, False))
+            elif isinstance(callee, nodes.Attribute) and callee.attrname == func.name:
+                bound = resolve.project_function(callee)
+                if bound is not None and _key(bound) == key:
+                    sites.append((call, False))
+    return sites
+
+
+def beside_script(call: nodes.Call) -> nodes.ClassDef | None:
+    """For ``C(...)`` after ``from model import C`` in a script: the class ``C`` of
+    ``model.py`` beside the script, as Python finds it there (the script's folder
+    comes first on sys.path), whatever module named ``model`` another project of the
+    same tree holds. None when the import is not such a one."""
+    func = call.func
+    if not isinstance(func, nodes.Name):
+        return None
+    bound = resolve.binding(func)
+    if not isinstance(bound, nodes.ImportFrom) or bound.level or "." in (bound.modname or "."):
+        return None
+    imported = next((name for name, alias in bound.names if (alias or name) == func.name), None)
+    mine = call.root().file
+    if imported is None or not mine:
+        return None
+    beside = os.path.join(os.path.dirname(mine), f"{bound.modname}.py")
+    if not os.path.isfile(beside) or read_source(beside) is None:
+        return None
+    try:
+        module = astroid.MANAGER.ast_from_file(beside, module_name(beside), source=True)
+    except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+        return None
+    found = [node for node in module.locals.get(imported, ()) if isinstance(node, nodes.ClassDef)]
+    return found[-1] if found else None
+
+
+# ---------------------------------------------------------------------------
+# The project index
+# ---------------------------------------------------------------------------
+
+
+class _Index:
+    """The names each Python file of a project folder calls or derives from,
+    read once (a regex over the bytes, no parse)."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self._names: dict[str, frozenset[str]] | None = None
+
+    def mentioning(self, names: set[str]) -> list[str]:
+        if self._names is None:
+            self._names = self._read()
+        return [path for path, called in self._names.items() if not names.isdisjoint(called)]
+
+    def _read(self) -> dict[str, frozenset[str]]:
+        files = python_files(self.root)
+        found: dict[str, frozenset[str]] = {}
+        for path in files:
+            data = read_source(path)
+            if data is None:
+                continue
+            words = set(_CALLED.findall(data))
+            for bases in _CLASS_BASES.findall(data):
+                words.update(_WORD.findall(bases))
+            found[os.path.realpath(path)] = frozenset(word.decode("ascii", "replace") for word in words)
+        return found
+
+
+_INDEXES: dict[str, _Index] = {}
+_FOLDER_LIMIT = 5000  # folders walked for one project, at most
+_CANDIDATE_LIMIT = 40  # other modules parsed for the sites of one definition, at most
+_SOURCE_LIMIT = 2_000_000  # bytes: a larger "module" is generated data, not read
+
+
+def python_files(root: str) -> list[str]:
+    """The regular ``.py`` files under ``root`` (not in hidden or build folders);
+    [] when the folder holds more than a project would (over _PROJECT_FILE_LIMIT
+    files or _FOLDER_LIMIT folders: a home or temporary folder, not a project)."""
+    files: list[str] = []
+    folders = 0
+    for current, dirnames, filenames in os.walk(root):
+        folders += 1
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_FOLDERS and not d.startswith("."))
+        files.extend(os.path.join(current, name) for name in filenames if name.endswith(".py"))
+        if len(files) > _PROJECT_FILE_LIMIT or folders > _FOLDER_LIMIT:
+            return []
+    return files
+
+
+def read_source(path: str) -> bytes | None:
+    """The bytes of a regular file of reasonable size; None for links, pipes,
+    devices, unreadable or oversized files."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _SOURCE_LIMIT:
+            return None
+        with open(path, "rb") as stream:
+            return stream.read(_SOURCE_LIMIT + 1)
+    except OSError:
+        return None
+
+
+def project_folder(path: str) -> str:
+    """The folder searched for the sites of a definition in ``path``: the folder
+    above its top package, or the one above that when a script there imports it
+    (``train.py`` beside a ``models`` folder)."""
+    root = package_root(path)
+    parent = os.path.dirname(root)
+    if parent == root:
+        return root
+    # scripts beside the folder that import it (``from models import ...`` in train.py)
+    imports = re.compile(rb"^[ \t]*(?:from|import)[ \t]+" + re.escape(os.path.basename(root).encode()) + rb"\b", re.MULTILINE)
+    try:
+        scripts = sorted(name for name in os.listdir(parent) if name.endswith(".py"))[:50]
+    except OSError:
+        return root
+    for name in scripts:
+        data = read_source(os.path.join(parent, name))
+        if data is not None and imports.search(data):
+            return parent
+    return root
+
+
+def _index_for(path: str) -> _Index:
+    root = project_folder(path)
+    index = _INDEXES.get(root)
+    if index is None:
+        if len(_INDEXES) > 16:
+            _INDEXES.clear()
+        index = _INDEXES[root] = _Index(root)
+    return index
+
+
+def forget() -> None:
+    """Drop the project indexes (files changed: a new run) and the per-module tables."""
+    _INDEXES.clear()
+    _CALLS.clear()
+    _CLASSES.clear()
