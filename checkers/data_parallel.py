@@ -20,6 +20,7 @@ Measured on MindSpore 2.10, two CPU ranks launched with ``msrun --worker_num=2``
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from astroid import nodes
@@ -73,7 +74,8 @@ class DataParallelChecker(BaseChecker):
         ),
         "W8105": (
             "%s is built without num_shards/shard_id in a data-parallel program (%s): every rank reads the "
-            "same batches; pass num_shards=get_group_size(), shard_id=get_rank()",
+            "whole dataset, so the ranks train on the same samples instead of a share each; pass "
+            "num_shards=get_group_size(), shard_id=get_rank()",
             "ms-data-parallel-unsharded-dataset",
             "A mindspore.dataset source that reaches Model.train or a training loop in a data-parallel "
             "program, built without num_shards/shard_id or a sampler.",
@@ -105,16 +107,17 @@ class DataParallelChecker(BaseChecker):
             self._check_seed(module, first)
 
     def _check_gradient_sum(self, module: nodes.Module, call: nodes.Call, settings) -> None:
-        if settings.gradients_mean or training_code.divides_by_group_size(module):
+        if settings.gradients_mean or settings.explicit_sum or training_code.divides_by_group_size(module):
             return
         reducer = self._context_reducer(module)
         if reducer is None:
             return
-        optimizers = [qname for qname in self._optimizers(module)]
-        if optimizers and all(qname in guide.SCALE_INVARIANT_OPTIMIZERS for qname in optimizers):
-            return  # Adam's step does not grow with the gradient's scale (measured)
-        kind = optimizers[0].rsplit(".", 1)[-1] if optimizers else "optimizer"
-        self.add_message("ms-data-parallel-gradient-sum", node=call, args=(reducer, kind))
+        # Adam's step does not grow with the gradient's scale (measured): only an
+        # optimizer whose step does (SGD, Momentum), built here, makes the sum a harm
+        sensitive = [qname for qname in self._optimizers(module) if qname in guide.SCALE_SENSITIVE_OPTIMIZERS]
+        if not sensitive:
+            return
+        self.add_message("ms-data-parallel-gradient-sum", node=call, args=(reducer, sensitive[0].rsplit(".", 1)[-1]))
 
     def _check_seed(self, module: nodes.Module, call: nodes.Call) -> None:
         if training_code.program_mentions(module, _SEED_PATTERN):
@@ -140,7 +143,7 @@ class DataParallelChecker(BaseChecker):
             if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
                 continue
             qname = resolve.call_name(call)
-            if qname in guide.MODEL_CLASSES and _given(astutil.argument(call, *guide.MODEL_OPTIMIZER_ARGUMENT)):
+            if qname in guide.MODEL_CLASSES and _trains_model(call):
                 found = "Model"
             elif qname in guide.REDUCING_TRAIN_CELLS or qname in apis.GRAD_FUNCTIONS:
                 found = qname.rsplit(".", 1)[-1]
@@ -173,7 +176,7 @@ class DataParallelChecker(BaseChecker):
             if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
                 continue
             qname = resolve.call_name(call)
-            if qname in guide.MODEL_CLASSES and _given(astutil.argument(call, *guide.MODEL_OPTIMIZER_ARGUMENT)):
+            if qname in guide.MODEL_CLASSES and _trains_model(call):
                 return "that Model builds"
             if qname in guide.REDUCING_TRAIN_CELLS:
                 return f"that {qname.rsplit('.', 1)[-1]} builds"
@@ -185,12 +188,19 @@ class DataParallelChecker(BaseChecker):
 
     @staticmethod
     def _optimizers(module: nodes.Module) -> list[str]:
+        """The optimizer classes the module builds (a user subclass counts as its base)."""
         found = []
         for call in module.nodes_of_class(nodes.Call):
-            if isinstance(call.func, (nodes.Name, nodes.Attribute)):
-                qname = resolve.call_name(call)
-                if qname in apis.OPTIMIZER_CLASSES:
-                    found.append(qname)
+            if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+                continue
+            qname = resolve.call_name(call)
+            if qname in apis.OPTIMIZER_CLASSES:
+                found.append(qname)
+            elif qname is None or not resolve.is_external(qname):
+                cls = resolve.user_class_of_call(call)
+                if cls is not None:
+                    _, external = resolve.class_hierarchy(cls)
+                    found.extend(sorted(external & apis.OPTIMIZER_CLASSES))
         return found
 
     @staticmethod
@@ -243,7 +253,7 @@ class DataParallelChecker(BaseChecker):
             return
         module = node.root()
         settings = training_code.parallel_settings(module)
-        if not settings.data_parallel:
+        if not settings.data_parallel or _shards_elsewhere(node) or _rank_aware(node):
             return
         if not _reaches_training(node):
             return
@@ -260,11 +270,80 @@ def _given(value) -> bool:
     )
 
 
+def _trains_model(construction: nodes.Call) -> bool:
+    """A Model built with an optimizer whose ``train`` the module calls (not one
+    built to ``predict`` or ``eval``)."""
+    if not _given(astutil.argument(construction, *guide.MODEL_OPTIMIZER_ARGUMENT)):
+        return False
+    for call in construction.root().nodes_of_class(nodes.Call):
+        if _is_model_train(call):
+            return True
+    return False
+
+
 def _is_dataset_source(qname: str) -> bool:
     if not qname.startswith(guide.DATASET_PACKAGE + "."):
         return False
     last = qname.rsplit(".", 1)[-1]
     return last.endswith("Dataset") and f"{guide.DATASET_PACKAGE}.{last}" not in guide.DATASET_NON_SOURCES
+
+
+def _shards_elsewhere(construction: nodes.Call) -> bool:
+    """Another dataset built in the same function is sharded: the program shards when it
+    runs distributed (``if distribute: data = ds.X(path, num_shards=n, shard_id=r)``)."""
+    for call in construction.scope().nodes_of_class(nodes.Call, skip_klass=SKIP_NESTED):
+        if call is construction or not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+            continue
+        if any(keyword.arg in guide.DATASET_SHARD_KEYWORDS for keyword in call.keywords or ()):
+            qname = resolve.call_name(call)
+            if qname is not None and _is_dataset_source(qname):
+                return True
+    return False
+
+
+_RANK_WORDS = re.compile(r"rank|shard|distribut|group_size|world|device_num|nproc", re.IGNORECASE)
+
+
+def _rank_aware(construction: nodes.Call) -> bool:
+    """The dataset's source may split the data by rank itself: an argument (through
+    local names) mentions ranks or comes from a parameter of the function, or the
+    construction (or its source's assignment) sits under an ``if`` on the ranks."""
+    func = construction.scope()
+    params = set(func.argnames()) if isinstance(func, (nodes.FunctionDef, nodes.Lambda)) else set()
+    source = astutil.argument(construction, 0, "source")
+    if isinstance(source, nodes.Name) and source.name in params and \
+            (resolve.call_name(construction) or "").endswith(guide.PYTHON_SOURCE_DATASET):
+        return True  # a Python source object from the caller: it may split by rank itself
+    pending = list(astutil.call_arguments(construction))
+    seen = 0
+    while pending and seen < 20:
+        expr = pending.pop()
+        seen += 1
+        for name in [expr, *expr.nodes_of_class((nodes.Name, nodes.Attribute))]:
+            text = name.name if isinstance(name, nodes.Name) else name.attrname if isinstance(
+                name, nodes.Attribute) else ""
+            if text and _RANK_WORDS.search(text):
+                return True
+            if isinstance(name, nodes.Name):
+                bound = _last_binding(func, name.name, name.lineno or 0)
+                if bound is not None:
+                    if _under_rank_test(bound, func):
+                        return True
+                    pending.append(bound.value)
+    return _under_rank_test(construction, func)
+
+
+def _under_rank_test(node: nodes.NodeNG, func: nodes.NodeNG) -> bool:
+    parent = node.parent
+    while parent is not None and parent is not func:
+        if isinstance(parent, nodes.If) and any(
+            _RANK_WORDS.search(part.name if isinstance(part, nodes.Name) else part.attrname)
+            for part in [parent.test, *parent.test.nodes_of_class((nodes.Name, nodes.Attribute))]
+            if isinstance(part, (nodes.Name, nodes.Attribute))
+        ):
+            return True
+        parent = parent.parent
+    return False
 
 
 def _reduces(module: nodes.Module) -> bool:

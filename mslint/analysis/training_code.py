@@ -260,6 +260,7 @@ class ParallelSettings:
     data_parallel: list[nodes.Call] = field(default_factory=list)  # set_auto_parallel_context(DATA_PARALLEL)
     elsewhere: str = ""  # "init_env() in src/env.py" when set by a followed function
     gradients_mean: bool = False  # gradients_mean set, not to a literal False
+    explicit_sum: bool = False  # gradients_mean=False written out: the sum is the program's choice
     broadcast: bool = False  # parameter_broadcast set, not to a literal False
     unknown_mode: bool = False  # a parallel_mode mslint cannot read (args.mode, **config)
 
@@ -310,7 +311,10 @@ def _read_settings(func: nodes.NodeNG, settings: ParallelSettings) -> bool:
         elif judged:
             settings.data_parallel.append(call)
             found = True
-        settings.gradients_mean |= _is_set(astutil.argument(call, None, guide.GRADIENTS_MEAN_KEYWORD))
+        for keyword in guide.GRADIENTS_MEAN_KEYWORDS:
+            value = astutil.argument(call, None, keyword)
+            settings.gradients_mean |= _is_set(value)
+            settings.explicit_sum |= isinstance(value, nodes.Const) and value.value is False
         settings.broadcast |= _is_set(astutil.argument(call, None, guide.PARAMETER_BROADCAST_KEYWORD))
     return found
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 # set_auto_parallel_context(parallel_mode=..., gradients_mean=..., parameter_broadcast=...)
 AUTO_PARALLEL_CONTEXT_CALLS: frozenset[str] = frozenset({"mindspore.set_auto_parallel_context"})
 PARALLEL_MODE_KEYWORD = "parallel_mode"
-GRADIENTS_MEAN_KEYWORD = "gradients_mean"
+GRADIENTS_MEAN_KEYWORDS: tuple[str, ...] = ("gradients_mean", "mirror_mean")  # mirror_mean: before 1.0
 PARAMETER_BROADCAST_KEYWORD = "parameter_broadcast"
 # How the data-parallel mode is written: ParallelMode.DATA_PARALLEL (its qualified
 # name ends so, from mindspore, mindspore.context, mindspore.train...) or the string.
@@ -56,6 +56,12 @@ SCALE_INVARIANT_OPTIMIZERS: frozenset[str] = frozenset(
     | {"mindspore.mint.optim." + name for name in ("Adam", "AdamW", "FusedAdamW")}
     | {"mindspore.experimental.optim." + name for name in ("Adam", "AdamW", "Adamax", "NAdam", "RAdam")}
 )
+# Optimizers whose step grows with the gradient (measured: twice the gradient,
+# twice the step): summed gradients multiply their learning rate by the device count.
+SCALE_SENSITIVE_OPTIMIZERS: frozenset[str] = frozenset(
+    {"mindspore.nn.SGD", "mindspore.nn.Momentum", "mindspore.nn.ASGD", "mindspore.mint.optim.SGD",
+     "mindspore.experimental.optim.SGD", "mindspore.experimental.optim.ASGD"}
+)
 # Seeds that make every rank build the same initial weights (measured: set_seed(1)
 # gives equal weights on both ranks; MindSpore's initializers draw from numpy's
 # global generator, so np.random.seed does too), and loads that overwrite them.
@@ -72,6 +78,7 @@ CHECKPOINT_READS: frozenset[str] = frozenset(
 # without them every rank reads the whole dataset (measured: both ranks read the same
 # 4 batches; sharded, 2 each). Operations on a dataset that keep it one pipeline.
 DATASET_PACKAGE = "mindspore.dataset"
+PYTHON_SOURCE_DATASET = "GeneratorDataset"  # reads a Python object, which may shard by itself
 DATASET_SHARD_KEYWORDS: frozenset[str] = frozenset({"num_shards", "shard_id", "sampler"})
 DATASET_PIPELINE_METHODS: frozenset[str] = frozenset(
     {"batch", "map", "shuffle", "repeat", "project", "rename", "filter", "padded_batch", "take", "skip"}

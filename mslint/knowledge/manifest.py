@@ -129,6 +129,16 @@ _TRAINING = "mindspore-training"
 _TORCH = "mindspore-torch-idioms"
 _RUNTIME = "mslint-runtime"
 _TRAINING_LOOP = "mindspore-training-loop"
+# -- issue 25, the migration guide's training chapters (ids 81xx, 82xx) --
+_DATA_PARALLEL = "mindspore-data-parallel"
+_CHECKPOINTS = "mindspore-checkpoints"
+_TRAINING_STEPS = "mindspore-training-steps"
+_EVALUATION = "mindspore-evaluation"
+_MIGRATION_API = "mindspore-migration-api"
+_DISTRIBUTED = (
+    "a distributed-training rule: the harm shows across ranks launched together (msrun), "
+    "not in compiling or calling one module"
+)
 
 _COMPILES = "the code compiles; the harm shows only when it runs"
 _TRAINING_SETUP = (
@@ -220,6 +230,12 @@ RULES: tuple[RuleSpec, ...] = (
              fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters(), "
                      "named_parameters() -> parameters_and_names(), children() -> cells(), .cpu() deleted", "safe")),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
+    # -- issue 25: training steps, checkpoints, data parallel, metrics, seeds (81xx) --
+    RuleSpec("ms-data-parallel-gradient-sum", "W8102", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
+    RuleSpec("ms-data-parallel-without-reducer", "E8103", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
+    RuleSpec("ms-data-parallel-without-seed", "W8104", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
+    RuleSpec("ms-data-parallel-unsharded-dataset", "W8105", _DATA_PARALLEL, "data_parallel",
+             unconfirmed=_DISTRIBUTED),
 )
 
 BY_SYMBOL: dict[str, RuleSpec] = {rule.symbol: rule for rule in RULES}
