@@ -179,14 +179,19 @@ LOAD_PARAM_DICT_ARGUMENT = (1, "parameter_dict")
 # Reading PyTorch weights: the dict these return has PyTorch's names.
 TORCH_WEIGHT_READS: frozenset[str] = frozenset({"torch.load", "torch.hub.load_state_dict_from_url"})
 TORCH_STATE_DICT_METHOD = "state_dict"
+# Cell methods that give the network's parameter names: a conversion calling them
+# compares the names itself.
+PARAMETER_NAME_READERS: frozenset[str] = frozenset(
+    {"parameters_dict", "parameters_and_names", "get_parameters", "trainable_params"}
+)
 # mindspore.nn layers whose parameter names differ from PyTorch's (measured with
 # parameters_and_names on 2.10): a PyTorch state dict loaded unrenamed leaves these
 # parameters as they were.
 RENAMED_PARAMETERS: dict[str, str] = {
     **{"mindspore.nn." + name: "weight/bias/running_mean/running_var are gamma/beta/moving_mean/moving_variance"
-       for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm")},
-    **{"mindspore.nn." + name: "weight/bias are gamma/beta"
-       for name in ("LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")},
+       for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d",
+                    "InstanceNorm2d", "InstanceNorm3d")},
+    **{"mindspore.nn." + name: "weight/bias are gamma/beta" for name in ("LayerNorm", "GroupNorm")},
     "mindspore.nn.Embedding": "weight is embedding_table",
     "mindspore.nn.PReLU": "weight is w",
 }

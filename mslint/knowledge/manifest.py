@@ -236,6 +236,12 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-data-parallel-without-seed", "W8104", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
     RuleSpec("ms-data-parallel-unsharded-dataset", "W8105", _DATA_PARALLEL, "data_parallel",
              unconfirmed=_DISTRIBUTED),
+    RuleSpec("ms-load-checkpoint-discarded", "E8108", _CHECKPOINTS, "checkpoints",
+             unconfirmed="the call runs and returns a dict; that nothing is loaded shows only in the weights"),
+    RuleSpec("ms-torch-names-not-mapped", "E8109", _CHECKPOINTS, "checkpoints",
+             unconfirmed="it needs the PyTorch weights file the conversion reads"),
+    RuleSpec("ms-load-result-ignored", "W8110", _CHECKPOINTS, "checkpoints",
+             unconfirmed="it needs the PyTorch weights file the conversion reads"),
 )
 
 BY_SYMBOL: dict[str, RuleSpec] = {rule.symbol: rule for rule in RULES}
