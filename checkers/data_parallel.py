@@ -82,12 +82,7 @@ class DataParallelChecker(BaseChecker):
         ),
     }
 
-    def __init__(self, linter: PyLinter) -> None:
-        super().__init__(linter)
-        self._trains: dict[nodes.Module, str | None] = {}
-
     def open(self) -> None:
-        self._trains = {}
         training_code.clear_caches()
 
     # -- the setting itself: gradient sum, seed -----------------------------------
@@ -97,8 +92,7 @@ class DataParallelChecker(BaseChecker):
         own = [call for call in settings.data_parallel if call.root() is module]
         if not own or settings.unknown_mode:
             return
-        trainer = self._trainer(module)
-        if trainer is None:
+        if training_code.trainer(module) is None:
             return
         first = own[0]
         if self.linter.is_message_enabled("ms-data-parallel-gradient-sum"):
@@ -134,28 +128,6 @@ class DataParallelChecker(BaseChecker):
         self.add_message("ms-data-parallel-without-seed", node=call, args=(network,))
 
     # -- what trains, and how ---------------------------------------------------
-    def _trainer(self, module: nodes.Module) -> str | None:
-        """How the module trains ("Model", "TrainOneStepCell", "value_and_grad"), or None."""
-        if module in self._trains:
-            return self._trains[module]
-        found = None
-        for call in module.nodes_of_class(nodes.Call):
-            if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
-                continue
-            qname = resolve.call_name(call)
-            if qname in guide.MODEL_CLASSES and _trains_model(call):
-                found = "Model"
-            elif qname in guide.REDUCING_TRAIN_CELLS or qname in apis.GRAD_FUNCTIONS:
-                found = qname.rsplit(".", 1)[-1]
-            elif qname is None or not resolve.is_external(qname):
-                cls = resolve.user_class_of_call(call)
-                if cls is not None and resolve.derives_from(cls, guide.REDUCING_TRAIN_CELLS):
-                    found = cls.name
-            if found:
-                break
-        self._trains[module] = found
-        return found
-
     @staticmethod
     def _context_reducer(module: nodes.Module) -> str | None:
         """The reducer that reads gradients_mean from the context: a Model with an
@@ -176,7 +148,7 @@ class DataParallelChecker(BaseChecker):
             if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
                 continue
             qname = resolve.call_name(call)
-            if qname in guide.MODEL_CLASSES and _trains_model(call):
+            if qname in guide.MODEL_CLASSES and training_code.trains_model(call):
                 return "that Model builds"
             if qname in guide.REDUCING_TRAIN_CELLS:
                 return f"that {qname.rsplit('.', 1)[-1]} builds"
@@ -262,23 +234,6 @@ class DataParallelChecker(BaseChecker):
             "ms-data-parallel-unsharded-dataset", node=node,
             args=(spelled(node.func) + "(...)", where),
         )
-
-
-def _given(value) -> bool:
-    return value is not None and value is not astutil.UNKNOWN and not (
-        isinstance(value, nodes.Const) and value.value is None
-    )
-
-
-def _trains_model(construction: nodes.Call) -> bool:
-    """A Model built with an optimizer whose ``train`` the module calls (not one
-    built to ``predict`` or ``eval``)."""
-    if not _given(astutil.argument(construction, *guide.MODEL_OPTIMIZER_ARGUMENT)):
-        return False
-    for call in construction.root().nodes_of_class(nodes.Call):
-        if _is_model_train(call):
-            return True
-    return False
 
 
 def _is_dataset_source(qname: str) -> bool:
@@ -420,7 +375,7 @@ def _reaches_training(construction: nodes.Call, depth: int = 0) -> bool:
     if not names:
         return False
     for node in func.nodes_of_class((nodes.Call, nodes.For, nodes.Return), skip_klass=SKIP_NESTED):
-        if isinstance(node, nodes.Call) and _is_model_train(node):
+        if isinstance(node, nodes.Call) and training_code.is_model_train(node):
             dataset = astutil.argument(node, 1, "train_dataset")
             if isinstance(dataset, nodes.Name) and dataset.name in names:
                 return True
@@ -472,14 +427,6 @@ def _is_pipeline_chain(value: nodes.NodeNG) -> bool:
             return False
         value = value.func.expr
     return isinstance(value, nodes.Name)
-
-
-def _is_model_train(call: nodes.Call) -> bool:
-    func = call.func
-    if not (isinstance(func, nodes.Attribute) and func.attrname == guide.MODEL_TRAIN_METHOD):
-        return False
-    qname = training_code.constructed_qname(func.expr)
-    return qname in guide.MODEL_CLASSES
 
 
 def _iterates(iterable: nodes.NodeNG, names: set[str]) -> bool:

@@ -251,6 +251,76 @@ def is_optimizer(expr: nodes.NodeNG | None) -> bool:
 
 
 # ---------------------------------------------------------------------------
+# How a module trains
+# ---------------------------------------------------------------------------
+_TRAINERS: dict[nodes.Module, str | None] = {}
+
+
+def given(value) -> bool:
+    """An argument given, known, and not a literal None."""
+    return value is not None and value is not astutil.UNKNOWN and not (
+        isinstance(value, nodes.Const) and value.value is None
+    )
+
+
+def is_model_train(call: nodes.Call) -> bool:
+    """``model.train(...)`` on a name or ``self.x`` holding a ``Model(...)``."""
+    func = call.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname == guide.MODEL_TRAIN_METHOD):
+        return False
+    return constructed_qname(func.expr) in guide.MODEL_CLASSES
+
+
+def trains_model(construction: nodes.Call) -> bool:
+    """A Model built with an optimizer whose ``train`` the module calls (not one
+    built to ``predict`` or ``eval``)."""
+    if not given(astutil.argument(construction, *guide.MODEL_OPTIMIZER_ARGUMENT)):
+        return False
+    parent = construction.parent
+    if isinstance(parent, nodes.Attribute) and parent.attrname == guide.MODEL_TRAIN_METHOD:
+        return True  # Model(...).train(...)
+    if not (isinstance(parent, nodes.Assign) and len(parent.targets) == 1):
+        return False
+    target = parent.targets[0]
+    path = ("self." + target.attrname if isinstance(target, nodes.AssignAttr) and astutil.is_self(target.expr)
+            else target.name if isinstance(target, nodes.AssignName) else None)
+    if path is None:
+        return False
+    where = construction.root() if path.startswith("self.") else construction.scope()
+    return any(
+        isinstance(call.func, nodes.Attribute) and call.func.attrname == guide.MODEL_TRAIN_METHOD
+        and astutil.attribute_path(call.func.expr) == path
+        for call in where.nodes_of_class(nodes.Call)
+    )
+
+
+def trainer(module: nodes.Module) -> str | None:
+    """How the module trains: "Model", "TrainOneStepCell" (or a subclass's name),
+    "value_and_grad"/"grad"; None when it trains nothing mslint can see."""
+    if module in _TRAINERS:
+        return _TRAINERS[module]
+    if len(_TRAINERS) > 64:
+        _TRAINERS.clear()
+    found = None
+    for call in module.nodes_of_class(nodes.Call):
+        if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+            continue
+        qname = resolve.call_name(call)
+        if qname in guide.MODEL_CLASSES and trains_model(call):
+            found = "Model"
+        elif qname in guide.REDUCING_TRAIN_CELLS or qname in apis.GRAD_FUNCTIONS:
+            found = qname.rsplit(".", 1)[-1]
+        elif qname is None or not resolve.is_external(qname):
+            cls = resolve.user_class_of_call(call)
+            if cls is not None and resolve.derives_from(cls, guide.REDUCING_TRAIN_CELLS):
+                found = cls.name
+        if found:
+            break
+    _TRAINERS[module] = found
+    return found
+
+
+# ---------------------------------------------------------------------------
 # Data parallel: what the program sets
 # ---------------------------------------------------------------------------
 @dataclass
@@ -480,6 +550,7 @@ def program_mentions(module: nodes.Module, pattern: str) -> bool:
 
 def clear_caches() -> None:
     _SETTINGS.clear()
+    _TRAINERS.clear()
     _program_matches.cache_clear()
 
 

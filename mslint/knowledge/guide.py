@@ -123,6 +123,16 @@ CELLS_WITH_UNTRAINED_PARAMETERS: frozenset[str] = frozenset(
         "InstanceNorm3d", "Conv2dBnAct", "DenseBnAct",
     )
 )
+# Layers and containers that return their outputs (no loss): differentiated with
+# weights, or trained by TrainOneStepCell, they give the gradient of the outputs' sum.
+BARE_LAYERS: frozenset[str] = frozenset(
+    ["mindspore.nn." + name for name in (
+        "Dense", "Conv1d", "Conv2d", "Conv3d", "SequentialCell", "LSTM", "GRU", "RNN", "Embedding", "BiDense",
+    )]
+    + ["mindspore.mint.nn." + name for name in ("Linear", "Conv1d", "Conv2d", "Conv3d", "Embedding")]
+)
+# The only base a user network may have for mslint to read all it computes.
+PLAIN_CELL_BASES: frozenset[str] = frozenset({"mindspore.nn.Cell"})
 # Seeds of other libraries: none of them seeds MindSpore's random ops (measured:
 # Dropout masks differ from run to run with numpy, random and torch seeded).
 OTHER_SEED_CALLS: frozenset[str] = frozenset(
@@ -132,8 +142,16 @@ OTHER_SEED_CALLS: frozenset[str] = frozenset(
 # Where a seed call's text shows that the project seeds MindSpore somewhere
 # (``set_seed(`` in any spelling, ``manual_seed`` of mindspore): the rule is silent.
 MINDSPORE_SEED_PATTERN = r"\bset_seed\s*\(|\bmindspore\.manual_seed\s*\(|\bms\.manual_seed\s*\("
-# Gradient accumulation: calls that take gradients and keep them (hyper_map of an
-# addition, an accumulator Cell...): any call but the optimizer's makes the rule silent.
+# MindSpore randomness beyond the initial weights (which numpy's seed fixes): in the
+# text of a program, it makes a numpy-only seed insufficient.
+MINDSPORE_RANDOMNESS_PATTERN = (
+    r"Dropout|dropout\s*\(|ops\.(uniform|normal|standard_normal|random_\w+|multinomial|randint|rand|randn)\s*\("
+    r"|mint\.(rand|randn|normal|multinomial|randint)\s*\("
+)
+# Gradient accumulation: a period named so, or the loss divided by the period (PyTorch's
+# ``loss = loss / accumulation_steps``), says the program means to accumulate; without
+# either, ``optimizer(grads)`` every k steps is a skip (a GAN's generator every k steps).
+ACCUMULATION_WORD = "accum"
 
 # --------------------------------------------------------------------------
 # Evaluation (checkers/evaluation.py)

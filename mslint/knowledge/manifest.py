@@ -231,17 +231,26 @@ RULES: tuple[RuleSpec, ...] = (
                      "named_parameters() -> parameters_and_names(), children() -> cells(), .cpu() deleted", "safe")),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
     # -- issue 25: training steps, checkpoints, data parallel, metrics, seeds (81xx) --
+    RuleSpec("ms-aux-before-loss", "E8101", _TRAINING_STEPS, "training_steps", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-data-parallel-gradient-sum", "W8102", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
     RuleSpec("ms-data-parallel-without-reducer", "E8103", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
     RuleSpec("ms-data-parallel-without-seed", "W8104", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
     RuleSpec("ms-data-parallel-unsharded-dataset", "W8105", _DATA_PARALLEL, "data_parallel",
              unconfirmed=_DISTRIBUTED),
+    RuleSpec("ms-weight-decay-on-all-parameters", "W8106", _TRAINING_STEPS, "training_steps",
+             unconfirmed=_TRAINING_SETUP,
+             fix=Fix("net.get_parameters() / net.parameters_dict().values() becomes net.trainable_params()", "unsafe")),
     RuleSpec("ms-load-checkpoint-discarded", "E8108", _CHECKPOINTS, "checkpoints",
              unconfirmed="the call runs and returns a dict; that nothing is loaded shows only in the weights"),
     RuleSpec("ms-torch-names-not-mapped", "E8109", _CHECKPOINTS, "checkpoints",
              unconfirmed="it needs the PyTorch weights file the conversion reads"),
     RuleSpec("ms-load-result-ignored", "W8110", _CHECKPOINTS, "checkpoints",
              unconfirmed="it needs the PyTorch weights file the conversion reads"),
+    RuleSpec("ms-seed-without-mindspore", "W8111", _TRAINING_STEPS, "training_steps",
+             unconfirmed="the harm is a difference between two runs of the whole program"),
+    RuleSpec("ms-grad-of-network-output", "E8113", _TRAINING_STEPS, "training_steps", unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-accumulation-last-gradient-only", "E8114", _TRAINING_STEPS, "training_steps",
+             unconfirmed=_TRAINING_SETUP),
 )
 
 BY_SYMBOL: dict[str, RuleSpec] = {rule.symbol: rule for rule in RULES}
