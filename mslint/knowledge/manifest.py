@@ -135,6 +135,7 @@ _CHECKPOINTS = "mindspore-checkpoints"
 _TRAINING_STEPS = "mindspore-training-steps"
 _EVALUATION = "mindspore-evaluation"
 _MIGRATION_API = "mindspore-migration-api"
+_LOUD = "the call fails when it runs (TypeError, AttributeError, ImportError): running it is the confirmation"
 _DISTRIBUTED = (
     "a distributed-training rule: the harm shows across ranks launched together (msrun), "
     "not in compiling or calling one module"
@@ -253,6 +254,24 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-grad-of-network-output", "E8113", _TRAINING_STEPS, "training_steps", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-accumulation-last-gradient-only", "E8114", _TRAINING_STEPS, "training_steps",
              unconfirmed=_TRAINING_SETUP),
+    # -- issue 25: PyTorch names that fail in MindSpore (82xx) --
+    RuleSpec("ms-torch-class-name", "E8201", _MIGRATION_API, "migration_api", unconfirmed=_LOUD,
+             fix=Fix("nn.Module -> nn.Cell, nn.Sequential -> nn.SequentialCell, nn.ModuleList -> nn.CellList, "
+                     "nn.ModuleDict -> nn.CellDict, ms_function -> jit (a bare use; imports as `Cell as Module`)",
+                     "safe")),
+    RuleSpec("ms-bprop-signature", "E8202", _MIGRATION_API, "migration_api", unconfirmed=_LOUD,
+             fix=Fix("inserts the missing `out` before dout when only it is missing", "safe")),
+    RuleSpec("ms-torch-optimizer-api", "E8203", _MIGRATION_API, "migration_api", unconfirmed=_LOUD),
+    RuleSpec("ms-transpose-torch-args", "E8204", _MIGRATION_API, "migration_api", unconfirmed=_LOUD,
+             fix=Fix("ops.transpose(x, a, b) becomes ops.swapaxes(x, a, b)", "safe")),
+    RuleSpec("ms-dataloader-keyword-args", "E8205", _MIGRATION_API, "migration_api", unconfirmed=_LOUD,
+             fix=Fix("num_workers= -> num_parallel_workers=, batch(drop_last=) -> batch(drop_remainder=), "
+                     "pin_memory= deleted; none for batch_size=", "safe")),
+    RuleSpec("ms-softmax-ce-index-labels", "E8206", _MIGRATION_API, "migration_api", unconfirmed=_LOUD),
+    RuleSpec("ms-torch-init-on-parameter", "E8207", _MIGRATION_API, "migration_api", unconfirmed=_LOUD),
+    RuleSpec("ms-set-context-device-target", "C8208", _MIGRATION_API, "migration_api", default_enabled=False,
+             unconfirmed="a deprecation: the call works and warns, there is no failure to reproduce",
+             fix=Fix("set_context(device_target=t[, device_id=i]) alone becomes set_device(t[, i])", "safe")),
 )
 
 BY_SYMBOL: dict[str, RuleSpec] = {rule.symbol: rule for rule in RULES}
