@@ -103,7 +103,7 @@ class MigrationApiChecker(BaseChecker):
         if node.attrname not in _MISSING_LAST_NAMES or not self.linter.is_message_enabled("ms-torch-class-name"):
             return
         qname = resolve.qualified_name(node)
-        if qname not in guide.MISSING_NAMES:
+        if qname not in guide.MISSING_NAMES or _guarded(node):
             return
         replacement = guide.MISSING_NAMES[qname]
         written = _replacement_text(node, qname, replacement)
@@ -115,7 +115,7 @@ class MigrationApiChecker(BaseChecker):
 
     @only_required_for_messages("ms-torch-class-name")
     def visit_importfrom(self, node: nodes.ImportFrom) -> None:
-        if node.level:
+        if node.level or _guarded(node):
             return
         module = resolve.canonical(node.modname or "")
         for name, alias in node.names:
@@ -300,6 +300,29 @@ class MigrationApiChecker(BaseChecker):
 # Helpers
 # ---------------------------------------------------------------------------
 _MISSING_LAST_NAMES = frozenset(qname.rsplit(".", 1)[-1] for qname in guide.MISSING_NAMES)
+
+
+_GUARDING_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
+
+
+def _guarded(node: nodes.NodeNG) -> bool:
+    """Inside a ``try`` that catches the failure (or its ``except`` fallback), or under
+    an ``if`` on the version: code written for several MindSpore versions."""
+    parent = node.parent
+    while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.ClassDef, nodes.Module)):
+        if isinstance(parent, nodes.Try):
+            for handler in parent.handlers:
+                if handler.type is None:
+                    return True
+                caught = handler.type.elts if isinstance(handler.type, nodes.Tuple) else [handler.type]
+                if any(getattr(kind, "name", getattr(kind, "attrname", "")) in _GUARDING_ERRORS for kind in caught):
+                    return True
+        if isinstance(parent, nodes.ExceptHandler):
+            return True
+        if isinstance(parent, nodes.If) and "version" in parent.test.as_string().lower():
+            return True
+        parent = parent.parent
+    return False
 
 
 def _replacement_text(node: nodes.Attribute, qname: str, replacement: str) -> str:
