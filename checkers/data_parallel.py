@@ -197,7 +197,8 @@ class DataParallelChecker(BaseChecker):
             if qname is not None and _is_dataset_source(qname):
                 self._check_dataset(node, qname)
         if self.linter.is_message_enabled("ms-data-parallel-without-reducer") and len(node.args) == 1 \
-                and not node.keywords and training_code.is_optimizer(node.func):
+                and not node.keywords and training_code.is_optimizer(node.func) \
+                and training_code.optimizer_class(node.func) is not None:
             self._check_step(node, module)
 
     def _check_step(self, node: nodes.Call, module: nodes.Module) -> None:

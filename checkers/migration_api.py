@@ -103,7 +103,7 @@ class MigrationApiChecker(BaseChecker):
         if node.attrname not in _MISSING_LAST_NAMES or not self.linter.is_message_enabled("ms-torch-class-name"):
             return
         qname = resolve.qualified_name(node)
-        if qname not in guide.MISSING_NAMES or _guarded(node):
+        if qname not in guide.MISSING_NAMES or _guarded(node) or _postponed_annotation(node):
             return
         replacement = guide.MISSING_NAMES[qname]
         written = _replacement_text(node, qname, replacement)
@@ -322,6 +322,26 @@ def _guarded(node: nodes.NodeNG) -> bool:
         if isinstance(parent, nodes.If) and "version" in parent.test.as_string().lower():
             return True
         parent = parent.parent
+    return False
+
+
+def _postponed_annotation(node: nodes.NodeNG) -> bool:
+    """Inside an annotation of a module with ``from __future__ import annotations``:
+    never evaluated, so the missing name fails nothing."""
+    module = node.root()
+    if "annotations" not in module.future_imports:
+        return False
+    child, parent = node, node.parent
+    while parent is not None and not isinstance(parent, nodes.Module):
+        if isinstance(parent, nodes.FunctionDef) and child is parent.returns:
+            return True
+        if isinstance(parent, nodes.AnnAssign) and child is parent.annotation:
+            return True
+        if isinstance(parent, nodes.Arguments):
+            annotations = [*parent.annotations, *parent.posonlyargs_annotations, *parent.kwonlyargs_annotations,
+                           parent.varargannotation, parent.kwargannotation]
+            return any(child is annotation for annotation in annotations if annotation is not None)
+        child, parent = parent, parent.parent
     return False
 
 

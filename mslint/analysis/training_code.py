@@ -250,6 +250,47 @@ def is_optimizer(expr: nodes.NodeNG | None) -> bool:
     return bool(re.search(r"optim", name, re.IGNORECASE)) or name in ("opt",)
 
 
+def optimizer_class(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
+    """The MindSpore optimizer class (qualified name) ``expr`` holds, following a
+    parameter to the arguments the module's calls give it: ``self.optimizer = optimizer``
+    in ``__init__`` to ``TrainStep(net, nn.Adam(...))``, a function's ``opt`` to
+    ``train(..., opt=nn.SGD(...))``. A user subclass counts as its MindSpore base; None
+    when unsure (a library's optimizer may reduce the gradients itself)."""
+    if expr is None or depth > 3:
+        return None
+    construction = construction_of(expr)
+    if construction is not None:
+        qname = resolve.call_name(construction)
+        if qname in apis.OPTIMIZER_CLASSES:
+            return qname
+        if qname is not None and resolve.is_external(qname):
+            return None
+        cls = resolve.user_class_of_call(construction)
+        if cls is None:
+            return None
+        _, external = resolve.class_hierarchy(cls)
+        found = sorted(external & apis.OPTIMIZER_CLASSES)
+        return found[0] if found else None
+    held = holds(expr) if astutil.self_attribute(expr) is not None else expr
+    if not isinstance(held, nodes.Name):
+        return None
+    func = held.scope()
+    if not isinstance(func, nodes.FunctionDef) or held.name not in func.argnames():
+        return None
+    is_init = func.name == "__init__" and isinstance(func.parent, nodes.ClassDef)
+    found: set[str | None] = set()
+    for call in held.root().nodes_of_class(nodes.Call):
+        if is_init:
+            if resolve.user_class_of_call(call) is not func.parent:
+                continue
+        elif not (isinstance(call.func, nodes.Name) and resolve.binding(call.func) is func):
+            continue
+        for names, argument in astutil.bind_call(call, func, skips_self=is_init):
+            if names == [held.name]:
+                found.add(optimizer_class(argument, depth + 1))
+    return found.pop() if len(found) == 1 else None
+
+
 # ---------------------------------------------------------------------------
 # How a module trains
 # ---------------------------------------------------------------------------
