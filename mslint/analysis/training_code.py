@@ -269,7 +269,10 @@ def optimizer_class(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
         if cls is None:
             return None
         _, external = resolve.class_hierarchy(cls)
-        found = sorted(external & apis.OPTIMIZER_CLASSES)
+        # a subclass of a concrete optimizer; one of the abstract base is the author's own
+        # algorithm (a ZeRO optimizer reduces the gradients itself)
+        found = sorted(qname for qname in external & apis.OPTIMIZER_CLASSES
+                       if qname.rsplit(".", 1)[-1] != guide.OPTIMIZER_BASE_NAME)
         return found[0] if found else None
     held = holds(expr) if astutil.self_attribute(expr) is not None else expr
     if not isinstance(held, nodes.Name):

@@ -37,6 +37,9 @@ ALL_REDUCE_CALLS: frozenset[str] = frozenset(
     {"mindspore.ops.AllReduce", "mindspore.ops.all_reduce", "mindspore.communication.comm_func.all_reduce",
      "mindspore.mint.distributed.all_reduce", "mindspore.communication.all_reduce"}
 )
+# The abstract optimizer base (mindspore.nn.Optimizer, experimental.optim.Optimizer):
+# a user class deriving from it is an algorithm of its own.
+OPTIMIZER_BASE_NAME = "Optimizer"
 # Trainers that build the reducer themselves from the context: a Model with an
 # optimizer, TrainOneStepCell and its loss-scale twin (and user subclasses).
 MODEL_CLASSES: frozenset[str] = frozenset({"mindspore.Model", "mindspore.train.Model"})
