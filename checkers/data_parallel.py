@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 # The project seeds MindSpore's initializers somewhere (set_seed, numpy's seed): silent.
 _SEED_PATTERN = guide.MINDSPORE_SEED_PATTERN + r"|\bnp\.random\.seed\s*\(|\bnumpy\.random\.seed\s*\("
+_PARALLEL_TEXT = re.compile(rb"set_auto_parallel_context")
 # Keywords of a call that loads weights from a checkpoint into what it builds.
 _PRETRAINED_WORDS = ("pretrain", "ckpt", "checkpoint", "resume")
 # Gradient transforms that keep each rank's own gradients (not a reduction).
@@ -88,6 +89,8 @@ class DataParallelChecker(BaseChecker):
     # -- the setting itself: gradient sum, seed -----------------------------------
     @only_required_for_messages("ms-data-parallel-gradient-sum", "ms-data-parallel-without-seed")
     def visit_module(self, module: nodes.Module) -> None:
+        if not training_code.mentions(module, _PARALLEL_TEXT):
+            return  # these rules report the module's own setting
         settings = training_code.parallel_settings(module)
         own = [call for call in settings.data_parallel if call.root() is module]
         if not own or settings.unknown_mode:
@@ -124,6 +127,8 @@ class DataParallelChecker(BaseChecker):
             if any(keyword.arg and any(word in keyword.arg.lower() for word in _PRETRAINED_WORDS)
                    for keyword in node.keywords or ()):
                 return  # create_model(..., pretrained=..., checkpoint_path=...)
+            if isinstance(node.func, nodes.Attribute) and node.func.attrname in guide.PRETRAINED_LOADERS:
+                return  # AutoModel.from_pretrained(...): every rank reads the same weights
         network = self._network_name(module)
         self.add_message("ms-data-parallel-without-seed", node=call, args=(network,))
 
@@ -192,6 +197,8 @@ class DataParallelChecker(BaseChecker):
         if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
             return
         module = node.root()
+        if not training_code.parallel_settings(module).data_parallel:
+            return  # the cheap question first: most modules run no data-parallel program
         if self.linter.is_message_enabled("ms-data-parallel-unsharded-dataset"):
             qname = resolve.call_name(node)
             if qname is not None and _is_dataset_source(qname):

@@ -11,6 +11,7 @@ Measured on MindSpore 2.10 (tests/oracle/test_evaluation.py):
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from astroid import nodes
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
     from pylint.lint import PyLinter
 
 _LOOPS = (nodes.For, nodes.While)
+# Source texts without these cannot switch a network to training / read a metric.
+_SWITCH_TEXT = re.compile(rb"set_train|\.train\(")
+_METRIC_TEXT = re.compile(rb"\.eval\(\)")
 
 
 class EvaluationChecker(BaseChecker):
@@ -61,6 +65,8 @@ class EvaluationChecker(BaseChecker):
             self._check_metrics(node)
 
     def _check_train_mode(self, func: nodes.NodeNG) -> None:
+        if not training_code.mentions(func.root(), _SWITCH_TEXT):
+            return
         switches = _training_switches(func)
         if not switches:
             return
@@ -118,6 +124,8 @@ class EvaluationChecker(BaseChecker):
 
     # -- ms-metric-not-cleared ----------------------------------------------------
     def _check_metrics(self, module: nodes.Module) -> None:
+        if not training_code.mentions(module, _METRIC_TEXT):
+            return
         metrics = _metric_paths(module)
         if not metrics:
             return
@@ -277,10 +285,23 @@ def _evaluates_parameter(helper: nodes.FunctionDef, param: str) -> bool:
 # Metrics
 # ---------------------------------------------------------------------------
 def _metric_paths(module: nodes.Module) -> dict[str, nodes.Assign]:
-    """Paths (``metric``, ``self.metric``) bound to a Metric construction, with the assignment."""
+    """Paths (``metric``, ``self.metric``) bound to a Metric construction, with the
+    assignment (only paths some ``.eval()`` reads: resolving every call is slow)."""
+    read = {
+        astutil.attribute_path(call.func.expr)
+        for call in module.nodes_of_class(nodes.Call)
+        if isinstance(call.func, nodes.Attribute) and call.func.attrname == guide.METRIC_EVAL and not call.args
+    }
+    read.discard(None)
     found: dict[str, nodes.Assign] = {}
+    if not read:
+        return found
     for assign in module.nodes_of_class(nodes.Assign):
         value = assign.value
+        paths = [astutil.attribute_path(target) if isinstance(target, nodes.AssignAttr) else
+                 getattr(target, "name", None) for target in assign.targets]
+        if not any(path in read for path in paths):
+            continue
         if not isinstance(value, nodes.Call) or not isinstance(value.func, (nodes.Name, nodes.Attribute)):
             continue
         if not _is_metric(value):

@@ -170,7 +170,8 @@ class MigrationApiChecker(BaseChecker):
             self._check_batch(node)
         qname = resolve.call_name(node)
         if qname is None:
-            if self.linter.is_message_enabled("ms-softmax-ce-index-labels"):
+            if len(node.args) >= 2 and self.linter.is_message_enabled("ms-softmax-ce-index-labels") and \
+                    training_code.mentions(node.root(), _SPARSE_LOSS_TEXT):
                 self._check_sparse_labels(node)
             return
         if qname.startswith(guide.TORCH_LR_SCHEDULER_PACKAGE + "."):
@@ -281,7 +282,7 @@ class MigrationApiChecker(BaseChecker):
             return
         target = given.get("device_target")
         device_id = given.get("device_id")
-        shown = ", ".join(f"{k.arg}={k.value.as_string()}" for k in given.values())
+        shown = ", ".join(f"{k.arg}={edits.source_segment(k.value) or k.value.as_string()}" for k in given.values())
         prefix = _mindspore_prefix(node)
         arguments = [edits.source_segment(k.value) or k.value.as_string() for k in (target, device_id) if k is not None]
         if target is None:
@@ -299,6 +300,7 @@ class MigrationApiChecker(BaseChecker):
 # ---------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------
+_SPARSE_LOSS_TEXT = re.compile(rb"SoftmaxCrossEntropyWithLogits")
 _MISSING_LAST_NAMES = frozenset(qname.rsplit(".", 1)[-1] for qname in guide.MISSING_NAMES)
 
 

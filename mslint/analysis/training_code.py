@@ -217,11 +217,19 @@ def is_grad_call(call: nodes.NodeNG) -> bool:
     return isinstance(call.func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in apis.GRAD_FUNCTIONS
 
 
-def grad_function_names(owner: nodes.NodeNG) -> set[str]:
+_GRAD_NAMES: dict[nodes.Module, frozenset[str]] = {}
+
+
+def grad_function_names(owner: nodes.NodeNG) -> frozenset[str]:
     """Names (``grad_fn``, ``self.grad_fn``) bound to a gradient function in ``owner``'s
     module: assigned the result of grad/value_and_grad anywhere in it."""
-    names: set[str] = set()
     module = owner.root()
+    known = _GRAD_NAMES.get(module)
+    if known is not None:
+        return known
+    if len(_GRAD_NAMES) > 64:
+        _GRAD_NAMES.clear()
+    names: set[str] = set()
     for assign in module.nodes_of_class(nodes.Assign):
         if not is_grad_call(assign.value):
             continue
@@ -233,7 +241,8 @@ def grad_function_names(owner: nodes.NodeNG) -> set[str]:
                 names.add("self." + target.attrname)
             elif path:
                 names.add(path)
-    return names
+    _GRAD_NAMES[module] = frozenset(names)
+    return _GRAD_NAMES[module]
 
 
 def spelled_path(expr: nodes.NodeNG) -> str | None:
@@ -340,28 +349,36 @@ def trains_model(construction: nodes.Call) -> bool:
 
 def trainer(module: nodes.Module) -> str | None:
     """How the module trains: "Model", "TrainOneStepCell" (or a subclass's name),
-    "value_and_grad"/"grad"; None when it trains nothing mslint can see."""
+    "value_and_grad"/"grad"; None when it trains nothing mslint can see. A user
+    subclass of TrainOneStepCell is looked for among callees named so (``*Train*``,
+    ``*Step*``): resolving every call of a large module is too slow."""
     if module in _TRAINERS:
         return _TRAINERS[module]
     if len(_TRAINERS) > 64:
         _TRAINERS.clear()
     found = None
-    for call in module.nodes_of_class(nodes.Call):
-        if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
-            continue
-        qname = resolve.call_name(call)
-        if qname in guide.MODEL_CLASSES and trains_model(call):
-            found = "Model"
-        elif qname in guide.REDUCING_TRAIN_CELLS or qname in apis.GRAD_FUNCTIONS:
-            found = qname.rsplit(".", 1)[-1]
-        elif qname is None or not resolve.is_external(qname):
-            cls = resolve.user_class_of_call(call)
-            if cls is not None and resolve.derives_from(cls, guide.REDUCING_TRAIN_CELLS):
-                found = cls.name
-        if found:
-            break
+    if _mentions(module, _TRAINING_TEXT):
+        for call in module.nodes_of_class(nodes.Call):
+            func = call.func
+            if not isinstance(func, (nodes.Name, nodes.Attribute)):
+                continue
+            qname = resolve.call_name(call)
+            if qname in guide.MODEL_CLASSES and trains_model(call):
+                found = "Model"
+            elif qname in guide.REDUCING_TRAIN_CELLS or qname in apis.GRAD_FUNCTIONS:
+                found = qname.rsplit(".", 1)[-1]
+            elif (qname is None or not resolve.is_external(qname)) and _TRAIN_CLASS_NAME.search(_last_name(func)):
+                cls = resolve.user_class_of_call(call)
+                if cls is not None and resolve.derives_from(cls, guide.REDUCING_TRAIN_CELLS):
+                    found = cls.name
+            if found:
+                break
     _TRAINERS[module] = found
     return found
+
+
+_TRAINING_TEXT = re.compile(rb"grad\b|grad\(|GradOperation|Model\(|\.train\(|Train\w*\(|Step\w*\(")
+_TRAIN_CLASS_NAME = re.compile(r"train|step", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------------------
@@ -402,6 +419,9 @@ def _is_set(value: nodes.NodeNG | None) -> bool:
     return True
 
 
+_PARALLEL_TEXT = re.compile(rb"set_auto_parallel_context")
+
+
 def _context_calls(func: nodes.NodeNG) -> Iterator[nodes.Call]:
     for call in func.nodes_of_class(nodes.Call):
         if isinstance(call.func, (nodes.Name, nodes.Attribute)) and \
@@ -413,6 +433,8 @@ def _context_calls(func: nodes.NodeNG) -> Iterator[nodes.Call]:
 def _read_settings(func: nodes.NodeNG, settings: ParallelSettings) -> bool:
     """Add what ``func`` sets; True when it sets data parallel."""
     found = False
+    if not _mentions(func.root(), _PARALLEL_TEXT):
+        return False
     for call in _context_calls(func):
         if any(keyword.arg is None for keyword in call.keywords or ()):
             settings.unknown_mode = True
@@ -434,7 +456,6 @@ def _read_settings(func: nodes.NodeNG, settings: ParallelSettings) -> bool:
 
 
 _SETTINGS: dict[nodes.Module, ParallelSettings] = {}
-_PARALLEL_TEXT = re.compile(rb"set_auto_parallel_context")
 
 
 def parallel_settings(module: nodes.Module) -> ParallelSettings:
@@ -447,6 +468,8 @@ def parallel_settings(module: nodes.Module) -> ParallelSettings:
         _SETTINGS.clear()
     settings = _SETTINGS[module] = ParallelSettings()
     _read_settings(module, settings)
+    if not settings.data_parallel and trainer(module) is None:
+        return settings  # a module that trains nothing runs no data-parallel program itself
     followed = 0
     seen: set[nodes.FunctionDef] = set()
     for call in module.nodes_of_class(nodes.Call):
@@ -467,15 +490,23 @@ def parallel_settings(module: nodes.Module) -> ParallelSettings:
     return settings
 
 
+_MENTIONS: dict[tuple[nodes.Module, re.Pattern], bool] = {}
+
+
 def _mentions(module: nodes.Module, pattern: re.Pattern) -> bool:
-    path = module.file
-    if not path or not os.path.isfile(path):
-        return True
-    try:
-        with open(path, "rb") as handle:
-            return pattern.search(handle.read()) is not None
-    except OSError:
-        return True
+    """Whether the module's source text matches ``pattern`` (True when unreadable)."""
+    key = (module, pattern)
+    known = _MENTIONS.get(key)
+    if known is None:
+        if len(_MENTIONS) > 512:
+            _MENTIONS.clear()
+        data = _read(module.file) if module.file and os.path.isfile(module.file) else None
+        known = _MENTIONS[key] = True if data is None else pattern.search(data) is not None
+    return known
+
+
+def mentions(module: nodes.Module, pattern: re.Pattern) -> bool:
+    return _mentions(module, pattern)
 
 
 def _shown(module: nodes.Module, home: nodes.Module) -> str:
@@ -595,6 +626,8 @@ def program_mentions(module: nodes.Module, pattern: str) -> bool:
 def clear_caches() -> None:
     _SETTINGS.clear()
     _TRAINERS.clear()
+    _GRAD_NAMES.clear()
+    _MENTIONS.clear()
     _program_matches.cache_clear()
 
 
@@ -602,5 +635,5 @@ __all__ = [
     "CellContents", "ParallelSettings", "computing_call", "construction_of", "constructed_qname",
     "divides_by_group_size", "grad_function_names", "holds", "is_data_parallel_value", "is_grad_call",
     "is_loss_cell", "is_optimizer", "last_assignment_before", "local_value", "mentions_loss", "network_class",
-    "parallel_settings", "program_mentions", "returns", "says_loss", "spelled_path",
+    "mentions", "parallel_settings", "program_mentions", "returns", "says_loss", "spelled_path",
 ]

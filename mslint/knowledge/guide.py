@@ -72,6 +72,7 @@ MINDSPORE_SEED_CALLS: frozenset[str] = frozenset(
     {"mindspore.set_seed", "mindspore.common.set_seed", "mindspore.common.seed.set_seed", "mindspore.manual_seed"}
 )
 NUMPY_SEED_CALLS: frozenset[str] = frozenset({"numpy.random.seed"})
+PRETRAINED_LOADERS: frozenset[str] = frozenset({"from_pretrained"})
 CHECKPOINT_READS: frozenset[str] = frozenset(
     {"mindspore.load_checkpoint", "mindspore.load_param_into_net", "mindspore.train.serialization.load_checkpoint",
      "mindspore.train.serialization.load_param_into_net", "mindspore.train.load_checkpoint",
