@@ -164,8 +164,8 @@ class TrainingStepChecker(BaseChecker):
         if decay is None or decay is astutil.UNKNOWN:
             return
         known = values.constant(decay)
-        if known is not astutil.UNKNOWN and not (astutil.is_number(known) and known > 0):
-            return
+        if not (astutil.is_number(known) and known > 0):
+            return  # 0, or a value from a config that may well be 0 (u2net's weight_decay: 0)
         params = astutil.argument(node, *guide.OPTIMIZER_PARAMS_ARGUMENT)
         if params is None or params is astutil.UNKNOWN:
             return
@@ -201,7 +201,7 @@ class TrainingStepChecker(BaseChecker):
             for call in module.nodes_of_class(nodes.Call)
             if isinstance(call.func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in guide.OTHER_SEED_CALLS
         })
-        if "numpy" in seeded and not training_code.program_mentions(module, guide.MINDSPORE_RANDOMNESS_PATTERN):
+        if "numpy" in seeded and not _random_beyond_weights(module):
             return  # the weights draw from numpy's seeded generator, and nothing else is random
         weights = "" if "numpy" in seeded else ", and so do the initial weights (they draw from numpy's generator)"
         scope_name = node.scope().name if isinstance(node.scope(), nodes.FunctionDef) else "this module"
@@ -348,6 +348,37 @@ def _trainable_edit(call: nodes.Call, network: nodes.NodeNG):
         return None
     return edits.Edit(network.end_lineno, network.end_col_offset, call.end_lineno, call.end_col_offset,
                       f".{guide.TRAINABLE_PARAMETERS_METHOD}()")
+
+
+_RANDOMNESS = None
+
+
+def _random_beyond_weights(module: nodes.Module) -> bool:
+    """The module's own text draws MindSpore randomness (Dropout, ops.uniform...), or a
+    user Cell class it builds holds a Dropout (a few levels deep)."""
+    global _RANDOMNESS  # noqa: PLW0603 - compiled once
+    if _RANDOMNESS is None:
+        import re  # noqa: PLC0415
+
+        _RANDOMNESS = re.compile(guide.MINDSPORE_RANDOMNESS_PATTERN.encode())
+    if training_code.mentions(module, _RANDOMNESS):
+        return True
+    contents = training_code.CellContents(guide.DROPOUT_LAYERS)
+    looked = 0
+    for call in module.nodes_of_class(nodes.Call):
+        if looked > 30:
+            break
+        func = call.func
+        name = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else ""
+        if not name[:1].isupper():
+            continue
+        cls = resolve.user_class_of_call(call)
+        if cls is None or cls.root() is module:
+            continue
+        looked += 1
+        if contents.of_class(cls) is not None:
+            return True
+    return False
 
 
 def _imports(module: nodes.Module, package: str) -> bool:

@@ -152,6 +152,10 @@ MINDSPORE_RANDOMNESS_PATTERN = (
     r"Dropout|dropout\s*\(|ops\.(uniform|normal|standard_normal|random_\w+|multinomial|randint|rand|randn)\s*\("
     r"|mint\.(rand|randn|normal|multinomial|randint)\s*\("
 )
+DROPOUT_LAYERS: frozenset[str] = frozenset(
+    ["mindspore.nn." + name for name in ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d")]
+    + ["mindspore.mint.nn." + name for name in ("Dropout", "Dropout2d")]
+)
 # Gradient accumulation: a period named so, or the loss divided by the period (PyTorch's
 # ``loss = loss / accumulation_steps``), says the program means to accumulate; without
 # either, ``optimizer(grads)`` every k steps is a skip (a GAN's generator every k steps).

@@ -46,17 +46,23 @@ class TorchStyle(nn.Cell):
         return x * 2
     def bprop(self, grad_output):
         return (grad_output * 3,)
+class PerOutput(nn.Cell):
+    """Two outputs: MindSpore still passes one out and one dout (tuples), not one per output."""
+    def construct(self, x):
+        return x * 2, x * 3
+    def bprop(self, x, out1, out2, dout1, dout2):
+        return (dout1 * 2 + dout2 * 3,)
 x = Tensor(np.ones(2), ms.float32)
 def run():
     return {name: attempt(lambda: ms.grad(cls())(x).asnumpy().tolist()) for name, cls in
-            (("good", Good), ("no_out", NoOut), ("torch", TorchStyle))}
+            (("good", Good), ("no_out", NoOut), ("torch", TorchStyle), ("per_output", PerOutput))}
 pynative = run()
 graph_mode()
 report(pynative=pynative, graph=run())
 ''')
     for mode in ("pynative", "graph"):
         assert result[mode]["good"] == ["ok", [3.0, 3.0]], result
-        for broken in ("no_out", "torch"):
+        for broken in ("no_out", "torch", "per_output"):
             assert result[mode][broken][0] == "error", result
             assert result[mode][broken][1].split(":")[0] in ("TypeError", "RuntimeError"), result
 
