@@ -37,7 +37,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, compiled, resolve, scope, values
+from mslint.analysis import astutil, compiled, edits, resolve, scope, values
 from mslint.checkers.follow import GraphModeNote
 from mslint.checkers.messages import jit_syntax_level, spelled
 
@@ -381,7 +381,13 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
         every = len(astutil.positional_params(construct)) - 1
         required = every - len(inputs.defaults or [])
         if not required + 2 <= len(params) <= every + 2:
-            expected = ", ".join([param.name for param in astutil.positional_params(construct)[1:]] + ["out", "dout"])
+            names = [param.name for param in astutil.positional_params(construct)[1:]]
+            expected = ", ".join(names + ["out", "dout"])
+            edit = None
+            if not inputs.defaults and params[:-1] == names and "out" not in params:
+                # bprop(self, x, dout): only out is missing, before the gradient
+                edit = edits.insert_before(astutil.positional_params(bprop)[-1], "out, ")
+            edits.offer(BPROP, bprop, [edit] if edit else None)
             self.add_message(
                 BPROP, node=bprop,
                 args=(f"bprop takes {len(params)} argument{'s' if len(params) != 1 else ''} ({', '.join(params)}), "

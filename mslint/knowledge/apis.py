@@ -1665,3 +1665,10 @@ CELL_ITERATING_METHODS: frozenset[str] = frozenset({"cells_and_names", "cells", 
 # numpy array has (measured: AttributeError): in a module that imports mindspore and
 # no torch, a call of one is the PyTorch idiom whatever the receiver.
 TORCH_TENSOR_ONLY_METHODS: frozenset[str] = frozenset({"detach", "cpu"})
+# Issue 25 (guide): rows added to ms-torch-module-method's tables. The rules of
+# the migration guide's training chapters keep their facts in mslint/knowledge/guide.py.
+# ==========================================================================
+# Cell has no add_module (measured on 2.10); insert_child_to_cell(name, cell) takes the
+# same arguments and registers the child (tests/oracle/test_migration_api.py).
+TORCH_MODULE_METHODS["add_module"] = "write {0}.insert_child_to_cell(name, cell)"
+TORCH_MODULE_METHOD_RENAMES["add_module"] = "insert_child_to_cell"

@@ -134,6 +134,17 @@ _RUNTIME = "mslint-runtime"
 _TRAINING_LOOP = "mindspore-training-loop"
 _COMPILE = "mindspore-graph-compile"
 _PERFORMANCE = "mindspore-graph-performance"
+# -- issue 25, the migration guide's training chapters (ids 81xx, 82xx) --
+_DATA_PARALLEL = "mindspore-data-parallel"
+_CHECKPOINTS = "mindspore-checkpoints"
+_TRAINING_STEPS = "mindspore-training-steps"
+_EVALUATION = "mindspore-evaluation"
+_MIGRATION_API = "mindspore-migration-api"
+_LOUD = "the call fails when it runs (TypeError, AttributeError, ImportError): running it is the confirmation"
+_DISTRIBUTED = (
+    "a distributed-training rule: the harm shows across ranks launched together (msrun), "
+    "not in compiling or calling one module"
+)
 
 _COMPILES = "the code compiles; the harm shows only when it runs"
 _TRAINING_SETUP = (
@@ -236,7 +247,8 @@ RULES: tuple[RuleSpec, ...] = (
         "fails to compile)",
     ),
     RuleSpec("ms-cell-call-mismatch", "E8304", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
-    RuleSpec("ms-bprop-signature", "E8305", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
+    RuleSpec("ms-bprop-signature", "E8305", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,),
+             fix=Fix("inserts the missing `out` before dout when only it is missing", "safe")),
     RuleSpec(
         "ms-duplicate-parameter-name", "E8306", _COMPILE, "graph_compile",
         unconfirmed="the Cell builds, compiles and runs; the harm shows when an optimizer is built over its "
@@ -261,6 +273,45 @@ RULES: tuple[RuleSpec, ...] = (
         "ms-graph-break", "W8404", _PERFORMANCE, "graph_performance",
         unconfirmed=f"{_COMPILES}: bytecode capture runs the line as Python between two graphs",
     ),
+    # -- issue 25: training steps, checkpoints, data parallel, metrics, seeds (81xx) --
+    RuleSpec("ms-aux-before-loss", "E8101", _TRAINING_STEPS, "training_steps", unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-data-parallel-gradient-sum", "W8102", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
+    RuleSpec("ms-data-parallel-without-reducer", "E8103", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
+    RuleSpec("ms-data-parallel-without-seed", "W8104", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
+    RuleSpec("ms-data-parallel-unsharded-dataset", "W8105", _DATA_PARALLEL, "data_parallel",
+             unconfirmed=_DISTRIBUTED),
+    RuleSpec("ms-weight-decay-on-all-parameters", "W8106", _TRAINING_STEPS, "training_steps",
+             unconfirmed=_TRAINING_SETUP,
+             fix=Fix("net.get_parameters() / net.parameters_dict().values() becomes net.trainable_params()", "unsafe")),
+    RuleSpec("ms-evaluate-in-train-mode", "W8107", _EVALUATION, "evaluation", unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-load-checkpoint-discarded", "E8108", _CHECKPOINTS, "checkpoints",
+             unconfirmed="the call runs and returns a dict; that nothing is loaded shows only in the weights"),
+    RuleSpec("ms-torch-names-not-mapped", "E8109", _CHECKPOINTS, "checkpoints",
+             unconfirmed="it needs the PyTorch weights file the conversion reads"),
+    RuleSpec("ms-load-result-ignored", "W8110", _CHECKPOINTS, "checkpoints",
+             unconfirmed="it needs the PyTorch weights file the conversion reads"),
+    RuleSpec("ms-seed-without-mindspore", "W8111", _TRAINING_STEPS, "training_steps",
+             unconfirmed="the harm is a difference between two runs of the whole program"),
+    RuleSpec("ms-metric-not-cleared", "W8112", _EVALUATION, "evaluation", unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-grad-of-network-output", "E8113", _TRAINING_STEPS, "training_steps", unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-accumulation-last-gradient-only", "E8114", _TRAINING_STEPS, "training_steps",
+             unconfirmed=_TRAINING_SETUP),
+    # -- issue 25: PyTorch names that fail in MindSpore (82xx) --
+    RuleSpec("ms-torch-class-name", "E8201", _MIGRATION_API, "migration_api", unconfirmed=_LOUD,
+             fix=Fix("nn.Module -> nn.Cell, nn.Sequential -> nn.SequentialCell, nn.ModuleList -> nn.CellList, "
+                     "nn.ModuleDict -> nn.CellDict, ms_function -> jit (a bare use; imports as `Cell as Module`)",
+                     "safe")),
+    RuleSpec("ms-torch-optimizer-api", "E8203", _MIGRATION_API, "migration_api", unconfirmed=_LOUD),
+    RuleSpec("ms-transpose-torch-args", "E8204", _MIGRATION_API, "migration_api", unconfirmed=_LOUD,
+             fix=Fix("ops.transpose(x, a, b) becomes ops.swapaxes(x, a, b)", "safe")),
+    RuleSpec("ms-dataloader-keyword-args", "E8205", _MIGRATION_API, "migration_api", unconfirmed=_LOUD,
+             fix=Fix("num_workers= -> num_parallel_workers=, batch(drop_last=) -> batch(drop_remainder=), "
+                     "pin_memory= deleted; none for batch_size=", "safe")),
+    RuleSpec("ms-softmax-ce-index-labels", "E8206", _MIGRATION_API, "migration_api", unconfirmed=_LOUD),
+    RuleSpec("ms-torch-init-on-parameter", "E8207", _MIGRATION_API, "migration_api", unconfirmed=_LOUD),
+    RuleSpec("ms-set-context-device-target", "C8208", _MIGRATION_API, "migration_api", default_enabled=False,
+             unconfirmed="a deprecation: the call works and warns, there is no failure to reproduce",
+             fix=Fix("set_context(device_target=t[, device_id=i]) alone becomes set_device(t[, i])", "safe")),
 )
 
 BY_SYMBOL: dict[str, RuleSpec] = {rule.symbol: rule for rule in RULES}

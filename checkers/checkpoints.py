@@ -1,0 +1,247 @@
+"""Checkpoint loads that load nothing, silently.
+
+Measured on MindSpore 2.10 and PyTorch 2.13 (tests/oracle/test_checkpoints.py):
+- ``ms.load_checkpoint(path)`` returns the parameter dict and loads it into nothing
+  unless ``net=`` is given: as a statement it changes no weight.
+- ``load_param_into_net`` given a PyTorch state dict unrenamed loads none of the
+  parameters whose last name differs (BatchNorm's weight/bias/running_mean/running_var
+  are gamma/beta/moving_mean/moving_variance, LayerNorm's weight/bias gamma/beta,
+  Embedding's weight embedding_table): the weights stay as initialized, nothing
+  raises (``strict_load=True`` neither), and only the two returned lists of names not
+  loaded tell.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from astroid import nodes
+from pylint.checkers import BaseChecker
+from pylint.checkers.utils import only_required_for_messages
+
+from mslint.knowledge import guide
+from mslint.analysis import astutil, resolve, training_code
+from mslint.analysis.training_code import SKIP_NESTED
+from mslint.checkers.messages import spelled
+
+if TYPE_CHECKING:
+    from pylint.lint import PyLinter
+
+
+class CheckpointChecker(BaseChecker):
+    name = "mindspore-checkpoints"
+    msgs = {
+        "E8108": (
+            "%s(...) as a statement loads nothing: without net= it only returns the parameter dict, which is "
+            "discarded; pass the network (%s(path, net)) or give the result to load_param_into_net",
+            "ms-load-checkpoint-discarded",
+            "mindspore.load_checkpoint called as a statement without a net argument: the checkpoint is read "
+            "and thrown away.",
+        ),
+        "E8109": (
+            "%s gets %s, PyTorch's parameter names unrenamed, and %s holds %s whose names differ (%s): "
+            "those parameters load nothing and nothing raises; map the names first",
+            "ms-torch-names-not-mapped",
+            "A parameter dict built from torch.load()/a torch module's state_dict() items with the keys "
+            "unchanged, given to load_param_into_net for a network with BatchNorm, LayerNorm, GroupNorm, "
+            "InstanceNorm, Embedding or PReLU layers.",
+        ),
+        "W8110": (
+            "%s(...) returns the names it could not load and this conversion discards them: PyTorch names that "
+            "differ from MindSpore's (weight/gamma, running_mean/moving_mean) load nothing and raise nothing; "
+            "check them: not_loaded, _ = %s(...)",
+            "ms-load-result-ignored",
+            "load_param_into_net called as a statement in a module that reads PyTorch weights (torch.load): "
+            "the returned lists are the only sign that names did not match.",
+        ),
+    }
+
+    def __init__(self, linter: PyLinter) -> None:
+        super().__init__(linter)
+        self._reads_torch: dict[nodes.Module, bool] = {}
+
+    def open(self) -> None:
+        self._reads_torch = {}
+
+    @only_required_for_messages("ms-load-checkpoint-discarded", "ms-load-result-ignored")
+    def visit_expr(self, node: nodes.Expr) -> None:
+        call = node.value
+        if not isinstance(call, nodes.Call) or not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+            return
+        qname = resolve.call_name(call)
+        if qname in guide.LOAD_CHECKPOINT_CALLS:
+            if astutil.argument(call, *guide.LOAD_CHECKPOINT_NET_ARGUMENT) is None and not _loaded_elsewhere(call):
+                self.add_message("ms-load-checkpoint-discarded", node=call, args=(spelled(call.func),) * 2)
+        elif qname in guide.LOAD_PARAM_INTO_NET_CALLS and self._module_reads_torch(node.root()):
+            if _reads_mindspore_checkpoint(astutil.argument(call, *guide.LOAD_PARAM_DICT_ARGUMENT), call):
+                return  # a MindSpore checkpoint has MindSpore's names
+            if _compares_names(call):
+                return  # the conversion checks the network's names itself
+            if not (self.linter.is_message_enabled("ms-torch-names-not-mapped") and self._unmapped(call)):
+                self.add_message("ms-load-result-ignored", node=call, args=(spelled(call.func),) * 2)
+
+    @only_required_for_messages("ms-torch-names-not-mapped")
+    def visit_call(self, node: nodes.Call) -> None:
+        if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
+            return
+        if resolve.call_name(node) not in guide.LOAD_PARAM_INTO_NET_CALLS:
+            return
+        found = self._unmapped(node)
+        if found is None:
+            return
+        source, network, layer = found
+        self.add_message(
+            "ms-torch-names-not-mapped", node=node,
+            args=(spelled(node.func) + "(...)", source, network, f"nn.{layer.rsplit('.', 1)[-1]}",
+                  guide.RENAMED_PARAMETERS[layer]),
+        )
+
+    def _unmapped(self, call: nodes.Call) -> tuple[str, str, str] | None:
+        """(what the dict is built from, the network, a layer with other names) when
+        ``call`` loads a PyTorch-named dict into a network with such a layer."""
+        net = astutil.argument(call, *guide.LOAD_PARAM_NET_ARGUMENT)
+        params = astutil.argument(call, *guide.LOAD_PARAM_DICT_ARGUMENT)
+        if net is None or params is None or net is astutil.UNKNOWN or params is astutil.UNKNOWN:
+            return None
+        source = _torch_keyed_dict(params, call)
+        if source is None:
+            return None
+        layer = training_code.CellContents(frozenset(guide.RENAMED_PARAMETERS)).of_expression(net)
+        if layer is None:
+            return None
+        return source, net.as_string(), layer
+
+    def _module_reads_torch(self, module: nodes.Module) -> bool:
+        known = self._reads_torch.get(module)
+        if known is None:
+            known = any(
+                isinstance(call.func, (nodes.Name, nodes.Attribute))
+                and resolve.call_name(call) in guide.TORCH_WEIGHT_READS
+                for call in module.nodes_of_class(nodes.Call)
+            )
+            self._reads_torch[module] = known
+        return known
+
+
+def _loaded_elsewhere(statement: nodes.Call) -> bool:
+    """The same file is loaded properly in the same function (``load_checkpoint(p)``
+    left over above ``load_param_into_net(net, load_checkpoint(p))``): no harm."""
+    path = statement.args[0].as_string() if statement.args else None
+    if path is None:
+        return False
+    for call in statement.scope().nodes_of_class(nodes.Call, skip_klass=SKIP_NESTED):
+        if call is statement or not call.args or call.args[0].as_string() != path:
+            continue
+        if isinstance(call.func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in guide.LOAD_CHECKPOINT_CALLS:
+            if not isinstance(call.parent, nodes.Expr) or astutil.argument(call, *guide.LOAD_CHECKPOINT_NET_ARGUMENT):
+                return True
+    return False
+
+
+def _compares_names(call: nodes.Call) -> bool:
+    """The function holding the load reads the network's parameter names itself
+    (``net.parameters_dict()``: a conversion that prints what is missing)."""
+    return any(
+        isinstance(node.func, nodes.Attribute) and node.func.attrname in guide.PARAMETER_NAME_READERS
+        for node in call.scope().nodes_of_class(nodes.Call, skip_klass=SKIP_NESTED)
+    )
+
+
+def _reads_mindspore_checkpoint(params, call: nodes.Call) -> bool:
+    value = params
+    if isinstance(params, nodes.Name):
+        value = training_code.last_assignment_before(call.scope(), params.name, call.lineno or 0)
+    return isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute)) \
+        and resolve.call_name(value) in guide.LOAD_CHECKPOINT_CALLS
+
+
+def _torch_keyed_dict(params: nodes.NodeNG, call: nodes.Call) -> str | None:
+    """How ``params`` (the dict given to load_param_into_net) was built with a PyTorch
+    state dict's keys unchanged, as ``{k: ... for k, v in sd.items()}`` or a loop
+    ``for k, v in sd.items(): d[k] = ...``; None otherwise."""
+    func = call.scope()
+    value = params
+    if isinstance(params, nodes.Name):
+        value = training_code.last_assignment_before(func, params.name, call.lineno or 0)
+        if value is None:
+            return None
+    if isinstance(value, nodes.DictComp):
+        return _keeps_torch_keys(value.key, value.generators, func, call)
+    if isinstance(value, nodes.Dict) and not value.items and isinstance(params, nodes.Name):
+        return _filled_by_loop(params.name, func, call)
+    return None
+
+
+def _keeps_torch_keys(key: nodes.NodeNG, generators, func, call) -> str | None:
+    if len(generators) != 1 or not isinstance(key, nodes.Name):
+        return None
+    generator = generators[0]
+    target = generator.target
+    first = target.elts[0] if isinstance(target, nodes.Tuple) and target.elts else None
+    if not (isinstance(first, nodes.AssignName) and first.name == key.name):
+        return None
+    return _torch_items(generator.iter, func, call)
+
+
+def _filled_by_loop(name: str, func: nodes.NodeNG, call: nodes.Call) -> str | None:
+    """``d = {}`` then ``for k, v in sd.items(): d[k] = ...`` above ``call``."""
+    found = None
+    for loop in func.nodes_of_class(nodes.For, skip_klass=SKIP_NESTED):
+        if (loop.lineno or 0) >= (call.lineno or 0):
+            continue
+        target = loop.target
+        key = target.elts[0] if isinstance(target, nodes.Tuple) and target.elts else None
+        if not isinstance(key, nodes.AssignName):
+            continue
+        for assign in loop.nodes_of_class(nodes.Assign, skip_klass=SKIP_NESTED):
+            for subscript in assign.targets:
+                if isinstance(subscript, nodes.Subscript) and isinstance(subscript.value, nodes.Name) \
+                        and subscript.value.name == name:
+                    if not (isinstance(subscript.slice, nodes.Name) and subscript.slice.name == key.name):
+                        return None  # renamed somewhere: d[new_name] = ...
+                    if _key_rebound(loop, key.name):
+                        return None
+                    found = found or _torch_items(loop.iter, func, call)
+    return found
+
+
+def _key_rebound(loop: nodes.For, name: str) -> bool:
+    return any(
+        name in astutil.target_names(target)
+        for assign in loop.body for node in [assign, *assign.nodes_of_class(nodes.Assign)]
+        if isinstance(node, nodes.Assign) for target in node.targets
+    )
+
+
+def _torch_items(iterable: nodes.NodeNG, func: nodes.NodeNG, call: nodes.Call) -> str | None:
+    """``sd.items()`` where ``sd`` is a PyTorch state dict: torch.load(...) (or an item of
+    it, ``torch.load(p)["state_dict"]``), a torch module's state_dict(), through names."""
+    if not (isinstance(iterable, nodes.Call) and isinstance(iterable.func, nodes.Attribute)
+            and iterable.func.attrname == "items"):
+        return None
+    state = iterable.func.expr
+    for _ in range(4):
+        if isinstance(state, nodes.Name):
+            value = training_code.last_assignment_before(func, state.name, iterable.lineno or 0)
+            if value is None:
+                return None
+            state = value
+            continue
+        if isinstance(state, nodes.Subscript):
+            state = state.value
+            continue
+        break
+    if not isinstance(state, nodes.Call) or not isinstance(state.func, (nodes.Name, nodes.Attribute)):
+        return None
+    qname = resolve.call_name(state)
+    if qname in guide.TORCH_WEIGHT_READS:
+        return f"{spelled(state.func)}(...)"
+    if isinstance(state.func, nodes.Attribute) and state.func.attrname == guide.TORCH_STATE_DICT_METHOD:
+        owner = training_code.constructed_qname(state.func.expr)
+        if owner is not None and resolve.root_package(owner) in ("torch", "torchvision", "timm"):
+            return f"{spelled(state.func)}()"
+    return None
+
+
+def register(linter: PyLinter) -> None:
+    linter.register_checker(CheckpointChecker(linter))

@@ -1,0 +1,288 @@
+"""Facts behind the rules of the migration guide's training chapters (issue 25):
+the training loop, checkpoints, data parallel, metrics, seeds (ids 81xx) and the
+PyTorch names that fail in MindSpore (ids 82xx).
+
+Measured on MindSpore 2.10 (CPU; the data-parallel facts on two CPU ranks with
+``msrun --worker_num=2``) and PyTorch 2.13: tests/oracle/test_data_parallel.py,
+test_checkpoints.py, test_training_steps.py, test_evaluation.py,
+test_migration_api.py prove each entry with the real frameworks.
+Names are canonical qualified names (mslint.analysis.resolve.canonical).
+"""
+
+from __future__ import annotations
+
+# --------------------------------------------------------------------------
+# Data parallel (checkers/data_parallel.py)
+# --------------------------------------------------------------------------
+# set_auto_parallel_context(parallel_mode=..., gradients_mean=..., parameter_broadcast=...)
+AUTO_PARALLEL_CONTEXT_CALLS: frozenset[str] = frozenset({"mindspore.set_auto_parallel_context"})
+PARALLEL_MODE_KEYWORD = "parallel_mode"
+GRADIENTS_MEAN_KEYWORDS: tuple[str, ...] = ("gradients_mean", "mirror_mean")  # mirror_mean: before 1.0
+PARAMETER_BROADCAST_KEYWORD = "parameter_broadcast"
+# How the data-parallel mode is written: ParallelMode.DATA_PARALLEL (its qualified
+# name ends so, from mindspore, mindspore.context, mindspore.train...) or the string.
+DATA_PARALLEL_NAME = "ParallelMode.DATA_PARALLEL"
+DATA_PARALLEL_STRING = "data_parallel"
+# The collective group's size: dividing a loss or a learning rate by it averages
+# summed gradients by hand.
+GROUP_SIZE_CALLS: frozenset[str] = frozenset(
+    {"mindspore.communication.get_group_size", "mindspore.communication.management.get_group_size",
+     "mindspore.communication.get_local_rank_size", "mindspore.communication.management.get_local_rank_size"}
+)
+# What reduces gradients across ranks. DistributedGradReducer(parameters, mean=None,
+# ...): mean None reads gradients_mean from the context (measured: the sum without it).
+GRAD_REDUCERS: frozenset[str] = frozenset({"mindspore.nn.DistributedGradReducer"})
+GRAD_REDUCER_MEAN_ARGUMENT = (1, "mean")
+ALL_REDUCE_CALLS: frozenset[str] = frozenset(
+    {"mindspore.ops.AllReduce", "mindspore.ops.all_reduce", "mindspore.communication.comm_func.all_reduce",
+     "mindspore.mint.distributed.all_reduce", "mindspore.communication.all_reduce"}
+)
+# The abstract optimizer base (mindspore.nn.Optimizer, experimental.optim.Optimizer):
+# a user class deriving from it is an algorithm of its own.
+OPTIMIZER_BASE_NAME = "Optimizer"
+# Trainers that build the reducer themselves from the context: a Model with an
+# optimizer, TrainOneStepCell and its loss-scale twin (and user subclasses).
+MODEL_CLASSES: frozenset[str] = frozenset({"mindspore.Model", "mindspore.train.Model"})
+MODEL_TRAIN_METHOD = "train"
+MODEL_OPTIMIZER_ARGUMENT = (2, "optimizer")
+MODEL_LOSS_ARGUMENT = (1, "loss_fn")
+REDUCING_TRAIN_CELLS: frozenset[str] = frozenset(
+    {"mindspore.nn.TrainOneStepCell", "mindspore.nn.TrainOneStepWithLossScaleCell",
+     "mindspore.boost.BoostTrainOneStepCell", "mindspore.boost.BoostTrainOneStepWithLossScaleCell"}
+)
+# Optimizers whose step does not grow with the gradient's scale (Adam's update is
+# m / sqrt(v): measured, weights after 20 steps on a loss and on twice the loss
+# agree within 2e-6, where SGD's are 0.62 apart): summed gradients are harmless there.
+SCALE_INVARIANT_OPTIMIZERS: frozenset[str] = frozenset(
+    {"mindspore.nn." + name for name in ("Adam", "AdamWeightDecay", "AdamOffload", "LazyAdam", "Lamb", "AdaMax",
+                                         "AdaFactor")}
+    | {"mindspore.mint.optim." + name for name in ("Adam", "AdamW", "FusedAdamW")}
+    | {"mindspore.experimental.optim." + name for name in ("Adam", "AdamW", "Adamax", "NAdam", "RAdam")}
+)
+# Optimizers whose step grows with the gradient (measured: twice the gradient,
+# twice the step): summed gradients multiply their learning rate by the device count.
+SCALE_SENSITIVE_OPTIMIZERS: frozenset[str] = frozenset(
+    {"mindspore.nn.SGD", "mindspore.nn.Momentum", "mindspore.nn.ASGD", "mindspore.mint.optim.SGD",
+     "mindspore.experimental.optim.SGD", "mindspore.experimental.optim.ASGD"}
+)
+# Seeds that make every rank build the same initial weights (measured: set_seed(1)
+# gives equal weights on both ranks; MindSpore's initializers draw from numpy's
+# global generator, so np.random.seed does too), and loads that overwrite them.
+MINDSPORE_SEED_CALLS: frozenset[str] = frozenset(
+    {"mindspore.set_seed", "mindspore.common.set_seed", "mindspore.common.seed.set_seed", "mindspore.manual_seed"}
+)
+NUMPY_SEED_CALLS: frozenset[str] = frozenset({"numpy.random.seed"})
+PRETRAINED_LOADERS: frozenset[str] = frozenset({"from_pretrained"})
+CHECKPOINT_READS: frozenset[str] = frozenset(
+    {"mindspore.load_checkpoint", "mindspore.load_param_into_net", "mindspore.train.serialization.load_checkpoint",
+     "mindspore.train.serialization.load_param_into_net", "mindspore.train.load_checkpoint",
+     "mindspore.train.load_param_into_net"}
+)
+# mindspore.dataset sources: each takes num_shards/shard_id (and most a sampler);
+# without them every rank reads the whole dataset (measured: both ranks read the same
+# 4 batches; sharded, 2 each). Operations on a dataset that keep it one pipeline.
+DATASET_PACKAGE = "mindspore.dataset"
+PYTHON_SOURCE_DATASET = "GeneratorDataset"  # reads a Python object, which may shard by itself
+DATASET_SHARD_KEYWORDS: frozenset[str] = frozenset({"num_shards", "shard_id", "sampler"})
+DATASET_PIPELINE_METHODS: frozenset[str] = frozenset(
+    {"batch", "map", "shuffle", "repeat", "project", "rename", "filter", "padded_batch", "take", "skip"}
+)
+DATASET_ITERATOR_METHODS: frozenset[str] = frozenset({"create_tuple_iterator", "create_dict_iterator"})
+# Dataset classes that are not sources (pipelines, combinations): they read what
+# they are given, sharding is their source's business.
+DATASET_NON_SOURCES: frozenset[str] = frozenset(
+    "mindspore.dataset." + name for name in (
+        "BatchDataset", "BucketBatchByLengthDataset", "ConcatDataset", "Dataset", "DeserializedDataset",
+        "FilterDataset", "MapDataset", "MappableDataset", "PaddedBatchDataset", "ProjectDataset", "RenameDataset",
+        "RepeatDataset", "ShuffleDataset", "SkipDataset", "SourceDataset", "SyncWaitDataset", "TakeDataset",
+        "TransferDataset", "UnionBaseDataset", "ZipDataset", "TextBaseDataset", "VisionBaseDataset",
+        "AudioBaseDataset", "PaddedDataset",
+    )
+)
+
+# --------------------------------------------------------------------------
+# The training step (checkers/training_steps.py)
+# --------------------------------------------------------------------------
+# Words that name a loss: a value, a function or a Cell so named is the objective.
+LOSS_WORDS: tuple[str, ...] = ("loss", "criterion")
+# Optimizers' weight_decay, by (position, keyword), read with inspect.signature
+# through their argument-checking decorator (tests/oracle/test_training_steps.py).
+WEIGHT_DECAY_ARGUMENTS: dict[str, tuple[int, str]] = {
+    "mindspore.nn." + name: (position, "weight_decay") for name, position in (
+        ("SGD", 4), ("Momentum", 3), ("Adam", 7), ("AdamWeightDecay", 5), ("Lamb", 5), ("RMSProp", 8),
+        ("Adagrad", 5), ("FTRL", 8), ("ProximalAdagrad", 7), ("LazyAdam", 7), ("AdaMax", 5), ("Adadelta", 5),
+        ("Rprop", 4), ("ASGD", 5), ("AdamOffload", 7),
+    )
+}
+OPTIMIZER_PARAMS_ARGUMENT = (0, "params")
+# Cell methods that return every parameter, trainable or not (BatchNorm's moving
+# statistics, frozen weights): an optimizer given them decays them all (measured).
+ALL_PARAMETERS_METHODS: frozenset[str] = frozenset({"get_parameters"})
+PARAMETER_DICT_METHOD = "parameters_dict"
+TRAINABLE_PARAMETERS_METHOD = "trainable_params"
+# Cells whose parameters include some no gradient updates (moving statistics).
+CELLS_WITH_UNTRAINED_PARAMETERS: frozenset[str] = frozenset(
+    "mindspore.nn." + name for name in (
+        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d",
+        "InstanceNorm3d", "Conv2dBnAct", "DenseBnAct",
+    )
+)
+# Layers and containers that return their outputs (no loss): differentiated with
+# weights, or trained by TrainOneStepCell, they give the gradient of the outputs' sum.
+BARE_LAYERS: frozenset[str] = frozenset(
+    ["mindspore.nn." + name for name in (
+        "Dense", "Conv1d", "Conv2d", "Conv3d", "SequentialCell", "LSTM", "GRU", "RNN", "Embedding", "BiDense",
+    )]
+    + ["mindspore.mint.nn." + name for name in ("Linear", "Conv1d", "Conv2d", "Conv3d", "Embedding")]
+)
+# The only base a user network may have for mslint to read all it computes.
+PLAIN_CELL_BASES: frozenset[str] = frozenset({"mindspore.nn.Cell"})
+# Seeds of other libraries: none of them seeds MindSpore's random ops (measured:
+# Dropout masks differ from run to run with numpy, random and torch seeded).
+OTHER_SEED_CALLS: frozenset[str] = frozenset(
+    {"random.seed", "numpy.random.seed", "torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
+     "torch.random.manual_seed"}
+)
+# Where a seed call's text shows that the project seeds MindSpore somewhere
+# (``set_seed(`` in any spelling, ``manual_seed`` of mindspore): the rule is silent.
+MINDSPORE_SEED_PATTERN = r"\bset_seed\s*\(|\bmindspore\.manual_seed\s*\(|\bms\.manual_seed\s*\("
+# MindSpore randomness beyond the initial weights (which numpy's seed fixes): in the
+# text of a program, it makes a numpy-only seed insufficient.
+MINDSPORE_RANDOMNESS_PATTERN = (
+    r"Dropout|dropout\s*\(|ops\.(uniform|normal|standard_normal|random_\w+|multinomial|randint|rand|randn)\s*\("
+    r"|mint\.(rand|randn|normal|multinomial|randint)\s*\("
+)
+DROPOUT_LAYERS: frozenset[str] = frozenset(
+    ["mindspore.nn." + name for name in ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d")]
+    + ["mindspore.mint.nn." + name for name in ("Dropout", "Dropout2d")]
+)
+# Gradient accumulation: a period named so, or the loss divided by the period (PyTorch's
+# ``loss = loss / accumulation_steps``), says the program means to accumulate; without
+# either, ``optimizer(grads)`` every k steps is a skip (a GAN's generator every k steps).
+ACCUMULATION_WORD = "accum"
+
+# --------------------------------------------------------------------------
+# Evaluation (checkers/evaluation.py)
+# --------------------------------------------------------------------------
+METRIC_PACKAGES: tuple[str, ...] = ("mindspore.train", "mindspore.nn", "mindspore.train.metrics")
+METRIC_BASES: frozenset[str] = frozenset({"mindspore.train.Metric", "mindspore.nn.Metric"})
+METRIC_CLASSES: frozenset[str] = frozenset(
+    package + "." + name
+    for package in METRIC_PACKAGES
+    for name in (
+        "Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric", "CosineSimilarity", "Dice", "F1",
+        "Fbeta", "HausdorffDistance", "Loss", "MAE", "MSE", "MeanSurfaceDistance", "OcclusionSensitivity",
+        "Perplexity", "Precision", "ROC", "Recall", "RootMeanSquareDistance", "Top1CategoricalAccuracy",
+        "Top5CategoricalAccuracy", "TopKCategoricalAccuracy",
+    )
+)
+METRIC_UPDATE, METRIC_EVAL, METRIC_CLEAR = "update", "eval", "clear"
+# Cells whose output depends on the training flag (Dropout drops, BatchNorm uses and
+# updates batch statistics): the evaluation of a network in training mode differs.
+TRAIN_MODE_LAYERS: frozenset[str] = frozenset(
+    ["mindspore.nn." + name for name in (
+        "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
+        "SyncBatchNorm", "Conv2dBnAct", "DenseBnAct",
+    )]
+    + ["mindspore.mint.nn." + name for name in (
+        "Dropout", "Dropout2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm",
+    )]
+)
+
+# --------------------------------------------------------------------------
+# Checkpoints (checkers/checkpoints.py)
+# --------------------------------------------------------------------------
+LOAD_CHECKPOINT_CALLS: frozenset[str] = frozenset(
+    {"mindspore.load_checkpoint", "mindspore.train.serialization.load_checkpoint", "mindspore.train.load_checkpoint"}
+)
+LOAD_CHECKPOINT_NET_ARGUMENT = (1, "net")
+LOAD_PARAM_INTO_NET_CALLS: frozenset[str] = frozenset(
+    {"mindspore.load_param_into_net", "mindspore.train.serialization.load_param_into_net",
+     "mindspore.train.load_param_into_net"}
+)
+LOAD_PARAM_NET_ARGUMENT = (0, "net")
+LOAD_PARAM_DICT_ARGUMENT = (1, "parameter_dict")
+# Reading PyTorch weights: the dict these return has PyTorch's names.
+TORCH_WEIGHT_READS: frozenset[str] = frozenset({"torch.load", "torch.hub.load_state_dict_from_url"})
+TORCH_STATE_DICT_METHOD = "state_dict"
+# Cell methods that give the network's parameter names: a conversion calling them
+# compares the names itself.
+PARAMETER_NAME_READERS: frozenset[str] = frozenset(
+    {"parameters_dict", "parameters_and_names", "get_parameters", "trainable_params"}
+)
+# mindspore.nn layers whose parameter names differ from PyTorch's (measured with
+# parameters_and_names on 2.10): a PyTorch state dict loaded unrenamed leaves these
+# parameters as they were.
+RENAMED_PARAMETERS: dict[str, str] = {
+    **{"mindspore.nn." + name: "weight/bias/running_mean/running_var are gamma/beta/moving_mean/moving_variance"
+       for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d",
+                    "InstanceNorm2d", "InstanceNorm3d")},
+    **{"mindspore.nn." + name: "weight/bias are gamma/beta" for name in ("LayerNorm", "GroupNorm")},
+    "mindspore.nn.Embedding": "weight is embedding_table",
+    "mindspore.nn.PReLU": "weight is w",
+}
+
+# --------------------------------------------------------------------------
+# PyTorch names that fail in MindSpore (checkers/migration_api.py, ids 82xx)
+# --------------------------------------------------------------------------
+# Names MindSpore 2.10 does not have (AttributeError / ImportError) -> its name.
+MISSING_NAMES: dict[str, str] = {
+    "mindspore.nn.Module": "Cell",
+    "mindspore.nn.Sequential": "SequentialCell",
+    "mindspore.nn.ModuleList": "CellList",
+    "mindspore.nn.ModuleDict": "CellDict",
+    "mindspore.mint.nn.Module": "mindspore.nn.Cell",
+    "mindspore.mint.nn.Sequential": "mindspore.nn.SequentialCell",
+    "mindspore.mint.nn.ModuleList": "mindspore.nn.CellList",
+    "mindspore.mint.nn.ModuleDict": "mindspore.nn.CellDict",
+    "mindspore.ms_function": "jit",
+}
+# Where the replacement lives in the same module (a rename of the last name is exact).
+SAME_MODULE_RENAMES: frozenset[str] = frozenset(
+    {"mindspore.nn.Module", "mindspore.nn.Sequential", "mindspore.nn.ModuleList", "mindspore.nn.ModuleDict",
+     "mindspore.ms_function"}
+)
+# ops.transpose(input, dims) takes one permutation; PyTorch's transpose(x, a, b) swaps two axes.
+TRANSPOSE_CALLS: dict[str, str] = {"mindspore.ops.transpose": "swapaxes"}
+# PyTorch DataLoader keywords given to a mindspore.dataset source or to .batch():
+# TypeError (measured). keyword -> (MindSpore keyword for a pure rename, or None; what to write).
+DATALOADER_KEYWORDS: dict[str, tuple[str | None, str]] = {
+    "batch_size": (None, "call .batch(batch_size) on the dataset instead"),
+    "num_workers": ("num_parallel_workers", "write num_parallel_workers="),
+    "drop_last": (None, "call .batch(batch_size, drop_remainder=True) on the dataset instead"),
+    "pin_memory": (None, "delete it (MindSpore moves the data to the device itself)"),
+    "persistent_workers": (None, "delete it"),
+    "prefetch_factor": (None, "set mindspore.dataset.config.set_prefetch_size instead"),
+    "worker_init_fn": (None, "delete it"),
+    "timeout": (None, "delete it"),
+}
+BATCH_METHOD = "batch"
+BATCH_KEYWORDS: dict[str, tuple[str | None, str]] = {
+    "drop_last": ("drop_remainder", "write drop_remainder="),
+    "num_workers": ("num_parallel_workers", "write num_parallel_workers="),
+    "pin_memory": (None, "delete it (MindSpore moves the data to the device itself)"),
+}
+# nn.SoftmaxCrossEntropyWithLogits(sparse=False, ...): labels must be one-hot floats of
+# the logits' shape; integer class indices raise TypeError ("the input type must be same").
+SPARSE_LABEL_LOSSES: dict[str, tuple[int, str]] = {"mindspore.nn.SoftmaxCrossEntropyWithLogits": (0, "sparse")}
+# torch.nn.init functions that fail on a MindSpore Parameter on every device (they call
+# Tensor.size(), an int in MindSpore: TypeError; trunc_normal_: AttributeError).
+# zeros_, ones_, constant_, normal_, uniform_ call in-place kernels that exist on Ascend
+# only (RuntimeError on CPU): left alone.
+TORCH_INIT_FAILING: dict[str, str] = {
+    "torch.nn.init." + name: instead for name, instead in (
+        ("xavier_uniform_", "XavierUniform()"), ("xavier_normal_", "XavierNormal()"),
+        ("kaiming_uniform_", "HeUniform()"), ("kaiming_normal_", "HeNormal()"),
+        ("orthogonal_", "Orthogonal()"), ("trunc_normal_", "TruncatedNormal()"),
+    )
+}
+# PyTorch's optimizer interface on a mindspore.nn optimizer: lr_scheduler classes
+# raise TypeError ("SGD is not an Optimizer"), .param_groups AttributeError.
+# mindspore.experimental.optim and mint.optim have both.
+TORCH_LR_SCHEDULER_PACKAGE = "torch.optim.lr_scheduler"
+TORCH_OPTIMIZER_ATTRIBUTES: frozenset[str] = frozenset({"param_groups"})
+NN_OPTIMIZER_PACKAGE = "mindspore.nn"
+# set_context(device_target=...) is deprecated in 2.10 (a warning; it still works):
+# mindspore.set_device(target, device_id) replaces it.
+SET_CONTEXT_CALLS: frozenset[str] = frozenset({"mindspore.set_context"})
+DEVICE_KEYWORDS: tuple[str, ...] = ("device_target", "device_id")

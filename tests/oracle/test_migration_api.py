@@ -1,0 +1,197 @@
+"""Premises of the PyTorch-name rules (checkers/migration_api.py), proven with the real
+MindSpore and PyTorch: what fails, how, and that the suggested MindSpore spelling runs.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mslint.knowledge import apis, guide
+
+pytestmark = pytest.mark.frameworks
+
+
+def test_ms_torch_class_name_is_missing_and_the_mindspore_name_exists(run_snippet):
+    names = json.dumps(sorted(guide.MISSING_NAMES.items()))
+    result = run_snippet(f'''
+import importlib
+found = {{}}
+for qname, replacement in {names}:
+    module, _, name = qname.rpartition(".")
+    target = replacement if "." in replacement else module + "." + replacement
+    target_module, _, target_name = target.rpartition(".")
+    found[qname] = [hasattr(importlib.import_module(module), name),
+                    hasattr(importlib.import_module(target_module), target_name)]
+report(**found)
+''')
+    assert all(result[qname] == [False, True] for qname in guide.MISSING_NAMES), result
+
+
+def test_ms_bprop_signature_needs_inputs_out_and_dout(run_snippet):
+    result = run_snippet('''
+class Good(nn.Cell):
+    def construct(self, x):
+        return x * 2
+    def bprop(self, x, out, dout):
+        return (dout * 3,)
+class NoOut(nn.Cell):
+    def construct(self, x):
+        return x * 2
+    def bprop(self, x, dout):
+        return (dout * 3,)
+class TorchStyle(nn.Cell):
+    def construct(self, x):
+        return x * 2
+    def bprop(self, grad_output):
+        return (grad_output * 3,)
+class PerOutput(nn.Cell):
+    """Two outputs: MindSpore still passes one out and one dout (tuples), not one per output."""
+    def construct(self, x):
+        return x * 2, x * 3
+    def bprop(self, x, out1, out2, dout1, dout2):
+        return (dout1 * 2 + dout2 * 3,)
+x = Tensor(np.ones(2), ms.float32)
+def run():
+    return {name: attempt(lambda: ms.grad(cls())(x).asnumpy().tolist()) for name, cls in
+            (("good", Good), ("no_out", NoOut), ("torch", TorchStyle), ("per_output", PerOutput))}
+pynative = run()
+graph_mode()
+report(pynative=pynative, graph=run())
+''')
+    for mode in ("pynative", "graph"):
+        assert result[mode]["good"] == ["ok", [3.0, 3.0]], result
+        for broken in ("no_out", "torch", "per_output"):
+            assert result[mode][broken][0] == "error", result
+            assert result[mode][broken][1].split(":")[0] in ("TypeError", "RuntimeError"), result
+
+
+def test_ms_torch_optimizer_api_scheduler_and_param_groups_fail(run_snippet):
+    result = run_snippet('''
+import torch
+optimizer = nn.SGD(nn.Dense(2, 2).trainable_params(), 0.1)
+from mindspore import mint
+mint_optimizer = mint.optim.AdamW(nn.Dense(2, 2).trainable_params(), lr=0.1)
+report(
+    scheduler=attempt(lambda: torch.optim.lr_scheduler.StepLR(optimizer, 10) and None),
+    param_groups=attempt(lambda: optimizer.param_groups and None),
+    mint_param_groups=attempt(lambda: len(mint_optimizer.param_groups)),
+    schedule=attempt(lambda: len(nn.cosine_decay_lr(0.0, 0.1, 20, 5, 2))),
+)
+''')
+    assert result["scheduler"][0] == "error" and result["scheduler"][1].startswith("TypeError"), result
+    assert result["param_groups"][0] == "error" and result["param_groups"][1].startswith("AttributeError"), result
+    assert result["mint_param_groups"] == ["ok", 1] and result["schedule"] == ["ok", 20], result
+
+
+def test_ms_transpose_torch_args_fails_and_swapaxes_swaps(run_snippet):
+    result = run_snippet('''
+from mindspore import mint
+x = Tensor(np.zeros((2, 3, 4)), ms.float32)
+report(
+    naive=attempt(lambda: ops.transpose(x, 0, 1).shape),
+    fixed=attempt(lambda: list(ops.swapaxes(x, 0, 1).shape)),
+    mint=attempt(lambda: list(mint.transpose(x, 0, 1).shape)),
+)
+''')
+    assert result["naive"][0] == "error" and result["naive"][1].startswith("TypeError"), result
+    assert result["fixed"] == ["ok", [3, 2, 4]] and result["mint"] == ["ok", [3, 2, 4]], result
+
+
+def test_ms_dataloader_keyword_args_every_source_rejects_them(run_snippet):
+    """No mindspore.dataset source class takes a PyTorch DataLoader keyword (read from the
+    signatures), and a call with one raises TypeError; the renamed keywords work."""
+    keywords = sorted(guide.DATALOADER_KEYWORDS)
+    result = run_snippet(f'''
+import inspect
+import mindspore.dataset as ds
+accepting = {{}}
+for name in dir(ds):
+    cls = getattr(ds, name)
+    if not (name.endswith("Dataset") and isinstance(cls, type)) or "mindspore.dataset." + name in {sorted(guide.DATASET_NON_SOURCES)!r}:
+        continue
+    params = inspect.signature(cls.__init__).parameters
+    takes = [k for k in {keywords!r} if k in params or any(p.kind == p.VAR_KEYWORD for p in params.values())]
+    if takes:
+        accepting[name] = takes
+def source():
+    for i in range(4):
+        yield (np.array([i], np.float32),)
+batch_params = list(inspect.signature(ds.GeneratorDataset.batch).parameters)
+report(
+    accepting=accepting,
+    naive={{k: attempt(lambda: ds.GeneratorDataset(source, ["x"], **{{k: 2}}) and None)[1].split(":")[0]
+           for k in {keywords!r}}},
+    batch_naive=attempt(lambda: ds.GeneratorDataset(source, ["x"]).batch(2, drop_last=True) and None),
+    fixed=attempt(lambda: [len(list(ds.GeneratorDataset(source, ["x"], num_parallel_workers=2)
+                                    .batch(3, drop_remainder=True).create_tuple_iterator()))]),
+    batch_takes=[k for k in ("drop_remainder", "num_parallel_workers") if k in batch_params],
+)
+''')
+    assert result["accepting"] == {}, result["accepting"]
+    assert set(result["naive"].values()) == {"TypeError"}, result["naive"]
+    assert result["batch_naive"][0] == "error" and result["batch_naive"][1].startswith("TypeError"), result
+    assert result["fixed"] == ["ok", [1]] and result["batch_takes"] == ["drop_remainder", "num_parallel_workers"]
+
+
+def test_ms_softmax_ce_index_labels_raise_without_sparse(run_snippet):
+    result = run_snippet('''
+logits = Tensor(np.random.RandomState(0).randn(4, 3), ms.float32)
+indices = Tensor(np.array([0, 1, 2, 1]), ms.int32)
+report(
+    naive=attempt(lambda: nn.SoftmaxCrossEntropyWithLogits()(logits, indices).shape),
+    fixed=attempt(lambda: list(nn.SoftmaxCrossEntropyWithLogits(sparse=True)(logits, indices).shape)),
+)
+''')
+    assert result["naive"][0] == "error" and result["naive"][1].startswith("TypeError"), result
+    assert result["fixed"] == ["ok", [4]], result
+
+
+def test_ms_torch_init_on_parameter_fails_on_every_device(run_snippet):
+    """The torch.nn.init functions of the table raise on a MindSpore Parameter before any
+    kernel runs (TypeError: Tensor.size is an int; AttributeError), so on every device;
+    MindSpore's own initializer does the same job."""
+    functions = sorted(qname.rsplit(".", 1)[-1] for qname in guide.TORCH_INIT_FAILING)
+    result = run_snippet(f'''
+import torch
+from mindspore.common.initializer import initializer, XavierUniform
+net = nn.Dense(4, 3)
+found = {{name: attempt(lambda: getattr(torch.nn.init, name)(net.weight) and None) for name in {functions!r}}}
+net.weight.set_data(initializer(XavierUniform(), net.weight.shape, net.weight.dtype))
+report(found=found, fixed=float(np.abs(net.weight.asnumpy()).max()))
+''')
+    for name, outcome in result["found"].items():
+        assert outcome[0] == "error" and outcome[1].split(":")[0] in ("TypeError", "AttributeError"), (name, outcome)
+    assert 0 < result["fixed"] < 2
+
+
+def test_ms_set_context_device_target_only_warns(tmp_path):
+    """Deprecated, not removed: set_context(device_target=...) works and warns;
+    set_device does the same without the warning."""
+    import subprocess
+    import sys
+
+    def run(code: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                              check=False, cwd=tmp_path)
+
+    naive = run("import mindspore as ms; ms.set_context(device_target='CPU'); print(ms.get_context('device_target'))")
+    assert naive.returncode == 0 and naive.stdout.strip().endswith("CPU"), naive.stderr[-2000:]
+    assert "deprecated" in naive.stderr and "set_device" in naive.stderr, naive.stderr[-2000:]
+    fixed = run("import mindspore as ms; ms.set_device('CPU'); print(ms.get_context('device_target'))")
+    assert fixed.returncode == 0 and fixed.stdout.strip().endswith("CPU")
+    assert "deprecated" not in fixed.stderr
+
+
+def test_table_add_module_is_missing_and_insert_child_to_cell_registers(run_snippet):
+    """Cell has no add_module (ms-torch-module-method's table row); insert_child_to_cell
+    takes the same arguments and registers the child's parameters."""
+    assert "add_module" in apis.TORCH_MODULE_METHODS
+    result = run_snippet('''
+net = nn.Cell()
+missing = not hasattr(net, "add_module")
+net.insert_child_to_cell("fc", nn.Dense(2, 2))
+report(missing=missing, params=len(net.trainable_params()))
+''')
+    assert result == {"missing": True, "params": 2}
