@@ -76,12 +76,12 @@ def all_params(func: nodes.FunctionDef | nodes.Lambda) -> list[nodes.AssignName]
 
 
 def annotation_of(args: nodes.Arguments, param: nodes.AssignName) -> nodes.NodeNG | None:
-    for group, annotations in (
+    for group, written in (
         (args.posonlyargs, args.posonlyargs_annotations),
         (args.args, args.annotations),
         (args.kwonlyargs, args.kwonlyargs_annotations),
     ):
-        for arg, annotation in zip(group or (), annotations or ()):
+        for arg, annotation in zip(group or (), written or ()):
             if arg is param:
                 return annotation
     return None

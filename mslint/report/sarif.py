@@ -36,7 +36,6 @@ from mslint.report.findings import Finding, relative_path, repository_root
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
-    from pylint.message import Message
     from pylint.reporters.ureports.nodes import Section
 
 SARIF_VERSION = "2.1.0"

@@ -5,7 +5,6 @@ ms-seed-without-mindspore, ms-grad-of-network-output, ms-accumulation-last-gradi
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
