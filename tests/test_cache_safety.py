@@ -58,7 +58,7 @@ class Net(base.Base):
 
 
 def findings(capsys: pytest.CaptureFixture, *args: str) -> tuple[list[str], str]:
-    cli.main(["--jobs", "1", "--statistics", *args])
+    cli.main(["--jobs", "1", "--verbose", *args])
     out, err = capsys.readouterr()
     return [line for line in out.splitlines() if "[ms-numpy-on-tensor]" in line], err
 

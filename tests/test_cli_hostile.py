@@ -422,3 +422,21 @@ def test_progress_on_a_terminal_only(project: Path, capsys: pytest.CaptureFixtur
     cli.main(["--no-cache", "--jobs=1", "bad.py", "good.py"])
     assert "\rmslint: 2/2 files (" in terminal.text and "files/s)" in terminal.text
     assert terminal.text.split("\r")[-1] == ""  # erased at the end: the summary line starts clean
+
+
+def test_a_project_module_named_like_the_standard_library_is_not_imported(tmp_path: Path) -> None:
+    """``python -m mslint`` in a folder holding its own logging.py (a model zoo's
+    logger): Python puts the folder first on sys.path, and mslint used to import that
+    file instead of the standard library's and crash (AttributeError: getLogger)."""
+    (tmp_path / "logging.py").write_text("def info(*args):\n    pass\n", encoding="utf-8")
+    (tmp_path / "train.py").write_text(
+        "import logging\nimport numpy as np\nfrom mindspore import nn\n\n\nclass Net(nn.Cell):\n"
+        "    def construct(self, x):\n        logging.info('x')\n        return np.exp(x)\n",
+        encoding="utf-8",
+    )
+    completed = subprocess.run(  # noqa: S603
+        [sys.executable, "-m", "mslint", "--no-cache", "train.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert completed.returncode == cli.EXIT_FINDINGS, completed.stderr
+    assert "train.py:9:16: E7101 [ms-numpy-on-tensor]" in completed.stdout
