@@ -869,6 +869,9 @@ class LayersChecker(BaseChecker):
                     _torch_positionals_fixed(bound, start),
                 ),
                 _torch_positional_edits(bound, start),
+                # a trap the generated data found (not one measured to fail when the
+                # call runs) may build and run: renaming then changes what it computes
+                unsafe=not trap.fails,
             )
             return
 
@@ -900,8 +903,8 @@ class LayersChecker(BaseChecker):
                 ),
             )
 
-    def _emit(self, symbol: str, bound: _Bound, args: tuple, changes: list | None = None) -> None:
-        edits.offer(symbol, bound.call, changes)
+    def _emit(self, symbol: str, bound: _Bound, args: tuple, changes: list | None = None, *, unsafe: bool = False) -> None:
+        edits.offer(symbol, bound.call, changes, unsafe=unsafe)
         self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))
 
 

@@ -92,6 +92,14 @@ def test_findings_carry_the_declared_fix(spec: manifest.RuleSpec, capsys: pytest
         assert fix["edits"] and all(edit["line"] >= 1 and edit["column"] >= 1 for edit in fix["edits"])
 
 
+def test_positional_orders_from_the_data_get_an_unsafe_fix(capsys: pytest.CaptureFixture[str]) -> None:
+    """nn.TripletMarginLoss(0.3) builds (p=0.3): naming the argument margin changes what a
+    call that runs computes, so the fix of a trap the generated data found is unsafe."""
+    found = lint_json(ROOT / "fixtures" / "layers" / "ms_torch_positional_args_data.py", "ms-torch-positional-args", capsys)
+    offered = [item["fix"] for item in found if "fix" in item]
+    assert offered and {fix["applicability"] for fix in offered} == {"unsafe"}
+
+
 def test_without_fix_nothing_changes_and_diff_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "module.py"
     shutil.copy(fixture("ms-torch-keyword-args", "before"), target)

@@ -100,11 +100,14 @@ def start_recording() -> None:
     _offered = {}
 
 
-def offer(symbol: str, node: nodes.NodeNG, edits: Iterable[Edit | None] | None, description: str = "") -> None:
+def offer(
+    symbol: str, node: nodes.NodeNG, edits: Iterable[Edit | None] | None, description: str = "", *, unsafe: bool = False
+) -> None:
     """Offer a fix for the finding of ``symbol`` about to be added for ``node``:
-    its applicability is the one the rule declares in mslint/manifest.py, its
-    description ``description`` or the declared one. ``edits`` None or holding
-    None (the fix cannot be made exactly): nothing is offered."""
+    its applicability is the one the rule declares in mslint/manifest.py (``unsafe``:
+    this finding's fix changes what code that runs computes, so it is unsafe whatever
+    the declaration), its description ``description`` or the declared one. ``edits``
+    None or holding None (the fix cannot be made exactly): nothing is offered."""
     if _offered is None or edits is None:
         return
     from mslint.knowledge.manifest import BY_SYMBOL  # noqa: PLC0415
@@ -112,7 +115,8 @@ def offer(symbol: str, node: nodes.NodeNG, edits: Iterable[Edit | None] | None, 
     declared = BY_SYMBOL[symbol].fix
     edits = tuple(edits)
     if declared is not None and edits and None not in edits and not _in_formatted_string(node):
-        _offered[(symbol, id(node))] = Patch(description or declared.description, declared.applicability, edits)
+        applicability = "unsafe" if unsafe else declared.applicability
+        _offered[(symbol, id(node))] = Patch(description or declared.description, applicability, edits)
 
 
 def _in_formatted_string(node: nodes.NodeNG) -> bool:

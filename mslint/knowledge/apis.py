@@ -350,6 +350,9 @@ class PositionalTrap:
     torch_param: str
     looks_like: str
     consequence: dict[str, str]
+    # measured to fail where the call runs (a safe fix); False for the traps the
+    # generated mapping data adds, whose calls may build and run (an unsafe fix)
+    fails: bool = True
 
 
 @dataclass(frozen=True)
@@ -1458,7 +1461,7 @@ def _data_traps(ms_params: list, torch_params: list, mapping: dict, skip: set[in
             consequence = {"*": f"{ms_name} takes the value, and MindSpore has no parameter for PyTorch's {torch_name}"}
         for looks_like, torch_takes in _TORCH_TAKES.items():
             if torch_kind in torch_takes and ms_kind in _MINDSPORE_REFUSES[looks_like]:
-                traps.append(PositionalTrap(index, ms_name, torch_name, looks_like, consequence))
+                traps.append(PositionalTrap(index, ms_name, torch_name, looks_like, consequence, fails=False))
     return tuple(traps)
 
 
