@@ -1437,12 +1437,12 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         if stdin is not None:
             raise ConfigError("--fix and --diff edit files: they cannot take standard input")
         hashes = {_source_of(path, shadows): value for path, value in hashes.items()}
-        found, diff_exit, fix_problems = run_fixes(
-            args, files, found,
-            lambda paths, sources: port_view.filter(
-                per_file.keep(_check_with_notebooks(paths, settings, sources, jobs=jobs, use_cache=use_cache)), paths),
-            hashes,
-        )
+
+        def relint(paths: list[str], sources: dict[str, bytes]) -> tuple[list[Finding], dict[str, str | None]]:
+            again, again_hashes = _check_with_notebooks(paths, settings, sources, jobs=jobs, use_cache=use_cache)
+            return port_view.filter(per_file.keep(again), paths), again_hashes
+
+        found, diff_exit, fix_problems = run_fixes(args, files, found, relint, hashes)
         problems.extend(fix_problems)
         if diff_exit is not None:
             return diff_exit
