@@ -309,6 +309,7 @@ class _Scanner(ast.NodeVisitor):
 
     # -- uses ---------------------------------------------------------------
     def _record(self, qname: str, node: ast.AST, how: str) -> None:
+        qname = mapping.public_name(qname)
         call = self._calls.get(id(node))
         self.uses.append(Use(qname, node.lineno, node.col_offset, "call" if call is not None else how,
                              _call_of(call) if call is not None else None))
