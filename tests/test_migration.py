@@ -302,3 +302,19 @@ def test_names_of_pytorch_private_modules_are_their_public_api():
     assert reports["torch.utils.data.DataLoader"].counterpart == "mindspore.dataset.GeneratorDataset"
     # a name with no public home stays as written
     assert _apis(_uses("import torch.nn.modules.foo as m\nm.Bar()\n")) == [(2, "torch.nn.modules.foo.Bar", "call")]
+
+
+def test_fields_of_named_tuples_are_not_tensor_methods():
+    # vit-pytorch's ``sim.max(dim=-1).indices``: torch.return_types.max's field, which
+    # MindSpore's tuple lacks; not torch.Tensor.indices (a sparse tensor's method)
+    source = ("import torch\n"
+              "def f(x: torch.Tensor):\n"
+              "    a = x.max(dim=-1).indices\n"
+              "    b = torch.topk(x, 2).values\n"
+              "    return x.indices(), a, b\n")
+    found = _apis(_uses(source))
+    assert (3, "torch.return_types.max.indices", "reference") in found
+    assert (4, "torch.return_types.topk.values", "reference") in found
+    assert (5, "torch.Tensor.indices", "call") in found
+    assert not [use for use in found if use[0] in (3, 4) and use[1] in ("torch.Tensor.indices", "torch.Tensor.values")]
+    assert _report(source)["torch.return_types.max.indices"].status == "missing"

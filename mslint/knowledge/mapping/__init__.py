@@ -66,6 +66,15 @@ PUBLIC_HOMES: tuple[tuple[str, str], ...] = (
 )
 
 
+# PyTorch ops whose reduction along a dim returns a named tuple
+# (torch.return_types.max: .values, .indices; measured in torch 2.13), where
+# MindSpore's counterparts return a plain tuple (ops.topk, mint.topk, measured).
+TORCH_NAMED_TUPLE_OPS = frozenset(
+    ("max", "min", "topk", "sort", "median", "nanmedian", "mode", "kthvalue", "cummax", "cummin")
+)
+TORCH_NAMED_TUPLE_FIELDS = ("values", "indices")
+
+
 def public_name(torch_api: str) -> str:
     """The name the data lists ``torch_api`` under: itself, or its public home
     (``torch.nn.modules.linear.Linear`` is ``torch.nn.Linear``)."""
