@@ -453,6 +453,23 @@ def _judged_flows(node: nodes.NodeNG, flows: list | None, harmful: Callable[[obj
     return _default_note(node)
 
 
+def _is_complement(node: nodes.NodeNG | None) -> bool:
+    """``1 - rate`` (or ``1.0 - rate``): a keep probability, whatever the name it lands in."""
+    return (
+        isinstance(node, nodes.BinOp) and node.op == "-"
+        and isinstance(node.left, nodes.Const) and node.left.value in (1, 1.0)
+        and not isinstance(node.left.value, bool)
+    )
+
+
+def _sites_pass_complements(node: nodes.NodeNG) -> bool:
+    """Every way in sight gives the parameter ``node`` names ``1 - x``
+    (``_VDropout(1 - drop_rate)`` building ``nn.Dropout(drop_rate)``): the name
+    says rate, the value is a keep probability."""
+    flows = values.received(node)
+    return bool(flows) and all(_is_complement(found.written) for found in flows)
+
+
 def _all_zero(node: nodes.NodeNG) -> bool:
     value = _ints(literal(node))
     return value is not None and all(v == 0 for v in value)
@@ -760,7 +777,7 @@ class LayersChecker(BaseChecker):
         if name is None:
             return
         lowered = name.lower()
-        if "keep" in lowered:
+        if "keep" in lowered or _sites_pass_complements(node):
             return
         if not positional:
             # keep_prob= written out: the author chose the keyword, so only a name that

@@ -46,6 +46,25 @@ def position(node: nodes.NodeNG) -> tuple[int, int]:
     return (node.lineno or 0, node.col_offset or 0)
 
 
+def _arm(node: nodes.NodeNG, branch: nodes.If) -> str | None:
+    """Which arm of ``branch`` holds ``node``: "body", "orelse", or None (its test, or outside)."""
+    for arm in ("body", "orelse"):
+        if any(stmt is node or stmt.parent_of(node) for stmt in getattr(branch, arm)):
+            return arm
+    return None
+
+
+def exclusive(first: nodes.NodeNG, second: nodes.NodeNG) -> bool:
+    """Whether the two nodes sit in different arms of one ``if`` (``if``/``elif``/``else``):
+    no run executes both."""
+    for ancestor in first.node_ancestors():
+        if isinstance(ancestor, nodes.If):
+            mine, theirs = _arm(first, ancestor), _arm(second, ancestor)
+            if mine is not None and theirs is not None and mine != theirs:
+                return True
+    return False
+
+
 def float_dtype(node) -> str | None:
     """``ms.float32``/``mstype.float16``/``mindspore.common.dtype.float32`` -> "float32"."""
     if not isinstance(node, (nodes.Name, nodes.Attribute)):
@@ -190,6 +209,8 @@ class TrainingChecker(BaseChecker):
             receiver = self._to_float_receiver(call)
             return any(receiver == t or receiver.startswith(t + ".") for t in targets)
 
+        # a to_float in another arm of an ``if`` than the amp call never runs with it
+        to_floats = [call for call in to_floats if not exclusive(call, node)]
         if any(covered(call) and position(call) > here for call in to_floats):
             return  # to_float is applied again after the amp call
         found = None
@@ -201,7 +222,7 @@ class TrainingChecker(BaseChecker):
             # the migration guide's idiom: for _, cell in net.cells_and_names(): if
             # isinstance(cell, nn.BatchNorm2d): cell.to_float(ms.float32), here or in a
             # helper called with the network before the amp call
-            found = self._cells_loop_to_float(calls, here, targets, level, amp_dtype)
+            found = self._cells_loop_to_float(calls, node, targets, level, amp_dtype)
         if found is None:
             for cls in classes:
                 call = self._class_to_float(cls, level, amp_dtype, analysis)
@@ -223,15 +244,16 @@ class TrainingChecker(BaseChecker):
             ),
         )
 
-    def _cells_loop_to_float(self, calls, here, targets, level, amp_dtype) -> tuple[nodes.Call, str] | None:
+    def _cells_loop_to_float(self, calls, amp, targets, level, amp_dtype) -> tuple[nodes.Call, str] | None:
         """A to_float on each sub-cell of the network, in a loop over its
         ``cells_and_names()``/``cells()`` before the amp call, or in a module function
         that the scope calls with the network before it; O2 keeps the ones the
         loop's isinstance test limits to BatchNorm/LayerNorm."""
+        here = position(amp)
         for call in calls:
-            if position(call) >= here:
+            if position(call) >= here or exclusive(call, amp):
                 continue
-            found = self._loop_to_float(call.scope(), targets, level, amp_dtype, before=here)
+            found = self._loop_to_float(call.scope(), targets, level, amp_dtype, before=amp)
             if found is not None:
                 return found
             helper = resolve.binding(call.func) if isinstance(call.func, nodes.Name) else None
@@ -249,7 +271,7 @@ class TrainingChecker(BaseChecker):
 
     def _loop_to_float(self, body, targets, level, amp_dtype, before=None) -> tuple[nodes.Call, str] | None:
         for loop in body.nodes_of_class(nodes.For, skip_klass=_SKIP_NESTED):
-            if before is not None and position(loop) >= before:
+            if before is not None and (position(loop) >= position(before) or exclusive(loop, before)):
                 continue
             owner = _cells_iterated(loop.iter)
             if owner is None or owner not in targets:

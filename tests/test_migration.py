@@ -284,3 +284,37 @@ def test_needs_no_framework_and_runs_no_user_code(project: Path):
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout)["summary"]["files"] == 3
     assert not (project / "RAN").exists()
+
+
+def test_names_of_pytorch_private_modules_are_their_public_api():
+    # ``from torch.utils.data.dataloader import DataLoader`` (minGPT's trainer): the
+    # DataLoader the pages list, not an API MindSpore lacks
+    source = ("from torch.utils.data.dataloader import DataLoader\n"
+              "from torch.nn.modules.linear import Linear\n"
+              "from torch.optim.adamw import AdamW\n"
+              "from torch.optim.lr_scheduler import StepLR\n"
+              "DataLoader([1, 2], batch_size=1)\nLinear(2, 2)\nAdamW\nStepLR\n")
+    found = _apis(_uses(source))
+    assert found == [(5, "torch.utils.data.DataLoader", "call"), (6, "torch.nn.Linear", "call"),
+                     (7, "torch.optim.AdamW", "reference"), (8, "torch.optim.lr_scheduler.StepLR", "reference")]
+    reports = _report(source)
+    assert reports["torch.utils.data.DataLoader"].status == "differs"
+    assert reports["torch.utils.data.DataLoader"].counterpart == "mindspore.dataset.GeneratorDataset"
+    # a name with no public home stays as written
+    assert _apis(_uses("import torch.nn.modules.foo as m\nm.Bar()\n")) == [(2, "torch.nn.modules.foo.Bar", "call")]
+
+
+def test_fields_of_named_tuples_are_not_tensor_methods():
+    # vit-pytorch's ``sim.max(dim=-1).indices``: torch.return_types.max's field, which
+    # MindSpore's tuple lacks; not torch.Tensor.indices (a sparse tensor's method)
+    source = ("import torch\n"
+              "def f(x: torch.Tensor):\n"
+              "    a = x.max(dim=-1).indices\n"
+              "    b = torch.topk(x, 2).values\n"
+              "    return x.indices(), a, b\n")
+    found = _apis(_uses(source))
+    assert (3, "torch.return_types.max.indices", "reference") in found
+    assert (4, "torch.return_types.topk.values", "reference") in found
+    assert (5, "torch.Tensor.indices", "call") in found
+    assert not [use for use in found if use[0] in (3, 4) and use[1] in ("torch.Tensor.indices", "torch.Tensor.values")]
+    assert _report(source)["torch.return_types.max.indices"].status == "missing"

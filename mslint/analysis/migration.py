@@ -309,6 +309,7 @@ class _Scanner(ast.NodeVisitor):
 
     # -- uses ---------------------------------------------------------------
     def _record(self, qname: str, node: ast.AST, how: str) -> None:
+        qname = mapping.public_name(qname)
         call = self._calls.get(id(node))
         self.uses.append(Use(qname, node.lineno, node.col_offset, "call" if call is not None else how,
                              _call_of(call) if call is not None else None))
@@ -329,9 +330,27 @@ class _Scanner(ast.NodeVisitor):
             if not self.imports.is_module(qname):
                 self._record(qname, node, "reference")
             return
-        if node.attr in self.tensor_attributes and self.is_tensor(node.value):
+        op = self._named_tuple_op(node.value) if node.attr in mapping.TORCH_NAMED_TUPLE_FIELDS else None
+        if op is not None:
+            # ``x.topk(k).indices``: a field of torch.return_types.topk, not Tensor.indices
+            # (a sparse tensor's method); MindSpore's topk returns a plain tuple
+            self._record(f"torch.return_types.{op}.{node.attr}", node, "reference")
+        elif node.attr in self.tensor_attributes and self.is_tensor(node.value):
             self._record(f"torch.Tensor.{node.attr}", node, "method")
         self.visit(node.value)
+
+    def _named_tuple_op(self, value: ast.AST) -> str | None:
+        """The op of ``x.max(dim=1)`` / ``torch.topk(x, 3)`` when it returns a named tuple."""
+        if not isinstance(value, ast.Call):
+            return None
+        func = value.func
+        qname = self.imports.resolve(func)
+        if qname is not None:
+            module, _, op = qname.rpartition(".")
+            return op if module == "torch" and op in mapping.TORCH_NAMED_TUPLE_OPS else None
+        if isinstance(func, ast.Attribute) and func.attr in mapping.TORCH_NAMED_TUPLE_OPS and self.is_tensor(func.value):
+            return func.attr
+        return None
 
     def visit_Name(self, node: ast.Name) -> None:
         if not isinstance(node.ctx, ast.Load):

@@ -439,7 +439,9 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         construct = resolve.find_method(cls, apis.CELL_FORWARD_METHOD)
         if construct is None:
             return []
-        if construct.root() is not self.module and programs.decision_for(construct.root().file, cls.name).mode != mode.PYNATIVE:
+        # the class's own decision in its module (a nested class: the module's default)
+        name = cls.name if isinstance(cls.parent, nodes.Module) else programs.MODULE
+        if construct.root() is not self.module and programs.decision_for(construct.root().file, name).mode != mode.PYNATIVE:
             return []  # graph code in its own module, which reports it itself
         return [(construct, True)]
 

@@ -20,6 +20,7 @@ A parameter is ``[name, kind, default text]`` (kind: "p", "pk", "k", "*", "**").
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -50,6 +51,41 @@ def versions() -> dict:
 
 def entry(torch_api: str) -> dict | None:
     return data()["apis"].get(torch_api)
+
+
+# PyTorch's modules that define what its public packages re-export (the same
+# object, measured in tests/oracle/test_mapping.py): ``from torch.utils.data.dataloader
+# import DataLoader`` uses torch.utils.data.DataLoader, which the pages list. Applied
+# only when the name as written has no entry and the public one has.
+PUBLIC_HOMES: tuple[tuple[str, str], ...] = (
+    (r"^torch\.utils\.data\.(dataloader|dataset|sampler)\.", "torch.utils.data."),
+    (r"^torch\.nn\.modules(\.\w+)?\.", "torch.nn."),
+    (r"^torch\.nn\.parameter\.", "torch.nn."),
+    (r"^torch\.optim\.(?!lr_scheduler\.)\w+\.", "torch.optim."),
+    (r"^torch\._tensor\.", "torch."),
+)
+
+
+# PyTorch ops whose reduction along a dim returns a named tuple
+# (torch.return_types.max: .values, .indices; measured in torch 2.13), where
+# MindSpore's counterparts return a plain tuple (ops.topk, mint.topk, measured).
+TORCH_NAMED_TUPLE_OPS = frozenset(
+    ("max", "min", "topk", "sort", "median", "nanmedian", "mode", "kthvalue", "cummax", "cummin")
+)
+TORCH_NAMED_TUPLE_FIELDS = ("values", "indices")
+
+
+def public_name(torch_api: str) -> str:
+    """The name the data lists ``torch_api`` under: itself, or its public home
+    (``torch.nn.modules.linear.Linear`` is ``torch.nn.Linear``)."""
+    known = data()["apis"]
+    if torch_api in known:
+        return torch_api
+    for private, public in PUBLIC_HOMES:
+        moved = re.sub(private, public, torch_api, count=1)
+        if moved != torch_api and moved in known:
+            return moved
+    return torch_api
 
 
 def apis() -> dict[str, dict]:
