@@ -83,8 +83,11 @@ def test_fix_fixture(spec: manifest.RuleSpec, unsafe: bool, tmp_path: Path, caps
 
 
 @pytest.mark.parametrize("spec", FIXABLE, ids=[spec.symbol for spec in FIXABLE])
-def test_findings_carry_the_declared_fix(spec: manifest.RuleSpec, capsys: pytest.CaptureFixture[str]) -> None:
-    found = lint_json(fixture(spec.symbol, "before"), spec.symbol, capsys)
+def test_findings_carry_the_declared_fix(spec: manifest.RuleSpec, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a copy alone: in place, the mode of its Cells would be that of the fixture programs around it
+    target = tmp_path / "module.py"
+    shutil.copy(fixture(spec.symbol, "before"), target)
+    found = lint_json(target, spec.symbol, capsys)
     offered = [item["fix"] for item in found if "fix" in item]
     assert offered, f"{spec.symbol}: no finding offers a fix"
     for fix in offered:
