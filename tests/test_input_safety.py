@@ -280,3 +280,19 @@ def test_control_characters_in_messages_are_escaped_too() -> None:
     assert cli.printable("a\rb\x1b[31m\u202ec") == "a\\rb\\x1b[31m\\u202ec"
     assert cli.printable("caf\udce9.py") == "caf\\xe9.py"
     assert cli.printable("plain é ü 中文") == "plain é ü 中文"
+
+
+def test_the_program_model_reads_no_fifo_device_or_huge_file_in_sight(tmp_path: Path) -> None:
+    """A FIFO named like a module beside the checked file blocked the program model's
+    read of the files in sight, and a link to /dev/zero filled the memory (22 GB,
+    killed): only regular files of reasonable size are read."""
+    from mslint.analysis import programs  # noqa: PLC0415
+
+    os.mkfifo(tmp_path / "pipe.py")
+    (tmp_path / "zero.py").symlink_to("/dev/zero")
+    (tmp_path / "big.py").write_bytes(b"x = 1\n" * 1_000_000)
+    (tmp_path / "model.py").write_text("x = 1\n", encoding="utf-8")
+    assert programs._read_file(str(tmp_path / "pipe.py")) is None  # noqa: SLF001
+    assert programs._read_file(str(tmp_path / "zero.py")) is None  # noqa: SLF001
+    assert programs._read_file(str(tmp_path / "big.py")) is None  # noqa: SLF001
+    assert programs._read_file(str(tmp_path / "model.py")) == b"x = 1\n"  # noqa: SLF001

@@ -66,6 +66,7 @@ reach. The command builds the model once per run (``python -m mslint
 from __future__ import annotations
 
 import os
+import stat
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -153,12 +154,21 @@ def _real(path: str) -> str:
     return known
 
 
+_SOURCE_LIMIT = 2_000_000  # bytes: a larger "module" is generated data, not a program
+
+
 def _read_file(path: str) -> bytes | None:
+    """A file in sight's bytes: a regular file of reasonable size only (a FIFO named
+    x.py would block the run, a link to /dev/zero fill the memory); None else."""
     try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _SOURCE_LIMIT:
+            return None
         with open(path, "rb") as stream:
-            return stream.read()
+            data = stream.read(_SOURCE_LIMIT + 1)
     except OSError:
         return None
+    return data if len(data) <= _SOURCE_LIMIT else None
 
 
 # ---------------------------------------------------------------------------
