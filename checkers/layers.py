@@ -69,6 +69,15 @@ def _is_numeric_expression(node: nodes.NodeNG) -> bool:
     return False
 
 
+def _one_minus(node: nodes.NodeNG) -> bool:
+    """``1 - rate`` (or ``1.0 - rate``): an expression that converts a drop rate."""
+    return (
+        isinstance(node, nodes.BinOp) and node.op == "-"
+        and isinstance(node.left, nodes.Const) and node.left.value == 1
+        and not isinstance(node.right, nodes.Const)
+    )
+
+
 def _identifier(node: nodes.NodeNG) -> str | None:
     if isinstance(node, nodes.Name):
         return node.name
@@ -718,6 +727,8 @@ class LayersChecker(BaseChecker):
         if "p" in bound or "keep_prob" not in bound:
             return  # p overrides keep_prob; the default 0.5 is the same either way
         node = bound.args["keep_prob"]
+        if _one_minus(node):
+            return  # 1 - rate is the conversion to a keep probability, whatever rate a caller picks
         # a literal, a constant above, what the sites pass (Block(drop=0.1)), a default
         value, note = _judged(node, lambda rate: is_number(rate) and rate < 0.5)
         if value is _NEVER_BUILT:
