@@ -103,6 +103,8 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
             return False
         if values.host_data(func.expr):
             return True  # ``x.asnumpy().tolist()``: a numpy method; the copy is reported at asnumpy
+        if values.only_for_host_arrays(node):
+            return True  # ``ans.asnumpy() if is_numpy else ans``: graph code is given tensors
         if kind == scope.DIFFERENTIATED and self._copies_an_input(node, func, analysis):
             # gradients are taken with respect to the weights only: a host copy of an
             # input loses nothing in PyNative; GRAPH_MODE compiles the function given
