@@ -80,6 +80,8 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         on_tensor = any(analysis.depends_on_tensor(argument) for argument in arguments)
         if not on_tensor and qname.startswith(apis.HOST_RANDOM_PREFIXES):
             return  # a value frozen at compile time: ms-frozen-random-in-graph
+        if on_tensor and values.only_for_host_arrays(node):
+            return  # ``if isinstance(v, np.ndarray): return np.mod(v, p)``: graph code is given tensors
         if on_tensor:
             known = analysis.values_at(node)
             carried = known is not None and known.host_derived_gradient(node)
@@ -103,6 +105,8 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
             return False
         if values.host_data(func.expr):
             return True  # ``x.asnumpy().tolist()``: a numpy method; the copy is reported at asnumpy
+        if values.only_for_host_arrays(node):
+            return True  # ``ans.asnumpy() if is_numpy else ans``: graph code is given tensors
         if kind == scope.DIFFERENTIATED and self._copies_an_input(node, func, analysis):
             # gradients are taken with respect to the weights only: a host copy of an
             # input loses nothing in PyNative; GRAPH_MODE compiles the function given

@@ -69,6 +69,34 @@ def _is_numeric_expression(node: nodes.NodeNG) -> bool:
     return False
 
 
+def _one_minus(node: nodes.NodeNG) -> bool:
+    """``1 - rate`` (or ``1.0 - rate``): an expression that converts a drop rate."""
+    return (
+        isinstance(node, nodes.BinOp) and node.op == "-"
+        and isinstance(node.left, nodes.Const) and node.left.value == 1
+        and not isinstance(node.right, nodes.Const)
+    )
+
+
+def _assigned_keep_probabilities(node: nodes.NodeNG) -> bool:
+    """A local name whose every assignment in its function is a number of 0.5 or
+    more (``ratio = 0.5``, then ``ratio = 1.0`` under a test): a keep probability."""
+    if not isinstance(node, nodes.Name):
+        return False
+    _, assigned = node.lookup(node.name)
+    if not assigned:
+        return False
+    for target in assigned:
+        if not isinstance(target, nodes.AssignName) or not isinstance(target.parent, nodes.Assign):
+            return False
+        if target.parent.targets != [target]:
+            return False
+        number = values.constant(target.parent.value)
+        if not is_number(number) or number < 0.5:
+            return False
+    return True
+
+
 def _identifier(node: nodes.NodeNG) -> str | None:
     if isinstance(node, nodes.Name):
         return node.name
@@ -735,6 +763,8 @@ class LayersChecker(BaseChecker):
         if "p" in bound or "keep_prob" not in bound:
             return  # p overrides keep_prob; the default 0.5 is the same either way
         node = bound.args["keep_prob"]
+        if _one_minus(node):
+            return  # 1 - rate is the conversion to a keep probability, whatever rate a caller picks
         # a literal, a constant above, what the sites pass (Block(drop=0.1)), a default
         value, note = _judged(node, lambda rate: is_number(rate) and rate < 0.5)
         if value is _NEVER_BUILT:
@@ -773,6 +803,8 @@ class LayersChecker(BaseChecker):
             return
         if value is not UNKNOWN:
             return
+        if _assigned_keep_probabilities(node):
+            return  # rate = 0.5, then rate = 1.0 when testing: every value it can hold keeps
         name = _identifier(node)
         if name is None:
             return

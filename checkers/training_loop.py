@@ -765,17 +765,43 @@ def _computing_call(expr: nodes.NodeNG, func: nodes.NodeNG) -> nodes.Call | None
 
 def _only_evaluates(model: nodes.Call) -> bool:
     """``model = Model(...)`` whose every use in its scope calls an evaluation
-    method (``model.eval(ds)``): an eval script, nothing is trained."""
+    method (``model.eval(ds)``) or hands it to a project class that never calls
+    train() (a wrapper that only predicts with it): an eval script, nothing is
+    trained. In a function, a Model bound to ``_`` or never used trains nothing
+    either (at module level another module may import it)."""
     assign = model.parent
     if not (isinstance(assign, nodes.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0], nodes.AssignName)):
         return False
     name = assign.targets[0].name
-    uses = [used for used in assign.scope().nodes_of_class(nodes.Name) if used.name == name]
-    return bool(uses) and all(
+    scope = assign.scope()
+    uses = [used for used in scope.nodes_of_class(nodes.Name) if used.name == name]
+    if not uses:
+        return isinstance(scope, nodes.FunctionDef)
+    return all(_evaluates(used) or _given_to_non_trainer(used) for used in uses)
+
+
+def _evaluates(used: nodes.Name) -> bool:
+    return (
         isinstance(used.parent, nodes.Attribute)
         and used.parent.attrname in apis.MODEL_EVALUATION_METHODS
         and isinstance(used.parent.parent, nodes.Call)
-        for used in uses
+    )
+
+
+def _given_to_non_trainer(used: nodes.Name) -> bool:
+    """``Wrapper(model)`` where Wrapper is a project class none of whose methods
+    (its bases' included) calls ``.train(...)`` on anything."""
+    call = used.parent
+    if not isinstance(call, nodes.Call) or used not in call.args:
+        return False
+    cls = resolve.user_class_of_call(call)
+    if cls is None:
+        return False
+    user, _ = resolve.class_hierarchy(cls)
+    return not any(
+        isinstance(inner.func, nodes.Attribute) and inner.func.attrname == "train"
+        for klass in user
+        for inner in klass.nodes_of_class(nodes.Call)
     )
 
 

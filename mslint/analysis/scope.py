@@ -439,10 +439,13 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         construct = resolve.find_method(cls, apis.CELL_FORWARD_METHOD)
         if construct is None:
             return []
-        # the class's own decision in its module (a nested class: the module's default)
-        name = cls.name if isinstance(cls.parent, nodes.Module) else programs.MODULE
-        if construct.root() is not self.module and programs.decision_for(construct.root().file, name).mode != mode.PYNATIVE:
-            return []  # graph code in its own module, which reports it itself
+        if construct.root() is not self.module:
+            top = cls
+            while top.parent is not None and not isinstance(top.parent, nodes.Module):
+                top = top.parent
+            name = top.name if isinstance(top, (nodes.ClassDef, nodes.FunctionDef)) else programs.MODULE
+            if programs.decision_for(construct.root().file, name).mode != mode.PYNATIVE:
+                return []  # graph code in its own module, which reports it itself
         return [(construct, True)]
 
     # -- how the program runs -------------------------------------------------

@@ -2069,3 +2069,87 @@ def _attribute_object(expr: nodes.NodeNG, attr: str, depth: int) -> str | None:
             return None
         kinds.add(mindspore_object(statement.value, depth + 1))
     return kinds.pop() if len(kinds) == 1 else None
+
+
+# ---------------------------------------------------------------------------
+# Code that runs only when a function is given a numpy array
+# ---------------------------------------------------------------------------
+
+_HOST_ARRAY_TYPE = "numpy.ndarray"
+
+
+def only_for_host_arrays(node: nodes.NodeNG) -> bool:
+    """Whether ``node`` sits in the taken arm of an ``if`` (or ``x if c else y``)
+    whose condition holds only when the function was given a numpy array:
+    ``isinstance(v, np.ndarray)``, a name assigned from it, or the flag a helper
+    returns beside its value (``v, is_numpy = to_tensor(v)``, the helper returning
+    True only under that isinstance test). Graph code receives tensors, never numpy
+    arrays, so that arm is not compiled (OpenPCDet's ``limit_period`` idiom)."""
+    func = node.frame()
+    if not isinstance(func, nodes.FunctionDef):
+        return False
+    child, parent = node, node.parent
+    while parent is not None and parent is not func:
+        if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
+            in_body = child is parent.body if isinstance(parent, nodes.IfExp) else child in parent.body
+            if in_body and _tests_host_array(parent.test, func, 0):
+                return True
+        child, parent = parent, parent.parent
+    return False
+
+
+def _is_host_array_test(test: nodes.NodeNG) -> bool:
+    return (
+        isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance"
+        and len(test.args) == 2 and resolve.qualified_name(test.args[1]) == _HOST_ARRAY_TYPE
+    )
+
+
+def _tests_host_array(test: nodes.NodeNG, func: nodes.FunctionDef, depth: int) -> bool:
+    if _is_host_array_test(test):
+        return True
+    if not isinstance(test, nodes.Name) or depth > 2:
+        return False
+    bindings = [node for node in func.nodes_of_class(nodes.AssignName) if node.name == test.name]
+    if len(bindings) != 1:
+        return False
+    target = bindings[0]
+    statement = target.parent
+    if isinstance(statement, nodes.Assign) and statement.targets == [target]:
+        return _tests_host_array(statement.value, func, depth + 1)
+    if not (isinstance(statement, nodes.Tuple) and isinstance(statement.parent, nodes.Assign)):
+        return False
+    call = statement.parent.value
+    if statement.parent.targets != [statement] or not isinstance(call, nodes.Call):
+        return False
+    callee = _module_callee(call)
+    if callee is None:
+        return False
+    return _returns_host_flag(callee[0], statement.elts.index(target), len(statement.elts))
+
+
+def _returns_host_flag(helper: nodes.FunctionDef, index: int, width: int) -> bool:
+    """Whether every return of ``helper`` is a tuple of ``width`` whose item ``index``
+    is the constant True under an ``isinstance(..., np.ndarray)`` test and False elsewhere."""
+    returns = list(helper.nodes_of_class(nodes.Return, skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)))
+    if not returns:
+        return False
+    for ret in returns:
+        value = ret.value
+        if not (isinstance(value, nodes.Tuple) and len(value.elts) == width):
+            return False
+        flag = value.elts[index]
+        if not (isinstance(flag, nodes.Const) and isinstance(flag.value, bool)):
+            return False
+        if flag.value and not _under_host_array_test(ret, helper):
+            return False
+    return True
+
+
+def _under_host_array_test(node: nodes.NodeNG, func: nodes.FunctionDef) -> bool:
+    child, parent = node, node.parent
+    while parent is not None and parent is not func:
+        if isinstance(parent, nodes.If) and child in parent.body and _is_host_array_test(parent.test):
+            return True
+        child, parent = parent, parent.parent
+    return False

@@ -82,6 +82,44 @@ def test_ms_asnumpy_in_graph_cuts_the_gradient_under_lax_and_fails_under_strict(
     assert strict["forward"][0] == "error"
 
 
+def test_ms_asnumpy_in_graph_behind_a_numpy_input_test_is_never_compiled(run_snippet):
+    """OpenPCDet's limit_period idiom: ``ans.asnumpy() if is_numpy else ans`` with the
+    flag a helper returns under isinstance(v, np.ndarray). Graph code gives it a
+    tensor: STRICT compiles (the copy is not compiled) and the gradient is intact."""
+    results = {}
+    for level in ("strict", "lax"):
+        results[level] = run_snippet(f'''
+graph_mode("{level}")
+
+def as_tensor(value):
+    if isinstance(value, np.ndarray):
+        return Tensor(value), True
+    return value, False
+
+def wrap(angle):
+    angle, given_numpy = as_tensor(angle)
+    wrapped = angle * 2 - ops.floor(angle)
+    return wrapped.asnumpy() if given_numpy else wrapped
+
+class Heading(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones((2, 2)), ms.float32), name="w")
+
+    def construct(self, x):
+        return wrap(x * self.w).sum()
+
+net = Heading()
+x = Tensor(np.ones((2, 2)), ms.float32)
+forward = float(net(x).asnumpy())
+grad = ms.grad(net, None, net.trainable_params())(x)[0]
+report(forward=forward, grad=float(grad.asnumpy().sum()))
+''')
+    for level, result in results.items():
+        assert result["forward"] == pytest.approx(4.0), level  # 2 * 4 ones - floor(1) * 4
+        assert result["grad"] == pytest.approx(8.0), level  # d(2xw)/dw summed over four ones
+
+
 def test_ms_custom_type_on_tensor_class_holding_a_tensor(run_snippet):
     lax = run_snippet(_cell("ops.exp(Holder(x).v)", "lax"))
     assert lax["forward"][0] == "ok"
