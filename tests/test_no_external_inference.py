@@ -61,6 +61,9 @@ def culprit():
         frame = frame.f_back
     return None
 
+import functools
+
+@functools.wraps(_from_name)  # keeps the signature mslint's version check reads
 def ast_from_module_name(self, modname, *args, **kwargs):
     if modname:
         loaded.add(modname)
