@@ -46,6 +46,9 @@ class Project:
     excluded: Callable[[str], bool]  # the exclude patterns of [tool.mslint] and the command line
     config_source: str | None = None  # the pyproject.toml read, if any
     stamp: tuple = field(default=(), compare=False)  # see on_disk
+    # the findings the command shows of those found in some files (the port rules
+    # only where the code reads as a port: mslint.report.ports)
+    shown: Callable[[list[Finding], list[str]], list[Finding]] | None = field(default=None, compare=False)
 
     def decision(self, path: str) -> tuple | None:
         """The mode decision of the file at ``path`` (Decision.row()), if the project has it."""
@@ -127,7 +130,13 @@ def fixed(project: Project, path: str, text: str, *, unsafe: bool, found: list[F
         return text
     with _copy_of(path, text) as copy:
         first = [replace(item, path=copy) for item in found] if found is not None else _check(project, path, [copy])
-        fixes.run(lambda paths: _check(project, path, paths), [copy], first, unsafe=unsafe, write=True)
+
+        def again(paths: list[str], _sources: dict[str, bytes]) -> tuple[list[Finding], dict[str, str | None]]:
+            # the copy is mslint's own: what it holds is what was linted
+            return _check(project, path, paths), {item: fixes.content_hash(Path(item).read_bytes()) for item in paths}
+
+        fixes.run(again, [copy], first, unsafe=unsafe, write=True,
+                  hashes={copy: fixes.content_hash(Path(copy).read_bytes())})
         source = Source.read(copy)
     return source.text if source is not None else text
 
@@ -141,7 +150,8 @@ def _check(project: Project, path: str, copies: list[str]) -> list[Finding]:
     settings = replace(project.settings, decisions=decisions)
     modname = module_name(path)
     results = pool.lint([(copy, modname, None) for copy in copies], settings, jobs=1)
-    return [item for copy in copies for item in results.get(copy, ([], None))[0]]
+    found = [item for copy in copies for item in results.get(copy, ([], None))[0]]
+    return project.shown(found, copies) if project.shown is not None else found
 
 
 @contextlib.contextmanager

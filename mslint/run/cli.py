@@ -1706,6 +1706,10 @@ def editor_project(path: str, extra: Sequence[str] = (), folders: Sequence[str] 
     where = str(config.source) if config.source else "command line"
     rules = load_catalogue(config.cache)
     enabled = enabled_messages(rules, config.select, config.enable, config.ignore, where)
+    # the port rules as the command turns them on (mslint.report.ports)
+    port_forced = '[tool.mslint] port-from = "pytorch"' if config.port_from == "pytorch" else ""
+    port_added, port_conditional = port_rules_turned_on(rules, config.select, enabled, config.ignore, port_forced, where)
+    enabled = sorted([*enabled, *port_added])
     configured = Excluder(config.root, config.exclude)
 
     def excluded(item: str) -> bool:
@@ -1721,8 +1725,12 @@ def editor_project(path: str, extra: Sequence[str] = (), folders: Sequence[str] 
     sources = [_source_of(item, shadows) for item in files]
     settings = run_settings(rules, enabled, files, sources, jit_syntax_level=config.jit_syntax_level, timeout=config.timeout,
                             mode=config.mode, mode_where="[tool.mslint]", use_cache=config.cache)
+    from mslint.report import ports  # noqa: PLC0415
+
+    port_view = ports.view(files, port_conditional, port_forced)
     return buffers.Project(root=str(config.root), files=sources, settings=settings, excluded=excluded,
-                           config_source=str(config.source) if config.source else None)
+                           config_source=str(config.source) if config.source else None,
+                           shown=lambda found, paths: port_view.filter(found, paths))
 
 
 def _missing_extra(command: str, error: ImportError) -> int:
