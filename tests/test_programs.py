@@ -422,3 +422,17 @@ def test_a_script_without_a_main_guard_is_a_program(tmp_path: Path) -> None:
     model = _model(tmp_path)
     assert [os.path.basename(program.path) for program in model.programs] == ["lesson.py"]  # net.py is imported
     assert model.decision(paths["net.py"], "Net") == mode.Decision(mode.PYNATIVE, "lesson.py runs PyNative")
+
+
+@pytest.mark.usefixtures("_isolated")
+def test_a_training_step_follows_a_network_of_another_module(tmp_path: Path, capsys, monkeypatch) -> None:
+    # a PyNative loop differentiates a function calling a Cell defined in model.py:
+    # asking how model.py runs must not crash the analysis of train.py
+    _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\nnet = Net()\n"
+                                    "def forward_fn(x):\n    return net(x).sum()\n"
+                                    "grad_fn = ms.value_and_grad(forward_fn, None, net.trainable_params())\n",
+                        "model.py": CELL.format(name="Net")})
+    monkeypatch.chdir(tmp_path)
+    found = _lint(capsys, ".")["findings"]
+    # the host copy in Net.construct cuts the gradient of this PyNative step (FACTS.md)
+    assert [(item["path"], item["line"], item["symbol"]) for item in found] == [("train.py", 5, "ms-asnumpy-in-graph")]

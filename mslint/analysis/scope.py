@@ -439,8 +439,14 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         construct = resolve.find_method(cls, apis.CELL_FORWARD_METHOD)
         if construct is None:
             return []
-        if construct.root() is not self.module and mode.decision_for(construct.root().file).mode != mode.PYNATIVE:
-            return []  # graph code in its own module, which reports it itself
+        home = construct.root()
+        if home is not self.module:
+            top = cls
+            while top.parent is not None and not isinstance(top.parent, nodes.Module):
+                top = top.parent
+            name = top.name if isinstance(top, (nodes.ClassDef, nodes.FunctionDef)) else programs.MODULE
+            if programs.decision_for(home.file, name).mode != mode.PYNATIVE:
+                return []  # graph code in its own module, which reports it itself
         return [(construct, True)]
 
     # -- how the program runs -------------------------------------------------
