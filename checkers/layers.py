@@ -756,6 +756,9 @@ class LayersChecker(BaseChecker):
             return
         if value is not UNKNOWN:
             return
+        every = values.local_constants(node)
+        if every is not None and all(is_number(each) and each >= 0.5 for each in every):
+            return  # ``ratio = 0.5`` or ``ratio = 1.0`` (no dropout): keep probabilities, whatever the name says
         name = _identifier(node)
         if name is None:
             return

@@ -221,6 +221,27 @@ def _local_constant(node: nodes.NodeNG) -> object:
     return astutil.UNKNOWN
 
 
+def local_constants(node: nodes.NodeNG) -> list[object] | None:
+    """Every value a name its function binds only by plain assignments of constants
+    can hold (``ratio = 0.5`` then ``if test: ratio = 1.0``: [0.5, 1.0]); None when
+    a binding is anything else (a parameter, a loop target, a computed value)."""
+    if not isinstance(node, nodes.Name):
+        return None
+    frame = node.frame()
+    if not isinstance(frame, nodes.FunctionDef):
+        return None
+    bound = frame.locals.get(node.name, ())
+    found: list[object] = []
+    for binding in bound:
+        if not (isinstance(binding.parent, nodes.Assign) and binding.parent.targets == [binding]):
+            return None
+        value = constant(binding.parent.value)
+        if value is astutil.UNKNOWN:
+            return None
+        found.append(value)
+    return found or None
+
+
 # ---------------------------------------------------------------------------
 # Parameters of graph entry points
 # ---------------------------------------------------------------------------
