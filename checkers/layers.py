@@ -717,6 +717,11 @@ class LayersChecker(BaseChecker):
     def _check_dropout(self, bound: _Bound) -> None:
         if "p" in bound or "keep_prob" not in bound:
             return  # p overrides keep_prob; the default 0.5 is the same either way
+        frame = bound.call.frame()
+        if isinstance(frame, nodes.FunctionDef) and frame.name == apis.CELL_FORWARD_METHOD:
+            # built in construct: a new Cell with training=False that drops nothing
+            # whatever its argument (measured); ms-cell-in-construct reports it
+            return
         node = bound.args["keep_prob"]
         # a literal, a constant above, what the sites pass (Block(drop=0.1)), a default
         value, note = _judged(node, lambda rate: is_number(rate) and rate < 0.5)
