@@ -761,6 +761,9 @@ class LayersChecker(BaseChecker):
             return
         if value is not UNKNOWN:
             return
+        assigned = values.init_value(node)
+        if assigned is not None and _identifier(assigned) is None and values.constant(assigned) is UNKNOWN:
+            return  # ``self.p = 1.0 - drop_rate`` in __init__: converted there, as nn.Dropout(1 - rate) is
         every = values.local_constants(node)
         if every is not None and all(is_number(each) and each >= 0.5 for each in every):
             return  # ``ratio = 0.5`` or ``ratio = 1.0`` (no dropout): keep probabilities, whatever the name says

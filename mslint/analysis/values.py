@@ -1798,6 +1798,14 @@ def _init_assignment(node: nodes.NodeNG, attr: str) -> nodes.NodeNG | None:
     return statement.value
 
 
+def init_value(node: nodes.NodeNG) -> nodes.NodeNG | None:
+    """For ``self.<attr>``: the expression ``__init__`` assigns it, when that is the
+    attribute's one assignment (``self.p = 1.0 - drop_rate``); else None."""
+    if not (isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name) and node.expr.name == "self"):
+        return None
+    return _init_assignment(node, node.attrname)
+
+
 _SELF_ASSIGNMENTS: dict[nodes.Module, dict[str, list[nodes.AssignAttr]]] = {}
 
 
