@@ -453,6 +453,28 @@ def _judged_flows(node: nodes.NodeNG, flows: list | None, harmful: Callable[[obj
     return _default_note(node)
 
 
+# an initialisation default and the Parameter it fills
+_INITIALISED_PARAMETER = {"embedding_table": "embedding_table"}
+
+
+def _weights_replaced(call: nodes.Call, parameter: str) -> bool:
+    """The layer built by ``call`` is held as ``self.<name>`` and its module replaces
+    that Parameter's data anywhere (``net.<name>.<parameter>.set_data(...)``, as when
+    pretrained vectors are loaded into an embedding): its initial values never matter."""
+    statement = call.parent
+    if not (isinstance(statement, nodes.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], nodes.AssignAttr)):
+        return False
+    name = statement.targets[0].attrname
+    for use in call.root().nodes_of_class(nodes.Call):
+        func = use.func
+        if (isinstance(func, nodes.Attribute) and func.attrname in ("set_data", "assign_value")
+                and isinstance(func.expr, nodes.Attribute) and func.expr.attrname == parameter
+                and isinstance(func.expr.expr, nodes.Attribute) and func.expr.expr.attrname == name):
+            return True
+    return False
+
+
 def _all_zero(node: nodes.NodeNG) -> bool:
     value = _ints(literal(node))
     return value is not None and all(v == 0 for v in value)
@@ -893,6 +915,8 @@ class LayersChecker(BaseChecker):
                 continue  # written in PyTorch's name (bias=False): ms-torch-keyword-args says how to spell it
             if diff.removed_by_norm and _feeds_normalization(bound.call):
                 continue  # Conv -> BatchNorm: the norm subtracts any per-channel bias again
+            if diff.ms_param in _INITIALISED_PARAMETER and _weights_replaced(bound.call, _INITIALISED_PARAMETER[diff.ms_param]):
+                continue  # net.embedding.embedding_table.set_data(glove): the drawn table is thrown away
             name, _, value = diff.torch_equivalent.partition("=")
             fixed = _CallText(bound.call)
             fixed.set(bound, name, value)
