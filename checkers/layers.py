@@ -498,6 +498,28 @@ def _sites_pass_complements(node: nodes.NodeNG) -> bool:
     return bool(flows) and all(_is_complement(found.written) for found in flows)
 
 
+# an initialisation default and the Parameter it fills
+_INITIALISED_PARAMETER = {"embedding_table": "embedding_table"}
+
+
+def _weights_replaced(call: nodes.Call, parameter: str) -> bool:
+    """The layer built by ``call`` is held as ``self.<name>`` and its module replaces
+    that Parameter's data anywhere (``net.<name>.<parameter>.set_data(...)``, as when
+    pretrained vectors are loaded into an embedding): its initial values never matter."""
+    statement = call.parent
+    if not (isinstance(statement, nodes.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], nodes.AssignAttr)):
+        return False
+    name = statement.targets[0].attrname
+    for use in call.root().nodes_of_class(nodes.Call):
+        func = use.func
+        if (isinstance(func, nodes.Attribute) and func.attrname in ("set_data", "assign_value")
+                and isinstance(func.expr, nodes.Attribute) and func.expr.attrname == parameter
+                and isinstance(func.expr.expr, nodes.Attribute) and func.expr.expr.attrname == name):
+            return True
+    return False
+
+
 def _all_zero(node: nodes.NodeNG) -> bool:
     value = _ints(literal(node))
     return value is not None and all(v == 0 for v in value)
@@ -762,6 +784,11 @@ class LayersChecker(BaseChecker):
     def _check_dropout(self, bound: _Bound) -> None:
         if "p" in bound or "keep_prob" not in bound:
             return  # p overrides keep_prob; the default 0.5 is the same either way
+        frame = bound.call.frame()
+        if isinstance(frame, nodes.FunctionDef) and frame.name == apis.CELL_FORWARD_METHOD:
+            # built in construct: a new Cell with training=False that drops nothing
+            # whatever its argument (measured); ms-cell-in-construct reports it
+            return
         node = bound.args["keep_prob"]
         if _one_minus(node):
             return  # 1 - rate is the conversion to a keep probability, whatever rate a caller picks
@@ -805,6 +832,12 @@ class LayersChecker(BaseChecker):
             return
         if _assigned_keep_probabilities(node):
             return  # rate = 0.5, then rate = 1.0 when testing: every value it can hold keeps
+        assigned = values.init_value(node)
+        if assigned is not None and _identifier(assigned) is None and values.constant(assigned) is UNKNOWN:
+            return  # ``self.p = 1.0 - drop_rate`` in __init__: converted there, as nn.Dropout(1 - rate) is
+        every = values.local_constants(node)
+        if every is not None and all(is_number(each) and each >= 0.5 for each in every):
+            return  # ``ratio = 0.5`` or ``ratio = 1.0`` (no dropout): keep probabilities, whatever the name says
         name = _identifier(node)
         if name is None:
             return
@@ -934,6 +967,8 @@ class LayersChecker(BaseChecker):
                 continue  # written in PyTorch's name (bias=False): ms-torch-keyword-args says how to spell it
             if diff.removed_by_norm and _feeds_normalization(bound.call):
                 continue  # Conv -> BatchNorm: the norm subtracts any per-channel bias again
+            if diff.ms_param in _INITIALISED_PARAMETER and _weights_replaced(bound.call, _INITIALISED_PARAMETER[diff.ms_param]):
+                continue  # net.embedding.embedding_table.set_data(glove): the drawn table is thrown away
             name, _, value = diff.torch_equivalent.partition("=")
             fixed = _CallText(bound.call)
             fixed.set(bound, name, value)

@@ -201,6 +201,10 @@ class TrainingStepChecker(BaseChecker):
             for call in module.nodes_of_class(nodes.Call)
             if isinstance(call.func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in guide.OTHER_SEED_CALLS
         })
+        if seeded == ["random"]:
+            # Python's random alone seeds shuffles and splits (random.sample of file lists):
+            # it never made a PyTorch run's weights or dropout masks reproducible either
+            return
         if "numpy" in seeded and not _random_beyond_weights(module):
             return  # the weights draw from numpy's seeded generator, and nothing else is random
         weights = "" if "numpy" in seeded else ", and so do the initial weights (they draw from numpy's generator)"

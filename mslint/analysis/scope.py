@@ -185,6 +185,10 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         # modes the module sets with set_context(mode=...): PYNATIVE, or
         # UNKNOWN_MODE for GRAPH_MODE and values mslint cannot read
         self.context_modes: set[str] = set()
+        # (line, mode) of each set_context(mode=...) call, and whether every one is a
+        # statement of the module's own top level (then they run in line order)
+        self._context_sequence: list[tuple[int, str]] = []
+        self._contexts_in_order = True
         # functions given to grad/value_and_grad, and those calls (item 6: which
         # inputs are differentiated); jit roots, and those captured as bytecode
         self.grad_calls: dict[nodes.NodeNG, list[nodes.Call]] = {}
@@ -268,6 +272,10 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             known = programs.decision_for(self.module.file, top.name)
             if self.pynative_only and not known.set_by_user:
                 known = self._sets_pynative
+            elif known.mode != PYNATIVE and not known.set_by_user:
+                switch = self._switched_to_pynative_before(top)
+                if switch is not None:
+                    known = mode.Decision(PYNATIVE, f"this module sets PYNATIVE_MODE at line {switch}, before defining it")
             self._decisions[top.name] = known
         return known
 
@@ -282,6 +290,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         mode = astutil.argument(call, None, "mode")
         if mode is astutil.UNKNOWN:
             self.context_modes.add(UNKNOWN_MODE)  # set_context(**config)
+            self._contexts_in_order = False
             return
         if mode is None:
             return
@@ -290,6 +299,23 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         else:
             pynative = resolve.qualified_name(mode) in apis.PYNATIVE_MODE_NAMES
         self.context_modes.add(PYNATIVE if pynative else UNKNOWN_MODE)
+        if not (isinstance(call.parent, nodes.Expr) and call.parent.parent is self.module):
+            self._contexts_in_order = False
+        self._context_sequence.append((call.lineno or 0, PYNATIVE if pynative else UNKNOWN_MODE))
+
+    def _switched_to_pynative_before(self, top: nodes.NodeNG) -> int | None:
+        """The line of the top-level set_context(mode=PYNATIVE_MODE) after which ``top``
+        is defined, when the module switches modes only by top-level statements and
+        none follows the definition (a notebook: GRAPH_MODE in one cell, PyNative in
+        a later one that defines and runs its own training): code defined there can
+        only run PyNative. None otherwise."""
+        if not self._contexts_in_order or len(self._context_sequence) < 2:
+            return None
+        line = top.lineno or 0
+        before = [item for item in self._context_sequence if item[0] < line]
+        if not before or len(before) != len(self._context_sequence) or before[-1][1] != PYNATIVE:
+            return None
+        return before[-1][0]
 
     def _root_from_call(self, call: nodes.Call) -> None:
         func = call.func
@@ -439,12 +465,13 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         construct = resolve.find_method(cls, apis.CELL_FORWARD_METHOD)
         if construct is None:
             return []
-        if construct.root() is not self.module:
+        home = construct.root()
+        if home is not self.module:
             top = cls
             while top.parent is not None and not isinstance(top.parent, nodes.Module):
                 top = top.parent
             name = top.name if isinstance(top, (nodes.ClassDef, nodes.FunctionDef)) else programs.MODULE
-            if programs.decision_for(construct.root().file, name).mode != mode.PYNATIVE:
+            if programs.decision_for(home.file, name).mode != mode.PYNATIVE:
                 return []  # graph code in its own module, which reports it itself
         return [(construct, True)]
 

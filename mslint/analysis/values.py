@@ -221,6 +221,27 @@ def _local_constant(node: nodes.NodeNG) -> object:
     return astutil.UNKNOWN
 
 
+def local_constants(node: nodes.NodeNG) -> list[object] | None:
+    """Every value a name its function binds only by plain assignments of constants
+    can hold (``ratio = 0.5`` then ``if test: ratio = 1.0``: [0.5, 1.0]); None when
+    a binding is anything else (a parameter, a loop target, a computed value)."""
+    if not isinstance(node, nodes.Name):
+        return None
+    frame = node.frame()
+    if not isinstance(frame, nodes.FunctionDef):
+        return None
+    bound = frame.locals.get(node.name, ())
+    found: list[object] = []
+    for binding in bound:
+        if not (isinstance(binding.parent, nodes.Assign) and binding.parent.targets == [binding]):
+            return None
+        value = constant(binding.parent.value)
+        if value is astutil.UNKNOWN:
+            return None
+        found.append(value)
+    return found or None
+
+
 # ---------------------------------------------------------------------------
 # Parameters of graph entry points
 # ---------------------------------------------------------------------------
@@ -1775,6 +1796,14 @@ def _init_assignment(node: nodes.NodeNG, attr: str) -> nodes.NodeNG | None:
     if not (isinstance(method, nodes.FunctionDef) and method.name == "__init__" and method.parent in user):
         return None
     return statement.value
+
+
+def init_value(node: nodes.NodeNG) -> nodes.NodeNG | None:
+    """For ``self.<attr>``: the expression ``__init__`` assigns it, when that is the
+    attribute's one assignment (``self.p = 1.0 - drop_rate``); else None."""
+    if not (isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name) and node.expr.name == "self"):
+        return None
+    return _init_assignment(node, node.attrname)
 
 
 _SELF_ASSIGNMENTS: dict[nodes.Module, dict[str, list[nodes.AssignAttr]]] = {}

@@ -785,3 +785,49 @@ report(copied=step_gradient(HostActivation()), chained=step_gradient(chained),
     assert result["copied"] == 0.0 and result["chained"] == 0.0
     assert result["chained_type"] == "HostActivation"
     assert result["ops"] > 0
+
+
+def test_ms_cell_in_construct_dropout_built_in_construct_never_drops(run_snippet):
+    """nn.Dropout built inside construct is a new Cell with training=False each call:
+    net.set_train() never reaches it, so it zeroes nothing (both modes, every dropout
+    class); created in __init__ it drops as meant. ms-dropout-keep-prob stays silent
+    there (its keep_prob cannot matter) and ms-cell-in-construct reports it."""
+    for mode in ("graph_mode()", "pynative_mode()"):
+        result = run_snippet(f'''
+{mode}
+from mindspore import mint
+
+class Inline(nn.Cell):
+    def __init__(self, kind):
+        super().__init__()
+        self.kind = kind
+
+    def construct(self, x):
+        if self.kind == 0:
+            return nn.Dropout(p=0.5)(x)
+        if self.kind == 1:
+            return nn.Dropout(0.1)(x)
+        if self.kind == 2:
+            return nn.Dropout2d(0.5)(x)
+        return mint.nn.Dropout(0.5)(x)
+
+class Fixed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.drop = nn.Dropout(p=0.5)
+
+    def construct(self, x):
+        return self.drop(x)
+
+x = Tensor(np.ones((8, 8, 4, 4)), ms.float32)
+zeroed = []
+for kind in range(4):
+    net = Inline(kind)
+    net.set_train()
+    zeroed.append(float((net(x).asnumpy() == 0).mean()))
+fixed = Fixed()
+fixed.set_train()
+report(inline=zeroed, fixed=float((fixed(x).asnumpy() == 0).mean()))
+''')
+        assert result["inline"] == [0.0, 0.0, 0.0, 0.0], mode
+        assert 0.3 < result["fixed"] < 0.7, mode
