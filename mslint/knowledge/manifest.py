@@ -238,41 +238,6 @@ RULES: tuple[RuleSpec, ...] = (
                      "named_parameters() -> parameters_and_names() (no fix where an optimizer takes it), "
                      "children() -> cells(), .cpu() deleted", "safe")),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
-    # -- graph code that fails to compile (issue 28; checkers/graph_compile.py) ----------
-    RuleSpec("ms-branch-type-mismatch", "E8301", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
-    RuleSpec("ms-identity-comparison-in-graph", "E8302", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR_OR_SILENT,)),
-    RuleSpec(
-        "ms-tensor-membership-in-graph", "E8303", _COMPILE, "graph_compile",
-        unconfirmed=f"{_COMPILES}: the test is silently False at every level (only `v in tensor` under STRICT "
-        "fails to compile)",
-    ),
-    RuleSpec("ms-cell-call-mismatch", "E8304", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
-    RuleSpec("ms-bprop-signature", "E8305", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,),
-             fix=Fix("inserts the missing `out` before dout when only it is missing", "safe")),
-    RuleSpec(
-        "ms-duplicate-parameter-name", "E8306", _COMPILE, "graph_compile",
-        unconfirmed="the Cell builds, compiles and runs; the harm shows when an optimizer is built over its "
-        "parameters or a checkpoint is saved",
-    ),
-    RuleSpec("ms-cell-state-in-graph", "E8307", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
-    RuleSpec("ms-loop-unroll-too-deep", "E8308", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
-    # -- graph code that compiles slowly, again, or in pieces (checkers/graph_performance.py)
-    RuleSpec(
-        "ms-slow-unrolled-loop", "W8401", _PERFORMANCE, "graph_performance",
-        unconfirmed=f"{_COMPILES}: the cost is compile time, which a single compile does not tell from a slow machine",
-    ),
-    RuleSpec(
-        "ms-dynamic-shape-in-graph", "W8402", _PERFORMANCE, "graph_performance",
-        unconfirmed="it compiles and runs on CPU (measured); the cost the docs name is on Ascend",
-    ),
-    RuleSpec(
-        "ms-recompile-python-argument", "W8403", _PERFORMANCE, "graph_performance",
-        unconfirmed=f"{_COMPILES}: the cost is one compile per value, at the call site in host code",
-    ),
-    RuleSpec(
-        "ms-graph-break", "W8404", _PERFORMANCE, "graph_performance",
-        unconfirmed=f"{_COMPILES}: bytecode capture runs the line as Python between two graphs",
-    ),
     # -- issue 25: training steps, checkpoints, data parallel, metrics, seeds (81xx) --
     RuleSpec("ms-aux-before-loss", "E8101", _TRAINING_STEPS, "training_steps", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-data-parallel-gradient-sum", "W8102", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
@@ -312,6 +277,41 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-set-context-device-target", "C8208", _MIGRATION_API, "migration_api", default_enabled=False,
              unconfirmed="a deprecation: the call works and warns, there is no failure to reproduce",
              fix=Fix("set_context(device_target=t[, device_id=i]) alone becomes set_device(t[, i])", "safe")),
+    # -- graph code that fails to compile (issue 28; checkers/graph_compile.py) ----------
+    RuleSpec("ms-branch-type-mismatch", "E8301", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
+    RuleSpec("ms-identity-comparison-in-graph", "E8302", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR_OR_SILENT,)),
+    RuleSpec(
+        "ms-tensor-membership-in-graph", "E8303", _COMPILE, "graph_compile",
+        unconfirmed=f"{_COMPILES}: the test is silently False at every level (only `v in tensor` under STRICT "
+        "fails to compile)",
+    ),
+    RuleSpec("ms-cell-call-mismatch", "E8304", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
+    RuleSpec("ms-bprop-signature", "E8305", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,),
+             fix=Fix("inserts the missing `out` before dout when only it is missing", "safe")),
+    RuleSpec(
+        "ms-duplicate-parameter-name", "E8306", _COMPILE, "graph_compile",
+        unconfirmed="the Cell builds, compiles and runs; the harm shows when an optimizer is built over its "
+        "parameters or a checkpoint is saved",
+    ),
+    RuleSpec("ms-cell-state-in-graph", "E8307", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
+    RuleSpec("ms-loop-unroll-too-deep", "E8308", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
+    # -- graph code that compiles slowly, again, or in pieces (checkers/graph_performance.py)
+    RuleSpec(
+        "ms-slow-unrolled-loop", "W8401", _PERFORMANCE, "graph_performance",
+        unconfirmed=f"{_COMPILES}: the cost is compile time, which a single compile does not tell from a slow machine",
+    ),
+    RuleSpec(
+        "ms-dynamic-shape-in-graph", "W8402", _PERFORMANCE, "graph_performance",
+        unconfirmed="it compiles and runs on CPU (measured); the cost the docs name is on Ascend",
+    ),
+    RuleSpec(
+        "ms-recompile-python-argument", "W8403", _PERFORMANCE, "graph_performance",
+        unconfirmed=f"{_COMPILES}: the cost is one compile per value, at the call site in host code",
+    ),
+    RuleSpec(
+        "ms-graph-break", "W8404", _PERFORMANCE, "graph_performance",
+        unconfirmed=f"{_COMPILES}: bytecode capture runs the line as Python between two graphs",
+    ),
 )
 
 BY_SYMBOL: dict[str, RuleSpec] = {rule.symbol: rule for rule in RULES}

@@ -821,3 +821,42 @@ report(bytecode=attempt(lambda: float(ms.jit(loop, capture_mode="bytecode")(x).a
 ''')
     assert result["bytecode"] == ["ok", 601.0], result
     assert result["ast"][0] == "error" and "Exceed function call depth limit" in result["ast"][1], result
+
+
+# (the migration guide's bprop: PyTorch's backward ported as it was)
+def test_ms_bprop_signature_needs_inputs_out_and_dout(run_snippet):
+    result = run_snippet('''
+class Good(nn.Cell):
+    def construct(self, x):
+        return x * 2
+    def bprop(self, x, out, dout):
+        return (dout * 3,)
+class NoOut(nn.Cell):
+    def construct(self, x):
+        return x * 2
+    def bprop(self, x, dout):
+        return (dout * 3,)
+class TorchStyle(nn.Cell):
+    def construct(self, x):
+        return x * 2
+    def bprop(self, grad_output):
+        return (grad_output * 3,)
+class PerOutput(nn.Cell):
+    """Two outputs: MindSpore still passes one out and one dout (tuples), not one per output."""
+    def construct(self, x):
+        return x * 2, x * 3
+    def bprop(self, x, out1, out2, dout1, dout2):
+        return (dout1 * 2 + dout2 * 3,)
+x = Tensor(np.ones(2), ms.float32)
+def run():
+    return {name: attempt(lambda: ms.grad(cls())(x).asnumpy().tolist()) for name, cls in
+            (("good", Good), ("no_out", NoOut), ("torch", TorchStyle), ("per_output", PerOutput))}
+pynative = run()
+graph_mode()
+report(pynative=pynative, graph=run())
+''')
+    for mode in ("pynative", "graph"):
+        assert result[mode]["good"] == ["ok", [3.0, 3.0]], result
+        for broken in ("no_out", "torch", "per_output"):
+            assert result[mode][broken][0] == "error", result
+            assert result[mode][broken][1].split(":")[0] in ("TypeError", "RuntimeError"), result
