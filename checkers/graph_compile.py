@@ -317,6 +317,8 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
         construct = resolve.find_method(callee, "construct")
         if construct is None or resolve.find_method(callee, "__call__") is not None or _decorated(construct):
             return
+        if _rewrites_construct(callee):
+            return  # a base rewrites construct when built (mindspore_gl's GNNCell expands g: Graph into four inputs)
         problem = _call_problem(node, construct)
         if problem is not None:
             passed, takes = problem
@@ -740,6 +742,21 @@ def _holds_cells(facts: values.ClassFacts, attr: str) -> bool:
         if cls is None or not resolve.is_cell_class(cls):
             return False
     return True
+
+
+def _rewrites_construct(cls: nodes.ClassDef) -> bool:
+    """A class of ``cls``'s ancestry replaces construct when an instance is built
+    (``translate(self, "construct", ...)`` in mindspore_gl's GNNCell, ``self.construct =
+    ...``, ``setattr(self, "construct", ...)``): the parameters construct spells are
+    then not what a call passes."""
+    user, _ = resolve.class_hierarchy(cls)
+    for current in user:
+        for node in current.nodes_of_class((nodes.Const, nodes.AssignAttr)):
+            if isinstance(node, nodes.AssignAttr) and node.attrname == "construct":
+                return True
+            if isinstance(node, nodes.Const) and node.value == "construct" and isinstance(node.parent, nodes.Call):
+                return True
+    return False
 
 
 def _decorated(func: nodes.FunctionDef) -> bool:
