@@ -750,13 +750,28 @@ def _rewrites_construct(cls: nodes.ClassDef) -> bool:
     ...``, ``setattr(self, "construct", ...)``): the parameters construct spells are
     then not what a call passes."""
     user, _ = resolve.class_hierarchy(cls)
-    for current in user:
-        for node in current.nodes_of_class((nodes.Const, nodes.AssignAttr)):
-            if isinstance(node, nodes.AssignAttr) and node.attrname == "construct":
-                return True
-            if isinstance(node, nodes.Const) and node.value == "construct" and isinstance(node.parent, nodes.Call):
-                return True
-    return False
+    return any(_replaces_construct(current) for current in user)
+
+
+_REPLACES: dict[nodes.ClassDef, bool] = {}  # each class's body walked once (cleared with the trees: forget())
+
+
+def forget() -> None:
+    """Drop the per-class memo (mslint.run.compat, when astroid's trees are dropped)."""
+    _REPLACES.clear()
+
+
+def _replaces_construct(cls: nodes.ClassDef) -> bool:
+    known = _REPLACES.get(cls)
+    if known is None:
+        if len(_REPLACES) > 10_000:
+            _REPLACES.clear()
+        known = _REPLACES[cls] = any(
+            (isinstance(node, nodes.AssignAttr) and node.attrname == "construct")
+            or (isinstance(node, nodes.Const) and node.value == "construct" and isinstance(node.parent, nodes.Call))
+            for node in cls.nodes_of_class((nodes.Const, nodes.AssignAttr))
+        )
+    return known
 
 
 def _decorated(func: nodes.FunctionDef) -> bool:

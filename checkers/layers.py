@@ -78,25 +78,6 @@ def _one_minus(node: nodes.NodeNG) -> bool:
     )
 
 
-def _assigned_keep_probabilities(node: nodes.NodeNG) -> bool:
-    """A local name whose every assignment in its function is a number of 0.5 or
-    more (``ratio = 0.5``, then ``ratio = 1.0`` under a test): a keep probability."""
-    if not isinstance(node, nodes.Name):
-        return False
-    _, assigned = node.lookup(node.name)
-    if not assigned:
-        return False
-    for target in assigned:
-        if not isinstance(target, nodes.AssignName) or not isinstance(target.parent, nodes.Assign):
-            return False
-        if target.parent.targets != [target]:
-            return False
-        number = values.constant(target.parent.value)
-        if not is_number(number) or number < 0.5:
-            return False
-    return True
-
-
 def _identifier(node: nodes.NodeNG) -> str | None:
     if isinstance(node, nodes.Name):
         return node.name
@@ -830,8 +811,6 @@ class LayersChecker(BaseChecker):
             return
         if value is not UNKNOWN:
             return
-        if _assigned_keep_probabilities(node):
-            return  # rate = 0.5, then rate = 1.0 when testing: every value it can hold keeps
         assigned = values.init_value(node)
         if assigned is not None and _identifier(assigned) is None and values.constant(assigned) is UNKNOWN:
             return  # ``self.p = 1.0 - drop_rate`` in __init__: converted there, as nn.Dropout(1 - rate) is

@@ -286,13 +286,13 @@ def test_the_program_model_reads_no_fifo_device_or_huge_file_in_sight(tmp_path: 
     """A FIFO named like a module beside the checked file blocked the program model's
     read of the files in sight, and a link to /dev/zero filled the memory (22 GB,
     killed): only regular files of reasonable size are read."""
-    from mslint.analysis import programs  # noqa: PLC0415
+    from mslint.analysis.project import read_source  # noqa: PLC0415
 
     os.mkfifo(tmp_path / "pipe.py")
     (tmp_path / "zero.py").symlink_to("/dev/zero")
     (tmp_path / "big.py").write_bytes(b"x = 1\n" * 1_000_000)
     (tmp_path / "model.py").write_text("x = 1\n", encoding="utf-8")
-    assert programs._read_file(str(tmp_path / "pipe.py")) is None  # noqa: SLF001
-    assert programs._read_file(str(tmp_path / "zero.py")) is None  # noqa: SLF001
-    assert programs._read_file(str(tmp_path / "big.py")) is None  # noqa: SLF001
-    assert programs._read_file(str(tmp_path / "model.py")) == b"x = 1\n"  # noqa: SLF001
+    assert read_source(str(tmp_path / "pipe.py")) is None
+    assert read_source(str(tmp_path / "zero.py")) is None
+    assert read_source(str(tmp_path / "big.py")) is None
+    assert read_source(str(tmp_path / "model.py")) == b"x = 1\n"

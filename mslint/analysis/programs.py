@@ -66,7 +66,6 @@ reach. The command builds the model once per run (``python -m mslint
 from __future__ import annotations
 
 import os
-import stat
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -77,7 +76,7 @@ from mslint.analysis import mode
 from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, read_facts
 from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
-from mslint.analysis.project import module_name, package_root
+from mslint.analysis.project import module_name, package_root, read_source
 from mslint.knowledge import apis
 
 SKIPPED_FOLDERS = frozenset({".git", ".venv", "venv", "__pycache__", "build", "dist", "node_modules", "site-packages"})
@@ -154,23 +153,6 @@ def _real(path: str) -> str:
     return known
 
 
-_SOURCE_LIMIT = 2_000_000  # bytes: a larger "module" is generated data, not a program
-
-
-def _read_file(path: str) -> bytes | None:
-    """A file in sight's bytes: a regular file of reasonable size only (a FIFO named
-    x.py would block the run, a link to /dev/zero fill the memory); None else."""
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > _SOURCE_LIMIT:
-            return None
-        with open(path, "rb") as stream:
-            data = stream.read(_SOURCE_LIMIT + 1)
-    except OSError:
-        return None
-    return data if len(data) <= _SOURCE_LIMIT else None
-
-
 # ---------------------------------------------------------------------------
 # The model
 # ---------------------------------------------------------------------------
@@ -206,7 +188,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self.files = sorted({path if path.startswith(self.root + os.sep) and not os.path.islink(path) else _real(path)
                              for path in files})
         self._in_sight = set(self.files)
-        self._read = read or _read_file
+        self._read = read or read_source
         self._store = facts_store  # get_facts(hashes) -> {hash: facts}, put_facts(rows): the command's cache
         self._explain = explain
         self._always_programs = {_real(path) for path in always_programs}  # notebooks run top to bottom
@@ -1601,7 +1583,7 @@ def verdicts(
         by_root.setdefault(project_root(source), []).append(source)
 
     def read(path: str) -> bytes | None:
-        return _read_file(contents.get(path, path))
+        return read_source(contents.get(path, path))
 
     found: dict[str, dict] = {}
     groups: list[dict] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 
 
 @functools.lru_cache(maxsize=4096)
@@ -32,3 +33,21 @@ def module_name(path: str) -> str:
     _, packages = _package_of(os.path.dirname(real))
     parts = list(packages) if stem == "__init__" else [*packages, stem]
     return ".".join(parts) or stem
+
+
+SOURCE_LIMIT = 2_000_000  # bytes: a larger "module" is generated data, not code to read
+
+
+def read_source(path: str) -> bytes | None:
+    """The bytes of a regular file of reasonable size; None for links, pipes, devices
+    (a FIFO named x.py would block the run, a link to /dev/zero fill the memory),
+    unreadable or oversized files."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > SOURCE_LIMIT:
+            return None
+        with open(path, "rb") as stream:
+            data = stream.read(SOURCE_LIMIT + 1)
+    except OSError:
+        return None
+    return data if len(data) <= SOURCE_LIMIT else None

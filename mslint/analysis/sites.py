@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 
 import astroid
 from astroid import nodes
 
 from mslint.analysis import astutil, resolve
-from mslint.analysis.project import module_name, package_root
+from mslint.analysis.project import module_name, package_root, read_source
 
 # A project folder with more Python files than this is searched in the module itself only.
 _PROJECT_FILE_LIMIT = 4000
@@ -279,7 +278,6 @@ class _Index:
 _INDEXES: dict[str, _Index] = {}
 _FOLDER_LIMIT = 5000  # folders walked for one project, at most
 _CANDIDATE_LIMIT = 40  # other modules parsed for the sites of one definition, at most
-_SOURCE_LIMIT = 2_000_000  # bytes: a larger "module" is generated data, not read
 
 
 def python_files(root: str) -> list[str]:
@@ -295,19 +293,6 @@ def python_files(root: str) -> list[str]:
         if len(files) > _PROJECT_FILE_LIMIT or folders > _FOLDER_LIMIT:
             return []
     return files
-
-
-def read_source(path: str) -> bytes | None:
-    """The bytes of a regular file of reasonable size; None for links, pipes,
-    devices, unreadable or oversized files."""
-    try:
-        info = os.lstat(path)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > _SOURCE_LIMIT:
-            return None
-        with open(path, "rb") as stream:
-            return stream.read(_SOURCE_LIMIT + 1)
-    except OSError:
-        return None
 
 
 def project_folder(path: str) -> str:

@@ -675,24 +675,25 @@ def warn_unknown_pragmas(pragmas: list[Finding], rules: list[catalog.Rule]) -> N
             f"knows, so it {effect} nothing{hint}",
             file=sys.stderr,
         )
-def port_rules_turned_on(
+PORT_FROM_CONFIG = '[tool.mslint] port-from = "pytorch"'
+
+
+def with_port_rules(
     rules: list[catalog.Rule], select: list[str] | None, enabled: list[str], ignore: list[str], forced: str, where: str
 ) -> tuple[list[str], frozenset[str]]:
-    """The port rules the run adds to ``enabled``, and those of them it shows only
+    """``enabled`` with the port rules the run adds, and those of them it shows only
     where the code reads as a port (mslint.report.ports): all of them when the user
-    said the code is a port (``forced``), none when they chose rules with ``select``
-    (a selected port rule is shown everywhere) or turned one off; a port rule the
-    user enabled is theirs, shown everywhere."""
+    said the code is a port (``forced``: the option or setting that says so), none
+    when they chose rules with ``select`` (a selected port rule is shown everywhere)
+    or turned one off; a port rule the user enabled is theirs, shown everywhere."""
     from mslint.knowledge.manifest import PORT_RULES  # noqa: PLC0415
 
     known = {rule.symbol for rule in rules}
     ignored = _resolve_names(ignore, rules, f"{where} ignore")
     candidates = [symbol for symbol in PORT_RULES if symbol in known and symbol not in ignored and symbol not in enabled]
     if select is not None:
-        return [], frozenset()  # the rules the user chose, shown everywhere
-    if forced:
-        return candidates, frozenset()
-    return candidates, frozenset(candidates)
+        return enabled, frozenset()  # the rules the user chose, shown everywhere
+    return sorted([*enabled, *candidates]), frozenset() if forced else frozenset(candidates)
 
 
 # ---------------------------------------------------------------------------
@@ -1349,9 +1350,8 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     enable = _csv(args.enable) if args.select is not None else [*config.enable, *_csv(args.enable)]
     enabled = enabled_messages(rules, select, enable, [*config.ignore, *_csv(args.ignore)], where)
     per_file = PerFileIgnores(config.root, resolve_per_file_ignores(config.per_file_ignores, rules, where))
-    port_forced = "--port" if args.port else ('[tool.mslint] port-from = "pytorch"' if config.port_from == "pytorch" else "")
-    port_added, port_conditional = port_rules_turned_on(rules, select, enabled, [*config.ignore, *_csv(args.ignore)], port_forced, where)
-    enabled = sorted([*enabled, *port_added])
+    port_forced = "--port" if args.port else (PORT_FROM_CONFIG if config.port_from == "pytorch" else "")
+    enabled, port_conditional = with_port_rules(rules, select, enabled, [*config.ignore, *_csv(args.ignore)], port_forced, where)
     fmt = args.format or config.format
     if args.statistics and fmt not in STATISTICS_FORMATS:
         raise ConfigError(f"--statistics prints counts per rule as text or json, not {fmt}; drop one of them")
@@ -1707,9 +1707,8 @@ def editor_project(path: str, extra: Sequence[str] = (), folders: Sequence[str] 
     rules = load_catalogue(config.cache)
     enabled = enabled_messages(rules, config.select, config.enable, config.ignore, where)
     # the port rules as the command turns them on (mslint.report.ports)
-    port_forced = '[tool.mslint] port-from = "pytorch"' if config.port_from == "pytorch" else ""
-    port_added, port_conditional = port_rules_turned_on(rules, config.select, enabled, config.ignore, port_forced, where)
-    enabled = sorted([*enabled, *port_added])
+    port_forced = PORT_FROM_CONFIG if config.port_from == "pytorch" else ""
+    enabled, port_conditional = with_port_rules(rules, config.select, enabled, config.ignore, port_forced, where)
     configured = Excluder(config.root, config.exclude)
 
     def excluded(item: str) -> bool:

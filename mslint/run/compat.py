@@ -548,8 +548,10 @@ def _clear_checker_caches() -> None:
     from pylint.checkers.clear_lru_cache import clear_lru_caches  # noqa: PLC0415
 
     from mslint.analysis import resolve, sites, values  # noqa: PLC0415
+    from mslint.checkers import graph_compile  # noqa: PLC0415
 
     resolve.clear_caches()
+    graph_compile.forget()  # which classes replace construct (per node)
     values.forget_flow()  # what flows through each function's calls (per node)
     sites.forget()  # the project indexes of called names (files may have changed)
     clear_lru_caches()
