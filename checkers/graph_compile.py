@@ -409,6 +409,8 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
                     )
 
     def _duplicate_names(self, cls: nodes.ClassDef, analysis: scope.ModuleAnalysis) -> None:
+        if not _spells_parameter(cls.root()):
+            return  # no construction of a Parameter can be in this module
         if not any(_literal_name(call) for call, _ in analysis.class_body(cls).init_calls
                    if resolve.qualified_name(call.func) in apis.PARAMETER_CLASSES):
             return  # the class's own __init__ names no Parameter: nothing of it to report
@@ -757,8 +759,9 @@ _REPLACES: dict[nodes.ClassDef, bool] = {}  # each class's body walked once (cle
 
 
 def forget() -> None:
-    """Drop the per-class memo (mslint.run.compat, when astroid's trees are dropped)."""
+    """Drop the per-class and per-module memos (mslint.run.compat, when astroid's trees are dropped)."""
     _REPLACES.clear()
+    _SPELLS_PARAMETER.clear()
 
 
 def _replaces_construct(cls: nodes.ClassDef) -> bool:
@@ -882,3 +885,24 @@ def _branch_of(parent: nodes.NodeNG, child: nodes.NodeNG) -> str:
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(GraphCompileChecker(linter))
+
+
+_SPELLS_PARAMETER: dict[nodes.Module, bool] = {}
+
+
+def _spells_parameter(module: nodes.Module) -> bool:
+    """Whether the module names ``Parameter`` at all: imported (``from mindspore
+    import Parameter as P``) or as an attribute (``ms.Parameter``), the only ways
+    its code can reach mindspore.Parameter (or a star import). Asked once per module: building
+    each class's ClassBody to find out was a tenth of the rule's time."""
+    known = _SPELLS_PARAMETER.get(module)
+    if known is None:
+        if len(_SPELLS_PARAMETER) > 256:
+            _SPELLS_PARAMETER.clear()
+        known = _SPELLS_PARAMETER[module] = any(
+            node.attrname == "Parameter" for node in module.nodes_of_class(nodes.Attribute)
+        ) or any(
+            name in ("Parameter", "*") for node in module.nodes_of_class((nodes.ImportFrom, nodes.Import))
+            for dotted, _ in node.names for name in [dotted.rpartition(".")[2]]
+        )
+    return known

@@ -73,7 +73,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mslint.analysis import mode
-from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, read_facts
+from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, read_facts, read_many
 from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
 from mslint.analysis.project import module_name, package_root, read_source
@@ -183,8 +183,10 @@ class Model:  # pylint: disable=too-many-instance-attributes
         facts_store: Any = None,
         explain: bool = False,
         always_programs: Iterable[str] = (),
+        jobs: int = 1,
     ) -> None:
         self.root = _real(root)
+        self._jobs = jobs  # processes that may read the facts of files not in the store
         self.files = sorted({path if path.startswith(self.root + os.sep) and not os.path.islink(path) else _real(path)
                              for path in files})
         self._in_sight = set(self.files)
@@ -256,14 +258,13 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 stored = self._store.get_facts(sorted(set(hashes.values())))
             except Exception:  # noqa: BLE001 - a cache problem never stops a run
                 stored = {}
-        new = []
+        unread = [path for path, digest in hashes.items()
+                  if not isinstance(stored.get(digest), dict) or stored[digest].get("v") != FACTS_VERSION]
+        read = dict(zip(unread, read_many([(self.data(path) or b"", path) for path in unread], self._jobs)))
+        new = [(hashes[path], facts) for path, facts in read.items()]
+        self.parsed += len(read)
         for path, digest in hashes.items():
-            facts = stored.get(digest)
-            if not isinstance(facts, dict) or facts.get("v") != FACTS_VERSION:
-                facts = read_facts(self.data(path) or b"", path)
-                self.parsed += 1
-                new.append((digest, facts))
-            self._facts[path] = facts
+            self._facts[path] = read[path] if path in read else stored[digest]
         if new and self._store is not None:
             try:
                 self._store.put_facts(new)
@@ -1374,8 +1375,18 @@ def model_for(path: str) -> Model | None:
     model = _State.models.get(root)
     if model is None:
         # a file out of the walk (past FILE_LIMIT) is judged by the same model: no program of its own
-        model = _State.models[root] = Model(root, python_files(root, [path]))
+        model = _State.models[root] = Model(root, python_files(root, [path]), jobs=_cpus())
     return model
+
+
+def _cpus(limit: int = 4) -> int:
+    """The CPUs this process may run on, at most ``limit``: the plugin reads a large
+    project's facts in that many forked processes (pylint itself runs in one)."""
+    try:
+        count = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        count = os.cpu_count() or 1
+    return max(1, min(count, limit))
 
 
 def verdict_for(path: str | None) -> dict | None:
@@ -1568,7 +1579,7 @@ def overrides_for(path: str | None) -> dict[str, str]:
 
 
 def verdicts(
-    files: Iterable[str], stand_ins: dict[str, str] | None = None, facts_store: Any = None
+    files: Iterable[str], stand_ins: dict[str, str] | None = None, facts_store: Any = None, jobs: int = 1
 ) -> tuple[dict[str, dict], list[dict]]:
     """The verdict of each checked file (Model.verdict, keyed by the path as
     given) and the override groups they index, from the programs in sight of
@@ -1590,7 +1601,7 @@ def verdicts(
     verdict_of: dict[str, dict] = {}
     for root, named in sorted(by_root.items()):
         model = Model(root, python_files(root, named), read, facts_store,
-                      always_programs={source for source in named if source.endswith(".ipynb")})
+                      always_programs={source for source in named if source.endswith(".ipynb")}, jobs=jobs)
         offset = len(groups)
         groups.extend(model.override_groups())
         for source in named:

@@ -31,7 +31,7 @@ from mslint.analysis.project import module_name, package_root, read_source
 _PROJECT_FILE_LIMIT = 4000
 _SKIPPED_FOLDERS = frozenset({"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", ".venv"})
 # the names a file calls or derives from: ``Name(`` anywhere, and the bases of ``class X(A, b.B):``
-_CALLED = re.compile(rb"([A-Za-z_]\w*)\s*\(")
+_CALLED = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")  # \b: one try per word, not one per letter
 _CLASS_BASES = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.MULTILINE)
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 

@@ -258,7 +258,7 @@ def _walk(top: str, excluded: Excluder, files: dict[str, str], problems: list[Pr
 def run_settings(
     rules: list[catalog.Rule], enabled: list[str], files: list[str], sources: list[str], *,
     jit_syntax_level: str, timeout: float, mode: str, mode_where: str, real: dict[str, str] | None = None,
-    use_cache: bool = True,
+    use_cache: bool = True, jobs: int = 1,
 ) -> Settings:
     """The settings every process lints ``files`` with (``sources``: the files
     they stand for, a notebook for its shadow module, a path for standard
@@ -276,7 +276,7 @@ def run_settings(
         mode=mode,
         mode_where=mode_where,
     )
-    settings.decisions, settings.overrides = _program_verdicts(files, real or {}, use_cache)
+    settings.decisions, settings.overrides = _program_verdicts(files, real or {}, use_cache, jobs)
     return settings
 
 
@@ -1306,13 +1306,15 @@ def cmd_check(argv: Sequence[str]) -> int:
         return EXIT_ERROR
 
 
-def _program_verdicts(files: list[str], stand_ins: dict[str, str], use_cache: bool) -> tuple[dict[str, dict], list[dict]]:
+def _program_verdicts(
+    files: list[str], stand_ins: dict[str, str], use_cache: bool, jobs: int = 1
+) -> tuple[dict[str, dict], list[dict]]:
     """mslint.analysis.programs' verdicts of the checked files, with the facts of
     the files it reads cached by content; the model is freed before the workers
     are forked (a worker inherits the memory of the process it is forked from)."""
     store = result_cache.ResultCache(warn=lambda _text: None) if use_cache else None
     try:
-        return run_programs.verdicts(files, stand_ins, store if store is not None and store.enabled else None)
+        return run_programs.verdicts(files, stand_ins, store if store is not None and store.enabled else None, jobs)
     finally:
         if store is not None:
             store.close()
@@ -1407,6 +1409,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         real={**{path: shadow.notebook for path, shadow in shadows.items()},
               **({stdin.copy: stdin.path} if stdin and stdin.copy else {})},
         use_cache=use_cache,
+        jobs=jobs,
     )
     stats: dict[str, int] = {}
     pragma_warnings: list[Finding] = []

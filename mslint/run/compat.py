@@ -454,6 +454,12 @@ class ParentWalks(_Patches):
 
         for method in ("frame", "scope", "root"):
             self._replace(NodeNG, method, remembered(method))
+        global _SPANNED  # noqa: PLW0603 - astroid's classes, known once astroid is imported
+        if not _SPANNED:
+            from astroid import nodes  # noqa: PLC0415
+
+            _SPANNED = (nodes.Module, nodes.ClassDef, nodes.FunctionDef, nodes.AsyncFunctionDef, nodes.For,
+                        nodes.AsyncFor, nodes.While, nodes.If, nodes.With, nodes.AsyncWith, nodes.Try)
         self._replace(NodeNG, "nodes_of_class", _nodes_of_class)
         return self
 
@@ -461,7 +467,18 @@ class ParentWalks(_Patches):
 def _nodes_of_class(self: Any, klass: Any, skip_klass: Any = None) -> Iterator[Any]:
     """astroid's NodeNG.nodes_of_class (the same nodes, in the same order)
     without its nested generators, through which every node found passed once
-    per level of depth: quadratic in a long expression's length."""
+    per level of depth: quadratic in a long expression's length. Asked of a
+    module, or of a statement that holds others (a function, a class, a loop),
+    it answers from the module's _TypeIndex: the rules ask each module for its
+    calls, assignments, classes... a dozen times, each once a walk of the tree."""
+    if skip_klass is None and isinstance(self, _SPANNED):
+        found = _TypeIndex.lookup(self, klass)
+        if found is not None:
+            return iter(found)
+    return _walk_of_class(self, klass, skip_klass)
+
+
+def _walk_of_class(self: Any, klass: Any, skip_klass: Any = None) -> Iterator[Any]:
     if isinstance(self, klass):
         yield self
     stack = [iter(self.get_children())]
@@ -476,6 +493,97 @@ def _nodes_of_class(self: Any, klass: Any, skip_klass: Any = None) -> Iterator[A
             break
         else:
             stack.pop()
+
+
+_SPANNED: tuple[type, ...] = ()  # the node classes whose subtrees _TypeIndex answers for (set on first use)
+
+
+class _TypeIndex:
+    """Every node of one module's tree, in astroid's walking order (pre-order,
+    children as ``get_children`` gives them), listed by exact class; and, for
+    the module and each statement of a class in _SPANNED, the range of positions
+    its subtree covers (kept on the node, with the index it belongs to). A
+    subtree's nodes of a class are a slice of that class's list. Built once per
+    tree, on the first question; a node the index does not know (one astroid
+    made while inferring, outside any module's tree) is walked as before."""
+
+    __slots__ = ("positions", "members", "classes")
+    KEY = "_mslint_types"
+    SPAN = "_mslint_span"
+    ASKED = "_mslint_asked"
+    WORTH_IT = 3
+
+    def __init__(self, root: Any) -> None:
+        positions: dict[type, list[int]] = {}
+        members: dict[type, list[Any]] = {}
+        self.positions, self.members, self.classes = positions, members, {}
+        spanned, span = _SPANNED, self.SPAN
+        position = -1
+        # pre-order with an explicit stack (children pushed reversed); a spanned
+        # node pushes a marker below its children, popped once they are all done
+        stack: list[Any] = [root]
+        pop, push, extend = stack.pop, stack.append, stack.extend
+        while stack:
+            node = pop()
+            if type(node) is tuple:  # (node, first): its subtree ends here
+                node[0].__dict__[span] = (self, node[1], position)
+                continue
+            position += 1
+            kind = type(node)
+            found = members.get(kind)
+            if found is None:
+                found = members[kind] = []
+                positions[kind] = []
+            found.append(node)
+            positions[kind].append(position)
+            if isinstance(node, spanned):
+                push((node, position))
+            children = list(node.get_children())
+            if children:
+                children.reverse()
+                extend(children)
+        ParentWalks.HOPS[0] += position
+
+    @classmethod
+    def lookup(cls, node: Any, klass: Any) -> list[Any] | None:
+        """The nodes of class ``klass`` in ``node``'s subtree, itself first, in
+        walking order; None when ``node`` is not in an indexed module's tree."""
+        from bisect import bisect_left, bisect_right  # noqa: PLC0415
+
+        span = node.__dict__.get(cls.SPAN)
+        if span is None:
+            root = node.root()
+            if root is not node and root.__dict__.get(cls.KEY) is not None:
+                return None  # indexed, and this node is not one the index spans
+            if type(root).__name__ != "Module":
+                return None
+            index = root.__dict__.get(cls.KEY)
+            if index is None:
+                # an index costs two walks: worth it from the third question on
+                # (a module only imported is asked once or twice; the checked one, dozens of times)
+                asked = root.__dict__[cls.ASKED] = root.__dict__.get(cls.ASKED, 0) + 1
+                if asked < cls.WORTH_IT:
+                    return None
+                index = root.__dict__[cls.KEY] = cls(root)
+            span = node.__dict__.get(cls.SPAN)
+            if span is None:
+                return None
+        index, first, last = span
+        if node.root().__dict__.get(cls.KEY) is not index:
+            return None  # the tree was indexed anew (a copy under another module)
+        kinds = index.classes.get(klass)
+        if kinds is None:
+            kinds = index.classes[klass] = tuple(kind for kind in index.members if issubclass(kind, klass))
+        found: list[tuple[int, Any]] = []
+        for kind in kinds:
+            positions = index.positions[kind]
+            start, end = bisect_left(positions, first), bisect_right(positions, last)
+            if start < end:
+                if len(kinds) == 1:
+                    return index.members[kind][start:end]
+                found.extend(zip(positions[start:end], index.members[kind][start:end]))
+        found.sort(key=lambda item: item[0])
+        return [member for _, member in found]
 
 
 class HashedTrees(_Patches):

@@ -330,8 +330,8 @@ class Engine:
             if held < limit:
                 return
         compat.fresh_astroid()
-        if self.stars is not None:
-            self.stars.clear()
+        # the names star imports bring stay known: they depend only on files a run
+        # does not change, and reading them again parsed the same modules anew
         self._build()
         gc.collect()  # astroid trees are cycles: free them now
 
