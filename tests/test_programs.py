@@ -221,6 +221,69 @@ def test_code_no_program_builds_takes_the_mode_of_the_programs_beside_it(tmp_pat
     assert extra.basis == "no program in sight builds it, and train.py, which builds Cells beside it, runs PyNative"
 
 
+GUARDED_LIB = """\
+from mindspore import nn, get_context, PYNATIVE_MODE, GRAPH_MODE
+class Deployed(nn.Cell):
+    def construct(self, x):
+        return x
+class Collector(nn.Cell):
+    def construct(self, x):
+        return x
+class Probe(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        assert get_context("mode") == PYNATIVE_MODE, "eager only"
+class Algo:
+    def apply(self, deploy):
+        if deploy:
+            return Deployed()
+        if get_context("mode") != PYNATIVE_MODE:
+            raise ValueError("calibrate in PyNative")
+        return Collector()
+    def probe(self):
+        return Probe()
+"""
+
+
+def test_code_past_a_guard_that_raises_unless_pynative_runs_pynative(tmp_path: Path) -> None:
+    paths = _project(tmp_path, {
+        "serve.py": "import mindspore as ms\nfrom lib import Algo\nif __name__ == '__main__':\n"
+                    "    ms.set_context(mode=ms.GRAPH_MODE)\n    Algo().apply(True)\n    Algo().probe()\n",
+        "lib.py": GUARDED_LIB,
+    })
+    model = _model(tmp_path)
+    assert {"lib.py::Deployed", "lib.py::Collector", "lib.py::Probe"} <= _built(model, "serve.py")  # reached all the same
+    assert model.decision(paths["lib.py"], "Deployed") == mode.Decision(mode.GRAPH, "serve.py sets GRAPH_MODE")
+    collector = model.decision(paths["lib.py"], "Collector")
+    assert collector.mode == mode.PYNATIVE
+    assert collector.basis == "serve.py runs it only past a guard that raises unless PyNative (lib.py:16)"
+    # a class whose __init__ refuses graph mode is never built there, whoever builds it
+    assert model.decision(paths["lib.py"], "Probe") == mode.Decision(mode.PYNATIVE, "it raises unless PyNative (lib.py:11)")
+    # code the program also reaches before the guard keeps the program's mode
+    paths = _project(tmp_path, {"lib.py": GUARDED_LIB.replace("return Deployed()", "return Deployed(), Collector()")})
+    assert _model(tmp_path).decision(paths["lib.py"], "Collector").mode == mode.GRAPH
+
+
+@pytest.mark.parametrize(
+    ("statement", "guard"),
+    [
+        ("if get_context('mode') != PYNATIVE_MODE:\n    raise ValueError()", True),
+        ("if ms.get_context('mode') == ms.GRAPH_MODE:\n    raise ValueError()", True),
+        ("if 0 == context.get_context(attr_key='mode'):\n    log()\n    raise ValueError()", True),
+        ("if not get_context('mode') == 1:\n    raise ValueError()", True),
+        ("assert get_context('mode') == PYNATIVE_MODE", True),
+        ("if get_context('mode') == PYNATIVE_MODE:\n    raise ValueError()", False),  # refuses PyNative
+        ("if get_context('mode') != PYNATIVE_MODE:\n    log()", False),  # does not raise
+        ("if get_context('mode') != PYNATIVE_MODE:\n    raise ValueError()\nelse:\n    pass", False),
+        ("if get_context('device_target') != 'Ascend':\n    raise ValueError()", False),
+    ],
+)
+def test_what_reads_as_a_guard_that_raises_unless_pynative(statement: str, guard: bool) -> None:
+    import ast  # noqa: PLC0415
+
+    assert mode.is_pynative_guard(ast.parse(statement).body[0]) is guard
+
+
 # -- overrides -------------------------------------------------------------------
 
 

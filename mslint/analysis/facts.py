@@ -11,12 +11,16 @@ The facts are a JSON-able dict:
             | ["from", level, module, name] | ["alias", dotted] | ["dict"]
             | ["object"] | ["value"]
   stars     [[level, module]]: star imports at top level
-  classes   name -> {"bases": [dotted], "decorators": [decorator], "params": [...]}
-  functions name -> {"decorators": [decorator], "params": [...]}
+  classes   name -> {"bases": [dotted], "decorators": [decorator], "params": [...],
+            "pynative_guard": line (``__init__`` or ``construct`` raises unless PyNative)}
+  functions name -> {"decorators": [decorator], "params": [...], "pynative_guard": line}
   bodies    <module>, <main>, top-level function and class names ->
             {"calls": [[dotted, [spec], {kw: spec}, line, open]], "refs": [dotted],
              "lookups": [[dotted, spec, kind]], "imports": [[level, module, names]],
-             "locals": {name: binding}, "stores": [[dotted, spec, spec]]}
+             "locals": {name: binding}, "stores": [[dotted, spec, spec]],
+             "guard": line}; a function's statements past a guard that raises
+            unless PyNative (mslint.analysis.mode.is_pynative_guard) are a body
+            of their own, its name + PYNATIVE_PART, and "guard" its line
   dicts     name -> [[key, dotted]]: module-level dicts of names
   contexts  [[modes, runs, line, options, levels, level_options]]
   arguments dest -> [default spec, [choices]]
@@ -39,9 +43,11 @@ from typing import Any
 
 from mslint.analysis import mode
 
-FACTS_VERSION = 2
+FACTS_VERSION = 3
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
+# the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
+PYNATIVE_PART = "|pynative"
 _CONFIG_NAME = re.compile(r"[\w./\\-]+\.(?:ya?ml|json)$")
 
 
@@ -153,13 +159,13 @@ class _FactsReader:
             self.bodies[MAIN] = self._body(main, None)
         for statement in definitions:
             name = statement.name  # type: ignore[attr-defined]
-            bodies = {name: self._body([statement], statement)}
+            bodies = self._bodies(name, statement)
             if isinstance(statement, ast.ClassDef):
                 # each method a body of its own: a built class runs its special
                 # methods and construct, the others when reached code names them
                 for item in statement.body:
                     if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                        bodies[f"{name}.{item.name}"] = self._body([item], item, method_of=statement)
+                        bodies.update(self._bodies(f"{name}.{item.name}", item, method_of=statement))
             for key, body in bodies.items():
                 known = self.bodies.get(key)
                 self.bodies[key] = _merge(known, body) if known else body
@@ -213,9 +219,18 @@ class _FactsReader:
                 "line": node.lineno,
                 "methods": sorted({item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}),
             }
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name in ("__init__", "construct"):
+                    guard = _guard_line(item)
+                    if guard:
+                        self.classes[node.name]["pynative_guard"] = guard
+                        break
         else:
             self.bindings[node.name] = ["def"]
             self.functions[node.name] = {"decorators": decorators, "params": _params(node), "line": node.lineno}
+            guard = _guard_line(node)
+            if guard:
+                self.functions[node.name]["pynative_guard"] = guard
 
     def _bind_top(self, statement: ast.stmt, in_main: bool = False) -> None:  # noqa: C901
         for node in _top_statements(statement):
@@ -285,6 +300,17 @@ class _FactsReader:
             reader.visit(statement)
         return reader.result()
 
+    def _bodies(self, name: str, statement: ast.AST, method_of: ast.AST | None = None) -> dict[str, dict]:
+        """The body of a function or method, and, past a guard that raises unless
+        PyNative, the rest as a body of its own (``name`` + PYNATIVE_PART)."""
+        reader = _BodyReader(self, statement, False, method_of)
+        reader.visit(statement)
+        found = {name: reader.result()}
+        if reader.guarded is not None:
+            found[name]["guard"] = reader.guard_line
+            found[name + PYNATIVE_PART] = reader.guarded.result()
+        return found
+
 
 def _rebinding_value(value: ast.expr) -> str | None:
     """What an assignment to a framework attribute puts there, as a rebinding:
@@ -347,6 +373,12 @@ def _literal_spec(node: ast.expr | None) -> list | None:
     return None
 
 
+def _guard_line(func: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """The line of the guard among the statements of ``func``'s own block that
+    raises unless PyNative (mslint.analysis.mode.is_pynative_guard), else 0."""
+    return next((statement.lineno for statement in func.body if mode.is_pynative_guard(statement)), 0)
+
+
 def _merge(first: dict, second: dict) -> dict:
     merged = {}
     for key in set(first) | set(second):
@@ -379,6 +411,9 @@ class _BodyReader(ast.NodeVisitor):
         self._functions: list[ast.AST] = []
         self._decorated_name: dict[str, str] = {}  # local name -> the parameter whose __name__ it holds
         self._skip: set[int] = set()  # nodes not to count as references
+        # the statements of the owner function past a guard that raises unless PyNative
+        self.guarded: _BodyReader | None = None
+        self.guard_line = 0
 
     # a faster walk than ast.NodeVisitor's (the facts of every file the programs
     # reach are read): one dispatch table per class, no expression contexts
@@ -434,9 +469,24 @@ class _BodyReader(ast.NodeVisitor):
         if self.top_level and not self._functions:
             return
         self._functions.append(node)
-        for statement in node.body:
+        for index, statement in enumerate(node.body):
             self.visit(statement)
+            if node is self.owner and mode.is_pynative_guard(statement):
+                # what follows runs only in PyNative mode: a body of its own
+                self.guarded = self._continued()
+                self.guard_line = statement.lineno
+                for rest in node.body[index + 1:]:
+                    self.guarded.visit(rest)
+                break
         self._functions.pop()
+
+    def _continued(self) -> _BodyReader:
+        """A reader for the rest of this body: the names bound so far stay bound."""
+        reader = _BodyReader(self.file, self.owner, False, self.method_of)
+        reader.locals = dict(self.locals)
+        reader._functions = list(self._functions)
+        reader._decorated_name = dict(self._decorated_name)
+        return reader
 
     visit_AsyncFunctionDef = visit_FunctionDef
 

@@ -20,6 +20,10 @@ top-level keys of the YAML files beside the file (and in config/, configs/)
 answer too (:func:`selected_modes`). ``jit_syntax_level=`` is read the same way
 (:attr:`ContextCall.levels`).
 
+A guard that raises unless the program runs PyNative (``if get_context("mode")
+!= PYNATIVE_MODE: raise ...``, :func:`is_pynative_guard`) means the code after
+it runs only in PyNative mode, whatever the program selected.
+
 Nothing here imports user code; files are parsed with the standard library's
 ``ast``.
 """
@@ -469,6 +473,57 @@ def is_main_guard(test: ast.expr) -> bool:
     sides = (test.left, test.comparators[0])
     return any(isinstance(side, ast.Name) and side.id == "__name__" for side in sides) and any(
         isinstance(side, ast.Constant) and side.value == "__main__" for side in sides
+    )
+
+
+def _reads_mode(node: ast.expr) -> bool:
+    """``get_context("mode")`` in any spelling (``context.get_context(attr_key="mode")``)."""
+    if not (isinstance(node, ast.Call) and last_name(node.func) == "get_context"):
+        return False
+    key = node.args[0] if node.args else next((item.value for item in node.keywords if item.arg == "attr_key"), None)
+    return isinstance(key, ast.Constant) and key.value == "mode"
+
+
+def _mode_constant(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return {0: GRAPH, 1: PYNATIVE}.get(node.value)
+    name = last_name(node)
+    return _MODE_NAMES.get(name) if name else None
+
+
+def requires_pynative(test: ast.expr) -> bool | None:
+    """Whether ``test`` holds only in PyNative mode (True: ``get_context("mode")
+    == PYNATIVE_MODE``, ``!= GRAPH_MODE``), only outside it (False: ``!=
+    PYNATIVE_MODE``, ``== GRAPH_MODE``, ``== 0``), or says nothing about the mode (None)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = requires_pynative(test.operand)
+        return None if inner is None else not inner
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left, right = test.left, test.comparators[0]
+    if _reads_mode(right):
+        left, right = right, left
+    selected = _mode_constant(right) if _reads_mode(left) else None
+    if selected is None:
+        return None
+    operator = test.ops[0]
+    if isinstance(operator, (ast.Eq, ast.Is)):
+        return selected == PYNATIVE
+    if isinstance(operator, (ast.NotEq, ast.IsNot)):
+        return selected != PYNATIVE
+    return None
+
+
+def is_pynative_guard(statement: ast.stmt) -> bool:
+    """A statement that raises unless the program runs PyNative: ``if
+    get_context("mode") != PYNATIVE_MODE: raise ...`` (the ``if`` ending in a
+    raise, without ``else``), ``assert get_context("mode") == PYNATIVE_MODE``.
+    What follows it in the same block runs only in PyNative mode."""
+    if isinstance(statement, ast.Assert):
+        return requires_pynative(statement.test) is True
+    return (
+        isinstance(statement, ast.If) and not statement.orelse and bool(statement.body)
+        and isinstance(statement.body[-1], ast.Raise) and requires_pynative(statement.test) is False
     )
 
 

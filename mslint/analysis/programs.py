@@ -35,6 +35,10 @@ layer, not the module it sits in:
   function of an imported module the program never reaches may still run: the
   mode is then an assumption. A Cell is graph code when a graph-mode program
   builds it (``@jit`` code is compiled in every mode: mslint.analysis.scope).
+  What a program runs only past a guard that raises unless the mode is PyNative
+  (``if get_context("mode") != PYNATIVE_MODE: raise ...``) runs PyNative in
+  it, whatever it selects; a class whose ``__init__`` or ``construct``, or a
+  function whose body, holds such a guard is PyNative code, whoever builds it.
   Code no program builds takes the mode of the programs that import its package,
   else of the programs beside it (all PyNative, or some: PyNative; all
   compiling: graph, assumed); only where no program is in sight is it assumed
@@ -73,7 +77,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mslint.analysis import mode
-from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, read_facts, read_many
+from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, PYNATIVE_PART, read_facts, read_many
 from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
 from mslint.analysis.project import module_name, package_root, read_source
@@ -170,6 +174,9 @@ class Program:
     exports: bool = False
     reached: set[tuple[str, str]] | None = None  # (path, body)
     parents: dict[tuple[str, str], tuple] | None = None  # how each node was reached (for --explain)
+    # the nodes it reaches only past a guard that raises unless PyNative -> the guard ("file:line")
+    pynative_only: dict[tuple[str, str], str] | None = None
+    guard: str = ""  # a view of the program for code it runs only past such a guard: the guard
 
 
 class Model:  # pylint: disable=too-many-instance-attributes
@@ -575,6 +582,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 target = self.resolve(path, owner, local)
                 if target is not None and target[0] == "obj":
                     out.append(("call-lookup", target, dotted, path, body_name))
+        if body.get("guard"):
+            # past a guard that raises unless PyNative: followed apart (Model._reach)
+            out.append(("guarded", (path, body_name + PYNATIVE_PART), body["guard"]))
         known = self._edges[node] = list(dict.fromkeys(out))
         return known
 
@@ -626,24 +636,46 @@ class Model:  # pylint: disable=too-many-instance-attributes
         for dotted in facts["bodies"].get(MODULE, {}).get("refs", ()):
             for node in self._symbol_nodes(self.resolve(entry, dotted)):
                 add(node, ((entry, MODULE), dotted))
-        pending: list[tuple] = []
-        for _ in range(4):  # lookups whose keys depend on what is reached: a few rounds
-            while queue:
-                current = queue.pop()
-                for edge in self.edges(current):
-                    if edge[0] in ("lookup", "call-lookup"):
-                        pending.append(edge)
-                    else:
-                        add(edge, (current, ""))
-            if not pending:
-                break
-            done, pending = pending, []
-            for edge in done:
-                for node, why in self._lookup_candidates(edge, program, reached):
-                    self._by_lookup.add(node)
-                    add(node, ((edge[3], edge[4]), why))
+        guarded: list[tuple] = []  # the code past guards that raise unless PyNative, and where
+
+        def run() -> None:
+            pending: list[tuple] = []
+            for _ in range(4):  # lookups whose keys depend on what is reached: a few rounds
+                while queue:
+                    current = queue.pop()
+                    for edge in self.edges(current):
+                        if edge[0] in ("lookup", "call-lookup"):
+                            pending.append(edge)
+                        elif edge[0] == "guarded":
+                            guarded.append((edge[1], current, edge[2]))
+                        else:
+                            add(edge, (current, ""))
+                if not pending:
+                    break
+                done, pending = pending, []
+                for edge in done:
+                    for node, why in self._lookup_candidates(edge, program, reached):
+                        self._by_lookup.add(node)
+                        add(node, ((edge[3], edge[4]), why))
+
+        run()
+        # then what runs only past such a guard: in PyNative mode, whatever mode the
+        # program selects (a GRAPH_MODE program raises there); the code it reaches
+        # that way alone is PyNative code of this program (Model._decide)
+        pynative_only: dict[tuple[str, str], str] = {}
+        position = 0
+        while position < len(guarded):
+            node, parent, line = guarded[position]
+            position += 1
+            before = set(reached)
+            add(node, (parent, ""))
+            run()
+            where = f"{os.path.relpath(node[0], self.root)}:{line}"
+            for new in reached - before:
+                pynative_only.setdefault(new, where)
         program.reached = reached
         program.parents = parents if self._explain else None
+        program.pynative_only = pynative_only
 
     # -- registries ------------------------------------------------------------
     def _registry_entries(self, registry: tuple) -> list[tuple[str | None, tuple]]:
@@ -899,9 +931,23 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """Each reached (file, body)'s decision, and each file's default."""
         order = {kind: index for index, kind in enumerate(KINDS)}
         self._by_node: dict[tuple[str, str], list[Program]] = {}
+        views: dict[tuple[str, str], Program] = {}
+        resort = set()
         for program in sorted(self.programs, key=lambda item: (order[item.kind], item.path)):
+            past_guard = program.pynative_only or {}
             for node in program.reached or ():
-                self._by_node.setdefault(node, []).append(program)
+                where = past_guard.get(node)
+                if where and program.kind != RUNS_PYNATIVE:
+                    # code it runs only past a guard that raises unless PyNative
+                    view = views.get((program.path, where))
+                    if view is None:
+                        view = views[(program.path, where)] = replace(program, kind=RUNS_PYNATIVE, guard=where)
+                    self._by_node.setdefault(node, []).append(view)
+                    resort.add(node)
+                else:
+                    self._by_node.setdefault(node, []).append(program)
+        for node in resort:
+            self._by_node[node].sort(key=lambda item: (order[item.kind], item.path))
         self._decisions: dict[tuple[str, str], Decision] = {}
         self._defaults: dict[str, Decision] = {}
         self._building: dict[str, bool] = {}
@@ -914,9 +960,26 @@ class Model:  # pylint: disable=too-many-instance-attributes
         key = (path, name)
         known = self._decisions.get(key)
         if known is None:
+            guard = self._own_guard(path, name)
             programs = self._by_node.get(key)
-            known = self._decisions[key] = self._built_decision(programs, path) if programs else self.default(path)
+            if guard:
+                known = Decision(PYNATIVE, f"it raises unless PyNative ({guard})")
+            elif programs:
+                known = self._built_decision(programs, path)
+            else:
+                known = self.default(path)
+            self._decisions[key] = known
         return known
+
+    def _own_guard(self, path: str, name: str) -> str:
+        """Where the top-level class (its ``__init__`` or ``construct``) or function
+        ``name`` raises unless the program runs PyNative ("file:line"), else ""."""
+        facts = self._facts.get(path)
+        if facts is None:
+            return ""
+        info = facts["classes"].get(name) or facts["functions"].get(name) or {}
+        line = info.get("pynative_guard")
+        return f"{os.path.basename(path)}:{line}" if line else ""
 
     def _built_decision(self, programs: list[Program], path: str) -> Decision:
         first = programs[0]
@@ -930,6 +993,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
             decision = Decision(GRAPH, f"the mode {shown} sets cannot be read", assumed=True, syntax_level=syntax_level)
         elif first.kind == MAY_SET:
             decision = Decision(GRAPH, f"{shown} {first.evidence}", assumed=True, syntax_level=syntax_level)
+        elif first.guard:
+            return Decision(PYNATIVE, f"{shown} runs it only past a guard that raises unless PyNative ({first.guard})")
         else:
             return Decision(PYNATIVE, f"{shown} runs PyNative")
         if not any(program.trains for program in compiling):
@@ -1120,7 +1185,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         symbols = {}
         rows: dict[tuple, list] = {}
         for name in sorted(names | {MODULE}):
-            if (path, name) in self._by_node:
+            if (path, name) in self._by_node or self._own_guard(path, name):
                 row = tuple(self.decision(path, name).row())
                 symbols[name] = rows.setdefault(row, list(row))
         default = list(self.default(path).row())
