@@ -191,6 +191,11 @@ def test_dicts_of_classes_and_getattr_on_a_module_are_registries(tmp_path: Path)
          programs.SETS_GRAPH),
         # unreadable: assumed graph
         ({"train.py": "import mindspore as ms\nms.set_context(mode=cfg.mode)\n"}, programs.UNREADABLE),
+        # a helper that switches to PyNative and restores the saved mode selects no other mode
+        ({"train.py": "from conv import convert\nif __name__ == '__main__':\n    print(convert)\n",
+          "conv.py": "from mindspore import context\ndef convert():\n    saved = context.get_context('mode')\n"
+                     "    context.set_context(mode=context.PYNATIVE_MODE)\n    context.set_context(mode=saved)\n"},
+         programs.RUNS_PYNATIVE),
     ],
 )
 def test_modes_are_read_where_programs_set_them(tmp_path: Path, files: dict[str, str], kind: str) -> None:

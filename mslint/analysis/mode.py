@@ -18,7 +18,9 @@ name (:attr:`ContextCall.options`) for the program model, which reads them from
 the program's argparse options and configuration files. With a path, the
 top-level keys of the YAML files beside the file (and in config/, configs/)
 answer too (:func:`selected_modes`). ``jit_syntax_level=`` is read the same way
-(:attr:`ContextCall.levels`).
+(:attr:`ContextCall.levels`). A value read back from ``get_context`` (``saved =
+get_context("mode")`` ... ``set_context(mode=saved)``) restores the setting in
+force and selects nothing.
 
 A guard that raises unless the program runs PyNative (``if get_context("mode")
 != PYNATIVE_MODE: raise ...``, :func:`is_pynative_guard`) means the code after
@@ -286,6 +288,10 @@ class _ModeReader(ast.NodeVisitor):
                 found |= self.evaluate(value, depth + 1, levels)
             return found or {UNKNOWN}
         if isinstance(node, ast.Call):
+            if last_name(node.func) == "get_context":
+                # set_context(mode=saved), saved = get_context("mode"): a restore of
+                # the setting in force, which selects no mode of its own
+                return set()
             # int(os.getenv("MS_MODE", "0")), os.environ.get("MODE", "GRAPH")
             if last_name(node.func) in ("int", "str") and len(node.args) == 1:
                 return self.evaluate(node.args[0], depth + 1, levels)
