@@ -102,7 +102,7 @@ def read_many(sources: list[tuple[bytes, str]], jobs: int = 1) -> list[dict[str,
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             return pool.map(_read_pending, range(len(sources)), chunksize=max(1, len(sources) // (jobs * 8)))
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError, AssertionError):  # AssertionError: a daemonic process (a pool's worker) may not fork
         return [read_facts(data, path) for data, path in sources]
     finally:
         _PENDING.clear()
