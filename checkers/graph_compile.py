@@ -411,7 +411,9 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
     def _duplicate_names(self, cls: nodes.ClassDef, analysis: scope.ModuleAnalysis) -> None:
         if not _spells_parameter(cls.root()):
             return  # no construction of a Parameter can be in this module
-        if not any(_literal_name(call) for call, _ in analysis.class_body(cls).init_calls
+        init_calls = (call for method in cls.locals.get("__init__", ()) if isinstance(method, nodes.FunctionDef)
+                      for call in method.nodes_of_class(nodes.Call))  # (ClassBody's init_calls, without the rest of it)
+        if not any(_literal_name(call) for call in init_calls
                    if resolve.qualified_name(call.func) in apis.PARAMETER_CLASSES):
             return  # the class's own __init__ names no Parameter: nothing of it to report
         created: dict[str, tuple[nodes.Call, str]] = {}
