@@ -527,3 +527,42 @@ def test_a_later_top_level_switch_to_pynative_rules_what_follows_it(tmp_path: Pa
     monkeypatch.chdir(tmp_path)
     found = _lint(capsys, ".")["findings"]
     assert [(item["line"], item["symbol"]) for item in found] == [(7, "ms-asnumpy-in-graph")], found
+
+
+# -- reading the facts in forked processes (the command's cold run) ---------------
+
+
+def _sources(count: int) -> list[tuple[bytes, str]]:
+    return [(CELL.format(name=f"Net{index}").encode() + b"import mindspore\nmindspore.set_context(mode=0)\n",
+             f"/project/net{index}.py") for index in range(count)]
+
+
+def test_facts_read_by_forked_processes_are_the_facts_read_here() -> None:
+    from mslint.analysis import facts  # noqa: PLC0415
+
+    sources = _sources(facts.PARALLEL_AT_LEAST + 5)
+    assert facts.read_many(sources, jobs=2) == [facts.read_facts(data, path) for data, path in sources]
+
+
+def test_forked_readers_end_although_the_command_handles_sigterm() -> None:
+    """The command turns SIGTERM into an exception (cli.main); readers forked with
+    that handler raised it when the pool ended them, and the run hung (run in a
+    child process, so that a hang fails the test instead of stopping the suite)."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    script = textwrap.dedent("""
+        import signal
+        from mslint.analysis import facts
+
+        def stop(*_args):
+            raise RuntimeError("stop")
+
+        signal.signal(signal.SIGTERM, stop)
+        source = (b"from mindspore import nn\\nclass Net(nn.Cell):\\n    pass\\n", "/project/net.py")
+        for _ in range(10):
+            assert len(facts.read_many([source] * facts.PARALLEL_AT_LEAST, jobs=2)) == facts.PARALLEL_AT_LEAST
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr

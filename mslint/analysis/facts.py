@@ -89,20 +89,39 @@ def _read_pending(index: int) -> dict[str, Any]:
     return read_facts(data, path)
 
 
+def _reader_start() -> None:
+    """A forked reader ends on SIGTERM and SIGHUP: the command's handlers, inherited
+    through fork, would raise in it instead, possibly while it holds the pool's
+    queue lock, which hung the command once."""
+    import signal  # noqa: PLC0415
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
 def read_many(sources: list[tuple[bytes, str]], jobs: int = 1) -> list[dict[str, Any]]:
     """The facts of each (source, path), in order; with ``jobs`` > 1 and many
     files, read by forked processes (the command's cold run: reading the facts
     of a large project is a fifth of its work, and done before any file is
     checked). Where fork is missing or fails, read here."""
-    if jobs <= 1 or len(sources) < PARALLEL_AT_LEAST or not sys.platform.startswith("linux"):
+    import threading  # noqa: PLC0415
+
+    # forking a process that runs other threads (an editor's server hosting pylint)
+    # can leave the child waiting forever on a lock one of them held
+    if jobs <= 1 or len(sources) < PARALLEL_AT_LEAST or not sys.platform.startswith("linux") \
+            or threading.active_count() > 1:
         return [read_facts(data, path) for data, path in sources]
     import multiprocessing  # noqa: PLC0415
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+    from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
 
     _PENDING[:] = sources
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            return pool.map(_read_pending, range(len(sources)), chunksize=max(1, len(sources) // (jobs * 8)))
-    except (OSError, RuntimeError, AssertionError):  # AssertionError: a daemonic process (a pool's worker) may not fork
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_reader_start) as pool:
+            return list(pool.map(_read_pending, range(len(sources)), chunksize=max(1, len(sources) // (jobs * 8))))
+    except (OSError, RuntimeError, BrokenProcessPool):
         return [read_facts(data, path) for data, path in sources]
     finally:
         _PENDING.clear()
