@@ -141,16 +141,9 @@ class KeptTrees:
 
     def forget_fixture(self) -> None:
         """Drop every tree but the kept ones, undo the fixture's appends to them,
-        and clear every cache astroid's ``clear_cache`` clears (but its tree
-        cache and brains), as well as mslint's and pylint's per-node memos."""
+        and clear every other cache astroid's ``clear_cache`` clears, as well as
+        mslint's and pylint's per-node memos."""
         import astroid  # noqa: PLC0415
-        from astroid import context  # noqa: PLC0415
-        from astroid.inference_tip import clear_inference_tip_cache  # noqa: PLC0415
-        from astroid.interpreter._import import spec, util  # noqa: PLC0415
-        from astroid.interpreter.objectmodel import ObjectModel  # noqa: PLC0415
-        from astroid.modutils import _cache_normalize_path_, _has_init, cached_os_path_isfile  # noqa: PLC0415
-        from astroid.nodes._base_nodes import LookupMixIn  # noqa: PLC0415
-        from astroid.nodes.scoped_nodes import ClassDef  # noqa: PLC0415
 
         from mslint.run import compat  # noqa: PLC0415
 
@@ -169,23 +162,7 @@ class KeptTrees:
         cache = manager.astroid_cache
         for name in [name for name, module in cache.items() if not self.kept(module)]:
             del cache[name]
-        manager._mod_file_cache.clear()  # noqa: SLF001 - where modules are depends on sys.path
-        clear_inference_tip_cache()
-        context._invalidate_cache()  # noqa: SLF001
-        for lru_cache in (
-            LookupMixIn.lookup,
-            _cache_normalize_path_,
-            _has_init,
-            cached_os_path_isfile,
-            util.is_namespace,
-            ObjectModel.attributes,
-            ClassDef._metaclass_lookup_attribute,  # noqa: SLF001
-            spec._find_spec,  # noqa: SLF001
-            spec._is_setuptools_namespace,  # noqa: SLF001
-        ):
-            lru_cache.cache_clear()
-        for finder in spec._SPEC_FINDERS:  # noqa: SLF001
-            finder.find_module.cache_clear()
+        compat.clear_astroid_memos()
         compat._clear_checker_caches()  # noqa: SLF001
 
 

@@ -557,12 +557,97 @@ def _clear_checker_caches() -> None:
     clear_lru_caches()
 
 
+# The builtins tree astroid built at the last full clear, with what it held
+# then (see _builtins_unchanged) and the transforms registered then.
+_PRISTINE: dict[str, Any] = {}
+
+
 def fresh_astroid() -> None:
-    """Drop every tree and inference result astroid, pylint and mslint hold."""
+    """Drop every tree and inference result astroid, pylint and mslint hold.
+
+    astroid's ``clear_cache`` also builds its builtins tree again (from the live
+    interpreter: a third of a second, half of a small in-process run such as the
+    language server's). That tree is kept when nothing was added to it since it
+    was built (a ``x.attr = ...`` whose ``x`` is a builtin class adds to it) and
+    astroid's transforms are those it was built with: it is then what a new
+    build would make."""
     import astroid  # noqa: PLC0415
 
-    astroid.MANAGER.clear_cache()
+    manager = astroid.MANAGER
+    builtins_tree = manager.astroid_cache.get("builtins")
+    if builtins_tree is None or _PRISTINE.get("tree") is not builtins_tree or not _builtins_unchanged(builtins_tree):
+        manager.clear_cache()
+        tree = manager.astroid_cache.get("builtins")
+        _PRISTINE.update(tree=tree, size=_tree_size(tree), transforms=_transforms())
+        _clear_checker_caches()
+        return
+    # astroid's clear_cache, but for the builtins tree and the brains it keeps
+    manager.astroid_cache.clear()
+    manager.astroid_cache["builtins"] = builtins_tree
+    clear_astroid_memos()
     _clear_checker_caches()
+
+
+def clear_astroid_memos() -> None:
+    """Clear what astroid's ``clear_cache`` clears but its trees and brains:
+    where modules are, inference results, lookups."""
+    import astroid  # noqa: PLC0415
+    from astroid import context  # noqa: PLC0415
+    from astroid.inference_tip import clear_inference_tip_cache  # noqa: PLC0415
+    from astroid.interpreter._import import spec, util  # noqa: PLC0415
+    from astroid.interpreter.objectmodel import ObjectModel  # noqa: PLC0415
+    from astroid.modutils import _cache_normalize_path_, _has_init, cached_os_path_isfile  # noqa: PLC0415
+    from astroid.nodes._base_nodes import LookupMixIn  # noqa: PLC0415
+    from astroid.nodes.scoped_nodes import ClassDef  # noqa: PLC0415
+
+    astroid.MANAGER._mod_file_cache.clear()  # noqa: SLF001
+    clear_inference_tip_cache()
+    context._invalidate_cache()  # noqa: SLF001
+    for lru_cache in (
+        LookupMixIn.lookup,
+        _cache_normalize_path_,
+        _has_init,
+        cached_os_path_isfile,
+        util.is_namespace,
+        ObjectModel.attributes,
+        ClassDef._metaclass_lookup_attribute,  # noqa: SLF001
+        spec._find_spec,  # noqa: SLF001
+        spec._is_setuptools_namespace,  # noqa: SLF001
+    ):
+        lru_cache.cache_clear()
+    for finder in spec._SPEC_FINDERS:  # noqa: SLF001
+        finder.find_module.cache_clear()
+
+
+def _transforms() -> dict[Any, list[Any]]:
+    """astroid's registered transforms, per node class."""
+    from astroid.manager import AstroidManager  # noqa: PLC0415
+
+    return {kind: list(found) for kind, found in AstroidManager.brain["_transform"].transforms.items()}
+
+
+def _tree_size(module: Any) -> int:
+    """How many nodes the locals and instance attributes of ``module`` and of the
+    classes and functions under it hold: astroid only ever adds to them."""
+    total = 0
+    stack = [module]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for mapping in (getattr(node, "locals", None), getattr(node, "instance_attrs", None)):
+            if not mapping:
+                continue
+            for values in mapping.values():
+                total += len(values) + 1
+                stack.extend(value for value in values if value.parent is node and hasattr(value, "locals"))
+    return total
+
+
+def _builtins_unchanged(tree: Any) -> bool:
+    return _tree_size(tree) == _PRISTINE.get("size") and _transforms() == _PRISTINE.get("transforms")
 
 
 def forget_run(modules_before: set[str]) -> None:
