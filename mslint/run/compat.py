@@ -627,22 +627,30 @@ def _transforms() -> dict[Any, list[Any]]:
 
 
 def _tree_size(module: Any) -> int:
-    """How many nodes the locals and instance attributes of ``module`` and of the
-    classes and functions under it hold: astroid only ever adds to them."""
+    """How many nodes the locals and instance attributes of ``module``, of the
+    classes under it and of their functions hold: astroid only ever adds to them
+    (delayed_assattr: to a module's or class's locals, to a class's or function's
+    instance attributes). Walked by hand, for speed: about 3 ms for builtins."""
+    from astroid.nodes import ClassDef  # noqa: PLC0415
+
     total = 0
     stack = [module]
-    seen: set[int] = set()
     while stack:
         node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        for mapping in (getattr(node, "locals", None), getattr(node, "instance_attrs", None)):
-            if not mapping:
-                continue
-            for values in mapping.values():
-                total += len(values) + 1
-                stack.extend(value for value in values if value.parent is node and hasattr(value, "locals"))
+        total += sum(map(len, node.locals.values())) + len(node.locals)
+        attrs = getattr(node, "instance_attrs", None)
+        if attrs:
+            total += sum(map(len, attrs.values())) + len(attrs)
+        for values in node.locals.values():
+            for value in values:
+                if value.parent is not node:
+                    continue  # an alias or an import: counted where it is defined
+                if isinstance(value, ClassDef):
+                    stack.append(value)
+                else:
+                    attrs = getattr(value, "instance_attrs", None)
+                    if attrs:
+                        total += sum(map(len, attrs.values())) + len(attrs)
     return total
 
 
