@@ -56,6 +56,7 @@ EXPECTED: dict[tuple[str, str], tuple[str, ...]] = {
     ("astroid.context", "_invalidate_cache"): (),
     ("astroid.inference_tip", "clear_inference_tip_cache"): (),
     ("pylint.checkers.clear_lru_cache", "clear_lru_caches"): (),
+    ("pylint.message.message_definition_store", "MessageDefinitionStore.get_message_definitions"): ("self", "msgid_or_symbol"),
     ("pylint.config.config_initialization", "_config_initialization"): (
         "linter", "args_list", "reporter", "config_file", "verbose_mode",
     ),

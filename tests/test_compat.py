@@ -91,3 +91,27 @@ def test_fresh_astroid_keeps_an_untouched_builtins_tree_only() -> None:
     compat.fresh_astroid()
     fresh = astroid.MANAGER.astroid_cache["builtins"]
     assert fresh is not kept and "mslint_attribute" not in fresh.getattr("ValueError")[0].instance_attrs
+
+
+def test_in_process_runs_leave_no_linter_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """pylint caches get_message_definitions per message store (functools.cache
+    on a method): every linter's store stayed alive, two per run, and the
+    language server (or a test process) grew with each run."""
+    import gc
+
+    from pylint.message.message_definition_store import MessageDefinitionStore
+
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "m.py").write_text("import numpy as np\nx = np.exp(1)\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+
+    def stores() -> int:
+        gc.collect()
+        return sum(isinstance(item, MessageDefinitionStore) for item in gc.get_objects())
+
+    assert cli.main(["--no-cache", "m.py"]) == 0
+    before = stores()
+    for _ in range(3):
+        assert cli.main(["--no-cache", "m.py"]) == 0
+    capsys.readouterr()
+    assert stores() <= before

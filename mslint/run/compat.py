@@ -546,6 +546,7 @@ class adjusted_astroid:  # noqa: N801 - used like a function
 def _clear_checker_caches() -> None:
     """Drop what mslint's resolver and pylint's checkers memoise per node."""
     from pylint.checkers.clear_lru_cache import clear_lru_caches  # noqa: PLC0415
+    from pylint.message.message_definition_store import MessageDefinitionStore  # noqa: PLC0415
 
     from mslint.analysis import resolve, sites, values  # noqa: PLC0415
     from mslint.checkers import graph_compile  # noqa: PLC0415
@@ -555,6 +556,9 @@ def _clear_checker_caches() -> None:
     values.forget_flow()  # what flows through each function's calls (per node)
     sites.forget()  # the project indexes of called names (files may have changed)
     clear_lru_caches()
+    # a functools.cache on a method: it holds every linter's message store (460
+    # message definitions) for the life of the process, two per in-process run
+    MessageDefinitionStore.get_message_definitions.cache_clear()
 
 
 # The builtins tree astroid built at the last full clear, with what it held
