@@ -52,9 +52,11 @@ EXPECTED: dict[tuple[str, str], tuple[str, ...]] = {
     # private or internal functions called
     ("astroid.manager", "AstroidManager.ast_from_file"): ("self", "filepath", "modname", "fallback", "source"),
     ("astroid.manager", "AstroidManager.file_from_module_name"): ("self", "modname", "contextfile"),
+    ("astroid.manager", "AstroidManager.clear_cache"): ("self",),
     ("astroid.context", "_invalidate_cache"): (),
     ("astroid.inference_tip", "clear_inference_tip_cache"): (),
     ("pylint.checkers.clear_lru_cache", "clear_lru_caches"): (),
+    ("pylint.message.message_definition_store", "MessageDefinitionStore.get_message_definitions"): ("self", "msgid_or_symbol"),
     ("pylint.config.config_initialization", "_config_initialization"): (
         "linter", "args_list", "reporter", "config_file", "verbose_mode",
     ),

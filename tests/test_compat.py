@@ -51,3 +51,67 @@ def test_a_changed_astroid_stops_the_command(
     assert "does not work with the installed pylint" in err and "add_from_names_to_locals" in err
     with pytest.raises(pylint_hooks.IncompatibleVersions):
         compat.adjusted_astroid([], [], lean=True).__enter__()
+
+
+def _caches_cleared(action) -> set[int]:  # noqa: ANN001
+    """The functools caches ``action()`` clears (their ids)."""
+    import sys  # noqa: PLC0415
+
+    cleared: set[int] = set()
+
+    def profile(frame, event, arg):  # noqa: ANN001, ANN202, ARG001
+        if event == "c_call" and getattr(arg, "__name__", "") == "cache_clear":
+            cleared.add(id(arg.__self__))
+
+    sys.setprofile(profile)
+    try:
+        action()
+    finally:
+        sys.setprofile(None)
+    return cleared
+
+
+def test_fresh_astroid_keeps_an_untouched_builtins_tree_only() -> None:
+    """fresh_astroid keeps astroid's builtins tree (a third of a second to build)
+    while nothing was added to it, and clears every other cache astroid's own
+    clear_cache clears; a tree added to is built again."""
+    import astroid
+
+    compat.fresh_astroid()
+    kept = astroid.MANAGER.astroid_cache["builtins"]
+    astroid.parse("import os\nos.path.join('a', 'b')\n").body[1].value.inferred()
+    assert _caches_cleared(compat.clear_astroid_memos) >= _caches_cleared(astroid.MANAGER.clear_cache)
+    compat.fresh_astroid()  # clear_cache above built a new builtins tree: a full clear
+    kept = astroid.MANAGER.astroid_cache["builtins"]
+    compat.fresh_astroid()
+    assert astroid.MANAGER.astroid_cache["builtins"] is kept
+    assert set(astroid.MANAGER.astroid_cache) == {"builtins"}
+    astroid.parse("error = ValueError()\nerror.mslint_attribute = 1\n", "added")
+    assert "mslint_attribute" in kept.getattr("ValueError")[0].instance_attrs
+    compat.fresh_astroid()
+    fresh = astroid.MANAGER.astroid_cache["builtins"]
+    assert fresh is not kept and "mslint_attribute" not in fresh.getattr("ValueError")[0].instance_attrs
+
+
+def test_in_process_runs_leave_no_linter_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """pylint caches get_message_definitions per message store (functools.cache
+    on a method): every linter's store stayed alive, two per run, and the
+    language server (or a test process) grew with each run."""
+    import gc
+
+    from pylint.message.message_definition_store import MessageDefinitionStore
+
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "m.py").write_text("import numpy as np\nx = np.exp(1)\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+
+    def stores() -> int:
+        gc.collect()
+        return sum(isinstance(item, MessageDefinitionStore) for item in gc.get_objects())
+
+    assert cli.main(["--no-cache", "m.py"]) == 0
+    before = stores()
+    for _ in range(3):
+        assert cli.main(["--no-cache", "m.py"]) == 0
+    capsys.readouterr()
+    assert stores() <= before

@@ -15,7 +15,6 @@ import pytest
 from pylint.testutils import LintModuleTest
 from pylint.testutils.functional import FunctionalTestFile, LintModuleOutputUpdate
 
-from mslint.run import compat
 from mslint.analysis import programs
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -40,7 +39,7 @@ def test_fixtures_exist() -> None:
 @pytest.mark.parametrize(
     "test_file", FUNCTIONAL_FILES, ids=[str(Path(f.source).relative_to(FIXTURES)) for f in FUNCTIONAL_FILES]
 )
-def test_functional(test_file: FunctionalTestFile, pytestconfig: pytest.Config) -> None:
+def test_functional(test_file: FunctionalTestFile, pytestconfig: pytest.Config, kept_trees) -> None:  # noqa: ANN001
     if os.environ.get("MSLINT_UPDATE_FIXTURES"):
         lint_test: LintModuleTest = LintModuleOutputUpdate(test_file, pytestconfig)
     else:
@@ -59,7 +58,9 @@ def test_functional(test_file: FunctionalTestFile, pytestconfig: pytest.Config) 
     finally:
         programs.project_root = finder
         programs.use_plugin_option("auto")  # the default for the tests that follow in this process
-        # astroid caches modules (and where they are) by name: a later in-process
-        # run over a copy of the fixtures (tests/test_cache.py) must not find
-        # these files instead of the copies
-        compat.fresh_astroid()
+        # astroid caches modules (and where they are) by name: the next fixture
+        # (fixtures share module names across folders), or a later in-process
+        # run over a copy of the fixtures (tests/test_cache.py), must not find
+        # these files instead of its own. The installed modules' trees are kept
+        # (see conftest.KeptTrees), as a fresh build would make them.
+        kept_trees.forget_fixture()

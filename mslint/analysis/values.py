@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from astroid import nodes
 
@@ -375,8 +375,15 @@ class FunctionValues:
         self._frame_names: dict[nodes.NodeNG, tuple[dict, dict]] = {}
         self._block_fields: dict[nodes.NodeNG, dict[int, str]] = {}  # parent -> id(statement) -> its field
         self._name_answers: dict[tuple, frozenset[str] | None] = {}  # (frame, name, question) -> _name's answer
+        # (expression, question) -> its answer, once _propagate has settled the
+        # names: uses() asks about the other operand at every level of a chain
+        # ``a + b + ...``, n levels for each of n terms (4000 terms: minutes);
+        # kept, each operand and each level of the chain is walked once
+        self._answers: dict[tuple, frozenset[str] | None] = {}
+        self._settled = False
         self._saw_pending = False
         self._propagate()
+        self._settled = True
 
     # -- the questions -------------------------------------------------------
     def depends(self, expr: nodes.NodeNG | None) -> bool:
@@ -417,7 +424,7 @@ class FunctionValues:
         if expr is None:
             return None
         try:
-            return self._walk(expr, question, frozenset())
+            return self._kept(expr, question, frozenset(), lambda: self._walk(expr, question, frozenset()))
         except RecursionError:  # a pathologically deep expression: unsure
             return None
 
@@ -449,7 +456,18 @@ class FunctionValues:
                 return None  # ``kwargs["batch_valid_length"]``: integer data, no gradient
             return self._walk(node.value, q, visiting)
         if isinstance(node, nodes.BinOp):
-            return self._any((node.left, node.right), q, visiting)
+            if not self._settled or visiting:
+                return self._any((node.left, node.right), q, visiting)
+            # as _kept, inline: a chain thousands deep recurses through here
+            key = (node, q)
+            if key in self._answers:
+                return self._answers[key]
+            outer, self._saw_pending = self._saw_pending, False
+            answer = self._any((node.left, node.right), q, visiting)
+            if not self._saw_pending:
+                self._answers[key] = answer
+            self._saw_pending = outer or self._saw_pending
+            return answer
         if isinstance(node, nodes.UnaryOp):
             return self._walk(node.operand, q, visiting)
         if isinstance(node, nodes.Compare):
@@ -472,6 +490,23 @@ class FunctionValues:
                 return self._any(produced, q, visiting)
             return None
         return self._any(node.get_children(), q, visiting)
+
+    def _kept(self, node: nodes.NodeNG, q: str, visiting: frozenset, compute: Callable[[], Any]) -> frozenset[str] | None:
+        """``compute()``, the answer about ``node``, kept as _name keeps its answers:
+        only one made without meeting a cycle, outside a comprehension's walk, and
+        once the names are settled (MAY_DEPEND's answers change while _propagate
+        adds names)."""
+        if not self._settled or visiting:
+            return compute()
+        key = (node, q)
+        if key in self._answers:
+            return self._answers[key]
+        outer, self._saw_pending = self._saw_pending, False
+        answer = compute()
+        if not self._saw_pending:
+            self._answers[key] = answer
+        self._saw_pending = outer or self._saw_pending
+        return answer
 
     def _any(self, children, q: str, visiting: frozenset) -> frozenset[str] | None:
         found = None

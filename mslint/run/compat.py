@@ -654,6 +654,7 @@ class adjusted_astroid:  # noqa: N801 - used like a function
 def _clear_checker_caches() -> None:
     """Drop what mslint's resolver and pylint's checkers memoise per node."""
     from pylint.checkers.clear_lru_cache import clear_lru_caches  # noqa: PLC0415
+    from pylint.message.message_definition_store import MessageDefinitionStore  # noqa: PLC0415
 
     from mslint.analysis import resolve, sites, values  # noqa: PLC0415
     from mslint.checkers import graph_compile  # noqa: PLC0415
@@ -663,14 +664,110 @@ def _clear_checker_caches() -> None:
     values.forget_flow()  # what flows through each function's calls (per node)
     sites.forget()  # the project indexes of called names (files may have changed)
     clear_lru_caches()
+    # a functools.cache on a method: it holds every linter's message store (460
+    # message definitions) for the life of the process, two per in-process run
+    MessageDefinitionStore.get_message_definitions.cache_clear()
+
+
+# The builtins tree astroid built at the last full clear, with what it held
+# then (see _builtins_unchanged) and the transforms registered then.
+_PRISTINE: dict[str, Any] = {}
 
 
 def fresh_astroid() -> None:
-    """Drop every tree and inference result astroid, pylint and mslint hold."""
+    """Drop every tree and inference result astroid, pylint and mslint hold.
+
+    astroid's ``clear_cache`` also builds its builtins tree again (from the live
+    interpreter: a third of a second, half of a small in-process run such as the
+    language server's). That tree is kept when nothing was added to it since it
+    was built (a ``x.attr = ...`` whose ``x`` is a builtin class adds to it) and
+    astroid's transforms are those it was built with: it is then what a new
+    build would make."""
     import astroid  # noqa: PLC0415
 
-    astroid.MANAGER.clear_cache()
+    manager = astroid.MANAGER
+    builtins_tree = manager.astroid_cache.get("builtins")
+    if builtins_tree is None or _PRISTINE.get("tree") is not builtins_tree or not _builtins_unchanged(builtins_tree):
+        manager.clear_cache()
+        tree = manager.astroid_cache.get("builtins")
+        _PRISTINE.update(tree=tree, size=_tree_size(tree), transforms=_transforms())
+        _clear_checker_caches()
+        return
+    # astroid's clear_cache, but for the builtins tree and the brains it keeps
+    manager.astroid_cache.clear()
+    manager.astroid_cache["builtins"] = builtins_tree
+    clear_astroid_memos()
     _clear_checker_caches()
+
+
+def clear_astroid_memos() -> None:
+    """Clear what astroid's ``clear_cache`` clears but its trees and brains:
+    where modules are, inference results, lookups."""
+    import astroid  # noqa: PLC0415
+    from astroid import context  # noqa: PLC0415
+    from astroid.inference_tip import clear_inference_tip_cache  # noqa: PLC0415
+    from astroid.interpreter._import import spec, util  # noqa: PLC0415
+    from astroid.interpreter.objectmodel import ObjectModel  # noqa: PLC0415
+    from astroid.modutils import _cache_normalize_path_, _has_init, cached_os_path_isfile  # noqa: PLC0415
+    from astroid.nodes._base_nodes import LookupMixIn  # noqa: PLC0415
+    from astroid.nodes.scoped_nodes import ClassDef  # noqa: PLC0415
+
+    astroid.MANAGER._mod_file_cache.clear()  # noqa: SLF001
+    clear_inference_tip_cache()
+    context._invalidate_cache()  # noqa: SLF001
+    for lru_cache in (
+        LookupMixIn.lookup,
+        _cache_normalize_path_,
+        _has_init,
+        cached_os_path_isfile,
+        util.is_namespace,
+        ObjectModel.attributes,
+        ClassDef._metaclass_lookup_attribute,  # noqa: SLF001
+        spec._find_spec,  # noqa: SLF001
+        spec._is_setuptools_namespace,  # noqa: SLF001
+    ):
+        lru_cache.cache_clear()
+    for finder in spec._SPEC_FINDERS:  # noqa: SLF001
+        finder.find_module.cache_clear()
+
+
+def _transforms() -> dict[Any, list[Any]]:
+    """astroid's registered transforms, per node class."""
+    from astroid.manager import AstroidManager  # noqa: PLC0415
+
+    return {kind: list(found) for kind, found in AstroidManager.brain["_transform"].transforms.items()}
+
+
+def _tree_size(module: Any) -> int:
+    """How many nodes the locals and instance attributes of ``module``, of the
+    classes under it and of their functions hold: astroid only ever adds to them
+    (delayed_assattr: to a module's or class's locals, to a class's or function's
+    instance attributes). Walked by hand, for speed: about 3 ms for builtins."""
+    from astroid.nodes import ClassDef  # noqa: PLC0415
+
+    total = 0
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        total += sum(map(len, node.locals.values())) + len(node.locals)
+        attrs = getattr(node, "instance_attrs", None)
+        if attrs:
+            total += sum(map(len, attrs.values())) + len(attrs)
+        for values in node.locals.values():
+            for value in values:
+                if value.parent is not node:
+                    continue  # an alias or an import: counted where it is defined
+                if isinstance(value, ClassDef):
+                    stack.append(value)
+                else:
+                    attrs = getattr(value, "instance_attrs", None)
+                    if attrs:
+                        total += sum(map(len, attrs.values())) + len(attrs)
+    return total
+
+
+def _builtins_unchanged(tree: Any) -> bool:
+    return _tree_size(tree) == _PRISTINE.get("size") and _transforms() == _PRISTINE.get("transforms")
 
 
 def forget_run(modules_before: set[str]) -> None:
