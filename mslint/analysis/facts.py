@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 import sys
 from typing import Any
@@ -81,6 +82,7 @@ def read_facts(data: bytes, path: str = "") -> dict[str, Any]:
 
 # Below this many files to read, forking readers costs more than it saves.
 PARALLEL_AT_LEAST = 48
+FORK_AT_MOST = 512 * 2**20  # resident bytes: a larger process reads the facts itself
 _PENDING: list[tuple[bytes, str]] = []  # what forked readers read (inherited, not pickled)
 
 
@@ -100,6 +102,15 @@ def _reader_start() -> None:
             signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
+def _resident_bytes() -> int:
+    """This process's resident size (Linux /proc; 0 where unknown)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as stream:
+            return int(stream.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def read_many(sources: list[tuple[bytes, str]], jobs: int = 1) -> list[dict[str, Any]]:
     """The facts of each (source, path), in order; with ``jobs`` > 1 and many
     files, read by forked processes (the command's cold run: reading the facts
@@ -109,8 +120,10 @@ def read_many(sources: list[tuple[bytes, str]], jobs: int = 1) -> list[dict[str,
 
     # forking a process that runs other threads (an editor's server hosting pylint)
     # can leave the child waiting forever on a lock one of them held
+    # nor one already large (pylint holding the trees of projects it checked before):
+    # each child would count its pages again, and map them for a few seconds of work
     if jobs <= 1 or len(sources) < PARALLEL_AT_LEAST or not sys.platform.startswith("linux") \
-            or threading.active_count() > 1:
+            or threading.active_count() > 1 or _resident_bytes() > FORK_AT_MOST:
         return [read_facts(data, path) for data, path in sources]
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
