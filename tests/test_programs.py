@@ -567,3 +567,23 @@ def test_forked_readers_end_although_the_command_handles_sigterm() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_facts_of_a_function_defined_twice_one_definition_guarded() -> None:
+    """Two definitions of one name merge their bodies; the guard's line is kept (it
+    was added to a list: reading the file raised TypeError)."""
+    from mslint.analysis import facts  # noqa: PLC0415
+
+    source = textwrap.dedent("""
+        import mindspore
+        if mindspore.__version__ > "2":
+            def calibrate(net):
+                if mindspore.get_context("mode") != mindspore.PYNATIVE_MODE:
+                    raise ValueError("PyNative only")
+                return net
+        else:
+            def calibrate(net):
+                return net
+    """).encode()
+    read = facts.read_facts(source, "/project/calibrate.py")
+    assert read["bodies"]["calibrate"]["guard"] == 5

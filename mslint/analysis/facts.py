@@ -11,9 +11,8 @@ The facts are a JSON-able dict:
             | ["from", level, module, name] | ["alias", dotted] | ["dict"]
             | ["object"] | ["value"]
   stars     [[level, module]]: star imports at top level
-  classes   name -> {"bases": [dotted], "decorators": [decorator], "params": [...],
-            "pynative_guard": line (``__init__`` or ``construct`` raises unless PyNative)}
-  functions name -> {"decorators": [decorator], "params": [...], "pynative_guard": line}
+  classes   name -> {"bases": [dotted], "decorators": [decorator], "params": [...]}
+  functions name -> {"decorators": [decorator], "params": [...]}
   bodies    <module>, <main>, top-level function and class names ->
             {"calls": [[dotted, [spec], {kw: spec}, line, open]], "refs": [dotted],
              "lookups": [[dotted, spec, kind]], "imports": [[level, module, names]],
@@ -135,10 +134,10 @@ def _read_many(sources: list[tuple[bytes, str]], jobs: int) -> list[dict[str, An
     checked). Where fork is missing or fails, read here."""
     import threading  # noqa: PLC0415
 
-    # forking a process that runs other threads (an editor's server hosting pylint)
-    # can leave the child waiting forever on a lock one of them held
-    # nor one already large (pylint holding the trees of projects it checked before):
-    # each child would count its pages again, and map them for a few seconds of work
+    # no fork of a process that runs other threads (an editor's server hosting
+    # pylint): the child could wait forever on a lock one of them held; nor of one
+    # already large (pylint holding the trees of projects it checked before): each
+    # child would count its pages again, for a few seconds of work
     if jobs <= 1 or len(sources) < PARALLEL_AT_LEAST or not sys.platform.startswith("linux") \
             or threading.active_count() > 1 or _resident_bytes() > FORK_AT_MOST:
         return [read_facts(data, path) for data, path in sources]
@@ -268,18 +267,9 @@ class _FactsReader:
                 "line": node.lineno,
                 "methods": sorted({item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}),
             }
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef) and item.name in ("__init__", "construct"):
-                    guard = _guard_line(item)
-                    if guard:
-                        self.classes[node.name]["pynative_guard"] = guard
-                        break
         else:
             self.bindings[node.name] = ["def"]
             self.functions[node.name] = {"decorators": decorators, "params": _params(node), "line": node.lineno}
-            guard = _guard_line(node)
-            if guard:
-                self.functions[node.name]["pynative_guard"] = guard
 
     def _bind_top(self, statement: ast.stmt, in_main: bool = False) -> None:  # noqa: C901
         for node in _top_statements(statement):
@@ -422,18 +412,14 @@ def _literal_spec(node: ast.expr | None) -> list | None:
     return None
 
 
-def _guard_line(func: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
-    """The line of the guard among the statements of ``func``'s own block that
-    raises unless PyNative (mslint.analysis.mode.is_pynative_guard), else 0."""
-    return next((statement.lineno for statement in func.body if mode.is_pynative_guard(statement)), 0)
-
-
 def _merge(first: dict, second: dict) -> dict:
     merged = {}
     for key in set(first) | set(second):
         a, b = first.get(key), second.get(key)
         if isinstance(a, dict) or isinstance(b, dict):
             merged[key] = {**(a or {}), **(b or {})}
+        elif not isinstance(a, list) and not isinstance(b, list):  # a line ("guard"): the first definition's
+            merged[key] = a or b
         else:
             merged[key] = (a or []) + (b or [])
     return merged

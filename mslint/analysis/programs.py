@@ -80,7 +80,7 @@ from mslint.analysis import mode
 from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, PYNATIVE_PART, read_facts, read_many
 from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
-from mslint.analysis.project import module_name, package_root, read_source
+from mslint.analysis.project import available_cpus, module_name, package_root, read_source
 from mslint.knowledge import apis
 
 SKIPPED_FOLDERS = frozenset({".git", ".venv", "venv", "__pycache__", "build", "dist", "node_modules", "site-packages"})
@@ -977,8 +977,10 @@ class Model:  # pylint: disable=too-many-instance-attributes
         facts = self._facts.get(path)
         if facts is None:
             return ""
-        info = facts["classes"].get(name) or facts["functions"].get(name) or {}
-        line = info.get("pynative_guard")
+        # the guard its body's facts record (a class: that of __init__ or construct)
+        owners = [f"{name}.__init__", f"{name}.construct"] if name in facts["classes"] else [name]
+        line = next((facts["bodies"].get(owner, {}).get("guard") for owner in owners
+                     if facts["bodies"].get(owner, {}).get("guard")), 0)
         return f"{os.path.basename(path)}:{line}" if line else ""
 
     def _built_decision(self, programs: list[Program], path: str) -> Decision:
@@ -1440,18 +1442,9 @@ def model_for(path: str) -> Model | None:
     model = _State.models.get(root)
     if model is None:
         # a file out of the walk (past FILE_LIMIT) is judged by the same model: no program of its own
-        model = _State.models[root] = Model(root, python_files(root, [path]), jobs=_cpus())
+        # pylint runs in one process: the facts are read in several
+        model = _State.models[root] = Model(root, python_files(root, [path]), jobs=min(available_cpus(), 4))
     return model
-
-
-def _cpus(limit: int = 4) -> int:
-    """The CPUs this process may run on, at most ``limit``: the plugin reads a large
-    project's facts in that many forked processes (pylint itself runs in one)."""
-    try:
-        count = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        count = os.cpu_count() or 1
-    return max(1, min(count, limit))
 
 
 def verdict_for(path: str | None) -> dict | None:

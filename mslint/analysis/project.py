@@ -51,3 +51,12 @@ def read_source(path: str) -> bytes | None:
     except OSError:
         return None
     return data if len(data) <= SOURCE_LIMIT else None
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity, else the machine's)."""
+    try:
+        count = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        count = os.cpu_count() or 1
+    return max(1, count)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from mslint.run import compat
 from mslint.analysis import programs
+from mslint.analysis.project import available_cpus
 from mslint.run.engine import Engine, Settings, source_size
 from mslint.report.findings import Finding
 
@@ -145,15 +146,6 @@ def _release_freed_memory() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):  # not glibc (musl): nothing to trim
         pass
-
-
-def available_cpus() -> int:
-    """The CPUs this process may run on (its affinity, else the machine's)."""
-    try:
-        count = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
-    except (AttributeError, OSError):
-        count = os.cpu_count() or 1
-    return max(1, count)
 
 
 def default_jobs(limit: int = 8) -> int:
