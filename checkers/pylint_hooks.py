@@ -41,6 +41,8 @@ EXPECTED: dict[tuple[str, str], tuple[str, ...]] = {
     ("pylint.lint", "PyLinter.get_ast"): ("self", "filepath", "modname", "data"),
     ("pylint.lint", "PyLinter.prepare_checkers"): ("self",),
     ("pylint.lint", "PyLinter._check_astroid_module"): ("self", "node", "walker", "rawcheckers", "tokencheckers"),
+    ("pylint.lint", "PyLinter._astroid_module_checker"): ("self",),
+    ("pylint.lint", "PyLinter.check_astroid_module"): ("self", "ast_node", "walker", "rawcheckers", "tokencheckers"),
     # wrapped per instance (record_message_nodes)
     ("pylint.lint", "PyLinter.add_message"): (
         "self", "msgid", "line", "node", "args", "confidence", "col_offset", "end_lineno", "end_col_offset",

@@ -405,7 +405,7 @@ def test_dropping_astroid_caches_changes_nothing(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(pool, "MIN_WORKER_MEMORY", 0)  # drop everything every 8 files
     resets = []
     original = compat.fresh_astroid
-    monkeypatch.setattr(compat, "fresh_astroid", lambda: (resets.append(1), original())[1])
+    monkeypatch.setattr(compat, "fresh_astroid", lambda **kw: (resets.append(1), original(**kw))[1])
     assert lint(capsys, "--select=all", "--no-cache", "--jobs=1", "fixtures")[0] == reference
     assert len(resets) >= 5
 

@@ -538,11 +538,14 @@ def _sources(count: int) -> list[tuple[bytes, str]]:
 
 
 def test_facts_read_by_forked_processes_are_the_facts_read_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mslint.analysis import facts  # noqa: PLC0415
+    from mslint.analysis import facts, forked  # noqa: PLC0415
+    from mslint.analysis.imports import scan_imports  # noqa: PLC0415
 
-    monkeypatch.setattr(facts, "FORK_AT_MOST", 2**62)  # fork, however large the test process has grown
-    sources = _sources(facts.PARALLEL_AT_LEAST + 5)
-    assert facts.read_many(sources, jobs=2) == [facts.read_facts(data, path) for data, path in sources]
+    monkeypatch.setattr(forked, "FORK_AT_MOST", 2**62)  # fork, however large the test process has grown
+    sources = _sources(forked.PARALLEL_AT_LEAST + 5)
+    read = facts.read_many(sources, jobs=2)
+    assert [found for found, _ in read] == [facts.read_facts(data, path) for data, path in sources]
+    assert [imports for _, imports in read] == [scan_imports(data) for data, _ in sources]
 
 
 def test_forked_readers_end_although_the_command_handles_sigterm() -> None:
@@ -554,7 +557,7 @@ def test_forked_readers_end_although_the_command_handles_sigterm() -> None:
 
     script = textwrap.dedent("""
         import signal
-        from mslint.analysis import facts
+        from mslint.analysis import facts, forked
 
         def stop(*_args):
             raise RuntimeError("stop")
@@ -562,7 +565,7 @@ def test_forked_readers_end_although_the_command_handles_sigterm() -> None:
         signal.signal(signal.SIGTERM, stop)
         source = (b"from mindspore import nn\\nclass Net(nn.Cell):\\n    pass\\n", "/project/net.py")
         for _ in range(10):
-            assert len(facts.read_many([source] * facts.PARALLEL_AT_LEAST, jobs=2)) == facts.PARALLEL_AT_LEAST
+            assert len(facts.read_many([source] * forked.PARALLEL_AT_LEAST, jobs=2)) == forked.PARALLEL_AT_LEAST
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr

@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import re
-import sys
+import warnings
 from typing import Any
 
-from mslint.analysis import mode
+from mslint.analysis import forked, mode
+from mslint.analysis.imports import tree_imports
 
 FACTS_VERSION = 3
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
@@ -54,6 +54,13 @@ _CONFIG_NAME = re.compile(r"[\w./\\-]+\.(?:ya?ml|json)$")
 
 def read_facts(data: bytes, path: str = "") -> dict[str, Any]:
     """The facts of one file's source (see above)."""
+    return _read(data, path, with_imports=False)[0]
+
+
+def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], list | None]:
+    """The facts of a source and, ``with_imports``, its imports as the result
+    cache keeps them (mslint.analysis.imports), from the same parse; None when
+    it does not parse."""
     facts: dict[str, Any] = {
         "v": FACTS_VERSION,
         "entry": mode.is_entry(data),
@@ -62,11 +69,13 @@ def read_facts(data: bytes, path: str = "") -> dict[str, Any]:
         "exports": b"export" in data and mode.EXPORTS.search(data) is not None,
     }
     try:
-        tree = ast.parse(data)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning: an invalid escape, `x is 1`
+            tree = ast.parse(data)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         facts.update(bindings={}, stars=[], classes={}, functions={}, bodies={}, dicts={}, contexts=[],
                      arguments={}, configs=[], rebinds=[], called=[], broken=True)
-        return facts
+        return facts, None
     try:
         facts.update(_FactsReader(tree, data).facts())
         facts["contexts"] = [
@@ -76,84 +85,22 @@ def read_facts(data: bytes, path: str = "") -> dict[str, Any]:
     except RecursionError:
         facts.update(bindings={}, stars=[], classes={}, functions={}, bodies={}, dicts={}, contexts=[],
                      arguments={}, configs=[], rebinds=[], called=[], broken=True)
-    return facts
+        return facts, None
+    return facts, tree_imports(tree) if with_imports else None
 
 
-# Below this many files to read, forking readers costs more than it saves.
-PARALLEL_AT_LEAST = 48
-FORK_AT_MOST = 512 * 2**20  # resident bytes: a larger process reads the facts itself
-_PENDING: list[tuple[bytes, str]] = []  # what forked readers read (inherited, not pickled)
+def _read_source(source: tuple[bytes, str]) -> tuple[dict[str, Any], list | None]:
+    return _read(*source, with_imports=True)
 
 
-def _read_pending(index: int) -> dict[str, Any]:
-    data, path = _PENDING[index]
-    return read_facts(data, path)
-
-
-def _reader_start() -> None:
-    """A forked reader ends on SIGTERM and SIGHUP: the command's handlers, inherited
-    through fork, would raise in it instead, possibly while it holds the pool's
-    queue lock, which hung the command once."""
-    import signal  # noqa: PLC0415
-
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
-
-
-def _resident_bytes() -> int:
-    """This process's resident size (Linux /proc; 0 where unknown)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as stream:
-            return int(stream.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-def read_many(sources: list[tuple[bytes, str]], jobs: int = 1) -> list[dict[str, Any]]:
-    """The facts of each (source, path), in order (see _read_many), read with the
-    cyclic garbage collector paused: the syntax trees and facts hold no cycles, and
-    in a process that holds other trees (pylint's, by the sixth project of a run)
-    each collection the reading set off walked all of them again (a fifth of the
-    plugin's time on the benchmark)."""
-    import gc  # noqa: PLC0415
-
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        return _read_many(sources, jobs)
-    finally:
-        if paused:
-            gc.enable()
-
-
-def _read_many(sources: list[tuple[bytes, str]], jobs: int) -> list[dict[str, Any]]:
-    """The facts of each (source, path), in order; with ``jobs`` > 1 and many
-    files, read by forked processes (the command's cold run: reading the facts
-    of a large project is a fifth of its work, and done before any file is
-    checked). Where fork is missing or fails, read here."""
-    import threading  # noqa: PLC0415
-
-    # no fork of a process that runs other threads (an editor's server hosting
-    # pylint): the child could wait forever on a lock one of them held; nor of one
-    # already large (pylint holding the trees of projects it checked before): each
-    # child would count its pages again, for a few seconds of work
-    if jobs <= 1 or len(sources) < PARALLEL_AT_LEAST or not sys.platform.startswith("linux") \
-            or threading.active_count() > 1 or _resident_bytes() > FORK_AT_MOST:
-        return [read_facts(data, path) for data, path in sources]
-    import multiprocessing  # noqa: PLC0415
-    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
-    from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
-
-    _PENDING[:] = sources
-    try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_reader_start) as pool:
-            return list(pool.map(_read_pending, range(len(sources)), chunksize=max(1, len(sources) // (jobs * 8))))
-    except (OSError, RuntimeError, BrokenProcessPool):
-        return [read_facts(data, path) for data, path in sources]
-    finally:
-        _PENDING.clear()
+def read_many(sources: list[tuple[bytes, str]], jobs: int = 1) -> list[tuple[dict[str, Any], list | None]]:
+    """The facts of each (source, path), in order, each with the file's imports
+    (see _read: the command's result cache keys files by them, and would parse
+    each file again to find them); with ``jobs`` > 1 and many files, read by
+    forked processes (mslint.analysis.forked: reading the facts of a large
+    project is a fifth of the command's cold run, and done before any file is
+    checked)."""
+    return forked.read_all(_read_source, sources, jobs)
 
 
 def _dotted(node: ast.AST) -> str | None:

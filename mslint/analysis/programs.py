@@ -80,7 +80,7 @@ from mslint.analysis import mode
 from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, PYNATIVE_PART, read_facts, read_many
 from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
-from mslint.analysis.project import available_cpus, module_name, package_root, read_source
+from mslint.analysis.project import available_cpus, content_hash, module_name, package_root, read_source
 from mslint.knowledge import apis
 
 SKIPPED_FOLDERS = frozenset({".git", ".venv", "venv", "__pycache__", "build", "dist", "node_modules", "site-packages"})
@@ -237,8 +237,6 @@ class Model:  # pylint: disable=too-many-instance-attributes
 
     def _load(self) -> None:
         """Read the files: the facts of the entries and of what their imports reach."""
-        import hashlib  # noqa: PLC0415
-
         entries = [path for path in self.files if self._entry_text(path) or self._script_candidate(path)]
         order = list(entries)
         seen = set(order)
@@ -258,7 +256,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         for path in wanted:
             data = self.data(path)
             if data is not None:
-                hashes[path] = hashlib.sha256(data).hexdigest()
+                hashes[path] = content_hash(data)
         stored = {}
         if self._store is not None:
             try:
@@ -267,14 +265,20 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 stored = {}
         unread = [path for path, digest in hashes.items()
                   if not isinstance(stored.get(digest), dict) or stored[digest].get("v") != FACTS_VERSION]
-        read = dict(zip(unread, read_many([(self.data(path) or b"", path) for path in unread], self._jobs)))
+        read_with_imports = read_many([(self.data(path) or b"", path) for path in unread], self._jobs)
+        read = {path: facts for path, (facts, _) in zip(unread, read_with_imports)}
         new = [(hashes[path], facts) for path, facts in read.items()]
+        # the imports of the files parsed here, for the command's result cache,
+        # which would otherwise parse each file again for them
+        scanned = [(hashes[path], imports) for path, (_, imports) in zip(unread, read_with_imports) if imports is not None]
         self.parsed += len(read)
         for path, digest in hashes.items():
             self._facts[path] = read[path] if path in read else stored[digest]
         if new and self._store is not None:
             try:
                 self._store.put_facts(new)
+                if scanned and hasattr(self._store, "put_imports"):
+                    self._store.put_imports(scanned)
             except Exception:  # noqa: BLE001
                 pass
 

@@ -4,6 +4,7 @@ it (above its top package) and its dotted module name."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import stat
 
@@ -60,3 +61,11 @@ def available_cpus() -> int:
     except (AttributeError, OSError):
         count = os.cpu_count() or 1
     return max(1, count)
+
+
+def content_hash(data: bytes) -> str:
+    """The hash that names a file's content everywhere: the result cache's keys
+    (mslint.run.cache.digest is this function), the engine's hash of the bytes
+    it checked, the fix loop's check that a file still holds them, the program
+    model's facts."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()

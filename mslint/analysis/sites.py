@@ -326,8 +326,10 @@ def _index_for(path: str) -> _Index:
     return index
 
 
-def forget() -> None:
-    """Drop the project indexes (files changed: a new run) and the per-module tables."""
-    _INDEXES.clear()
+def forget(indexes: bool = True) -> None:
+    """Drop the per-module tables (they hold nodes of trees being dropped) and,
+    with ``indexes``, the project indexes (files changed: a new run)."""
+    if indexes:
+        _INDEXES.clear()
     _CALLS.clear()
     _CLASSES.clear()

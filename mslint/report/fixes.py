@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mslint.analysis.edits import Patch, applies
-from mslint.report.patches import CannotWrite, FileChanged, Source, content_hash, fixed_text, rewrite
+from mslint.analysis.project import content_hash
+from mslint.report.patches import CannotWrite, FileChanged, Source, fixed_text, rewrite
 
 if TYPE_CHECKING:
     from mslint.report.findings import Finding

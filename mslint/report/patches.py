@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import errno
-import hashlib
 import io
 import os
 import re
@@ -161,13 +160,6 @@ def parses(text: str) -> bool:
 # ---------------------------------------------------------------------------
 # Writing a file back: content-checked under a lock, atomic, its identity kept
 # ---------------------------------------------------------------------------
-
-
-def content_hash(data: bytes) -> str:
-    """The hash that names a file's content everywhere: the result cache's keys
-    (mslint.run.cache.digest is this function), the engine's hash of the bytes
-    it checked, the fix loop's check that a file still holds them."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 class FileChanged(Exception):

@@ -66,7 +66,7 @@ from typing import Any
 from mslint.knowledge.version import VERSION
 from mslint.report import findings
 from mslint.report.findings import Finding
-from mslint.report.patches import content_hash
+from mslint.analysis.project import content_hash
 
 SCHEMA_VERSION = 2  # 2: imports read with Python's parser, each value checksummed
 DB_NAME = f"results-v{SCHEMA_VERSION}.sqlite3"
@@ -190,6 +190,14 @@ def _imports_shape(value: Any) -> bool:
     )
 
 
+def _is(entry: os.DirEntry, kind: str) -> bool:
+    """``entry.is_file()`` / ``entry.is_dir()``, False where the entry cannot be read."""
+    try:
+        return getattr(entry, kind)()
+    except OSError:
+        return False
+
+
 class DependencyHasher:
     """Hashes each file's transitive project imports (see the module docstring)."""
 
@@ -198,6 +206,7 @@ class DependencyHasher:
         self._read_imports = read_imports  # path -> (content hash, imports) or None
         self._module_files: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._candidate_files: dict[tuple[str, ...], list[str]] = {}
+        self._listings: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         self._edges: dict[str, list[str]] = {}
         self._hash: dict[str, str] = {}
         self._closure: dict[str, str] = {}
@@ -209,11 +218,43 @@ class DependencyHasher:
         key = (folder, *parts)
         found = self._candidate_files.get(key)
         if found is None:
-            base = os.path.join(folder, *parts)
-            options = (base + ".py", os.path.join(base, "__init__.py")) if parts else (os.path.join(base, "__init__.py"),)
-            found = [os.path.abspath(option) for option in options if os.path.isfile(option)]
+            found = []
+            current: str | None = folder
+            for part in parts[:-1]:  # down through the folders that exist
+                if part not in self._listing(current)[1]:
+                    current = None
+                    break
+                current = os.path.join(current, part)
+            if current is not None and parts:
+                files, folders = self._listing(current)
+                if parts[-1] + ".py" in files:
+                    found.append(os.path.abspath(os.path.join(current, parts[-1] + ".py")))
+                if parts[-1] in folders and "__init__.py" in self._listing(os.path.join(current, parts[-1]))[0]:
+                    found.append(os.path.abspath(os.path.join(current, parts[-1], "__init__.py")))
+            elif current is not None and "__init__.py" in self._listing(current)[0]:
+                found.append(os.path.abspath(os.path.join(current, "__init__.py")))
             self._candidate_files[key] = found
         return found
+
+    def _listing(self, folder: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The names of the files and of the folders in ``folder`` (links
+        followed), listed once: asking the file system whether each candidate
+        exists took a stat call per candidate, 470,000 of them on 3,300 files,
+        most in folders that do not exist."""
+        known = self._listings.get(folder)
+        if known is None:
+            files, folders = set(), set()
+            try:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        if _is(entry, "is_file"):
+                            files.add(entry.name)
+                        elif _is(entry, "is_dir"):
+                            folders.add(entry.name)
+            except OSError:  # missing, not a folder, unreadable
+                pass
+            known = self._listings[folder] = (frozenset(files), frozenset(folders))
+        return known
 
     def _absolute(self, dotted: str) -> tuple[str, ...]:
         parts = tuple(part for part in dotted.split(".") if part)

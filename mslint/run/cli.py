@@ -48,7 +48,7 @@ from mslint.run.engine import MAX_SOURCE_BYTES, Settings, skipped_libraries
 from mslint.report.findings import Finding
 from mslint.run.pool import TERMINATING_SIGNALS, available_cpus, default_jobs, lint
 from mslint.run.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
-from mslint.analysis import edits
+from mslint.analysis import edits, forked
 from mslint.analysis.imports import scan_imports
 from mslint.analysis import mode as run_mode
 from mslint.analysis import programs as run_programs
@@ -329,7 +329,7 @@ def _check_cached(
     progress: Progress | None = None, hashes: dict[str, str | None] | None = None,
 ) -> dict[str, list[Finding]]:
     hashes = hashes if hashes is not None else {}
-    keys, content = _result_keys(tasks, settings, store)
+    keys, content = _result_keys(tasks, settings, store, jobs)
     results = store.get_findings(keys)
     hashes.update((path, content.get(path)) for path in results)
     misses = [(path, modname, content.get(path)) for path, modname, _ in tasks if path not in results]
@@ -391,11 +391,18 @@ class Progress:
             self.width = 0
 
 
-KEY_CHUNK_FILES = 256  # files whose bytes are held at once while their keys are computed
+def _scanned_file(path: str) -> tuple[str, list] | None:
+    """A file's content hash and imports, read together (the imports belong to
+    the bytes hashed); None: unreadable."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    return result_cache.digest(data), scan_imports(data)
 
 
 def _result_keys(
-    tasks: list[tuple[str, str, str | None]], settings: Settings, store: result_cache.ResultCache
+    tasks: list[tuple[str, str, str | None]], settings: Settings, store: result_cache.ResultCache, jobs: int = 1,
 ) -> tuple[dict[str, str], dict[str, str]]:
     """The cache key of every readable file (its content, its settings and the
     content of the project modules it imports, transitively) and its content
@@ -413,19 +420,27 @@ def _result_keys(
             new_imports.append((content_hash, imports))
         contents[path] = (content_hash, imports)
 
-    # the checked files, in chunks: their imports fetched from the cache in bulk
-    for start in range(0, len(tasks), KEY_CHUNK_FILES):
-        data_of: dict[str, bytes] = {}
-        for path, _, _ in tasks[start : start + KEY_CHUNK_FILES]:
-            try:
-                data_of[path] = Path(path).read_bytes()
-            except OSError:
-                contents[path] = None
-                continue
-            hashes[path] = result_cache.digest(data_of[path])
-        known = store.get_imports(sorted({hashes[path] for path in data_of}))
-        for path, data in data_of.items():
-            record(path, data, hashes[path], known)
+    # the checked files: hashed, their imports fetched from the cache at once,
+    # the files of unknown content scanned (parsed) by ``jobs`` forked readers:
+    # in a cold run that is every file, before any is checked
+    for path, _, _ in tasks:
+        try:
+            hashes[path] = result_cache.digest(Path(path).read_bytes())
+        except OSError:
+            contents[path] = None
+    known = store.get_imports(sorted(set(hashes.values())))
+    unknown = sorted({path for path, content_hash in hashes.items() if content_hash not in known})
+    for path, scanned in zip(unknown, forked.read_all(_scanned_file, unknown, jobs)):
+        if scanned is None:  # gone since it was hashed
+            contents[path] = None
+            del hashes[path]
+            continue
+        hashes[path], imports = scanned  # the hash of the bytes scanned
+        if hashes[path] not in known:
+            known[hashes[path]] = imports
+            new_imports.append(scanned)
+    for path, content_hash in hashes.items():
+        contents[path] = (content_hash, known[content_hash])
 
     def read_imports(path: str) -> tuple[str, list] | None:
         # also the project modules the checked files import

@@ -182,6 +182,12 @@ class Engine:
     """A configured PyLinter that checks one file at a time and returns findings.
     Use it inside :meth:`Settings.adjusted_astroid`."""
 
+    # A worker process that a fresh one can replace: when its trees reach its
+    # share of memory it is ``spent`` (ending frees them at once) instead of
+    # dropping them itself.
+    replaceable = False
+    spent = False
+
     def __init__(self, settings: Settings, stars: compat.LazyStarImports | None = None) -> None:
         self.settings = settings
         self.stars = stars
@@ -329,7 +335,10 @@ class Engine:
             held = sum(self._tree_cost(module) for module in list(astroid.MANAGER.astroid_cache.values()))
             if held < limit:
                 return
-        compat.fresh_astroid()
+        if self.replaceable:  # a worker process: it ends, and its trees with it (mslint.run.pool)
+            self.spent = True
+            return
+        compat.fresh_astroid(same_files=True)
         # the names star imports bring stay known: they depend only on files a run
         # does not change, and reading them again parsed the same modules anew
         self._build()
