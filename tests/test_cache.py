@@ -410,6 +410,27 @@ def test_dropping_astroid_caches_changes_nothing(tmp_path: Path, monkeypatch: py
     assert len(resets) >= 5
 
 
+def test_workers_replaced_when_spent_change_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    """A worker whose trees reach its share of the budget ends and a fresh one
+    takes up the rest of its batch; every file is still checked exactly once,
+    with the findings of one process."""
+    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    monkeypatch.chdir(tmp_path)
+    reference, _ = lint(capsys, "--select=all", "--no-cache", "--jobs=1", "fixtures")
+    monkeypatch.setattr(pool, "MEMORY_BUDGET", 0)
+    monkeypatch.setattr(pool, "MIN_WORKER_MEMORY", 0)  # spent every 8 files
+    monkeypatch.setattr(pool, "available_cpus", lambda: 2)
+    monkeypatch.setattr(cli, "available_cpus", lambda: 2)
+    started = []
+    original = pool._Worker.__init__
+    monkeypatch.setattr(pool._Worker, "__init__", lambda self, *args: (started.append(1), original(self, *args))[1])
+    found, stats = lint(capsys, "--select=all", "--no-cache", "--jobs=2", "fixtures")
+    assert found == reference
+    checked = len(list((tmp_path / "fixtures").rglob("*.py")))
+    assert stats["checked"] == checked
+    assert len(started) >= checked // 8  # two at first, then one for each worker spent
+
+
 def test_batches_keep_neighbours_together_and_shrink(tmp_path: Path) -> None:
     """Workers take files in path order, long runs first and small ones last, and
     every file exactly once."""
