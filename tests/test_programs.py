@@ -543,7 +543,7 @@ def test_facts_read_by_forked_processes_are_the_facts_read_here(monkeypatch: pyt
 
     monkeypatch.setattr(forked, "FORK_AT_MOST", 2**62)  # fork, however large the test process has grown
     sources = _sources(forked.PARALLEL_AT_LEAST + 5)
-    read = facts.read_many(sources, jobs=2)
+    read = facts.read_many(sources, jobs=2, with_imports=True)
     assert [found for found, _ in read] == [facts.read_facts(data, path) for data, path in sources]
     assert [imports for _, imports in read] == [scan_imports(data) for data, _ in sources]
 

@@ -93,14 +93,20 @@ def _read_source(source: tuple[bytes, str]) -> tuple[dict[str, Any], list | None
     return _read(*source, with_imports=True)
 
 
-def read_many(sources: list[tuple[bytes, str]], jobs: int = 1) -> list[tuple[dict[str, Any], list | None]]:
-    """The facts of each (source, path), in order, each with the file's imports
-    (see _read: the command's result cache keys files by them, and would parse
-    each file again to find them); with ``jobs`` > 1 and many files, read by
-    forked processes (mslint.analysis.forked: reading the facts of a large
-    project is a fifth of the command's cold run, and done before any file is
-    checked)."""
-    return forked.read_all(_read_source, sources, jobs)
+def _read_source_alone(source: tuple[bytes, str]) -> tuple[dict[str, Any], list | None]:
+    return _read(*source, with_imports=False)
+
+
+def read_many(
+    sources: list[tuple[bytes, str]], jobs: int = 1, with_imports: bool = False
+) -> list[tuple[dict[str, Any], list | None]]:
+    """The facts of each (source, path), in order, each ``with_imports`` of the
+    file or None (see _read: the command's result cache keys files by them, and
+    would parse each file again to find them); with ``jobs`` > 1 and many files,
+    read by forked processes (mslint.analysis.forked: reading the facts of a
+    large project is a fifth of the command's cold run, and done before any file
+    is checked)."""
+    return forked.read_all(_read_source if with_imports else _read_source_alone, sources, jobs)
 
 
 def _dotted(node: ast.AST) -> str | None:

@@ -265,7 +265,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 stored = {}
         unread = [path for path, digest in hashes.items()
                   if not isinstance(stored.get(digest), dict) or stored[digest].get("v") != FACTS_VERSION]
-        read_with_imports = read_many([(self.data(path) or b"", path) for path in unread], self._jobs)
+        # the imports too where a store keeps them (the command's result cache)
+        keeps_imports = hasattr(self._store, "put_imports")
+        read_with_imports = read_many([(self.data(path) or b"", path) for path in unread], self._jobs, keeps_imports)
         read = {path: facts for path, (facts, _) in zip(unread, read_with_imports)}
         new = [(hashes[path], facts) for path, facts in read.items()]
         # the imports of the files parsed here, for the command's result cache,
@@ -277,7 +279,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if new and self._store is not None:
             try:
                 self._store.put_facts(new)
-                if scanned and hasattr(self._store, "put_imports"):
+                if scanned and keeps_imports:
                     self._store.put_imports(scanned)
             except Exception:  # noqa: BLE001
                 pass

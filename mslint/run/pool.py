@@ -275,7 +275,9 @@ def _worker_main(connection, settings: Settings, parent: int) -> None:  # noqa: 
     checked, the rest of its batch, and ends."""
     _worker_start(settings, parent)
     assert _WORKER is not None
-    _WORKER.replaceable = True
+    # a fresh worker is a fork of the main process where there is fork (Linux): cheap;
+    # elsewhere it is spawned, importing everything again, and drops its trees itself
+    _WORKER.replaceable = sys.platform.startswith("linux")
     try:
         while True:
             batch = connection.recv()
