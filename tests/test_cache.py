@@ -410,15 +410,22 @@ def test_dropping_astroid_caches_changes_nothing(tmp_path: Path, monkeypatch: py
     assert len(resets) >= 5
 
 
-def test_workers_replaced_when_spent_change_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path, capsys: pytest.CaptureFixture) -> None:
-    """A worker whose trees reach its share of the budget ends and a fresh one
-    takes up the rest of its batch; every file is still checked exactly once,
-    with the findings of one process."""
+@pytest.mark.parametrize("spent_by", ["trees", "garbage"])
+def test_workers_replaced_when_spent_change_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path, capsys: pytest.CaptureFixture, spent_by: str,
+) -> None:
+    """A worker whose trees reach its share of the budget, or which has grown past
+    it by more than the margin (it collects no garbage), ends and a fresh one takes
+    up the rest of its batch; every file is still checked exactly once, with the
+    findings of one process."""
     shutil.copytree(FIXTURES, tmp_path / "fixtures")
     monkeypatch.chdir(tmp_path)
     reference, _ = lint(capsys, "--select=all", "--no-cache", "--jobs=1", "fixtures")
-    monkeypatch.setattr(pool, "MEMORY_BUDGET", 0)
-    monkeypatch.setattr(pool, "MIN_WORKER_MEMORY", 0)  # spent every 8 files
+    if spent_by == "trees":
+        monkeypatch.setattr(pool, "MEMORY_BUDGET", 0)
+        monkeypatch.setattr(pool, "MIN_WORKER_MEMORY", 0)  # spent every 8 files
+    else:  # as if each worker had grown by a terabyte since it started
+        monkeypatch.setattr(engine, "resident_bytes", lambda: 2**40)
     monkeypatch.setattr(pool, "available_cpus", lambda: 2)
     monkeypatch.setattr(cli, "available_cpus", lambda: 2)
     started = []

@@ -36,7 +36,7 @@ def _reader_start() -> None:
             signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
-def _resident_bytes() -> int:
+def resident_bytes() -> int:
     """This process's resident size (Linux /proc; 0 where unknown)."""
     try:
         with open("/proc/self/statm", encoding="ascii") as stream:
@@ -70,7 +70,7 @@ def _read_all(read: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> li
     # already large (pylint holding the trees of projects it checked before): each
     # child would count its pages again, for a few seconds of work
     if jobs <= 1 or len(items) < PARALLEL_AT_LEAST or not sys.platform.startswith("linux") \
-            or threading.active_count() > 1 or _resident_bytes() > FORK_AT_MOST:
+            or threading.active_count() > 1 or resident_bytes() > FORK_AT_MOST:
         return [read(item) for item in items]
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
