@@ -438,6 +438,31 @@ def test_workers_replaced_when_spent_change_nothing(
     assert len(started) >= checked // 8  # two at first, then one for each worker spent
 
 
+def test_files_of_workers_that_died_are_checked_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    """A worker killed in its batch (out of memory) is not replaced; what it and
+    the batches nobody took up held are checked in the main process, so that no
+    file goes missing from the report even when every worker dies."""
+    import os  # noqa: PLC0415
+
+    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    monkeypatch.chdir(tmp_path)
+    reference, _ = lint(capsys, "--select=all", "--no-cache", "--jobs=1", "fixtures")
+    main_process = os.getpid()
+    original = engine.Engine.check
+
+    def dies_in_a_worker(self, *args):  # noqa: ANN001, ANN202
+        if os.getpid() != main_process:
+            os._exit(9)  # as the kernel's out-of-memory killer would end it
+        return original(self, *args)
+
+    monkeypatch.setattr(engine.Engine, "check", dies_in_a_worker)
+    monkeypatch.setattr(pool, "available_cpus", lambda: 2)
+    monkeypatch.setattr(cli, "available_cpus", lambda: 2)
+    found, stats = lint(capsys, "--select=all", "--no-cache", "--jobs=2", "fixtures")
+    assert found == reference
+    assert stats["checked"] == len(list((tmp_path / "fixtures").rglob("*.py")))
+
+
 def test_batches_keep_neighbours_together_and_shrink(tmp_path: Path) -> None:
     """Workers take files in path order, long runs first and small ones last, and
     every file exactly once."""

@@ -35,6 +35,7 @@ object's __name__), or None (anything).
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 import warnings
@@ -89,12 +90,8 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
     return facts, tree_imports(tree) if with_imports else None
 
 
-def _read_source(source: tuple[bytes, str]) -> tuple[dict[str, Any], list | None]:
-    return _read(*source, with_imports=True)
-
-
-def _read_source_alone(source: tuple[bytes, str]) -> tuple[dict[str, Any], list | None]:
-    return _read(*source, with_imports=False)
+def _read_source(source: tuple[bytes, str], with_imports: bool) -> tuple[dict[str, Any], list | None]:
+    return _read(*source, with_imports=with_imports)
 
 
 def read_many(
@@ -106,7 +103,7 @@ def read_many(
     read by forked processes (mslint.analysis.forked: reading the facts of a
     large project is a fifth of the command's cold run, and done before any file
     is checked)."""
-    return forked.read_all(_read_source if with_imports else _read_source_alone, sources, jobs)
+    return forked.read_all(functools.partial(_read_source, with_imports=with_imports), sources, jobs)
 
 
 def _dotted(node: ast.AST) -> str | None:

@@ -876,12 +876,12 @@ def linter_class() -> type[PyLinter]:
                 checker.close()
 
         def _check_astroid_module(self, node, walker, rawcheckers, tokencheckers):  # noqa: ANN001, ANN202
-            # pylint tokenizes every module, only to read its pragmas (no token
-            # or raw checker of mslint's is enabled): a module whose source does
-            # not contain "pylint:" has none, and its tokens are skipped.
             # the checked module is asked for its nodes of a class dozens of times:
             # its index is built on the first question, not the third
             node.__dict__.setdefault(_TypeIndex.ASKED, _TypeIndex.WORTH_IT - 1)
+            # pylint tokenizes every module, only to read its pragmas (no token
+            # or raw checker of mslint's is enabled): a module whose source does
+            # not contain "pylint:" has none, and its tokens are skipped.
             if self.may_have_pragmas or rawcheckers or tokencheckers:
                 return super()._check_astroid_module(node, walker, rawcheckers, tokencheckers)
             walker.walk(node)

@@ -324,11 +324,13 @@ class Engine:
         return found
 
     def after_file(self) -> None:
-        """Keep memory flat: drop astroid's trees once this process holds about
-        its share of the budget in them (findings do not depend on what is
-        cached). The trees held are counted, not the resident size: memory
-        freed by Python stays with the process and is reused, so the resident
-        size does not fall after a reset and would say nothing."""
+        """Keep memory flat: once this process holds about its share of the
+        budget in astroid's trees, drop them, or, in a replaceable worker, mark
+        it ``spent`` so that it ends (findings do not depend on what is cached).
+        The trees held are counted, not the resident size: memory freed by
+        Python stays with the process and is reused, so the resident size does
+        not fall after a reset and would say nothing (a replaceable worker never
+        resets, and its resident size also bounds its garbage: _grown_past)."""
         self.checked_since_reset += 1
         if self.checked_since_reset < RESET_EVERY:
             limit = self.settings.memory_limit

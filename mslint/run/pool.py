@@ -100,17 +100,6 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="mslint-parent-watch", daemon=True).start()
 
 
-def _worker_check(
-    batch: list[tuple[str, str, str | None]],
-) -> list[tuple[str, list[Finding], str | None]]:
-    assert _WORKER is not None
-    results = []
-    for path, modname, expected in batch:
-        found, content_hash = _WORKER.check(path, modname, expected)
-        results.append((path, found, content_hash))
-    return results
-
-
 def batches(tasks: list[tuple[str, str, str | None]], workers: int) -> list[list[tuple[str, str, str | None]]]:
     """Neighbouring files in batches, one batch at a time per worker. Files of one
     package import the same modules, whose trees a worker then builds once and
@@ -225,7 +214,9 @@ def _lint_in_workers(
     left of its batch and ends, and a fresh one takes it up. Ending is what frees
     the trees: dropping them in the process instead (a collection of 1.7 million
     objects spread over its memory) took 2.5 s each time, a sixth of a worker's
-    time on the benchmark. Returns the tasks of workers that died."""
+    time on the benchmark. Returns the tasks left unchecked by workers that died.
+    A dead worker is not replaced (what killed it, a file that takes all memory,
+    may kill the next); the others go on with the batches left."""
     import multiprocessing  # noqa: PLC0415
     from multiprocessing.connection import wait  # noqa: PLC0415
 
@@ -267,6 +258,8 @@ def _lint_in_workers(
         for worker in running.values():
             worker.end(kill=True)
         raise
+    # every worker died: what none took up is finished here too
+    died.extend(task for batch in queue for task in batch)
     return died
 
 
