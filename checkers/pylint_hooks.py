@@ -37,6 +37,7 @@ EXPECTED: dict[tuple[str, str], tuple[str, ...]] = {
     ("astroid.builder", "AstroidBuilder.file_build"): ("self", "path", "modname"),
     ("astroid.builder", "AstroidBuilder._data_build"): ("self", "data", "modname", "path"),
     ("astroid.builder", "AstroidBuilder._post_build"): ("self", "module", "builder", "encoding"),
+    ("astroid.builder", "_parse_string"): ("data", "type_comments", "modname"),
     # overridden by the command's linter (linter_class)
     ("pylint.lint", "PyLinter.get_ast"): ("self", "filepath", "modname", "data"),
     ("pylint.lint", "PyLinter.prepare_checkers"): ("self",),

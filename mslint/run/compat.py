@@ -358,6 +358,37 @@ class LazyStarImports(_Patches):
 
 
 
+def _records_instance_attribute_only(expr: Any, nodes: Any) -> bool:
+    """Whether astroid's inference for ``expr.attr = ...`` could only record an
+    instance attribute, which pylint's ``no-member`` reads and mslint never:
+    ``expr`` is ``self``, an attribute of ``self`` (``self.head.bias = ...``),
+    or a name every binding of which in its scope is a call's result or a
+    parameter (``args = parser.parse_args(); args.lr = ...``: its inference
+    builds argparse's tree to find the Namespace class). Names bound to a
+    module, a class or a function keep astroid's bookkeeping: a module's or a
+    class's locals are what mslint's name resolution reads."""
+    if isinstance(expr, nodes.Attribute):
+        while isinstance(expr, nodes.Attribute):
+            expr = expr.expr
+        return isinstance(expr, nodes.Name) and expr.name == "self"
+    if not isinstance(expr, nodes.Name):
+        return False
+    if expr.name == "self":
+        return True
+    bindings = expr.frame().locals.get(expr.name)
+    if not bindings:
+        return False
+    for binding in bindings:
+        parent = binding.parent
+        if not isinstance(binding, nodes.AssignName):
+            return False
+        if isinstance(parent, nodes.Arguments):
+            continue
+        if not (isinstance(parent, nodes.Assign) and isinstance(parent.value, nodes.Call)):
+            return False
+    return True
+
+
 class LeanTrees(_Patches):
     """While active, astroid builds only what mslint's rules read, about 40% less
     work per tree, used only when no pylint checker of its own is enabled:
@@ -389,8 +420,7 @@ class LeanTrees(_Patches):
         original = AstroidBuilder.delayed_assattr
 
         def delayed_assattr(builder, node):  # noqa: ANN001, ANN202
-            expr = node.expr
-            if isinstance(expr, nodes.Name) and expr.name == "self":
+            if _records_instance_attribute_only(node.expr, nodes):
                 return None
             return original(builder, node)
 
@@ -905,9 +935,33 @@ def _tree_of(source: tuple[str, str, str], modname: str, filepath: str) -> Any:
     cached = astroid.MANAGER.astroid_cache.get(modname)
     if cached is not None and getattr(cached, "mslint_content_hash", None) == content_hash and cached.file == os.path.abspath(filepath):
         return cached
-    module = astroid.builder.AstroidBuilder(astroid.MANAGER).string_build(universal_newlines(text), modname, filepath)
+    parse = astroid.builder._parse_string  # noqa: SLF001
+
+    def kept_parse(data: str, type_comments: bool = True, modname: str | None = None) -> ast.Module:
+        tree = parse(data, type_comments, modname)
+        _PARSED[:] = [(content_hash, tree)]
+        return tree
+
+    astroid.builder._parse_string = kept_parse  # noqa: SLF001
+    try:
+        module = astroid.builder.AstroidBuilder(astroid.MANAGER).string_build(universal_newlines(text), modname, filepath)
+    finally:
+        astroid.builder._parse_string = parse  # noqa: SLF001
     module.mslint_content_hash = content_hash
     return module
+
+
+# The standard library's tree of the checked file, as _tree_of's build parsed it:
+# (content hash, tree), at most one, taken by the engine's compile check.
+_PARSED: list[tuple[str, ast.Module]] = []
+
+
+def take_parsed(content_hash: str) -> ast.Module | None:
+    """The ``ast`` tree the checked file's astroid tree was built from, when it
+    was built from the bytes of ``content_hash`` (None: it came from astroid's
+    cache, built when another file imported it); given once, then forgotten."""
+    found, _PARSED[:] = _PARSED[:1], []
+    return found[0][1] if found and found[0][0] == content_hash else None
 
 
 def configure(linter: PyLinter, arguments: list[str], reporter: Any) -> None:

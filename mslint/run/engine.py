@@ -144,16 +144,18 @@ def decoded_source(data: bytes) -> str:
     return data.decode(encoding)
 
 
-def compile_errors(path: str, text: str, lines: list[str]) -> list[Finding]:
+def compile_errors(path: str, text: str, lines: list[str], parsed: ast.Module | None = None) -> list[Finding]:
     """A ``syntax-error`` finding when CPython refuses to compile a file that
     parses: a repeated keyword argument, ``return`` outside a function, a late
     ``from __future__`` import... (astroid builds such a file, and pylint would
-    report nothing for it: "No findings" for a file that cannot run)."""
+    report nothing for it: "No findings" for a file that cannot run).
+    ``parsed``: the file's ``ast`` tree, when astroid's build kept it: only the
+    compiler's own checks are left to run, parsing is half of compile()'s time."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             # top-level ``await`` is allowed: a notebook's cells may use it
-            compile(text, path, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+            compile(text if parsed is None else parsed, path, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
     except SyntaxError as error:
         finding = file_finding(path, "syntax-error", "E0001", f"the file does not compile: {error.msg} (line {error.lineno})", lines)
         if error.lineno and 0 < error.lineno <= max(len(lines), 1):
@@ -288,8 +290,9 @@ class Engine:
             self._build()  # a crash can leave checkers half-open
             return [file_finding(path, "astroid-error", "F0002", crash, lines)], content_hash
         found = self._findings(reported, path, lines)
+        parsed = compat.take_parsed(content_hash)
         if not any(item.symbol == "syntax-error" for item in found):
-            found.extend(compile_errors(path, text, lines))
+            found.extend(compile_errors(path, text, lines, parsed))
         self.after_file()
         if expected_hash is not None and content_hash != expected_hash:
             return found, None
