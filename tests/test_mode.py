@@ -38,6 +38,23 @@ def _modes(source: str, path: str = "") -> set[str]:
         ("ms.set_context(**settings)", {"unknown"}),
         ("ms.set_context(device_target='GPU')", set()),
         ("x = 1", set()),
+        # a conditional on an option: the branch its default takes (its choices, without one)
+        ("p.add_argument('--run', default='py', choices=['py', 'graph'])\n"
+         "ms.set_context(mode=ms.PYNATIVE_MODE if args.run == 'py' else ms.GRAPH_MODE)", {"pynative"}),
+        ("p.add_argument('--run', default='graph', choices=['py', 'graph'])\n"
+         "ms.set_context(mode=ms.PYNATIVE_MODE if args.run == 'py' else ms.GRAPH_MODE)", {"graph"}),
+        ("p.add_argument('--run', choices=['py', 'graph'])\n"
+         "ms.set_context(mode=ms.PYNATIVE_MODE if args.run == 'py' else ms.GRAPH_MODE)", {"graph", "pynative"}),
+        ("p.add_argument('--run', choices=['py', 'eager'])\n"
+         "ms.set_context(mode=ms.PYNATIVE_MODE if args.run in ('py', 'eager') else ms.GRAPH_MODE)", {"pynative"}),
+        ("p.add_argument('--eager', action='store_true')\n"
+         "ms.set_context(mode=ms.PYNATIVE_MODE if args.eager else ms.GRAPH_MODE)", {"graph"}),
+        ("p.add_argument('--run', default='PY')\nmode = ms.GRAPH_MODE if args.run.lower() != 'py' else ms.PYNATIVE_MODE\n"
+         "ms.set_context(mode=mode)", {"pynative"}),
+        # a saved mode put back (a context manager's __exit__) selects nothing
+        ("class scope:\n    def __init__(self):\n        self._saved = ms.get_context('mode')\n"
+         "    def __exit__(self, *exc):\n        ms.set_context(mode=self._saved)", set()),
+        ("class scope:\n    def __exit__(self, *exc):\n        ms.set_context(mode=self._saved)", {"unknown"}),
     ],
 )
 def test_selected_modes(source: str, expected: set[str]) -> None:
@@ -137,7 +154,7 @@ def test_a_program_without_set_context_runs_pynative_and_an_unreadable_mode_is_a
         {
             "a/main.py": 'from model import Net\nif __name__ == "__main__":\n    Net()\n',
             "a/model.py": MODEL,
-            "b/main.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=cfg.mode)\n",
+            "b/main.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=cfg.mode)\nNet()\n",
             "b/model.py": MODEL,
         },
     )

@@ -191,6 +191,8 @@ class _ModeReader(ast.NodeVisitor):
         for statement in tree.body:
             if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
                 self.constants[statement.targets[0].id] = statement.value
+        # self.<name> = get_context("mode"): attributes that keep the setting in force
+        self.restored: set[str] = _saved_attributes(tree)
         self.visit(tree)
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -281,6 +283,11 @@ class _ModeReader(ast.NodeVisitor):
         if isinstance(node, ast.Constant):
             return constant_level(node.value) if levels else constant_mode(node.value)
         if isinstance(node, ast.IfExp):
+            # ``PYNATIVE_MODE if args.mode == "py" else GRAPH_MODE``: the branch the
+            # test takes with the option's default (what a run without the flag does)
+            taken = self.truth(node.test, depth + 1)
+            if taken is not None:
+                return self.evaluate(node.body if taken else node.orelse, depth + 1, levels)
             return self.evaluate(node.body, depth + 1, levels) | self.evaluate(node.orelse, depth + 1, levels)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Dict):
             found: set[str] = set()
@@ -295,6 +302,9 @@ class _ModeReader(ast.NodeVisitor):
             # int(os.getenv("MS_MODE", "0")), os.environ.get("MODE", "GRAPH")
             if last_name(node.func) in ("int", "str") and len(node.args) == 1:
                 return self.evaluate(node.args[0], depth + 1, levels)
+            # cfg.mode.lower(): the option's spelling does not change which mode it names
+            if isinstance(node.func, ast.Attribute) and node.func.attr in _SPELLINGS and not node.args:
+                return self.evaluate(node.func.value, depth + 1, levels)
             if last_name(node.func) in _ENV_READERS and _reads_environment(node.func) and len(node.args) >= 2:
                 return self.evaluate(node.args[1], depth + 1, levels)
             return {UNKNOWN}
@@ -325,6 +335,10 @@ class _ModeReader(ast.NodeVisitor):
             if name in self.constants:
                 return self.evaluate(self.constants[name], depth + 1, levels)
             return {UNKNOWN}
+        if isinstance(node, ast.Attribute) and _is_self(node.value) and name in self.restored:
+            # set_context(mode=self._prev_mode), self._prev_mode = get_context("mode"):
+            # a restore of the setting in force (a context manager's __exit__)
+            return set()
         # args.mode, config.mode: an argparse option, else a YAML key
         option = self.arguments.get(name)
         if option is not None:
@@ -337,6 +351,49 @@ class _ModeReader(ast.NodeVisitor):
             return found
         self._options.append(name)
         return {UNKNOWN}
+
+    def truth(self, test: ast.expr, depth: int) -> bool | None:
+        """Whether ``test`` holds when the program runs with its options' defaults
+        (``args.mode == "py"``, ``args.graph``, ``not args.eager``); None when
+        mslint cannot tell. An option without a default decides only when each
+        of its choices gives the same answer."""
+        if depth > 6:
+            return None
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = self.truth(test.operand, depth + 1)
+            return None if inner is None else not inner
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            left = self.values_of(test.left, depth + 1)
+            right = self.values_of(test.comparators[0], depth + 1)
+            if left is None or right is None:
+                return None
+            return _same_answer(_compare(test.ops[0], a, b) for a in left for b in right)
+        values = self.values_of(test, depth + 1)
+        return None if values is None else _same_answer(bool(value) for value in values)
+
+    def values_of(self, node: ast.expr, depth: int) -> list[object] | None:
+        """The constant values ``node`` may have with the options' defaults: a
+        literal, a tuple or list of literals (one value), a constant, a name
+        assigned once in the function being read, an argparse option of this
+        file; None when not known."""
+        if depth > 6:
+            return None
+        if isinstance(node, ast.Constant):
+            return [node.value]
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            items = [item.value for item in node.elts if isinstance(item, ast.Constant)]
+            return [tuple(items)] if len(items) == len(node.elts) else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SPELLINGS \
+                and not node.args:
+            inner = self.values_of(node.func.value, depth + 1)
+            return None if inner is None else [_respelled(value, node.func.attr) for value in inner]
+        if isinstance(node, ast.Name):
+            assigned = self._assigned[-1].get(node.id) or self.constants.get(node.id)
+            return self.values_of(assigned, depth + 1) if assigned is not None and assigned is not node else None
+        if isinstance(node, ast.Attribute) and not _is_self(node.value):
+            option = self.arguments.get(node.attr)
+            return _option_values(option) if option is not None else None
+        return None
 
     def _parameter_default(self, name: str) -> ast.expr | None:
         for function in reversed(self.functions):
@@ -389,6 +446,74 @@ class _ModeReader(ast.NodeVisitor):
         if self._yaml is None:
             self._yaml = yaml_keys(os.path.dirname(self.path)) if self.path else {}
         return self._yaml
+
+
+# string methods that change an option's spelling, not its meaning
+_SPELLINGS = frozenset({"lower", "upper", "strip", "casefold"})
+
+
+def _respelled(value: object, method: str) -> object:
+    return getattr(value, method)() if isinstance(value, str) else value
+
+
+def _is_self(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
+
+
+def _saved_attributes(tree: ast.Module) -> set[str]:
+    """``self.<name> = get_context(...)``: the attributes that hold the setting in force."""
+    return {
+        target.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and last_name(node.value.func) == "get_context"
+        for target in node.targets
+        if isinstance(target, ast.Attribute) and _is_self(target.value)
+    }
+
+
+def _option_values(option: ast.Call) -> list[object] | None:
+    """The value of an argparse option when the flag is not given: its default
+    (``store_true``: False, ``store_false``: True), else each of its literal
+    choices; None when not known."""
+    keywords = {keyword.arg: keyword.value for keyword in option.keywords if keyword.arg}
+    default = keywords.get("default")
+    if isinstance(default, ast.Constant):
+        return [default.value]
+    if default is not None:
+        return None
+    action = keywords.get("action")
+    if isinstance(action, ast.Constant) and action.value in ("store_true", "store_false"):
+        return [action.value == "store_false"]
+    choices = keywords.get("choices")
+    if isinstance(choices, (ast.List, ast.Tuple, ast.Set)) and choices.elts \
+            and all(isinstance(item, ast.Constant) for item in choices.elts):
+        return [item.value for item in choices.elts]  # type: ignore[attr-defined]
+    return None
+
+
+def _compare(operator: ast.cmpop, left: object, right: object) -> bool | None:
+    try:
+        if isinstance(operator, (ast.Eq, ast.Is)):
+            return left == right
+        if isinstance(operator, (ast.NotEq, ast.IsNot)):
+            return left != right
+        if isinstance(operator, ast.In):
+            return left in right  # type: ignore[operator]
+        if isinstance(operator, ast.NotIn):
+            return left not in right  # type: ignore[operator]
+    except TypeError:
+        return None
+    return None
+
+
+def _same_answer(answers) -> bool | None:
+    """True or False when every answer is it; None otherwise (or when there is none)."""
+    found = set()
+    for answer in answers:
+        if answer is None:
+            return None
+        found.add(answer)
+    return found.pop() if len(found) == 1 else None
 
 
 def yaml_keys(folder: str) -> dict[str, list[str]]:
