@@ -148,6 +148,57 @@ def test_a_registry_builds_what_the_key_can_select(tmp_path: Path, option: str, 
     assert reached == built
 
 
+REGISTRY = """
+class Registry:
+    _table = {}
+    @classmethod
+    def register_cls(cls, klass, alias=None):
+        cls._table[alias or klass.__name__] = klass
+    @classmethod
+    def add_hook(cls, hook):
+        cls._table["hook"] = hook
+    @classmethod
+    def get_cls(cls, alias):
+        return cls._table[alias]
+"""
+
+
+def test_a_class_registered_is_built_only_by_a_lookup_that_returns_it(tmp_path: Path) -> None:
+    # a function called on import files classes (and a hook) in a class's table:
+    # filing builds nothing; the lookup with the key "gate" builds the class filed under it
+    files = {
+        "zoo/__init__.py": "from zoo import cells\n",
+        "zoo/registry.py": REGISTRY,
+        "zoo/cells.py": CELL.format(name="Gate") + CELL.format(name="Rescale").split("\n", 1)[1] + textwrap.dedent("""
+            from zoo.registry import Registry
+            def on_step(x):
+                return Probe()
+            class Probe(nn.Cell):
+                pass
+            def file_all():
+                Registry.register_cls(Gate, alias="gate")
+                Registry.register_cls(klass=Rescale, alias="rescale")
+                Registry.add_hook(on_step)
+            file_all()
+        """),
+        "convert.py": "import zoo\nif __name__ == '__main__':\n    print(zoo)\n",
+        "serve.py": "from zoo.registry import Registry\nif __name__ == '__main__':\n    Registry.get_cls('gate')()\n",
+    }
+    paths = _project(tmp_path, files)
+    facts = programs.read_facts(Path(paths["zoo/cells.py"]).read_bytes())
+    assert facts["bodies"]["file_all"]["registers"] == [
+        ["Registry.register_cls", "Gate", ["lit", "gate"]], ["Registry.register_cls", "Rescale", ["lit", "rescale"]],
+        ["Registry.add_hook", "on_step", None],
+    ]
+    assert "Gate" not in facts["bodies"]["file_all"].get("refs", ())
+    model = _model(tmp_path)
+    cells = {"zoo/cells.py::Gate", "zoo/cells.py::Rescale", "zoo/cells.py::Probe"}
+    # a hook registered still runs when its owner calls it: what it builds is built
+    assert _built(model, "convert.py") & cells == {"zoo/cells.py::Probe"}
+    assert _built(model, "serve.py") & cells == {"zoo/cells.py::Gate", "zoo/cells.py::Probe"}
+    assert "registry registry.py:Registry['gate']" in model.explain()
+
+
 def test_dicts_of_classes_and_getattr_on_a_module_are_registries(tmp_path: Path) -> None:
     _project(tmp_path, {
         "train.py": """
@@ -224,6 +275,35 @@ def test_code_no_program_builds_takes_the_mode_of_the_programs_beside_it(tmp_pat
     extra = model.decision(paths["extra.py"], "Extra")
     assert (extra.mode, extra.assumed) == (mode.PYNATIVE, True)
     assert extra.basis == "no program in sight builds it, and train.py, which builds Cells beside it, runs PyNative"
+
+
+def test_programs_of_unknown_mode_decide_nothing_for_code_they_do_not_build(tmp_path: Path) -> None:
+    # a converter whose mode mslint cannot read imports the library and builds none of it
+    files = {
+        "tools/convert.py": "import json\nimport mindspore as ms\nimport lib\nif __name__ == '__main__':\n"
+                            "    ms.set_context(**json.load(open('settings.json')))\n",
+        "lib/__init__.py": "from lib import replay\n",
+        "lib/replay.py": CELL.format(name="Replay"),
+        "demo/run.py": "from toy import Toy\nif __name__ == '__main__':\n    Toy()\n",
+        "demo/toy.py": CELL.format(name="Toy"),
+    }
+    paths = _project(tmp_path, files)
+    model = _model(tmp_path)
+    assert [program.kind for program in model.programs] == [programs.RUNS_PYNATIVE, programs.UNREADABLE]
+    # the code takes the mode of the program whose mode is known
+    assert model.decision(paths["lib/replay.py"], "Replay") == mode.Decision(
+        mode.PYNATIVE, "no program in sight builds it, and ../demo/run.py, which builds Cells in the project, runs PyNative",
+        assumed=True)
+    # with none known, a library's assumption, said as it is
+    os.remove(paths["demo/run.py"])
+    model = _model(tmp_path)
+    assert model.decision(paths["lib/replay.py"], "Replay") == mode.Decision(
+        mode.GRAPH, "no program in sight builds it, and none sets a mode mslint can read", assumed=True)
+    # a program of known mode importing the package decides (GRAPH_MODE here)
+    _project(tmp_path, {"tools/serve.py": "import mindspore as ms\nimport lib\nms.set_context(mode=ms.GRAPH_MODE)\n"})
+    model = _model(tmp_path)
+    assert model.decision(paths["lib/replay.py"], "Replay") == mode.Decision(
+        mode.GRAPH, "no program in sight builds it, and ../tools/serve.py, which imports its package, compiles", assumed=True)
 
 
 GUARDED_LIB = """\
@@ -363,6 +443,28 @@ def test_the_project_root(tmp_path: Path) -> None:
     (tmp_path / "repo" / ".cache" / "lib" / "pkg" / "__init__.py").write_text("")
     found = programs.project_root(str(tmp_path / "repo" / ".cache" / "lib" / "pkg" / "m.py"))
     assert found == str((tmp_path / "repo" / ".cache" / "lib").resolve())
+
+
+def test_a_project_nothing_marks_is_bounded_by_the_folder_named(tmp_path: Path, capsys, monkeypatch) -> None:
+    # an unpacked archive of sub-projects (no .git): a sub-project's scripts and the
+    # model they build sit in sibling folders without packages
+    root = tmp_path / "courses"
+    for name, text in {
+        "gan/src/train.py": "from model.net import Net\nif __name__ == '__main__':\n    Net()\n",  # PyNative
+        "gan/src/model/net.py": CELL.format(name="Net"),
+    }.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(name.endswith("net.py") and CELL.format(name="Net") or text)
+    net = str((root / "gan/src/model/net.py").resolve())
+    assert programs.project_root(net) == str((root / "gan/src/model").resolve())  # the folder above its top package
+    assert programs.project_root(net, [str(root)]) == str(root.resolve())
+    assert programs.project_root(net, [str(root / "gan/src/model/net.py")]) == str((root / "gan/src/model").resolve())
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("MSLINT_CACHE_DIR", str(tmp_path / "cache"))
+    # the finding's mode is that of the program --explain shows building it (it said "no entry script in sight")
+    assert _lint(capsys, ".")["findings"] == []
+    cli.main(["--explain", "."])
+    assert "Program gan/src/train.py: PyNative" in capsys.readouterr().out
 
 
 @pytest.fixture()

@@ -17,7 +17,12 @@ The facts are a JSON-able dict:
             {"calls": [[dotted, [spec], {kw: spec}, line, open]], "refs": [dotted],
              "lookups": [[dotted, spec, kind]], "imports": [[level, module, names]],
              "locals": {name: binding}, "stores": [[dotted, spec, spec]],
-             "guard": line}; a function's statements past a guard that raises
+             "registers": [[callee dotted, dotted, key spec]], "guard": line};
+            "registers": the names passed to a registering call
+            (``REG.register_cls(Net, alias="net")``, ``add_model(Net)``) or
+            stored into a table (``REG["net"] = Net``: callee ""), which are
+            registered there, not run (they are not among "refs"); a
+            function's statements past a guard that raises
             unless PyNative (mslint.analysis.mode.is_pynative_guard) are a body
             of their own, its name + PYNATIVE_PART, and "guard" its line
   dicts     name -> [[key, dotted]]: module-level dicts of names
@@ -44,7 +49,7 @@ from typing import Any
 from mslint.analysis import forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 3
+FACTS_VERSION = 4
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -301,6 +306,24 @@ class _FactsReader:
         return found
 
 
+# keywords naming the key a registering call files its class under, and those passing the class
+_KEY_KEYWORDS = frozenset({"name", "key", "alias", "module_name"})
+_CLASS_KEYWORDS = frozenset({"module", "cls", "klass", "class_", "register_class", "obj", "fn", "func", "model", "cell", "target"})
+
+
+def is_registering(name: str) -> bool:
+    """A call named register*/add* (``register_cls``, ``registerModel``,
+    ``add_model``), by its last name; not ``address``, ``addmm`` ... only the
+    verb: ``add`` and ``register`` alone, or followed by ``_`` or a capital."""
+    last = name.rsplit(".", 1)[-1].lstrip("_")
+    lowered = last.lower()
+    for verb in ("register", "add"):
+        if lowered == verb or lowered.startswith(verb + "_") or (last[: len(verb)].lower() == verb
+                                                                  and last[len(verb): len(verb) + 1].isupper()):
+            return True
+    return lowered.startswith("register")
+
+
 def _rebinding_value(value: ast.expr) -> str | None:
     """What an assignment to a framework attribute puts there, as a rebinding:
     a name, "" for what a call returns (a wrapper), None for a plain value
@@ -393,6 +416,7 @@ class _BodyReader(ast.NodeVisitor):
         self.imports: list[list] = []
         self.locals: dict[str, list] = {}
         self.stores: list[list] = []
+        self.registers: list[list] = []
         self._functions: list[ast.AST] = []
         self._decorated_name: dict[str, str] = {}  # local name -> the parameter whose __name__ it holds
         self._skip: set[int] = set()  # nodes not to count as references
@@ -436,7 +460,8 @@ class _BodyReader(ast.NodeVisitor):
             found["refs"] = list(self.refs)
         if self.attrs:
             found["attrs"] = list(self.attrs)
-        for key, value in (("lookups", self.lookups), ("imports", self.imports), ("locals", self.locals), ("stores", self.stores)):
+        for key, value in (("lookups", self.lookups), ("imports", self.imports), ("locals", self.locals), ("stores", self.stores),
+                           ("registers", self.registers)):
             if value:
                 found[key] = value
         return found
@@ -547,6 +572,8 @@ class _BodyReader(ast.NodeVisitor):
             key = json.dumps([dotted, args, keywords], sort_keys=True)
             if key not in self.calls and len(self.calls) < 2000:
                 self.calls[key] = [dotted, args, keywords, node.lineno, unread]
+        if is_registering((func.attr if isinstance(func, ast.Attribute) else dotted) or ""):
+            self._register(dotted or "", node)
         if dotted is not None:
             self._skip.add(id(func))
             for part in dotted.split(".")[1:]:
@@ -581,6 +608,7 @@ class _BodyReader(ast.NodeVisitor):
                 dotted = _dotted(target.value)
                 if dotted:
                     self.stores.append([dotted, self._spec(target.slice), self._value_spec(node.value)])
+                    self._register_name("", node.value, self._spec(target.slice))
             elif isinstance(target, ast.Name) and self._functions:
                 # model_name = fn.__name__: a decorator's key
                 if isinstance(node.value, ast.Attribute) and node.value.attr == "__name__" \
@@ -606,6 +634,27 @@ class _BodyReader(ast.NodeVisitor):
         if isinstance(node.ctx, ast.Load) and id(node) not in self._skip and self._known(dotted) \
                 and dotted.split(".", 1)[0] not in ("self", "cls") and len(self.refs) < 2000:
             self.refs[dotted] = None
+
+    # -- registrations -------------------------------------------------------
+    def _register(self, callee: str, node: ast.Call) -> None:
+        """The names a registering call is given: registered, not run."""
+        key = None
+        for keyword in node.keywords:
+            if keyword.arg in _KEY_KEYWORDS and isinstance(keyword.value, ast.Constant):
+                key = ["lit", keyword.value.value]
+        if key is None:
+            key = next((["lit", arg.value] for arg in node.args
+                        if isinstance(arg, ast.Constant) and isinstance(arg.value, str)), None)
+        for value in [*node.args, *(keyword.value for keyword in node.keywords if keyword.arg in _CLASS_KEYWORDS)]:
+            self._register_name(callee, value, key)
+
+    def _register_name(self, callee: str, value: ast.expr, key: list | None) -> None:
+        dotted = _dotted(value)
+        if not dotted or not self._known(dotted) or dotted.split(".", 1)[0] in ("self", "cls") \
+                or ("." in dotted and dotted.rsplit(".", 1)[1].isupper()):  # Kinds.WRAPPER: a key, not what is filed
+            return
+        self.registers.append([callee, dotted, key])
+        self._skip.add(id(value))  # (program model: a class registered is not built; a function still runs)
 
     # -- specs -------------------------------------------------------------
     def _spec(self, node: ast.expr) -> list | None:

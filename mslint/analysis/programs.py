@@ -10,9 +10,11 @@ layer, not the module it sits in:
   ``value_and_grad``), outside packages (a package module's main guard is a
   self-test). The files in sight are those of the project: the folder of the
   nearest ``.git``, ``pyproject.toml``, ``setup.py`` or ``setup.cfg`` above the
-  file (else the folder above its top package), whichever files were named on
-  the command line (:func:`project_root`): ``mslint net.py``, standard input,
-  the pre-commit hook and ``mslint .`` see the same programs.
+  file, whichever files were named on the command line (:func:`project_root`):
+  ``mslint net.py``, standard input, the pre-commit hook and ``mslint .`` see
+  the same programs. Where nothing marks the project (an unpacked archive), the
+  outermost folder named on the command line that holds the file, else the
+  folder above its top package.
 - **What a program builds**: the code it reaches from its entry, following
   what runs: the entry's top level and main guard; the top level of every module
   imported (importing runs it, but builds nothing it only defines); the
@@ -23,10 +25,14 @@ layer, not the module it sits in:
   contents) and its project base classes. Factories and registries: a lookup
   ``REGISTRY[key]``, ``REGISTRY.get(key)``, ``getattr(module, key)`` in reached
   code reaches the candidates registered (a dict of classes, ``REGISTRY[k] =
-  cls`` in a ``@register_model`` decorator, ``@REGISTRY.register_module()``),
-  all of them, or those the key can be: a literal, the parameter of a factory
-  traced to its callers, an argparse option (its choices, else its default) and
-  the YAML/JSON configuration files that set it.
+  cls`` in a ``@register_model`` decorator, ``@REGISTRY.register_module()``,
+  a registering call ``Registry.register_cls(cls, alias=k)``), all of them, or
+  those the key can be: a literal, the parameter of a factory traced to its
+  callers, an argparse option (its choices, else its default) and the
+  YAML/JSON configuration files that set it. Registering is not building: a
+  class passed to a registering call (``register*``, ``add*``) or stored into a
+  table is built only by a lookup that returns it (a function registered, a
+  hook, still runs when its owner calls it).
 - **In which mode**: what the ``set_context`` calls the program reaches select
   (its own, those of the modules it imports at their top level, of the helper
   functions it calls), with ``args.mode`` / ``cfg.mode`` read from the argparse
@@ -40,9 +46,12 @@ layer, not the module it sits in:
   it, whatever it selects; a class whose ``__init__`` or ``construct``, or a
   function whose body, holds such a guard is PyNative code, whoever builds it.
   Code no program builds takes the mode of the programs that import its package,
-  else of the programs beside it (all PyNative, or some: PyNative; all
-  compiling: graph, assumed); only where no program is in sight is it assumed
-  graph, and the findings say so.
+  else of the programs beside it, else of the repository's (all PyNative, or
+  some: PyNative; all compiling: graph, assumed). Only programs whose mode is
+  known count there: one whose mode mslint cannot read, or that a helper it
+  never calls may set, is assumed to compile what it builds, but says nothing
+  of code it does not build. Where no program of known mode is in sight, the
+  code is assumed graph, and the findings say so.
 - **Trained or only evaluated**: a graph-mode Cell that every compiling program
   only evaluates or exports (``.predict``, ``.eval``, ``set_train(False)``,
   ``mindspore.export``, and nothing they reach trains) loses no gradient under
@@ -77,7 +86,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mslint.analysis import mode
-from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, PYNATIVE_PART, read_facts, read_many
+from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, PYNATIVE_PART, is_registering, read_facts, read_many
 from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
 from mslint.analysis.project import available_cpus, content_hash, module_name, package_root, read_source
@@ -93,6 +102,8 @@ _MAX_CONFIG_FILES = 400
 # kinds is graph code if any of them compiles it
 SETS_GRAPH, UNREADABLE, MAY_SET, RUNS_PYNATIVE = KINDS = ("graph", "unreadable", "may set", "pynative")
 _COMPILING = (SETS_GRAPH, UNREADABLE, MAY_SET)
+# the kinds whose mode mslint knows: evidence for code their programs do not build
+_KNOWN = (SETS_GRAPH, RUNS_PYNATIVE)
 
 ANY = None  # a key that may be any string
 
@@ -108,22 +119,33 @@ _JSON_KEY = re.compile(r'"(\w+)"\s*:\s*("[^"\n]*"|-?\d+)')
 # ---------------------------------------------------------------------------
 
 
-def project_root(path: str) -> str:
+def project_root(path: str, folders: Iterable[str] = ()) -> str:
     """The folder whose Python files are in sight for the file at ``path``: the
     nearest folder above it with ``.git``, ``pyproject.toml``, ``setup.py`` or
-    ``setup.cfg``; the folder above its top package when there is none, or when
-    the file lies in a folder the project's files are not looked for in (a
-    hidden folder, ``build``, ``site-packages``...)."""
+    ``setup.cfg``. Where nothing marks the project (an unpacked archive), the
+    outermost of ``folders`` (the folders named on the command line) holding
+    it, when that is above the folder above its top package: a sub-project's
+    scripts and the models they build, in sibling folders without packages,
+    are one project (``mslint .`` and ``mslint --explain .`` see the same
+    programs); else the folder above its top package, as also when the file
+    lies in a folder the project's files are not looked for in (a hidden
+    folder, ``build``, ``site-packages``...) below the folders named."""
     real = os.path.realpath(path)
+    named = {os.path.realpath(folder) for folder in folders}
     folder = os.path.dirname(real)
+    outermost = ""
     while True:
         if any(os.path.exists(os.path.join(folder, marker)) for marker in ROOT_MARKERS):
             return folder
+        if folder in named:
+            outermost = folder
         parent = os.path.dirname(folder)
         name = os.path.basename(folder)
         if parent == folder or name in SKIPPED_FOLDERS or name.startswith("."):
-            return package_root(real)
+            break
         folder = parent
+    above_package = package_root(real)
+    return outermost if outermost and len(outermost) < len(above_package) else above_package
 
 
 def python_files(root: str, extra: Iterable[str] = ()) -> list[str]:
@@ -568,6 +590,11 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if body_name != MODULE:
             for dotted in body.get("refs", ()):
                 out.extend(self._symbol_nodes(self.resolve(path, dotted, local)))
+            # what it registers: a function runs when its owner calls it (a hook, a
+            # factory), a class is built only by a lookup that returns it (_lookup_candidates)
+            for _, dotted, _ in body.get("registers", ()):
+                out.extend(node for node in self._symbol_nodes(self.resolve(path, dotted, local))
+                           if node[1] not in self.facts(node[0])["classes"])
         if body_name in facts["classes"]:
             info = facts["classes"][body_name]
             for base in info["bases"]:
@@ -582,17 +609,21 @@ class Model:  # pylint: disable=too-many-instance-attributes
             if target is not None and (target[0] == "obj" or (kind == "getattr" and target[0] == "mod")):
                 out.append(("lookup", target, tuple(spec) if spec else None, path, body_name))
         for dotted, *_ in body.get("calls", ()):
-            # REGISTRY.get(key), REGISTRY.build(cfg): lookups too
+            # REGISTRY.get(key), REGISTRY.build(cfg), Registry.get_instance(...): lookups too
             owner, _, method = dotted.rpartition(".")
-            if owner and not method.startswith("register"):
+            if owner and not is_registering(method):
                 target = self.resolve(path, owner, local)
-                if target is not None and target[0] == "obj":
+                if target is not None and (target[0] == "obj" or self._is_class(target)):
                     out.append(("call-lookup", target, dotted, path, body_name))
         if body.get("guard"):
             # past a guard that raises unless PyNative: followed apart (Model._reach)
             out.append(("guarded", (path, body_name + PYNATIVE_PART), body["guard"]))
         known = self._edges[node] = list(dict.fromkeys(out))
         return known
+
+    def _is_class(self, target: tuple | None) -> bool:
+        """A project class named whole (``Registry``, not ``Registry.get``)."""
+        return target is not None and target[0] == "sym" and target[2] in self.facts(target[1])["classes"]
 
     def _symbol_nodes(self, target: tuple | None) -> list[tuple[str, str]]:
         if target is None or target[0] != "sym":
@@ -693,6 +724,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
     def _index_registries(self) -> dict[tuple[str, str], list]:  # noqa: C901
         found: dict[tuple[str, str], list] = {}
         registrars: dict[tuple[str, str], tuple[tuple[str, str], str]] = {}
+        calls: list[tuple] = []  # (file, locals, callee, registered name, key spec): registering calls
         parsed = list(self._facts.items())
         for path, facts in parsed:
             for name, entries in facts["dicts"].items():
@@ -713,6 +745,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
                         for node in self._symbol_nodes(self.resolve(path, value[1], body.get("locals"))):
                             literal = str(key[1]) if key and key[0] == "lit" else None
                             found.setdefault(registry, []).append((literal, node))
+                for callee, dotted, key in body.get("registers", ()):
+                    if callee:
+                        calls.append((path, body.get("locals"), callee, dotted, key))
         for path, facts in parsed:
             for table in ("classes", "functions"):
                 for name, info in facts[table].items():
@@ -729,7 +764,30 @@ class Model:  # pylint: disable=too-many-instance-attributes
                         elif target[0] == "obj" and "." in dotted:
                             # @REGISTRY.register_module(), @REGISTRY.register("key")
                             found.setdefault((target[1], target[2]), []).append((argument or name, (path, name)))
+        for path, local, callee, dotted, key in calls:
+            registry = self._registry_of_call(path, local, callee, registrars)
+            if registry is not None:
+                literal = str(key[1]) if key and key[0] == "lit" else None
+                for node in self._symbol_nodes(self.resolve(path, dotted, local)):
+                    found.setdefault(registry, []).append((literal, node))
         return found
+
+    def _registry_of_call(self, path: str, local: dict | None, callee: str,
+                          registrars: dict[tuple[str, str], tuple[tuple[str, str], str]]) -> tuple[str, str] | None:
+        """The registry a registering call files into: that of a project function
+        storing its argument into one (``register(Net)``), or the object or class
+        whose method it is (``REGISTRY.register_module(Net)``,
+        ``Registry.register_cls(Net)``); None for a registry out of sight."""
+        target = self.resolve(path, callee, local)
+        if target is not None and target[0] == "sym" and (target[1], target[2]) in registrars:
+            return registrars[(target[1], target[2])][0]
+        owner = callee.rpartition(".")[0]
+        if not owner:
+            return None
+        target = self.resolve(path, owner, local)
+        if target is not None and (target[0] == "obj" or self._is_class(target)):
+            return (target[1], target[2])
+        return None
 
     def _lookup_candidates(self, edge: tuple, program: Program, reached: set) -> list[tuple[tuple[str, str], str]]:
         kind, target = edge[0], edge[1]
@@ -1026,18 +1084,17 @@ class Model:  # pylint: disable=too-many-instance-attributes
         return known
 
     def _default(self, path: str) -> Decision:
+        """Code no program builds takes the mode of the programs whose mode is
+        known (they set GRAPH_MODE, or run PyNative): those importing its own
+        package, else those beside it, else the repository's. A program whose
+        mode mslint cannot tell (one it cannot read, or one a helper it never
+        calls may set) is assumed to compile what it builds, but it is no
+        evidence for code it does not build: where only such programs are in
+        sight, the code is assumed graph as a library's is, and the basis says so."""
         if not self.programs:
             return mode.LIBRARY
-        # the programs that import its package (or it)
-        package = path
-        folder = os.path.dirname(path)
-        while self._is_file(os.path.join(folder, "__init__.py")):
-            package = os.path.join(folder, "__init__.py")
-            parent = os.path.dirname(folder)
-            if parent == folder:
-                break
-            folder = parent
-        importing = self._by_node.get((package, MODULE)) or self._by_node.get((path, MODULE))
+        # the programs that import its package (or it): the nearest package of it they import
+        package, importing = self._importing(path)
         if importing:
             return self._unbuilt(importing, path, "which imports its package" if package != path else "which imports it")
         # the programs beside it: in the nearest folder above it that holds programs building Cells
@@ -1047,7 +1104,27 @@ class Model:  # pylint: disable=too-many-instance-attributes
             return self._unbuilt(beside, path, "which builds Cells beside it" if near else "which builds Cells in the project")
         # else the repository's programs, whatever they build
         order = {kind: index for index, kind in enumerate(KINDS)}
-        return self._unbuilt(sorted(self.programs, key=lambda item: (order[item.kind], item.path)), path, "a program of the project")
+        known = sorted((program for program in self.programs if program.kind in _KNOWN), key=lambda item: (order[item.kind], item.path))
+        if known:
+            return self._unbuilt(known, path, "a program of the project")
+        return Decision(GRAPH, "no program in sight builds it, and none sets a mode mslint can read", assumed=True)
+
+    def _importing(self, path: str) -> tuple[str, list[Program]]:
+        """The programs of known mode that import the top package of ``path``,
+        else the file itself, and which of the two it is; ("", []) when none does."""
+        package = path
+        folder = os.path.dirname(path)
+        while self._is_file(os.path.join(folder, "__init__.py")):
+            package = os.path.join(folder, "__init__.py")
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+        for importer in dict.fromkeys((package, path)):
+            known = [program for program in self._by_node.get((importer, MODULE), ()) if program.kind in _KNOWN]
+            if known:
+                return package, known
+        return "", []
 
     def _programs_beside(self, folder: str) -> list[Program]:
         """The programs building Cells under the nearest folder from ``folder`` up
@@ -1056,7 +1133,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if known is not None:
             return known
         found = [program for program in self.programs
-                 if program.path.startswith(folder + os.sep) and self._builds_cells(program)]
+                 if program.path.startswith(folder + os.sep) and program.kind in _KNOWN and self._builds_cells(program)]
         parent = os.path.dirname(folder)
         if not found and parent != folder and folder != self.root and folder.startswith(self.root):
             found = self._programs_beside(parent)
@@ -1643,19 +1720,22 @@ def overrides_for(path: str | None) -> dict[str, str]:
 
 
 def verdicts(
-    files: Iterable[str], stand_ins: dict[str, str] | None = None, facts_store: Any = None, jobs: int = 1
+    files: Iterable[str], stand_ins: dict[str, str] | None = None, facts_store: Any = None, jobs: int = 1,
+    folders: Iterable[str] = (),
 ) -> tuple[dict[str, dict], list[dict]]:
     """The verdict of each checked file (Model.verdict, keyed by the path as
     given) and the override groups they index, from the programs in sight of
     each file's project: every Python file of its project root, not only those
     checked. ``stand_ins``: a checked file that stands for another (standard
-    input's copy, a notebook's shadow module) -> the path it stands for."""
+    input's copy, a notebook's shadow module) -> the path it stands for;
+    ``folders``: the folders named on the command line (:func:`project_root`)."""
     stand_ins = {os.path.abspath(path): _real(source) for path, source in (stand_ins or {}).items()}
     sources = {os.path.abspath(path): stand_ins.get(os.path.abspath(path)) or _real(path) for path in files}
     contents = {source: checked for checked, source in stand_ins.items()}
     by_root: dict[str, list[str]] = {}
+    folders = tuple(folders)
     for source in sources.values():
-        by_root.setdefault(project_root(source), []).append(source)
+        by_root.setdefault(project_root(source, folders) if folders else project_root(source), []).append(source)
 
     def read(path: str) -> bytes | None:
         return read_source(contents.get(path, path))
@@ -1709,7 +1789,8 @@ def explain(path: str) -> str:
     """The model of the project of ``path`` (a file or a folder), in words."""
     real = os.path.realpath(path)
     if os.path.isdir(real):
-        root = project_root(os.path.join(real, "__init__.py"))  # the folder's own project, as a file in it sees it
+        # the folder's own project, as a file in it checked by `mslint PATH` sees it
+        root = project_root(os.path.join(real, "__init__.py"), [real])
         extra: list[str] = []
     else:
         root = project_root(real)

@@ -258,14 +258,15 @@ def _walk(top: str, excluded: Excluder, files: dict[str, str], problems: list[Pr
 def run_settings(
     rules: list[catalog.Rule], enabled: list[str], files: list[str], sources: list[str], *,
     jit_syntax_level: str, timeout: float, mode: str, mode_where: str, real: dict[str, str] | None = None,
-    use_cache: bool = True, jobs: int = 1,
+    use_cache: bool = True, jobs: int = 1, folders: Sequence[str] = (),
 ) -> Settings:
     """The settings every process lints ``files`` with (``sources``: the files
     they stand for, a notebook for its shadow module, a path for standard
     input), with the verdict of each file from the programs in sight of its
     project (mslint.analysis.programs: the same for `mslint .`, `mslint net.py`,
     standard input, the editor and the plugin), read where the user's file is
-    (``real``: a checked copy -> the file it stands for)."""
+    (``real``: a checked copy -> the file it stands for; ``folders``: the
+    folders named, which bound a project nothing marks)."""
     settings = Settings(
         enabled=enabled,
         jit_syntax_level=jit_syntax_level,
@@ -276,7 +277,7 @@ def run_settings(
         mode=mode,
         mode_where=mode_where,
     )
-    settings.decisions, settings.overrides = _program_verdicts(files, real or {}, use_cache, jobs)
+    settings.decisions, settings.overrides = _program_verdicts(files, real or {}, use_cache, jobs, folders)
     return settings
 
 
@@ -1322,14 +1323,14 @@ def cmd_check(argv: Sequence[str]) -> int:
 
 
 def _program_verdicts(
-    files: list[str], stand_ins: dict[str, str], use_cache: bool, jobs: int = 1
+    files: list[str], stand_ins: dict[str, str], use_cache: bool, jobs: int = 1, folders: Sequence[str] = (),
 ) -> tuple[dict[str, dict], list[dict]]:
     """mslint.analysis.programs' verdicts of the checked files, with the facts of
     the files it reads cached by content; the model is freed before the workers
     are forked (a worker inherits the memory of the process it is forked from)."""
     store = result_cache.ResultCache(warn=lambda _text: None) if use_cache else None
     try:
-        return run_programs.verdicts(files, stand_ins, store if store is not None and store.enabled else None, jobs)
+        return run_programs.verdicts(files, stand_ins, store if store is not None and store.enabled else None, jobs, folders)
     finally:
         if store is not None:
             store.close()
@@ -1425,6 +1426,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
               **({stdin.copy: stdin.path} if stdin and stdin.copy else {})},
         use_cache=use_cache,
         jobs=jobs,
+        folders=[] if stdin else [path for path in args.paths or ["."] if os.path.isdir(path)],
     )
     stats: dict[str, int] = {}
     pragma_warnings: list[Finding] = []
@@ -1741,7 +1743,7 @@ def editor_project(path: str, extra: Sequence[str] = (), folders: Sequence[str] 
     files, shadows = _notebook_shadows(files, [])
     sources = [_source_of(item, shadows) for item in files]
     settings = run_settings(rules, enabled, files, sources, jit_syntax_level=config.jit_syntax_level, timeout=config.timeout,
-                            mode=config.mode, mode_where="[tool.mslint]", use_cache=config.cache)
+                            mode=config.mode, mode_where="[tool.mslint]", use_cache=config.cache, folders=[str(config.root)])
     from mslint.report import ports  # noqa: PLC0415
 
     port_view = ports.view(files, port_conditional, port_forced)
