@@ -28,7 +28,11 @@ def _modes(source: str, path: str = "") -> set[str]:
         ("ms.set_context(mode=1)", {"pynative"}),
         ("MODE = 1\nms.set_context(mode=MODE)", {"pynative"}),
         ("ms.set_context(mode=ms.GRAPH_MODE if args.graph else ms.PYNATIVE_MODE)", {"graph", "pynative"}),
-        ("ms.set_context(mode={'graph': 0, 'pynative': 1}[args.mode])", {"graph", "pynative"}),
+        # a table keyed by an option: the entry its default selects, else left to the program model
+        ("ms.set_context(mode={'graph': 0, 'pynative': 1}[args.mode])", {"unknown"}),
+        ("p.add_argument('--mode', default='pynative')\nms.set_context(mode={'graph': 0, 'pynative': 1}[args.mode])",
+         {"pynative"}),
+        ("ms.set_context(mode={'graph': 0, 'pynative': 1}[run_kind()])", {"graph", "pynative"}),
         ("p.add_argument('--mode', type=int, default=1)\nms.set_context(mode=args.mode)", {"pynative"}),
         ("p.add_argument('--run-mode', default='GRAPH')\nms.set_context(mode=args.run_mode)", {"graph"}),
         ("p.add_argument('--mode', type=int, choices=[0, 1])\nms.set_context(mode=args.mode)", {"graph", "pynative"}),

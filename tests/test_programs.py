@@ -255,6 +255,60 @@ def test_modes_are_read_where_programs_set_them(tmp_path: Path, files: dict[str,
     assert [program.kind for program in model.programs] == [kind]
 
 
+ZOO_BY_NAME = {
+    "zoo/__init__.py": "from zoo import builders\nfrom zoo.table import build_model\n",
+    "zoo/table.py": "BUILDERS = {}\ndef builder(fn):\n    BUILDERS[fn.__name__] = fn\n    return fn\n"
+                    "def build_model(name):\n    return BUILDERS[name]()\n",
+    "zoo/builders.py": "from zoo.nets import Eager, Compiled\nfrom zoo.table import builder\n@builder\ndef eager():\n"
+                       "    return Eager()\n@builder\ndef compiled():\n    return Compiled()\n",
+    "zoo/nets.py": CELL.format(name="Eager") + CELL.format(name="Compiled").split("\n", 1)[1],
+}
+
+
+@pytest.mark.parametrize(("setter", "eager_mode"), [
+    # a table keyed by a nested configuration key
+    ('    ms.set_context(mode={"pynative_mode": ms.PYNATIVE_MODE, "graph_mode": ms.GRAPH_MODE}[cfg.system.context_mode])\n',
+     "pynative_mode"),
+    # branches on it, through a str method
+    ("    kind = cfg.system.context_mode.lower()\n    mode = None\n    if kind == 'pynative_mode':\n"
+     "        mode = ms.PYNATIVE_MODE\n    elif kind == 'graph_mode':\n        mode = ms.GRAPH_MODE\n"
+     "    ms.set_context(mode=mode)\n", "Pynative_Mode"),
+])
+def test_the_mode_each_configuration_selects_rules_what_it_selects(tmp_path: Path, setter: str, eager_mode: str) -> None:
+    # every configuration names the model and the mode (system.context_mode): a
+    # registry builds what each names, in the mode the same file names
+    paths = _project(tmp_path, {
+        **ZOO_BY_NAME,
+        "envs.py": "import mindspore as ms\ndef init_env(cfg):\n" + setter,
+        "train.py": "from envs import init_env\nfrom zoo import build_model\nif __name__ == '__main__':\n"
+                    "    cfg = load()\n    init_env(cfg)\n    build_model(cfg.model.name)\n",
+        "configs/a.yaml": f"system:\n  context_mode: {eager_mode}\nmodel:\n  name: eager\n",
+        "configs/b.yaml": "system:\n  seed: 1\n  context_mode: graph_mode  # compiled\nmodel:\n  name: compiled\n",
+    })
+    calls = programs.read_facts(Path(paths["envs.py"]).read_bytes())["contexts"]
+    assert [call[3] for call in calls] == [["system.context_mode"]]
+    model = _model(tmp_path)
+    program = model.programs[0]
+    assert program.kind == programs.SETS_GRAPH and "'system.context_mode' from configs/a.yaml, configs/b.yaml" in program.evidence
+    compiled = model.decision(paths["zoo/nets.py"], "Compiled")
+    assert (compiled.mode, compiled.basis) == (mode.GRAPH, "../train.py sets GRAPH_MODE")
+    eager = model.decision(paths["zoo/nets.py"], "Eager")
+    assert eager == mode.Decision(
+        mode.PYNATIVE, "../train.py runs it only with the configurations that select PYNATIVE_MODE (configs/a.yaml)")
+    # a model both kinds of configuration select is compiled
+    (tmp_path / "configs/c.yaml").write_text("system:\n  context_mode: graph_mode\nmodel:\n  name: eager\n")
+    assert _model(tmp_path).decision(paths["zoo/nets.py"], "Eager").mode == mode.GRAPH
+
+
+def test_nested_configuration_keys_are_read_by_their_path(tmp_path: Path) -> None:
+    (tmp_path / "run.yaml").write_text("# run\nsystem:\n  seed: null\n  context_mode: 'pynative_mode'  # eager\n"
+                                       "model:\n  name: ipt\n  layers:\n    - depth: 2\n  head:\n    width: 8\nmode: 0\n")
+    assert programs._config_file(str(tmp_path / "run.yaml")) == {
+        "system.seed": ["null"], "system.context_mode": ["pynative_mode"], "model.name": ["ipt"],
+        "model.head.width": [8], "mode": [0],
+    }
+
+
 def test_the_syntax_level_a_program_selects(tmp_path: Path) -> None:
     _project(tmp_path, {
         "train.py": "import mindspore as ms\nfrom net import Net\nms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.STRICT)\nNet()\n",

@@ -26,7 +26,8 @@ The facts are a JSON-able dict:
             unless PyNative (mslint.analysis.mode.is_pynative_guard) are a body
             of their own, its name + PYNATIVE_PART, and "guard" its line
   dicts     name -> [[key, dotted]]: module-level dicts of names
-  contexts  [[modes, runs, line, options, levels, level_options]]
+  contexts  [[modes, runs, line, options, levels, level_options, mappings]]
+            (mappings: [[option, spelling, [[value, mode]]]], mslint.analysis.mode.ContextCall)
   arguments dest -> [default spec, [choices]]
   configs   [file names of .yaml/.yml/.json the file mentions]
   rebinds   [[target dotted, value dotted or "", runs]]
@@ -85,7 +86,8 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
     try:
         facts.update(_FactsReader(tree, data).facts())
         facts["contexts"] = [
-            [sorted(call.modes), call.runs, call.line, list(call.options), sorted(call.levels), list(call.level_options)]
+            [sorted(call.modes), call.runs, call.line, list(call.options), sorted(call.levels), list(call.level_options),
+             [[option, spelling, [list(item) for item in table]] for option, spelling, table in call.mappings]]
             for call in mode.context_calls_of_tree(tree)
         ] if b"set_context" in data else []
     except RecursionError:
@@ -673,7 +675,7 @@ class _BodyReader(ast.NodeVisitor):
                 return ["dname"]
             if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
                 return None
-            return ["opt", node.attr]  # args.model, cfg.model_name, self.config.arch
+            return ["opt", mode.option_path(node)]  # args.model, cfg.model_name, self.config.arch, cfg.model.name
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
             return ["opt", node.slice.value]
         return None

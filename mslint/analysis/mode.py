@@ -12,15 +12,21 @@ call at module level, or a ``grad``/``value_and_grad`` assigned at module level
 ``GRAPH_MODE`` / ``PYNATIVE_MODE`` in any spelling, a module constant, a
 parameter default (``def init_env(cfg, mode=context.GRAPH_MODE)``), an argparse
 default of the same file (or its choices, without one), an environment switch
-read with a default (``os.getenv("MS_MODE", "0")``), both branches of ``a if c
-else b``; ``args.mode`` / ``config.mode`` that the file cannot read are kept by
-name (:attr:`ContextCall.options`) for the program model, which reads them from
-the program's argparse options and configuration files. With a path, the
+read with a default (``os.getenv("MS_MODE", "0")``), the branch of ``a if c
+else b`` the test takes with the options' defaults (both when they do not
+decide it), every value a name may hold after branches; ``args.mode`` /
+``config.mode`` / ``cfg.system.context_mode`` that the file cannot read are kept
+by name (:attr:`ContextCall.options`, a nested key by its path) for the program
+model, which reads them from the program's argparse options and configuration
+files, with the table of modes the code reads them through (``{"graph_mode":
+GRAPH_MODE, ...}[cfg.mode]``, ``if kind == "graph_mode": mode = GRAPH_MODE
+...``: :attr:`ContextCall.mappings`). With a path, the
 top-level keys of the YAML files beside the file (and in config/, configs/)
 answer too (:func:`selected_modes`). ``jit_syntax_level=`` is read the same way
 (:attr:`ContextCall.levels`). A value read back from ``get_context`` (``saved =
 get_context("mode")`` ... ``set_context(mode=saved)``) restores the setting in
-force and selects nothing.
+force and selects nothing, as does one kept in ``self.<name>`` (a context
+manager's ``__exit__``).
 
 A guard that raises unless the program runs PyNative (``if get_context("mode")
 != PYNATIVE_MODE: raise ...``, :func:`is_pynative_guard`) means the code after
@@ -35,7 +41,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 GRAPH = "graph"
 PYNATIVE = "pynative"
@@ -140,6 +146,10 @@ class ContextCall:
     options: tuple[str, ...] = ()
     levels: frozenset[str] = frozenset()  # jit_syntax_level: STRICT, LAX, UNKNOWN
     level_options: tuple[str, ...] = ()
+    # an option read through a table of modes: (option, spelling, ((value, mode), ...)), the
+    # spelling a str method the value goes through first (``{"graph_mode": GRAPH_MODE,
+    # ...}[cfg.system.context_mode]``, ``if mode == "pynative_mode": m = PYNATIVE_MODE ...``)
+    mappings: tuple[tuple[str, str, tuple[tuple[object, str], ...]], ...] = ()
 
 
 def selected_modes(source: bytes, path: str = "") -> frozenset[str]:
@@ -168,8 +178,7 @@ def context_calls_of_tree(tree: ast.Module, path: str = "") -> tuple[ContextCall
     reader = _ModeReader(tree, path)
     # a helper the module itself calls at its top level runs on import too
     return tuple(
-        ContextCall(call.modes, ON_IMPORT, call.line, call.options, call.levels, call.level_options)
-        if call.runs in reader.called_on_import else call
+        replace(call, runs=ON_IMPORT) if call.runs in reader.called_on_import else call
         for call in reader.calls
     )
 
@@ -182,8 +191,13 @@ class _ModeReader(ast.NodeVisitor):
         self._runs = ON_IMPORT  # when the code being visited runs
         self.constants: dict[str, ast.expr] = {}
         # names assigned so far in the module (its main guard too) and in each
-        # function being visited: ``ms_mode = GRAPH_MODE if ... else ...``
-        self._assigned: list[dict[str, ast.expr]] = [{}]
+        # function being visited: ``ms_mode = GRAPH_MODE if ... else ...``, each
+        # value with the tests it is assigned under (a name assigned in branches
+        # has several: _Assignment)
+        self._assigned: list[dict[str, list[_Assignment]]] = [{}]
+        # the tests the statement being visited runs under, in each scope (None: a loop's or a try's body)
+        self._conditions: list[list[tuple[ast.expr | None, bool]]] = [[]]
+        self._mappings: list[tuple] = []  # tables of modes the value being read goes through
         self.arguments: dict[str, ast.Call] = argparse_options(tree)
         self._yaml: dict[str, list[str]] | None = None
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
@@ -198,14 +212,45 @@ class _ModeReader(ast.NodeVisitor):
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.functions.append(node)
         self._assigned.append({})
+        self._conditions.append([])
         self._visit_deferred(node)
+        self._conditions.pop()
         self._assigned.pop()
         self.functions.pop()
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self.generic_visit(node)
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            self._assigned[-1][node.targets[0].id] = node.value
+            conditions = tuple(self._conditions[-1])
+            known = self._assigned[-1].setdefault(node.targets[0].id, [])
+            if not conditions:
+                known.clear()  # assigned whatever happened before: the earlier values are gone
+            known.append(_Assignment(node.value, conditions))
+
+    def _visit_under(self, test: ast.expr | None, holds: bool, statements: list) -> None:
+        self._conditions[-1].append((test, holds))
+        for statement in statements:
+            self.visit(statement)
+        self._conditions[-1].pop()
+
+    def visit_For(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
+        for field in ("target", "iter", "test"):
+            if getattr(node, field, None) is not None:
+                self.visit(getattr(node, field))
+        self._visit_under(None, True, node.body)
+        self._visit_under(None, True, node.orelse)
+
+    visit_AsyncFor = visit_While = visit_For
+
+    def visit_Try(self, node: ast.Try) -> None:
+        self._visit_under(None, True, node.body)
+        for handler in node.handlers:
+            self._visit_under(None, True, handler.body)
+        self._visit_under(None, True, node.orelse)
+        for statement in node.finalbody:
+            self.visit(statement)
+
+    visit_TryStar = visit_Try
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -238,7 +283,9 @@ class _ModeReader(ast.NodeVisitor):
             for statement in node.orelse:
                 self.visit(statement)
             return
-        self.generic_visit(node)
+        self.visit(node.test)
+        self._visit_under(node.test, True, node.body)
+        self._visit_under(node.test, False, node.orelse)
 
     def visit_Call(self, node: ast.Call) -> None:
         name = last_name(node.func)
@@ -253,11 +300,14 @@ class _ModeReader(ast.NodeVisitor):
         levels: set[str] = set()
         options: list[str] = []
         level_options: list[str] = []
+        mappings: tuple = ()
         for keyword in node.keywords:
             if keyword.arg == "mode":
                 self._options = []
+                self._mappings = []
                 selected |= self.evaluate(keyword.value, 0)
                 options += self._options
+                mappings = tuple(self._mappings)
             elif keyword.arg == "jit_syntax_level":
                 self._options = []
                 levels |= self.evaluate(keyword.value, 0, levels=True)
@@ -273,7 +323,7 @@ class _ModeReader(ast.NodeVisitor):
         if selected or levels:
             self.calls.append(ContextCall(
                 frozenset(selected), self._runs, node.lineno, tuple(dict.fromkeys(options)),
-                frozenset(levels), tuple(dict.fromkeys(level_options)),
+                frozenset(levels), tuple(dict.fromkeys(level_options)), mappings,
             ))
 
     def evaluate(self, node: ast.expr | None, depth: int, levels: bool = False) -> set[str]:  # noqa: C901, PLR0911, PLR0912
@@ -290,10 +340,7 @@ class _ModeReader(ast.NodeVisitor):
                 return self.evaluate(node.body if taken else node.orelse, depth + 1, levels)
             return self.evaluate(node.body, depth + 1, levels) | self.evaluate(node.orelse, depth + 1, levels)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Dict):
-            found: set[str] = set()
-            for value in node.value.values:
-                found |= self.evaluate(value, depth + 1, levels)
-            return found or {UNKNOWN}
+            return self._table(node.value, node.slice, depth, levels)
         if isinstance(node, ast.Call):
             if last_name(node.func) == "get_context":
                 # set_context(mode=saved), saved = get_context("mode"): a restore of
@@ -320,9 +367,9 @@ class _ModeReader(ast.NodeVisitor):
         if name in names:
             return {names[name]}
         if isinstance(node, ast.Name):
-            assigned = self._assigned[-1].get(name)
-            if assigned is not None and assigned is not node:
-                return self.evaluate(assigned, depth + 1, levels)
+            assigned = [item for item in self._assignments(name, depth) if item.value is not node]
+            if assigned:
+                return self._assigned_modes(assigned, depth, levels)
             default = self._parameter_default(name)
             if default is not None:
                 return self.evaluate(default, depth + 1, levels)
@@ -349,7 +396,7 @@ class _ModeReader(ast.NodeVisitor):
             for value in values:
                 found |= constant_level(yaml_scalar(value)) if levels else constant_mode(yaml_scalar(value))
             return found
-        self._options.append(name)
+        self._options.append(option_path(node) if isinstance(node, ast.Attribute) else name)
         return {UNKNOWN}
 
     def truth(self, test: ast.expr, depth: int) -> bool | None:
@@ -386,13 +433,117 @@ class _ModeReader(ast.NodeVisitor):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SPELLINGS \
                 and not node.args:
             inner = self.values_of(node.func.value, depth + 1)
-            return None if inner is None else [_respelled(value, node.func.attr) for value in inner]
+            return None if inner is None else [respelled(value, node.func.attr) for value in inner]
         if isinstance(node, ast.Name):
-            assigned = self._assigned[-1].get(node.id) or self.constants.get(node.id)
-            return self.values_of(assigned, depth + 1) if assigned is not None and assigned is not node else None
+            assigned = self._assignments(node.id, depth)
+            if len(assigned) == 1 and not assigned[0].conditions:
+                value = assigned[0].value
+            else:
+                value = None if assigned else self.constants.get(node.id)
+            return self.values_of(value, depth + 1) if value is not None and value is not node else None
         if isinstance(node, ast.Attribute) and not _is_self(node.value):
             option = self.arguments.get(node.attr)
             return _option_values(option) if option is not None else None
+        return None
+
+    def _assignments(self, name: str, depth: int) -> list[_Assignment]:
+        """The values ``name`` may hold at this point of the scope being read:
+        the last one assigned whatever happened, and those assigned after it
+        under tests mslint cannot decide (a test the options' defaults decide
+        keeps, or drops, its value)."""
+        live: list[_Assignment] = []
+        for item in self._assigned[-1].get(name, ()):
+            holds = self._hold(item.conditions, depth)
+            if holds is False:
+                continue
+            if holds is True:
+                live = [item]
+            else:
+                live.append(item)
+        return live
+
+    def _hold(self, conditions: tuple, depth: int) -> bool | None:
+        answer: bool | None = True
+        for test, branch in conditions:
+            truth = None if test is None or depth > 4 else self.truth(test, depth + 1)
+            if truth is None:
+                answer = None
+            elif truth != branch:
+                return False
+        return answer
+
+    def _assigned_modes(self, assigned: list[_Assignment], depth: int, levels: bool) -> set[str]:
+        """The modes a name assigned in branches may select: through a table keyed
+        by the option the branches test (``if mode == "pynative_mode": m =
+        PYNATIVE_MODE elif mode == "graph_mode": m = GRAPH_MODE``), else any value's."""
+        keyed: dict[object, str] = {}
+        read: tuple[str, str] | None = None
+        for item in assigned if not levels else ():
+            if not item.conditions:
+                continue  # the value before the branches (m = None): no branch taken
+            test, branch = item.conditions[-1]
+            compared = _equality(test) if branch and test is not None else None
+            option = self._option_read(compared[0], depth) if compared else None
+            if option is None or (read is not None and option != read):
+                keyed = {}
+                break
+            read = option
+            modes = self.evaluate(item.value, depth + 1)
+            keyed[compared[1]] = next(iter(modes)) if len(modes) == 1 else UNKNOWN  # type: ignore[index]
+        if read is not None and keyed:
+            return self._mapped(read, keyed)
+        found: set[str] = set()
+        for item in assigned:
+            found |= self.evaluate(item.value, depth + 1, levels)
+        return found
+
+    def _table(self, table: ast.Dict, key: ast.expr, depth: int, levels: bool) -> set[str]:
+        """``{"graph": GRAPH_MODE, "pynative": PYNATIVE_MODE}[key]``: the entry the
+        key's known value selects, a table of the option the key reads, else any entry's."""
+        entries = {item.value: value for item, value in zip(table.keys, table.values) if isinstance(item, ast.Constant)}
+        values = self.values_of(key, depth + 1)
+        if values is not None and all(value in entries for value in values):
+            found: set[str] = set()
+            for value in values:
+                found |= self.evaluate(entries[value], depth + 1, levels)
+            return found
+        option = self._option_read(key, depth) if len(entries) == len(table.keys) and not levels else None
+        if option is not None:
+            keyed = {}
+            for value, entry in entries.items():
+                modes = self.evaluate(entry, depth + 1)
+                keyed[value] = next(iter(modes)) if len(modes) == 1 else UNKNOWN
+            return self._mapped(option, keyed)
+        found = set()
+        for value in table.values:
+            found |= self.evaluate(value, depth + 1, levels)
+        return found or {UNKNOWN}
+
+    def _mapped(self, option: tuple[str, str], keyed: dict[object, str]) -> set[str]:
+        """An option read through a table of modes: kept for the program model,
+        which reads the option's values (its configuration files)."""
+        self._options.append(option[0])
+        self._mappings.append((option[0], option[1], tuple(sorted(keyed.items(), key=lambda item: str(item[0])))))
+        return {UNKNOWN}
+
+    def _option_read(self, node: ast.expr, depth: int) -> tuple[str, str] | None:
+        """The option ``node`` reads and the str method it goes through
+        (``cfg.system.context_mode.lower()``: ("system.context_mode", "lower")),
+        for an option this file cannot read; None for anything else."""
+        if depth > 6:
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SPELLINGS \
+                and not node.args:
+            inner = self._option_read(node.func.value, depth + 1)
+            return (inner[0], node.func.attr) if inner is not None and not inner[1] else None
+        if isinstance(node, ast.Attribute) and not _is_self(node.value):
+            return None if node.attr in self.arguments else (option_path(node), "")
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            return (node.slice.value, "")
+        if isinstance(node, ast.Name):
+            assigned = self._assignments(node.id, depth)
+            if len(assigned) == 1 and not assigned[0].conditions and assigned[0].value is not node:
+                return self._option_read(assigned[0].value, depth + 1)
         return None
 
     def _parameter_default(self, name: str) -> ast.expr | None:
@@ -448,12 +599,34 @@ class _ModeReader(ast.NodeVisitor):
         return self._yaml
 
 
+@dataclass(frozen=True)
+class _Assignment:
+    """A value assigned to a name, and the tests it is assigned under ((test,
+    branch taken): the innermost last; test None: a loop's or a try's body)."""
+
+    value: ast.expr
+    conditions: tuple[tuple[ast.expr | None, bool], ...] = ()
+
+
+def _equality(test: ast.expr) -> tuple[ast.expr, object] | None:
+    """``x == "literal"`` (either way round): (x, literal)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return None
+    left, right = test.left, test.comparators[0]
+    if isinstance(right, ast.Constant) and not isinstance(left, ast.Constant):
+        return left, right.value
+    if isinstance(left, ast.Constant) and not isinstance(right, ast.Constant):
+        return right, left.value
+    return None
+
+
+def respelled(value: object, spelling: str) -> object:
+    """``value`` through the str method ``spelling`` ("" none)."""
+    return getattr(value, spelling)() if spelling and isinstance(value, str) else value
+
+
 # string methods that change an option's spelling, not its meaning
 _SPELLINGS = frozenset({"lower", "upper", "strip", "casefold"})
-
-
-def _respelled(value: object, method: str) -> object:
-    return getattr(value, method)() if isinstance(value, str) else value
 
 
 def _is_self(node: ast.expr) -> bool:
@@ -656,6 +829,23 @@ def is_pynative_guard(statement: ast.stmt) -> bool:
         isinstance(statement, ast.If) and not statement.orelse and bool(statement.body)
         and isinstance(statement.body[-1], ast.Raise) and requires_pynative(statement.test) is False
     )
+
+
+def option_path(node: ast.Attribute) -> str:
+    """The option an attribute chain reads: ``args.mode`` "mode",
+    ``cfg.system.context_mode`` "system.context_mode" (a nested configuration
+    key; the program model also tries its last name), ``self.cfg.mode`` "mode";
+    the last name when the chain does not start at a name."""
+    parts: list[str] = []
+    current: ast.expr = node
+    while isinstance(current, ast.Attribute):
+        parts.insert(0, current.attr)
+        current = current.value
+    if not isinstance(current, ast.Name):
+        return node.attr
+    if current.id in ("self", "cls") and len(parts) > 1:
+        parts = parts[1:]  # self.cfg.mode: the options are self.cfg
+    return ".".join(parts)
 
 
 def last_name(func: ast.expr) -> str | None:

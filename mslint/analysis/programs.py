@@ -37,7 +37,12 @@ layer, not the module it sits in:
   (its own, those of the modules it imports at their top level, of the helper
   functions it calls), with ``args.mode`` / ``cfg.mode`` read from the argparse
   options of the program's modules and the configuration files beside the
-  entry (and in config/, configs/) or named in its code; a ``set_context`` in a
+  entry (and in config/, configs/) or named in its code (nested keys by their
+  path: ``cfg.system.context_mode``), also through a table of modes the code
+  keys by the option (a dict, or branches comparing it with each name); where
+  the configuration files select both the mode and what a registry builds, what
+  only configurations selecting PyNative select is PyNative code of the
+  program (:attr:`Program.pynative_configs`); a ``set_context`` in a
   function of an imported module the program never reaches may still run: the
   mode is then an assumption. A Cell is graph code when a graph-mode program
   builds it (``@jit`` code is compiled in every mode: mslint.analysis.scope).
@@ -196,9 +201,14 @@ class Program:
     exports: bool = False
     reached: set[tuple[str, str]] | None = None  # (path, body)
     parents: dict[tuple[str, str], tuple] | None = None  # how each node was reached (for --explain)
-    # the nodes it reaches only past a guard that raises unless PyNative -> the guard ("file:line")
+    # the nodes it runs PyNative whatever it selects -> how: "only past a guard that raises
+    # unless PyNative (file:line)", "only with the configurations that select PYNATIVE_MODE (...)"
     pynative_only: dict[tuple[str, str], str] | None = None
-    guard: str = ""  # a view of the program for code it runs only past such a guard: the guard
+    guard: str = ""  # a view of the program for code it runs PyNative that way: how
+    # the configuration files that select PYNATIVE_MODE alone (where the mode is theirs to choose),
+    # and whether a registry lookup builds what only some configurations select
+    pynative_configs: frozenset[str] = frozenset()
+    config_selected: bool = False
 
 
 class Model:  # pylint: disable=too-many-instance-attributes
@@ -247,6 +257,10 @@ class Model:  # pylint: disable=too-many-instance-attributes
             self._reach(program)
         for program in self.programs:
             self._mode(program)
+            if program.pynative_configs and program.config_selected:
+                # a registry builds what the configurations select, and they select the
+                # mode too: what only PyNative ones select is reached apart
+                self._reach(program)
         self._decide()
         self.overrides = self._find_overrides()
         self._data.clear()  # the sources are read again if ever needed: the facts stay
@@ -684,32 +698,41 @@ class Model:  # pylint: disable=too-many-instance-attributes
                         if edge[0] in ("lookup", "call-lookup"):
                             pending.append(edge)
                         elif edge[0] == "guarded":
-                            guarded.append((edge[1], current, edge[2]))
+                            where = f"{os.path.relpath(edge[1][0], self.root)}:{edge[2]}"
+                            guarded.append((edge[1], current, f"only past a guard that raises unless PyNative ({where})", ""))
                         else:
                             add(edge, (current, ""))
                 if not pending:
                     break
                 done, pending = pending, []
                 for edge in done:
-                    for node, why in self._lookup_candidates(edge, program, reached):
+                    for node, why, configs in self._lookup_candidates(edge, program, reached):
                         self._by_lookup.add(node)
-                        add(node, ((edge[3], edge[4]), why))
+                        program.config_selected |= bool(configs)
+                        if configs and program.pynative_configs and configs <= program.pynative_configs:
+                            # selected only by configurations that run PyNative: followed apart
+                            shown = ", ".join(os.path.relpath(path, self.root) for path in sorted(configs)[:3])
+                            more = f" and {len(configs) - 3} more" if len(configs) > 3 else ""
+                            guarded.append((node, (edge[3], edge[4]),
+                                            f"only with the configurations that select PYNATIVE_MODE ({shown}{more})", why))
+                        else:
+                            add(node, ((edge[3], edge[4]), why))
 
         run()
         # then what runs only past such a guard: in PyNative mode, whatever mode the
-        # program selects (a GRAPH_MODE program raises there); the code it reaches
-        # that way alone is PyNative code of this program (Model._decide)
+        # program selects (a GRAPH_MODE program raises there), and what only the
+        # configurations that select PYNATIVE_MODE build; the code it reaches that
+        # way alone is PyNative code of this program (Model._decide)
         pynative_only: dict[tuple[str, str], str] = {}
         position = 0
         while position < len(guarded):
-            node, parent, line = guarded[position]
+            node, parent, how, why = guarded[position]
             position += 1
             before = set(reached)
-            add(node, (parent, ""))
+            add(node, (parent, why))
             run()
-            where = f"{os.path.relpath(node[0], self.root)}:{line}"
             for new in reached - before:
-                pynative_only.setdefault(new, where)
+                pynative_only.setdefault(new, how)
         program.reached = reached
         program.parents = parents if self._explain else None
         program.pynative_only = pynative_only
@@ -789,7 +812,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
             return (target[1], target[2])
         return None
 
-    def _lookup_candidates(self, edge: tuple, program: Program, reached: set) -> list[tuple[tuple[str, str], str]]:
+    def _lookup_candidates(self, edge: tuple, program: Program, reached: set) -> list[tuple[tuple[str, str], str, frozenset]]:
+        """The candidates a lookup builds: (node, how, the configuration files
+        that alone select it: empty when anything else may, or mslint cannot tell)."""
         kind, target = edge[0], edge[1]
         if kind == "lookup" and target[0] == "mod":  # getattr(module, key)
             facts = self.facts(target[1])
@@ -802,14 +827,23 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 spec = self._call_key(edge)
         if not entries:
             return []
-        keys = self._evaluate(spec, edge[3], edge[4], program, reached, 0)
+        read_from: list = []
+        keys = self._evaluate(spec, edge[3], edge[4], program, reached, 0, read_from)
+        # a key read from options alone: which configuration files select each value
+        given_by: dict[str, set[str]] = {}
+        if keys is not ANY and read_from and None not in read_from:
+            for option in dict.fromkeys(read_from):
+                for value, givers in self._option_sources(program, option, reached).items():
+                    given_by.setdefault(value, set()).update(givers)
         shown = f"{os.path.basename(target[1])}:{target[2] if len(target) > 2 else ''}"
         chosen = []
         for key, node in entries:
             if keys is ANY or key is None or key in keys:
-                chosen.append((node, f"registry {shown}" + (f"[{key!r}]" if keys is not ANY and key else "")))
+                configs = given_by.get(key, set()) if key is not None else set()
+                chosen.append((node, f"registry {shown}" + (f"[{key!r}]" if keys is not ANY and key else ""),
+                               frozenset() if "" in configs else frozenset(configs)))
         if keys is not ANY and not chosen:
-            return [(node, f"registry {shown}") for _, node in entries]  # a key mslint cannot match: all
+            return [(node, f"registry {shown}", frozenset()) for _, node in entries]  # a key mslint cannot match: all
         return chosen
 
     def _call_key(self, edge: tuple) -> tuple | None:
@@ -821,15 +855,22 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 return tuple(spec) if spec else None
         return None
 
-    def _evaluate(self, spec: tuple | list | None, path: str, body_name: str, program: Program, reached: set, depth: int):
-        """The strings a key spec may be in ``program``: a set, or ANY."""
+    def _evaluate(self, spec: tuple | list | None, path: str, body_name: str, program: Program, reached: set, depth: int,
+                  options: list | None = None):
+        """The strings a key spec may be in ``program``: a set, or ANY;
+        ``options`` gets the options the values were read from (None where one
+        was not read from an option)."""
         if spec is None or depth > 4:
             return ANY
         kind = spec[0]
         if kind == "lit":
+            if options is not None:
+                options.append(None)
             return {str(spec[1])}
         if kind == "opt":
             values = self._option_values(program, spec[1], reached)
+            if options is not None:
+                options.append(spec[1])
             return {str(value) for value in values} if values else ANY
         if kind == "param":
             name, owner = spec[1], spec[2]
@@ -855,7 +896,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     argument = keywords.get(name) if name in keywords else args[index] if 0 <= index < len(args) else None
                     if argument is None and name not in keywords and not (0 <= index < len(args)):
                         continue  # the parameter's default: not a key we can read here
-                    values = self._evaluate(argument, node[0], node[1], program, reached, depth + 1)
+                    values = self._evaluate(argument, node[0], node[1], program, reached, depth + 1, options)
                     if values is ANY:
                         return ANY
                     found |= values
@@ -866,7 +907,25 @@ class Model:  # pylint: disable=too-many-instance-attributes
     def _option_values(self, program: Program, key: str, reached: set | None = None, sources: list | None = None) -> list:
         """What option ``key`` may be in ``program``: its argparse choices (else its
         default), and the values configuration files give it; ``sources`` gets
-        where each was read."""
+        where each was read. A nested key (``model.name``) that nothing gives
+        is read by its last name, as a top-level option."""
+        values = self._option_values_of(program, key, reached, sources)
+        if not values and "." in key:
+            values = self._option_values_of(program, key.rsplit(".", 1)[1], reached, sources)
+        return values
+
+    def _option_sources(self, program: Program, key: str, reached: set | None = None) -> dict[str, set[str]]:
+        """Each value option ``key`` may be in ``program`` (as a string) -> what
+        gives it: the configuration files, "" for the program's argparse options."""
+        found: dict[str, set[str]] = {}
+        for name in dict.fromkeys([key, key.rsplit(".", 1)[-1]]):
+            self._option_values_of(program, name, reached, None, found)
+            if found:
+                break
+        return found
+
+    def _option_values_of(self, program: Program, key: str, reached: set | None, sources: list | None,
+                          given_by: dict[str, set[str]] | None = None) -> list:
         values: list = []
         files = {node[0] for node in (reached if reached is not None else program.reached or ())}
         for path in sorted(files):
@@ -878,16 +937,24 @@ class Model:  # pylint: disable=too-many-instance-attributes
             if choices:
                 if sources is not None:
                     sources.append(f"the choices of --{key} at {where}")
+                if given_by is not None:
+                    for value in choices:
+                        given_by.setdefault(str(value), set()).add("")
                 return list(choices)
             if default is not None:
                 values.append(default[1])
                 if sources is not None:
                     sources.append(f"the default of --{key} at {where}")
+                if given_by is not None:
+                    given_by.setdefault(str(default[1]), set()).add("")
         for config, config_values in self._configs(program, files).items():
             if key in config_values:
                 values.extend(config_values[key])
                 if sources is not None:
                     sources.append(os.path.relpath(config, self.root))
+                if given_by is not None:
+                    for value in config_values[key]:
+                        given_by.setdefault(str(value), set()).add(config)
         return values
 
     def _configs(self, program: Program, files: set[str]) -> dict[str, dict[str, list]]:
@@ -941,16 +1008,20 @@ class Model:  # pylint: disable=too-many-instance-attributes
                         sources.append((path, call))
                     elif set(call[0]) - {PYNATIVE}:
                         possible.append((path, runs, frozenset(call[0])))
+        by_config: dict[str, set[str]] | None = {}  # configuration file -> the modes it selects (None: not theirs)
         for path, call in sources:
-            modes, _, line, options, call_levels, level_options = call
+            modes, _, line, options, call_levels, level_options, *rest = call
+            tables = {option: (spelling, dict(table)) for option, spelling, table in (rest[0] if rest else ())}
             modes = set(modes)
             where = f"{os.path.relpath(path, self.root)}:{line}"
             how = ""
             if UNKNOWN in modes and options:
-                read = self._modes_of_options(program, options, reached)
+                read = self._modes_of_options(program, options, reached, tables=tables)
                 if read:
                     modes = (modes - {UNKNOWN}) | read[0]
                     how = f", {read[1]}"
+            if by_config is not None:
+                by_config = self._modes_by_config(program, modes, options, tables, reached, by_config)
             selected |= modes
             for mode_name in modes:
                 evidence.setdefault(mode_name, f"{where}{how}")
@@ -973,18 +1044,55 @@ class Model:  # pylint: disable=too-many-instance-attributes
             program.kind = RUNS_PYNATIVE
             program.evidence = f"sets PYNATIVE_MODE ({evidence[PYNATIVE]})" if PYNATIVE in selected else "sets no mode: PyNative"
         program.syntax_level = next(iter(levels)) if len(levels) == 1 and UNKNOWN not in levels else ""
+        if by_config and GRAPH in selected:
+            # the mode is the configuration's: what only PyNative ones select runs PyNative (Model._reach)
+            program.pynative_configs = frozenset(config for config, modes in by_config.items() if modes == {PYNATIVE})
         program.trains = any(self.facts(path)["trains"] for path in files) or not self.facts(entry)["infers"]
         program.exports = self.facts(entry)["exports"]
 
-    def _modes_of_options(self, program: Program, options, reached: set, levels: bool = False) -> tuple[set[str], str] | None:
+    def _modes_by_config(self, program: Program, modes: set[str], options, tables: dict, reached: set,
+                         known: dict[str, set[str]]) -> dict[str, set[str]] | None:
+        """``known`` with the modes each configuration file selects through one
+        ``set_context`` call's options; None when the call's mode is not (only)
+        the configuration files' choice: a literal, an argparse option, a value
+        mslint cannot read."""
+        if not options or not modes:
+            return None
+        for option in options:
+            spelling, table = tables.get(option, ("", None))
+            for value, givers in self._option_sources(program, option, reached).items():
+                if "" in givers:
+                    return None
+                if table is not None:
+                    selected = table.get(mode.respelled(mode.yaml_scalar(value), spelling))
+                    chosen = {selected} if selected else set()
+                else:
+                    chosen = mode.constant_mode(mode.yaml_scalar(value))
+                if UNKNOWN in chosen:
+                    return None
+                for config in givers:
+                    known.setdefault(config, set()).update(chosen)
+        return known
+
+    def _modes_of_options(self, program: Program, options, reached: set, levels: bool = False,
+                          tables: dict[str, tuple[str, dict]] | None = None) -> tuple[set[str], str] | None:
+        """The modes (``levels``: syntax levels) the options' values select, each
+        read through its table of modes where the code has one (a value the
+        table lacks selects nothing: the code fails, or keeps the mode), and
+        where they were read; None when an option has no value in sight."""
         found: set[str] = set()
         sources: list[str] = []
         for option in options:
             values = self._option_values(program, option, reached, sources)
             if not values:
                 return None
+            spelling, table = (tables or {}).get(option, ("", None))
             for value in values:
-                found |= mode.constant_level(value) if levels else mode.constant_mode(value)
+                if table is not None:
+                    selected = table.get(mode.respelled(value, spelling))
+                    found |= {selected} if selected else set()
+                else:
+                    found |= mode.constant_level(value) if levels else mode.constant_mode(value)
         if not found:
             return None
         shown = ", ".join(sources[:3]) + (f" and {len(sources) - 3} more" if len(sources) > 3 else "")
@@ -1060,7 +1168,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         elif first.kind == MAY_SET:
             decision = Decision(GRAPH, f"{shown} {first.evidence}", assumed=True, syntax_level=syntax_level)
         elif first.guard:
-            return Decision(PYNATIVE, f"{shown} runs it only past a guard that raises unless PyNative ({first.guard})")
+            return Decision(PYNATIVE, f"{shown} runs it {first.guard}")
         else:
             return Decision(PYNATIVE, f"{shown} runs PyNative")
         if not any(program.trains for program in compiling):
@@ -1354,7 +1462,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
             lines.append(f"  builds {len(cells)} Cell{'s' * (len(cells) != 1)}:")
             for node in cells[:200]:
                 why = self._why(program, node)
-                lines.append(f"    {os.path.relpath(node[0], self.root)}::{node[1]}{why}")
+                how = (program.pynative_only or {}).get(node) if program.kind != RUNS_PYNATIVE else None
+                pynative = f"; PyNative: built {how}" if how else ""
+                lines.append(f"    {os.path.relpath(node[0], self.root)}::{node[1]}{why}{pynative}")
             if len(cells) > 200:
                 lines.append(f"    ... and {len(cells) - 200} more")
         if self.overrides:
@@ -1449,7 +1559,9 @@ def _config_folder(folder: str) -> dict[str, dict[str, list]]:
 
 
 def _config_file(path: str) -> dict[str, list]:
-    """The top-level keys of a YAML file (every key of a JSON file), with their values."""
+    """The keys of a YAML file with their values: the top-level ones by name,
+    the nested ones by their path (``system.context_mode`` for ``system:`` /
+    ``  context_mode: ...``); every key of a JSON file."""
     try:
         with open(path, encoding="utf-8", errors="replace") as stream:
             text = stream.read(50_000)
@@ -1460,9 +1572,20 @@ def _config_file(path: str) -> dict[str, list]:
         for key, value in _JSON_KEY.findall(text):
             found.setdefault(key, []).append(mode.yaml_scalar(value))
         return found
-    for key, value in re.findall(r"^(\w+)\s*:\s*([^\s#][^#\n]*?)\s*(?:#.*)?$", text, re.MULTILINE):
-        found.setdefault(key, []).append(mode.yaml_scalar(value))
+    above: list[tuple[int, str]] = []  # (indent, key) of the mappings the line is in
+    for indent, key, value in _YAML_LINE.findall(text):
+        while above and above[-1][0] >= len(indent):
+            above.pop()
+        if value:
+            found.setdefault(".".join([*(name for _, name in above), key]), []).append(mode.yaml_scalar(value))
+        else:
+            above.append((len(indent), key))
     return found
+
+
+# a YAML "key: value" line (value "" opens a nested mapping); list items and flow
+# mappings are not followed
+_YAML_LINE = re.compile(r"^([ ]*)(\w+)[ \t]*:(?:[ \t]+([^\s#][^#\n]*?))?[ \t]*(?:#.*)?$", re.MULTILINE)
 
 
 # ---------------------------------------------------------------------------
