@@ -46,7 +46,7 @@ def _built(model: programs.Model, entry: str) -> set[str]:
 
 def test_importing_a_package_builds_nothing_of_what_it_re_exports(tmp_path: Path) -> None:
     _project(tmp_path, {
-        "demo.py": "import mindspore as ms\nimport zoo\nms.set_context(mode=ms.GRAPH_MODE)\nnet = zoo.Tiny()\n",
+        "demo.py": "import mindspore as ms\nimport zoo\nms.set_context(mode=ms.GRAPH_MODE)\nnet = zoo.Tiny()\nnet(None)\n",
         "zoo/__init__.py": "from .tiny import *\nfrom .wide import *\n",
         "zoo/tiny.py": CELL.format(name="Tiny"),
         "zoo/wide.py": CELL.format(name="Wide"),
@@ -358,6 +358,50 @@ def test_programs_of_unknown_mode_decide_nothing_for_code_they_do_not_build(tmp_
     model = _model(tmp_path)
     assert model.decision(paths["lib/replay.py"], "Replay") == mode.Decision(
         mode.GRAPH, "no program in sight builds it, and ../tools/serve.py, which imports its package, compiles", assumed=True)
+
+
+PAIR = CELL.format(name="Encoder") + textwrap.dedent("""
+    class Pair(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.query = Encoder()
+        def construct(self, x):
+            return self.query(x) * Tensor(x.asnumpy().max())
+        def embed(self, x):
+            return self(x)
+""")
+
+
+@pytest.mark.parametrize(("uses", "compiled"), [
+    # built to load its weights, only a sub-cell called: the pair's construct is not compiled
+    ("load_param_into_net(pair, load_checkpoint('p.ckpt'))\n    run(pair.query)\n", False),
+    ("print(pair)\n    save_checkpoint(pair, 'p.ckpt')\n", False),
+    # never used at all: left built (a notebook may call it later)
+    ("print(pair)\n", True),
+    # called, handed on, a method of its own run, or also built elsewhere: compiled
+    ("pair(1)\n", True),
+    ("run(pair)\n", True),
+    ("pair.embed(1)\n", True),
+    ("run(pair.query)\n    other = Pair()\n    other(1)\n", True),
+    ("run(pair.query)\n    pair = Pair()\n", True),
+])
+def test_a_cell_a_graph_program_builds_and_never_calls_is_not_compiled_by_it(tmp_path: Path, uses: str, compiled: bool) -> None:
+    paths = _project(tmp_path, {
+        "pair.py": PAIR,
+        "eval.py": "import mindspore as ms\nfrom mindspore import load_checkpoint, load_param_into_net, save_checkpoint\n"
+                   "from pair import Pair\n"
+                   "def run(net):\n    return net(1)\n"
+                   "def main():\n    ms.set_context(mode=ms.GRAPH_MODE)\n    pair = Pair()\n    " + uses
+                   + "if __name__ == '__main__':\n    main()\n",
+    })
+    model = _model(tmp_path)
+    decided = model.decision(paths["pair.py"], "Pair")
+    assert decided.mode == (mode.GRAPH if compiled else mode.PYNATIVE)
+    if not compiled:
+        assert decided.basis == "eval.py builds it and never calls it (eval.py:8)"
+        assert "[not compiled there: it builds it and never calls it (eval.py:8)]" in model.explain()
+    # the sub-cells it builds are built all the same
+    assert model.decision(paths["pair.py"], "Encoder") == mode.Decision(mode.GRAPH, "eval.py sets GRAPH_MODE")
 
 
 GUARDED_LIB = """\

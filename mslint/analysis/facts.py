@@ -17,7 +17,14 @@ The facts are a JSON-able dict:
             {"calls": [[dotted, [spec], {kw: spec}, line, open]], "refs": [dotted],
              "lookups": [[dotted, spec, kind]], "imports": [[level, module, names]],
              "locals": {name: binding}, "stores": [[dotted, spec, spec]],
-             "registers": [[callee dotted, dotted, key spec]], "guard": line};
+             "registers": [[callee dotted, dotted, key spec]],
+             "uncalled": [[dotted, line, [attribute names]]], "guard": line};
+            "uncalled" (the top level, the main guard, top-level functions):
+            objects built by ``name = C(...)`` whose every use leaves them
+            uncalled: an attribute read or called (``m.encoder(x)``: a
+            sub-cell, unless the program model finds a method of C by that
+            name), ``load_param_into_net(m, ...)``, ``print(m)`` (see
+            _INERT_CALLS), with at least one attribute or weights use;
             "registers": the names passed to a registering call
             (``REG.register_cls(Net, alias="net")``, ``add_model(Net)``) or
             stored into a table (``REG["net"] = Net``: callee ""), which are
@@ -162,9 +169,18 @@ class _FactsReader:
         self.bodies[MODULE] = self._body(top, None, top_level=True)
         if main:
             self.bodies[MAIN] = self._body(main, None)
+        # Cells built into a module-level name and never called (the module's uses are its whole tree)
+        for key, statements in ((MODULE, top), (MAIN, main)):
+            unused = _built_not_called(statements, self.tree) if statements else []
+            if unused:
+                self.bodies[key]["uncalled"] = unused
         for statement in definitions:
             name = statement.name  # type: ignore[attr-defined]
             bodies = self._bodies(name, statement)
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                unused = _built_not_called(statement.body, statement)
+                if unused:
+                    bodies[name]["uncalled"] = unused
             if isinstance(statement, ast.ClassDef):
                 # each method a body of its own: a built class runs its special
                 # methods and construct, the others when reached code names them
@@ -306,6 +322,95 @@ class _FactsReader:
             found[name]["guard"] = reader.guard_line
             found[name + PYNATIVE_PART] = reader.guarded.result()
         return found
+
+
+# calls that load or save a Cell's weights
+_WEIGHT_CALLS = frozenset({"load_param_into_net", "load_checkpoint", "save_checkpoint"})
+# calls that take a Cell without running it (loading or saving its weights, printing it)
+_INERT_CALLS = frozenset({
+    "load_param_into_net", "load_checkpoint", "save_checkpoint", "print", "len", "id", "isinstance",
+    "type", "str", "repr", "hasattr", "format",
+})
+
+
+def _built_not_called(statements: list[ast.stmt], scope: ast.AST) -> list[list]:
+    """[dotted callee, line, [attribute names used on it]] for each ``name =
+    C(...)`` among ``statements`` (nested blocks included, not nested
+    definitions) whose name is bound once in ``scope`` and every use of which
+    in ``scope`` leaves the object uncalled: ``name.attr`` (read, or called:
+    the program model decides whether attr is a method), an argument of a call
+    in _INERT_CALLS. Anything else (``name(...)``, passing it on, returning it,
+    storing it) and the object may be called."""
+    built: dict[str, tuple[str, int]] = {}
+    for statement in statements:
+        for node in _same_scope(statement):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and isinstance(node.value, ast.Call):
+                dotted = _dotted(node.value.func)
+                name = node.targets[0].id
+                if dotted and dotted.rsplit(".", 1)[-1][:1].isupper():
+                    built[name] = (dotted, node.lineno) if name not in built else ("", 0)  # bound twice: unknown
+    built = {name: site for name, site in built.items() if site[0]}
+    if not built:
+        return []
+    parents: dict[int, ast.AST] = {}
+    uses: dict[str, list[ast.Name]] = {}
+    stores: dict[str, int] = {}
+    constructions: dict[str, int] = {}  # callee -> its calls in the scope (another may be called)
+    callees = {dotted for dotted, _ in built.values()}
+    for node in ast.walk(scope):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+        if isinstance(node, ast.Call) and _dotted(node.func) in callees:
+            constructions[_dotted(node.func)] = constructions.get(_dotted(node.func), 0) + 1  # type: ignore[index]
+        if isinstance(node, ast.Name) and node.id in built:
+            if isinstance(node.ctx, ast.Load):
+                uses.setdefault(node.id, []).append(node)
+            else:
+                stores[node.id] = stores.get(node.id, 0) + 1
+    found = []
+    for name, (dotted, line) in built.items():
+        attributes: list[str] = []
+        if stores.get(name, 0) == 1 and all(_inert_use(use, parents, attributes) for use in uses.get(name, ())) \
+                and any(_uses_parts(use, parents) for use in uses.get(name, ())):
+            # (an object never used at all is left built: a notebook may call it later, by hand)
+            found.append([dotted, line, sorted(set(attributes))])
+    # a class also built at a site not kept here may be called there
+    return [item for item in found if constructions.get(item[0], 0) == sum(1 for other in found if other[0] == item[0])]
+
+
+def _uses_parts(use: ast.Name, parents: dict[int, ast.AST]) -> bool:
+    """A use showing what the object is built for instead of being called: an
+    attribute (a sub-cell), or its weights loaded or saved."""
+    parent = parents.get(id(use))
+    if isinstance(parent, ast.keyword):
+        parent = parents.get(id(parent))
+    return (isinstance(parent, ast.Attribute) and parent.value is use) or (
+        isinstance(parent, ast.Call) and (mode.last_name(parent.func) or "") in _WEIGHT_CALLS)
+
+
+def _inert_use(use: ast.Name, parents: dict[int, ast.AST], attributes: list[str]) -> bool:
+    parent = parents.get(id(use))
+    if isinstance(parent, ast.Attribute) and parent.value is use:
+        attributes.append(parent.attr)
+        return True
+    if isinstance(parent, ast.Call) and use in parent.args:
+        return (mode.last_name(parent.func) or "") in _INERT_CALLS
+    if isinstance(parent, ast.keyword):
+        call = parents.get(id(parent))
+        return isinstance(call, ast.Call) and (mode.last_name(call.func) or "") in _INERT_CALLS
+    return False
+
+
+def _same_scope(statement: ast.AST):
+    """The nodes of ``statement`` outside the functions, classes and lambdas it defines."""
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                stack.append(child)
 
 
 # keywords naming the key a registering call files its class under, and those passing the class

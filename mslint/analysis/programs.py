@@ -45,7 +45,11 @@ layer, not the module it sits in:
   program (:attr:`Program.pynative_configs`); a ``set_context`` in a
   function of an imported module the program never reaches may still run: the
   mode is then an assumption. A Cell is graph code when a graph-mode program
-  builds it (``@jit`` code is compiled in every mode: mslint.analysis.scope).
+  builds it (``@jit`` code is compiled in every mode: mslint.analysis.scope),
+  unless the program's own code (the entry's top level, main guard and
+  functions) builds it into a name it never calls nor hands on (``m = MoCo();
+  load_param_into_net(m, ...); m.encoder_q(x)``: the sub-cell runs, MoCo's
+  construct is not compiled) and nothing else it runs builds it.
   What a program runs only past a guard that raises unless the mode is PyNative
   (``if get_context("mode") != PYNATIVE_MODE: raise ...``) runs PyNative in
   it, whatever it selects; a class whose ``__init__`` or ``construct``, or a
@@ -699,7 +703,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
                             pending.append(edge)
                         elif edge[0] == "guarded":
                             where = f"{os.path.relpath(edge[1][0], self.root)}:{edge[2]}"
-                            guarded.append((edge[1], current, f"only past a guard that raises unless PyNative ({where})", ""))
+                            guarded.append((edge[1], current, f"runs it only past a guard that raises unless PyNative ({where})", ""))
                         else:
                             add(edge, (current, ""))
                 if not pending:
@@ -714,7 +718,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
                             shown = ", ".join(os.path.relpath(path, self.root) for path in sorted(configs)[:3])
                             more = f" and {len(configs) - 3} more" if len(configs) > 3 else ""
                             guarded.append((node, (edge[3], edge[4]),
-                                            f"only with the configurations that select PYNATIVE_MODE ({shown}{more})", why))
+                                            f"runs it only with the configurations that select PYNATIVE_MODE ({shown}{more})", why))
                         else:
                             add(node, ((edge[3], edge[4]), why))
 
@@ -1106,11 +1110,12 @@ class Model:  # pylint: disable=too-many-instance-attributes
         views: dict[tuple[str, str], Program] = {}
         resort = set()
         for program in sorted(self.programs, key=lambda item: (order[item.kind], item.path)):
-            past_guard = program.pynative_only or {}
+            past_guard = self._pynative_in(program) if program.kind != RUNS_PYNATIVE else {}
             for node in program.reached or ():
                 where = past_guard.get(node)
-                if where and program.kind != RUNS_PYNATIVE:
-                    # code it runs only past a guard that raises unless PyNative
+                if where:
+                    # code it runs only past a guard that raises unless PyNative, or
+                    # only as PyNative configurations select, or builds and never calls
                     view = views.get((program.path, where))
                     if view is None:
                         view = views[(program.path, where)] = replace(program, kind=RUNS_PYNATIVE, guard=where)
@@ -1124,6 +1129,83 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._defaults: dict[str, Decision] = {}
         self._building: dict[str, bool] = {}
         self._beside: dict[str, list[Program]] = {}
+
+    def _pynative_in(self, program: Program) -> dict[tuple[str, str], str]:
+        """The nodes a compiling program reaches whose code it never compiles ->
+        how: past a guard, as PyNative configurations select (Program.pynative_only),
+        Cells it builds and never calls (:meth:`_uncalled`)."""
+        return {**self._uncalled(program), **(program.pynative_only or {})}
+
+    def _uncalled(self, program: Program) -> dict[tuple[str, str], str]:
+        """The Cells ``program``'s own code (the entry's top level, main guard and
+        functions) builds into a name and never calls, nor hands on (``m =
+        MoCo(); load_param_into_net(m, ...); m.encoder_q(x)``: the sub-cell runs,
+        MoCo's construct is not compiled), when nothing else the program runs
+        builds them: (file, class) -> how."""
+        found: dict[tuple[str, str], str] = {}
+        reached = program.reached or set()
+        facts = self.facts(program.path)
+        for body_name, body in facts["bodies"].items():
+            if (program.path, body_name) not in reached:
+                continue
+            for dotted, line, attributes in body.get("uncalled", ()):
+                target = self.resolve(program.path, dotted, body.get("locals"))
+                if not self._is_class(target) or not self.is_cell(target[1], target[2]):
+                    continue
+                node = (target[1], target[2])
+                if node in self._by_lookup or self._runs_methods(node, attributes):
+                    continue
+                found[node] = f"builds it and never calls it ({os.path.relpath(program.path, self.root)}:{line})"
+        if found:
+            for node in self._built_otherwise(program, found):
+                del found[node]
+        return found
+
+    def _runs_methods(self, node: tuple[str, str], attributes: list[str]) -> bool:
+        """Whether an attribute used on an instance of the class may run its code:
+        one of its (or its project bases') methods, or a framework method that
+        runs construct."""
+        if set(attributes) & _RUNS_CONSTRUCT:
+            return True
+        classes, seen = [node], set()
+        while classes:
+            current = classes.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            info = self.facts(current[0])["classes"].get(current[1]) or {}
+            if set(attributes) & set(info.get("methods", ())):
+                return True
+            for base in info.get("bases", ()):
+                classes.extend(self._symbol_nodes(self.resolve(current[0], base)))
+        return False
+
+    def _built_otherwise(self, program: Program, candidates: dict[tuple[str, str], str]) -> set[tuple[str, str]]:
+        """The candidates something else ``program`` runs may call: built at another
+        site, passed along as a class, or a base of a class it reaches."""
+        sites: dict[tuple[str, str], int] = {}
+        found: set[tuple[str, str]] = set()
+        own = {node: 0 for node in candidates}
+        for path, name in program.reached or ():
+            facts = self.facts(path)
+            body = facts["bodies"].get(name) or {}
+            local = body.get("locals")
+            for dotted, *_ in body.get("calls", ()):
+                for node in self._symbol_nodes(self.resolve(path, dotted, local)):
+                    if node in own:
+                        sites[node] = sites.get(node, 0) + 1
+            for dotted in body.get("refs", ()):
+                found.update(node for node in self._symbol_nodes(self.resolve(path, dotted, local)) if node in own)
+            if path == program.path:
+                for dotted, *_ in body.get("uncalled", ()):
+                    for node in self._symbol_nodes(self.resolve(path, dotted, local)):
+                        if node in own:
+                            own[node] += 1
+            info = facts["classes"].get(name)
+            for base in (info or {}).get("bases", ()):
+                found.update(node for node in self._symbol_nodes(self.resolve(path, base)) if node in own)
+        found.update(node for node, count in own.items() if sites.get(node, 0) != count)
+        return found
 
     def decision(self, path: str, name: str) -> Decision:
         """The decision for top-level ``name`` (a class or function; MODULE for the
@@ -1168,7 +1250,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         elif first.kind == MAY_SET:
             decision = Decision(GRAPH, f"{shown} {first.evidence}", assumed=True, syntax_level=syntax_level)
         elif first.guard:
-            return Decision(PYNATIVE, f"{shown} runs it {first.guard}")
+            return Decision(PYNATIVE, f"{shown} {first.guard}")
         else:
             return Decision(PYNATIVE, f"{shown} runs PyNative")
         if not any(program.trains for program in compiling):
@@ -1462,8 +1544,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
             lines.append(f"  builds {len(cells)} Cell{'s' * (len(cells) != 1)}:")
             for node in cells[:200]:
                 why = self._why(program, node)
-                how = (program.pynative_only or {}).get(node) if program.kind != RUNS_PYNATIVE else None
-                pynative = f"; PyNative: built {how}" if how else ""
+                how = self._pynative_in(program).get(node) if program.kind != RUNS_PYNATIVE else None
+                pynative = f"  [not compiled there: it {how}]" if how else ""
                 lines.append(f"    {os.path.relpath(node[0], self.root)}::{node[1]}{why}{pynative}")
             if len(cells) > 200:
                 lines.append(f"    ... and {len(cells) - 200} more")
@@ -1505,6 +1587,9 @@ _REBOUND_FRAMEWORKS = frozenset({"mindspore"})
 # a project's wrapper of these still does what the framework's does (mindnlp's
 # set_context wrapper adjusts its own patches, then calls the original)
 _NEVER_REBOUND = frozenset({"set_context"})
+
+# framework methods of a Cell that run its construct
+_RUNS_CONSTRUCT = frozenset({"construct", "compile", "compile_and_run", "run_construct", "__call__", "forward"})
 
 # methods a built Cell runs without being named (special methods run implicitly too)
 _RUN_WHEN_BUILT = frozenset({"construct", "bprop"})
