@@ -1191,11 +1191,15 @@ class Model:  # pylint: disable=too-many-instance-attributes
             body = facts["bodies"].get(name) or {}
             local = body.get("locals")
             for dotted, *_ in body.get("calls", ()):
+                if "." in dotted and self._is_class(self.resolve(path, dotted.rpartition(".")[0], local)):
+                    continue  # C.method(...): no construction
                 for node in self._symbol_nodes(self.resolve(path, dotted, local)):
                     if node in own:
                         sites[node] = sites.get(node, 0) + 1
             for dotted in body.get("refs", ()):
-                found.update(node for node in self._symbol_nodes(self.resolve(path, dotted, local)) if node in own)
+                # (the class's own code naming it: super(C, self), C.CONSTANT)
+                found.update(node for node in self._symbol_nodes(self.resolve(path, dotted, local))
+                             if node in own and not (path == node[0] and name.split(".", 1)[0] == node[1]))
             if path == program.path:
                 for dotted, *_ in body.get("uncalled", ()):
                     for node in self._symbol_nodes(self.resolve(path, dotted, local)):
