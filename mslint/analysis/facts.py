@@ -91,7 +91,7 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
                      arguments={}, configs=[], rebinds=[], called=[], broken=True)
         return facts, None
     try:
-        facts.update(_FactsReader(tree, data).facts())
+        facts.update(_FactsReader(tree, data, may_run=facts["entry"] or path.endswith(".ipynb")).facts())
         facts["contexts"] = [
             [sorted(call.modes), call.runs, call.line, list(call.options), sorted(call.levels), list(call.level_options),
              [[option, spelling, [list(item) for item in table]] for option, spelling, table in call.mappings]]
@@ -141,10 +141,13 @@ class _FactsReader:
     """Reads a parsed file into its facts in two passes: the top-level names
     first, then every body (what a reference names depends on them)."""
 
-    def __init__(self, tree: ast.Module, data: bytes = b"") -> None:
+    def __init__(self, tree: ast.Module, data: bytes = b"", may_run: bool = True) -> None:
         self.tree = tree
         # whole-tree walks only where the text says they can find something
         self.mentions_arguments = not data or b"add_argument" in data
+        # the objects built and never called are read only in what may be a program's
+        # own script (an entry, a notebook, a script building one at its top level)
+        self.reads_uncalled = not data or may_run or _TOP_LEVEL_BUILD.search(data) is not None
         self.bindings: dict[str, list] = {}
         self.stars: list[list] = []
         self.classes: dict[str, dict] = {}
@@ -170,14 +173,14 @@ class _FactsReader:
         if main:
             self.bodies[MAIN] = self._body(main, None)
         # Cells built into a module-level name and never called (the module's uses are its whole tree)
-        for key, statements in ((MODULE, top), (MAIN, main)):
+        for key, statements in ((MODULE, top), (MAIN, main)) if self.reads_uncalled else ():
             unused = _built_not_called(statements, self.tree) if statements else []
             if unused:
                 self.bodies[key]["uncalled"] = unused
         for statement in definitions:
             name = statement.name  # type: ignore[attr-defined]
             bodies = self._bodies(name, statement)
-            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and self.reads_uncalled:
                 unused = _built_not_called(statement.body, statement)
                 if unused:
                     bodies[name]["uncalled"] = unused
@@ -324,6 +327,8 @@ class _FactsReader:
         return found
 
 
+# a script building an object at its top level (``net = Net()``): it may be a program without a main guard
+_TOP_LEVEL_BUILD = re.compile(rb"^[A-Za-z_]\w*[ \t]*=[ \t]*(?:[A-Za-z_]\w*\.)*[A-Z]\w*\(", re.MULTILINE)
 # calls that load or save a Cell's weights
 _WEIGHT_CALLS = frozenset({"load_param_into_net", "load_checkpoint", "save_checkpoint"})
 # calls that take a Cell without running it (loading or saving its weights, printing it)
