@@ -199,6 +199,16 @@ def test_a_class_registered_is_built_only_by_a_lookup_that_returns_it(tmp_path: 
     assert "registry registry.py:Registry['gate']" in model.explain()
 
 
+@pytest.mark.parametrize(("name", "registering"), [
+    ("register", True), ("register_cls", True), ("Registry.register_module", True), ("registerModel", True),
+    ("add", True), ("add_model", True), ("addHook", True), ("_register_wrapper", True),
+    ("address", False), ("addmm", False), ("get_cls", False), ("build", False), ("adder", False),
+])
+def test_which_calls_register_what_they_are_given(name: str, registering: bool) -> None:
+    from mslint.analysis import facts
+    assert facts.is_registering(name) is registering
+
+
 def test_dicts_of_classes_and_getattr_on_a_module_are_registries(tmp_path: Path) -> None:
     _project(tmp_path, {
         "train.py": """
