@@ -27,7 +27,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, port, resolve, values
+from mslint.analysis import astutil, edits, port, resolve, sites, values
 from mslint.analysis.astutil import UNKNOWN, is_number, literal
 from mslint.checkers.messages import spelled
 
@@ -506,6 +506,30 @@ def _all_zero(node: nodes.NodeNG) -> bool:
     return value is not None and all(v == 0 for v in value)
 
 
+# The rules whose harm happens only when the layer runs (what it drops, how its
+# statistics move, the size it outputs, its initial weights); the others name a
+# layer that raises at construction, which happens whether it runs or not.
+_HARMFUL_WHEN_RUN = frozenset({
+    "ms-conv-implicit-pad-mode", "ms-pool-implicit-stride", "ms-dropout-keep-prob",
+    "ms-batchnorm-momentum", "ms-layer-default-differs",
+})
+
+
+def _never_runs(call: nodes.Call) -> bool:
+    """``self.<name> = <layer>(...)`` in a method of a Cell, and nothing in sight ever
+    reads ``<instance>.<name>`` (mslint.analysis.sites.attribute_never_read): the
+    layer is built and never called (a dropout left over from the original)."""
+    statement = call.parent
+    if not (isinstance(statement, (nodes.Assign, nodes.AnnAssign)) and statement.value is call):
+        return False
+    targets = statement.targets if isinstance(statement, nodes.Assign) else [statement.target]
+    attr = astutil.self_attribute(targets[0]) if len(targets) == 1 else None
+    found = astutil.enclosing_method(call)
+    if attr is None or found is None:
+        return False
+    return sites.attribute_never_read(found[1], attr)
+
+
 # ---------------------------------------------------------------------------
 # The checker
 # ---------------------------------------------------------------------------
@@ -967,6 +991,8 @@ class LayersChecker(BaseChecker):
             )
 
     def _emit(self, symbol: str, bound: _Bound, args: tuple, changes: list | None = None, *, unsafe: bool = False) -> None:
+        if symbol in _HARMFUL_WHEN_RUN and _never_runs(bound.call):
+            return
         edits.offer(symbol, bound.call, changes, unsafe=unsafe)
         self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))
 

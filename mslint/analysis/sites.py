@@ -24,6 +24,7 @@ import re
 import astroid
 from astroid import nodes
 
+from mslint.knowledge import apis
 from mslint.analysis import astutil, resolve
 from mslint.analysis.project import module_name, package_root, read_source
 
@@ -122,13 +123,13 @@ def _names_base(klass: nodes.ClassDef, name: str) -> bool:
     return False
 
 
-def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
+def _subclasses_in(cls: nodes.ClassDef, modules: list[nodes.Module]) -> list[nodes.ClassDef]:
+    """The classes of ``modules`` that derive from ``cls`` (subclasses of subclasses
+    name their own base), at most _SUBCLASS_LIMIT."""
     target = _key(cls)
-    init_key = _key(init)
-    modules = _modules(cls, {cls.name})
     subclasses: list[nodes.ClassDef] = []
     pending = [cls.name]
-    while pending and len(subclasses) < 64:  # subclasses of subclasses name their own base
+    while pending and len(subclasses) < _SUBCLASS_LIMIT:
         name = pending.pop()
         for module in modules:
             for klass in _classes(module):
@@ -136,6 +137,14 @@ def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
                         and any(_key(base) == target for base in resolve.class_hierarchy(klass)[0][1:]):
                     subclasses.append(klass)
                     pending.append(klass.name)
+    return subclasses
+
+
+def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
+    target = _key(cls)
+    init_key = _key(init)
+    modules = _modules(cls, {cls.name})
+    subclasses = _subclasses_in(cls, modules)
     if subclasses:  # their constructions and super() calls may be in yet other modules
         seen = {module.file for module in modules}
         modules += [m for m in _modules(cls, {klass.name for klass in subclasses}) if m.file not in seen]
@@ -217,6 +226,114 @@ def _function_calls(func: nodes.FunctionDef) -> list[Site]:
     return sites
 
 
+# ---------------------------------------------------------------------------
+# Whether a stored sub-cell can ever run
+# ---------------------------------------------------------------------------
+
+# What hands a Cell's sub-cells out without naming them: a loop over them may call
+# any (``for cell in self.cells(): x = cell(x)``), a name computed at run time may be any.
+# (PyTorch's children()/modules() too: a project may define them on its Cells)
+_CELL_EXPORTS = frozenset({
+    "cells", "name_cells", "cells_and_names", "_cells", "__dict__", "insert_child_to_cell",
+    "children", "named_children", "modules", "named_modules",
+})
+_DYNAMIC_READERS = frozenset({"getattr", "vars"})
+# The external bases whose code reads no attribute a subclass sets (Cell itself, mixins).
+_SILENT_BASES = apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES | {"builtins.object"}
+
+_NEVER_READ: dict[tuple, bool] = {}
+
+
+def attribute_never_read(cls: nodes.ClassDef, attr: str) -> bool:
+    """Whether nothing in sight can read ``<instance of cls>.<attr>``, so a layer
+    stored there never runs. The family of ``cls`` (its user bases, its subclasses in
+    the project and theirs) must neither read ``<anything>.<attr>`` nor hand its
+    sub-cells out (``self.cells()``, ``getattr(self, name)``, ``vars(self)``); the
+    modules that can hold an instance (the family's own, and the project's modules
+    that call or derive from a family class) must not read ``<x>.<attr>``, but on
+    the ``self`` of a class outside the family. False whenever a base is neither a
+    user class nor Cell itself (MindSpore's class may read it) or the search cannot
+    be completed (too many modules name the family, too large a folder). A module
+    that reaches an instance through a factory without naming its class is not in
+    sight: a layer used only that way is taken for unused."""
+    key = (*_key(cls), attr)
+    known = _NEVER_READ.get(key)
+    if known is None:
+        if len(_NEVER_READ) > 1024:
+            _NEVER_READ.clear()
+        known = _NEVER_READ[key] = _never_read(cls, attr)
+    return known
+
+
+def _never_read(cls: nodes.ClassDef, attr: str) -> bool:
+    modules = _modules_naming(cls, {cls.name})
+    if modules is None:
+        return False
+    subclasses = _subclasses_in(cls, modules)
+    if len(subclasses) >= _SUBCLASS_LIMIT:
+        return False
+    if subclasses:
+        more = _modules_naming(cls, {klass.name for klass in subclasses})
+        if more is None:
+            return False
+        seen = {module.file for module in modules}
+        modules += [module for module in more if module.file not in seen]
+    family: dict[tuple, nodes.ClassDef] = {}
+    for klass in (cls, *subclasses):
+        user, external = resolve.class_hierarchy(klass)
+        if not external <= _SILENT_BASES:
+            return False
+        family.update((_key(member), member) for member in user)
+    seen = {module.file for module in modules}
+    modules += [member.root() for member in family.values() if member.root().file not in seen]
+    if any(_hands_out_cells(member, attr) for member in family.values()):
+        return False
+    keys = set(family)
+    return not any(_reads_attribute(module, attr, keys) for module in modules)
+
+
+def _modules_naming(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module] | None:
+    """:func:`_modules`, None when the search cannot be complete."""
+    path = definition.root().file
+    if path and os.path.isfile(path):
+        index = _index_for(path)
+        others = [other for other in index.mentioning(names) if other != os.path.realpath(path)]
+        if not index.complete or len(others) > _CANDIDATE_LIMIT:
+            return None
+    modules = _modules(definition, names)
+    return modules
+
+
+def _hands_out_cells(cls: nodes.ClassDef, attr: str) -> bool:
+    """Whether a class's own code reaches its attributes by a name computed at run time
+    (``getattr(self, f"drop{i}")``, ``vars(self)``) or hands its sub-cells out."""
+    for node in cls.nodes_of_class((nodes.Attribute, nodes.Call)):
+        if isinstance(node, nodes.Attribute):
+            if node.attrname in _CELL_EXPORTS:
+                return True
+            continue
+        func = node.func
+        name = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
+        if name not in _DYNAMIC_READERS or not node.args or not astutil.is_self(node.args[0]):
+            continue  # getattr(config, name): another object's attributes
+        named = node.args[1] if name == "getattr" and len(node.args) > 1 else None
+        if not (isinstance(named, nodes.Const) and isinstance(named.value, str) and named.value != attr):
+            return True
+    return False
+
+
+def _reads_attribute(module: nodes.Module, attr: str, family: set[tuple]) -> bool:
+    """Whether a module reads ``<x>.<attr>``, but on the ``self`` of a class outside
+    the family (another class's layer of the same name)."""
+    for node in module.nodes_of_class(nodes.Attribute):
+        if node.attrname != attr:
+            continue
+        owner = astutil.enclosing_class(node) if astutil.is_self(node.expr) else None
+        if owner is None or _key(owner) in family:
+            return True
+    return False
+
+
 def beside_script(call: nodes.Call) -> nodes.ClassDef | None:
     """For ``C(...)`` after ``from model import C`` in a script: the class ``C`` of
     ``model.py`` beside the script, as Python finds it there (the script's folder
@@ -255,6 +372,8 @@ class _Index:
     def __init__(self, root: str) -> None:
         self.root = root
         self._names: dict[str, frozenset[str]] | None = None
+        # False when the folder held more files than a project: nothing else was read
+        self.complete = True
 
     def mentioning(self, names: set[str]) -> list[str]:
         if self._names is None:
@@ -262,9 +381,10 @@ class _Index:
         return [path for path, called in self._names.items() if not names.isdisjoint(called)]
 
     def _read(self) -> dict[str, frozenset[str]]:
-        files = python_files(self.root)
+        files = _project_files(self.root)
+        self.complete = files is not None
         found: dict[str, frozenset[str]] = {}
-        for path in files:
+        for path in files or ():
             data = read_source(path)
             if data is None:
                 continue
@@ -278,12 +398,18 @@ class _Index:
 _INDEXES: dict[str, _Index] = {}
 _FOLDER_LIMIT = 5000  # folders walked for one project, at most
 _CANDIDATE_LIMIT = 40  # other modules parsed for the sites of one definition, at most
+_SUBCLASS_LIMIT = 64  # subclasses followed for one class, at most
 
 
 def python_files(root: str) -> list[str]:
     """The regular ``.py`` files under ``root`` (not in hidden or build folders);
     [] when the folder holds more than a project would (over _PROJECT_FILE_LIMIT
     files or _FOLDER_LIMIT folders: a home or temporary folder, not a project)."""
+    return _project_files(root) or []
+
+
+def _project_files(root: str) -> list[str] | None:
+    """:func:`python_files`, None when the folder holds more than a project would."""
     files: list[str] = []
     folders = 0
     for current, dirnames, filenames in os.walk(root):
@@ -291,7 +417,7 @@ def python_files(root: str) -> list[str]:
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_FOLDERS and not d.startswith("."))
         files.extend(os.path.join(current, name) for name in filenames if name.endswith(".py"))
         if len(files) > _PROJECT_FILE_LIMIT or folders > _FOLDER_LIMIT:
-            return []
+            return None
     return files
 
 
@@ -331,5 +457,6 @@ def forget(indexes: bool = True) -> None:
     with ``indexes``, the project indexes (files changed: a new run)."""
     if indexes:
         _INDEXES.clear()
+    _NEVER_READ.clear()
     _CALLS.clear()
     _CLASSES.clear()
