@@ -334,6 +334,138 @@ def _reads_attribute(module: nodes.Module, attr: str, family: set[tuple]) -> boo
     return False
 
 
+# ---------------------------------------------------------------------------
+# How the instances of a Cell are held
+# ---------------------------------------------------------------------------
+
+# Methods that put a Cell into a CellList/SequentialCell (or a list one is built from).
+_LIST_ADDERS = frozenset({"append", "insert", "extend"})
+
+
+def always_a_subcell(cls: nodes.ClassDef) -> bool:
+    """Whether every instance of ``cls`` in sight becomes a sub-cell whose parameters
+    MindSpore renames to their path in the parent (measured on 2.10: a Cell with two
+    Parameters named "weight" held as ``self.gate`` has ``gate.in_w`` and
+    ``gate.rec_w``): every construction in sight is ``self.<name> = Cls(...)`` or
+    ``setattr(self, name, Cls(...))`` in a method of a Cell that keeps
+    ``auto_prefix=True``, or an element of a CellList/SequentialCell (``nn.CellList([Cls()
+    for ...])``, ``self.layers.append(Cls())``, a local list given to one). False
+    when no construction is in sight (a library's user may build it alone, as the
+    root a checkpoint or an optimizer takes), when a subclass's ``super().__init__``
+    builds it (followed no further), or when one construction is anything else
+    (``net = Cls()``, ``WithLossCell(Cls(), loss)``: the Cell is a root there)."""
+    init = resolve.find_method(cls, "__init__")
+    found = calls_of(init) if init is not None else []
+    constructions = [call for call, _ in found]
+    if not constructions:
+        return False
+    return all(
+        not (isinstance(call.func, nodes.Attribute) and call.func.attrname == "__init__") and _held_by_parent(call)
+        for call in constructions
+    )
+
+
+def _held_by_parent(call: nodes.Call) -> bool:
+    node = call
+    while isinstance(node.parent, nodes.IfExp) and node is not node.parent.test:
+        node = node.parent  # self.gate = Gate() if gated else None
+    parent = node.parent
+    if isinstance(parent, (nodes.Assign, nodes.AnnAssign)) and parent.value is node:
+        targets = parent.targets if isinstance(parent, nodes.Assign) else [parent.target]
+        return len(targets) == 1 and astutil.self_attribute(targets[0]) is not None and _in_prefixing_cell(call)
+    if isinstance(parent, nodes.Call) and node in parent.args:
+        func = parent.func
+        if isinstance(func, nodes.Name) and func.name == "setattr":
+            return len(parent.args) == 3 and parent.args[2] is node and astutil.is_self(parent.args[0]) \
+                and _in_prefixing_cell(call)
+        if isinstance(func, nodes.Attribute) and func.attrname in _LIST_ADDERS:
+            return _cell_list(func.expr)
+        return _is_container_call(parent)
+    if isinstance(parent, (nodes.List, nodes.Tuple)) or (isinstance(parent, nodes.ListComp) and parent.elt is node):
+        holder = parent.parent
+        if isinstance(holder, nodes.Starred):
+            holder = holder.parent
+        if isinstance(holder, nodes.Call) and _is_container_call(holder):
+            return True
+        if isinstance(holder, nodes.Call) and isinstance(holder.func, nodes.Attribute) \
+                and holder.func.attrname in _LIST_ADDERS:
+            return _cell_list(holder.func.expr)
+        if isinstance(holder, nodes.Assign) and len(holder.targets) == 1 and isinstance(holder.targets[0], nodes.AssignName):
+            return _given_to_container(holder.targets[0])
+    return False
+
+
+def _is_container_call(call: nodes.Call) -> bool:
+    return resolve.qualified_name(call.func) in apis.CELL_CONTAINERS
+
+
+def _cell_list(receiver: nodes.NodeNG) -> bool:
+    """``self.layers`` assigned a CellList/SequentialCell in its class, or a local
+    list that the function gives to one (``layers.append(...)``, then
+    ``nn.SequentialCell(layers)``)."""
+    attr = astutil.self_attribute(receiver)
+    if attr is not None:
+        cls = astutil.enclosing_class(receiver)
+        assigned = [
+            assign.value for assign in cls.nodes_of_class(nodes.Assign)
+            if len(assign.targets) == 1 and astutil.self_attribute(assign.targets[0]) == attr
+        ] if cls is not None else []
+        return bool(assigned) and all(isinstance(value, nodes.Call) and _is_container_call(value) for value in assigned)
+    if isinstance(receiver, nodes.Name):
+        bindings = receiver.scope().locals.get(receiver.name, [])
+        return len(bindings) == 1 and isinstance(bindings[0], nodes.AssignName) and _given_to_container(bindings[0])
+    return False
+
+
+def _given_to_container(target: nodes.AssignName) -> bool:
+    """A local list (``layers = [...]``) that its function gives to a
+    CellList/SequentialCell (``nn.SequentialCell(layers)``, ``(*layers)``)."""
+    function = target.scope()
+    for call in function.nodes_of_class(nodes.Call):
+        if not _is_container_call(call):
+            continue
+        for arg in call.args:
+            arg = arg.value if isinstance(arg, nodes.Starred) else arg
+            if isinstance(arg, nodes.Name) and arg.name == target.name:
+                return True
+    return False
+
+
+def _in_prefixing_cell(node: nodes.NodeNG) -> bool:
+    """Whether ``node`` lies in a method of a Cell class that keeps ``auto_prefix=True``:
+    its bases are user classes and Cell itself, and none of them passes auto_prefix
+    (or any positional argument to Cell's ``__init__``) or sets ``_auto_prefix``."""
+    found = astutil.enclosing_method(node)
+    if found is None:
+        return False
+    user, external = resolve.class_hierarchy(found[1])
+    if not external & apis.CELL_ROOT_CLASSES or not external <= _SILENT_BASES:
+        return False  # MindSpore's wrappers (WithLossCell, TrainOneStepCell) pass auto_prefix=False
+    for klass in user:
+        reaches_cell = any(
+            resolve.qualified_name(base) in apis.CELL_ROOT_CLASSES for base in klass.bases
+        )
+        for child in klass.nodes_of_class((nodes.Keyword, nodes.AssignAttr, nodes.Call)):
+            if isinstance(child, nodes.Keyword) and child.arg == "auto_prefix" \
+                    and not (isinstance(child.value, nodes.Const) and child.value.value is True):
+                return False
+            if isinstance(child, nodes.AssignAttr) and child.attrname == "_auto_prefix":
+                return False
+            if isinstance(child, nodes.Call) and reaches_cell and isinstance(child.func, nodes.Attribute) \
+                    and child.func.attrname == "__init__" and _cell_init_positional(child):
+                return False
+    return True
+
+
+def _cell_init_positional(call: nodes.Call) -> bool:
+    """``super().__init__(False)`` / ``nn.Cell.__init__(self, False)``: auto_prefix
+    given by position."""
+    receiver = call.func.expr
+    if isinstance(receiver, nodes.Call) and isinstance(receiver.func, nodes.Name) and receiver.func.name == "super":
+        return bool(call.args)
+    return len(call.args) > 1
+
+
 def beside_script(call: nodes.Call) -> nodes.ClassDef | None:
     """For ``C(...)`` after ``from model import C`` in a script: the class ``C`` of
     ``model.py`` beside the script, as Python finds it there (the script's folder
