@@ -37,7 +37,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, compiled, edits, resolve, scope, values
+from mslint.analysis import astutil, compiled, edits, resolve, scope, sites, values
 from mslint.checkers.follow import GraphModeNote
 from mslint.checkers.messages import jit_syntax_level, spelled
 
@@ -102,8 +102,8 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
             "save_checkpoint keeps only one of them; give each Parameter its own name%s",
             DUPLICATE_NAME,
             "Two Parameters with the same literal name= created in the __init__ of one Cell (and "
-            "its base classes): MindSpore's auto-prefix tells sub-cells apart, not two "
-            "Parameters of the same Cell.",
+            "its base classes) that may be a root: a parent that keeps auto_prefix renames a "
+            "sub-cell's parameters to their attribute paths, but the root keeps the names given.",
         ),
         "E8307": (
             "%s inside graph code %s; %s%s",
@@ -417,6 +417,7 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
                    if resolve.qualified_name(call.func) in apis.PARAMETER_CLASSES):
             return  # the class's own __init__ names no Parameter: nothing of it to report
         created: dict[str, tuple[nodes.Call, str]] = {}
+        held: list[bool] = []  # whether every instance in sight is a renamed sub-cell, asked once
         for call in _init_parameters(cls, analysis):
             name = astutil.argument(call, 1, "name")
             attr = _assigned_attribute(call)
@@ -429,6 +430,10 @@ class GraphCompileChecker(GraphModeNote, BaseChecker):
                     and (values.requires_grad(first[0]) is not False or values.requires_grad(call) is not False):
                 # (two frozen buffers, a KV cache: no optimizer takes them, no checkpoint needs them)
                 # (the same attribute assigned again replaces the Parameter: one name, one Parameter)
+                if not held:
+                    held.append(sites.always_a_subcell(cls))
+                if held[0]:
+                    return  # the parent renames them to their attribute paths (gate.in_w, gate.rec_w)
                 where = f"on line {first[0].lineno}"
                 if first[0].root() is not call.root():
                     where += f" of {os.path.basename(first[0].root().file or first[0].root().name)}"

@@ -395,8 +395,7 @@ class _BindingFlow:
             origin = state.pending.get(name)
             if origin is None or name in self.nonlocal_names:
                 continue
-            local_scope = name_node.scope()
-            if isinstance(local_scope, _COMPREHENSIONS) and name in local_scope.locals:
+            if _comprehension_variable(name_node):
                 continue  # the comprehension's own variable
             kind, where, fix = origin
             key = (name, where.lineno)
@@ -404,6 +403,24 @@ class _BindingFlow:
                 continue
             self.reported.add(key)
             self.checker.add_message(LOOP_VARIABLE, node=name_node, args=(name, kind, where.lineno, fix))
+
+
+def _comprehension_variable(name_node: nodes.Name) -> bool:
+    """Whether ``name_node`` reads a variable a comprehension around it binds, in
+    that comprehension or one nested in it (``slots`` in ``{k: [s for s in slots]
+    for k, slots in pairs}``), not a name of the function. The first iterable of a
+    comprehension is evaluated outside it (``[x for x in x]`` reads the function's
+    ``x``), though astroid puts it in the comprehension's scope."""
+    name = name_node.name
+    inner: nodes.NodeNG = name_node
+    comprehension = name_node.scope()
+    while isinstance(comprehension, _COMPREHENSIONS):
+        first = comprehension.generators[0].iter
+        outside = inner is first or any(ancestor is first for ancestor in inner.node_ancestors())
+        if name in comprehension.locals and not outside:
+            return True
+        inner, comprehension = comprehension, comprehension.parent.scope()
+    return False
 
 
 def register(linter: PyLinter) -> None:

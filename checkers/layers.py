@@ -27,7 +27,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, port, resolve, values
+from mslint.analysis import astutil, edits, port, resolve, scope, sites, values
 from mslint.analysis.astutil import UNKNOWN, is_number, literal
 from mslint.checkers.messages import spelled
 
@@ -262,6 +262,29 @@ def _base_layer_init(call: nodes.Call) -> _Bound | None:
         return None
     args = astutil.bind_by_name(call, layers[0].params)
     return _Bound(call, layers[0], args, cls) if args is not None else None
+
+
+_FORWARD_METHODS = frozenset({apis.CELL_FORWARD_METHOD, apis.TORCH_FORWARD_METHOD})
+
+
+def _built_from_inputs(bound: _Bound) -> bool:
+    """A "layer" built inside construct/forward whose first argument (the channels or
+    features every layer starts with) is an input of that method or a Parameter the
+    class holds (``nn.Conv3d(x, self.weight, padding=1)``, a port of PyTorch's
+    functional ``F.conv3d(x, weight, padding=1)``): no layer with these arguments
+    exists, so no default of one can differ."""
+    found = astutil.enclosing_method(bound.call)
+    first = bound.get(bound.api.params[0]) if bound.api.params else None
+    if found is None or found[0].name not in _FORWARD_METHODS or first is None:
+        return False
+    method, cls = found
+    if isinstance(first, nodes.Name):
+        bindings = method.locals.get(first.name, [])
+        return first.name != "self" and bool(bindings) and all(
+            isinstance(binding, nodes.AssignName) and isinstance(binding.parent, nodes.Arguments) for binding in bindings
+        )
+    attr = astutil.self_attribute(first)
+    return attr is not None and scope.analysis(cls.root()).class_facts(cls).kind(attr) == values.PARAMETER
 
 
 def _statistics_unused(bound: _Bound) -> bool:
@@ -501,9 +524,111 @@ def _weights_replaced(call: nodes.Call, parameter: str) -> bool:
     return False
 
 
+# The method a Hugging Face-style PreTrainedModel runs on each of its sub-cells
+# (post_init -> init_weights -> apply): it draws their weights again.
+_INIT_WEIGHTS_METHOD = "_init_weights"
+_SETTERS = frozenset({"set_data", "assign_value"})
+
+
+def _reinitialised(call: nodes.Call, parameter: str) -> bool:
+    """The layer built by ``call`` has its ``parameter`` drawn again by an
+    ``_init_weights(self, cell)`` that resets every layer of its class
+    (``elif isinstance(cell, nn.Embedding): cell.embedding_table.set_data(...)``):
+    the ``_init_weights`` of the class that builds it or of one of its bases, or,
+    for a sub-cell of a Hugging Face-style model, of a Cell of the same module
+    that names this class elsewhere (builds it, or lists it in a table of classes)."""
+    cls = astutil.enclosing_class(call)
+    layer = resolve.qualified_name(call.func)
+    if cls is None or layer is None:
+        return False
+    own = resolve.find_method(cls, _INIT_WEIGHTS_METHOD)
+    if own is not None and _resets_every(own, layer, parameter):
+        return True
+    module = cls.root()
+    if not any(read.name == cls.name and astutil.enclosing_class(read) is not cls
+               for read in module.nodes_of_class(nodes.Name)):
+        return False  # a class the module's models never name: it may be used alone
+    return any(
+        resolve.is_cell_class(model) and _resets_every(method, layer, parameter)
+        for model in module.nodes_of_class(nodes.ClassDef)
+        for method in [astutil.own_method(model, _INIT_WEIGHTS_METHOD)] if method is not None
+    )
+
+
+def _resets_every(method: nodes.FunctionDef, layer: str, parameter: str) -> bool:
+    """Whether ``method(self, cell)`` sets ``cell.<parameter>`` for every ``cell`` of
+    the class ``layer``: a branch ``isinstance(cell, <layer>)`` (in an if/elif chain
+    whose earlier tests are isinstance tests of other classes than Cell) whose own
+    statements call ``cell.<parameter>.set_data(...)`` or assign ``cell.<parameter>``."""
+    params = astutil.positional_params(method)
+    if len(params) != 2:
+        return False
+    cell = params[1].name
+    for branch in method.nodes_of_class(nodes.If):
+        if isinstance(branch.parent, nodes.If) and branch in branch.parent.orelse:
+            continue  # an elif: walked from the head of its chain
+        current: nodes.If | None = branch
+        while current is not None:
+            tested = _isinstance_classes(current.test, cell)
+            if tested is None or tested & apis.CELL_ROOT_CLASSES:
+                break  # another kind of test, or one every Cell passes: the rest may never run
+            if layer in tested and any(_sets(statement, cell, parameter) for statement in current.body):
+                return True
+            following = current.orelse
+            current = following[0] if len(following) == 1 and isinstance(following[0], nodes.If) else None
+    return False
+
+
+def _isinstance_classes(test: nodes.NodeNG, name: str) -> set[str] | None:
+    """The qualified names ``isinstance(<name>, A)`` / ``(A, B)`` tests; None for any
+    other test."""
+    if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance"
+            and len(test.args) == 2 and isinstance(test.args[0], nodes.Name) and test.args[0].name == name):
+        return None
+    classes = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
+    return {resolve.qualified_name(each) or "" for each in classes}
+
+
+def _sets(statement: nodes.NodeNG, cell: str, parameter: str) -> bool:
+    """``cell.<parameter>.set_data(...)`` or ``cell.<parameter> = ...`` as a statement."""
+    if isinstance(statement, nodes.Expr) and isinstance(statement.value, nodes.Call):
+        func = statement.value.func
+        return isinstance(func, nodes.Attribute) and func.attrname in _SETTERS \
+            and astutil.attribute_path(func.expr) == f"{cell}.{parameter}"
+    if isinstance(statement, nodes.Assign):
+        return any(isinstance(target, nodes.AssignAttr) and target.attrname == parameter
+                   and isinstance(target.expr, nodes.Name) and target.expr.name == cell
+                   for target in statement.targets)
+    return False
+
+
 def _all_zero(node: nodes.NodeNG) -> bool:
     value = _ints(literal(node))
     return value is not None and all(v == 0 for v in value)
+
+
+# The rules whose harm happens only when the layer runs (what it drops, how its
+# statistics move, the size it outputs, its initial weights); the others name a
+# layer that raises at construction, which happens whether it runs or not.
+_HARMFUL_WHEN_RUN = frozenset({
+    "ms-conv-implicit-pad-mode", "ms-pool-implicit-stride", "ms-dropout-keep-prob",
+    "ms-batchnorm-momentum", "ms-layer-default-differs",
+})
+
+
+def _never_runs(call: nodes.Call) -> bool:
+    """``self.<name> = <layer>(...)`` in a method of a Cell, and nothing in sight ever
+    reads ``<instance>.<name>`` (mslint.analysis.sites.attribute_never_read): the
+    layer is built and never called (a dropout left over from the original)."""
+    statement = call.parent
+    if not (isinstance(statement, (nodes.Assign, nodes.AnnAssign)) and statement.value is call):
+        return False
+    targets = statement.targets if isinstance(statement, nodes.Assign) else [statement.target]
+    attr = astutil.self_attribute(targets[0]) if len(targets) == 1 else None
+    found = astutil.enclosing_method(call)
+    if attr is None or found is None:
+        return False
+    return sites.attribute_never_read(found[1], attr)
 
 
 # ---------------------------------------------------------------------------
@@ -605,6 +730,8 @@ class LayersChecker(BaseChecker):
             bound = _bind(node, api)
             if bound is None:
                 return
+            if _built_from_inputs(bound):
+                return  # nn.Conv3d(x, self.weight, ...): PyTorch's F.conv3d misread, no layer to judge
         if api.momentum_meaning is not None:
             self._check_momentum(bound)
         if api.follows_torch:
@@ -948,6 +1075,8 @@ class LayersChecker(BaseChecker):
                 continue  # Conv -> BatchNorm: the norm subtracts any per-channel bias again
             if diff.ms_param in _INITIALISED_PARAMETER and _weights_replaced(bound.call, _INITIALISED_PARAMETER[diff.ms_param]):
                 continue  # net.embedding.embedding_table.set_data(glove): the drawn table is thrown away
+            if diff.ms_param in _INITIALISED_PARAMETER and _reinitialised(bound.call, _INITIALISED_PARAMETER[diff.ms_param]):
+                continue  # a PreTrainedModel's _init_weights draws every such table again
             name, _, value = diff.torch_equivalent.partition("=")
             fixed = _CallText(bound.call)
             fixed.set(bound, name, value)
@@ -967,6 +1096,8 @@ class LayersChecker(BaseChecker):
             )
 
     def _emit(self, symbol: str, bound: _Bound, args: tuple, changes: list | None = None, *, unsafe: bool = False) -> None:
+        if symbol in _HARMFUL_WHEN_RUN and _never_runs(bound.call):
+            return
         edits.offer(symbol, bound.call, changes, unsafe=unsafe)
         self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))
 

@@ -70,6 +70,9 @@ class Block(nn.Cell):
     def __init__(self):
         super().__init__()
         self.conv = nn.Conv2d(4, 4, 3, padding=1)
+
+    def construct(self, x):
+        return self.conv(x)
 """
 
 

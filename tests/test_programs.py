@@ -620,7 +620,9 @@ def test_the_same_verdict_however_the_file_is_named(tmp_path: Path, capsys, monk
 def test_reachability_in_every_output(tmp_path: Path, capsys, monkeypatch) -> None:
     _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.GRAPH_MODE)\nNet()\n",
                         "model.py": CELL.format(name="Net") + "class Spare(nn.Cell):\n    def __init__(self):\n"
-                                                               "        self.drop = nn.Dropout(0.1)\n"})
+                                                               "        self.drop = nn.Dropout(0.1)\n"
+                                                               "    def construct(self, x):\n"
+                                                               "        return self.drop(x)\n"})
     monkeypatch.chdir(tmp_path)
     found = {item["line"]: item for item in _lint(capsys, ".")["findings"]}
     assert found[4]["reached"] is True and found[7]["reached"] is False  # Spare: built by nothing, still wrong

@@ -288,6 +288,7 @@ def test_language_server_session_agrees_with_the_command(tmp_path: Path, command
             before = sorted(str(path) for path in project.rglob("*"))
             changed = text.replace("padding=1)", 'pad_mode="pad", padding=1)')
             changed = changed.replace("self.dense = nn.Dense(4, 4)", "self.dense = nn.Dense(4, 4)\n        self.pool = nn.MaxPool2d(2)")
+            changed = changed.replace("ops.relu(self.dropout(", "ops.relu(self.pool(self.dropout(").replace("(z))), label", "(z)))), label")
             editor.change(uri, 2, changed.replace("np.exp", "ops.exp"))
             editor.change(uri, 3, changed)
             published = await editor.diagnostics(uri)

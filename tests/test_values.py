@@ -32,6 +32,8 @@ class Net(nn.Cell):
         self.frozen_later.requires_grad = False
         self.unsure = Parameter(Tensor(1.0), name="u", requires_grad=flag)
         self.table = ops.ones((2, 2))
+        self.get_shape = ops.Shape()
+        self.reduce = ops.ReduceSum()
         self.items = []
         self.count = 0
         self.p, self.q = make_pair()
@@ -81,6 +83,8 @@ def _answers(expression: str, before: str = "") -> tuple[bool, bool, bool]:
         ("len(x)", (False, False, False)),
         ("ops.shape(x)", (False, False, False)),
         ("ops.Shape()(x)", (False, False, False)),
+        ("self.get_shape(x)[0] * 2", (False, False, False)),  # self.get_shape = ops.Shape(): a held shape op
+        ("self.reduce(x)", (True, False, True)),  # a held op computing from the data: depends on it
         ("np.zeros(x.shape)", (False, False, False)),
         ("np.float32(x)", (True, False, False)),  # a conversion of tensor data
         ("float(x)", (True, False, False)),  # detached Python number (FACTS.md)

@@ -24,6 +24,7 @@ import re
 import astroid
 from astroid import nodes
 
+from mslint.knowledge import apis
 from mslint.analysis import astutil, resolve
 from mslint.analysis.project import module_name, package_root, read_source
 
@@ -122,13 +123,13 @@ def _names_base(klass: nodes.ClassDef, name: str) -> bool:
     return False
 
 
-def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
+def _subclasses_in(cls: nodes.ClassDef, modules: list[nodes.Module]) -> list[nodes.ClassDef]:
+    """The classes of ``modules`` that derive from ``cls`` (subclasses of subclasses
+    name their own base), at most _SUBCLASS_LIMIT."""
     target = _key(cls)
-    init_key = _key(init)
-    modules = _modules(cls, {cls.name})
     subclasses: list[nodes.ClassDef] = []
     pending = [cls.name]
-    while pending and len(subclasses) < 64:  # subclasses of subclasses name their own base
+    while pending and len(subclasses) < _SUBCLASS_LIMIT:
         name = pending.pop()
         for module in modules:
             for klass in _classes(module):
@@ -136,6 +137,14 @@ def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
                         and any(_key(base) == target for base in resolve.class_hierarchy(klass)[0][1:]):
                     subclasses.append(klass)
                     pending.append(klass.name)
+    return subclasses
+
+
+def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
+    target = _key(cls)
+    init_key = _key(init)
+    modules = _modules(cls, {cls.name})
+    subclasses = _subclasses_in(cls, modules)
     if subclasses:  # their constructions and super() calls may be in yet other modules
         seen = {module.file for module in modules}
         modules += [m for m in _modules(cls, {klass.name for klass in subclasses}) if m.file not in seen]
@@ -217,6 +226,246 @@ def _function_calls(func: nodes.FunctionDef) -> list[Site]:
     return sites
 
 
+# ---------------------------------------------------------------------------
+# Whether a stored sub-cell can ever run
+# ---------------------------------------------------------------------------
+
+# What hands a Cell's sub-cells out without naming them: a loop over them may call
+# any (``for cell in self.cells(): x = cell(x)``), a name computed at run time may be any.
+# (PyTorch's children()/modules() too: a project may define them on its Cells)
+_CELL_EXPORTS = frozenset({
+    "cells", "name_cells", "cells_and_names", "_cells", "__dict__", "insert_child_to_cell",
+    "children", "named_children", "modules", "named_modules",
+})
+_DYNAMIC_READERS = frozenset({"getattr", "vars"})
+# The external bases whose code reads no attribute a subclass sets (Cell itself, mixins).
+_SILENT_BASES = apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES | {"builtins.object"}
+
+_NEVER_READ: dict[tuple, bool] = {}
+
+
+def attribute_never_read(cls: nodes.ClassDef, attr: str) -> bool:
+    """Whether nothing in sight can read ``<instance of cls>.<attr>``, so a layer
+    stored there never runs. The family of ``cls`` (its user bases, its subclasses in
+    the project and theirs) must neither read ``<anything>.<attr>`` nor hand its
+    sub-cells out (``self.cells()``, ``getattr(self, name)``, ``vars(self)``); the
+    modules that can hold an instance (the family's own, and the project's modules
+    that call or derive from a family class) must not read ``<x>.<attr>``, but on
+    the ``self`` of a class outside the family. False whenever a base is neither a
+    user class nor Cell itself (MindSpore's class may read it) or the search cannot
+    be completed (too many modules name the family, too large a folder). A module
+    that reaches an instance through a factory without naming its class is not in
+    sight: a layer used only that way is taken for unused."""
+    key = (*_key(cls), attr)
+    known = _NEVER_READ.get(key)
+    if known is None:
+        if len(_NEVER_READ) > 1024:
+            _NEVER_READ.clear()
+        known = _NEVER_READ[key] = _never_read(cls, attr)
+    return known
+
+
+def _never_read(cls: nodes.ClassDef, attr: str) -> bool:
+    modules = _modules_naming(cls, {cls.name})
+    if modules is None:
+        return False
+    subclasses = _subclasses_in(cls, modules)
+    if len(subclasses) >= _SUBCLASS_LIMIT:
+        return False
+    if subclasses:
+        more = _modules_naming(cls, {klass.name for klass in subclasses})
+        if more is None:
+            return False
+        seen = {module.file for module in modules}
+        modules += [module for module in more if module.file not in seen]
+    family: dict[tuple, nodes.ClassDef] = {}
+    for klass in (cls, *subclasses):
+        user, external = resolve.class_hierarchy(klass)
+        if not external <= _SILENT_BASES:
+            return False
+        family.update((_key(member), member) for member in user)
+    seen = {module.file for module in modules}
+    modules += [member.root() for member in family.values() if member.root().file not in seen]
+    if any(_hands_out_cells(member, attr) for member in family.values()):
+        return False
+    keys = set(family)
+    return not any(_reads_attribute(module, attr, keys) for module in modules)
+
+
+def _modules_naming(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module] | None:
+    """:func:`_modules`, None when the search cannot be complete."""
+    path = definition.root().file
+    if path and os.path.isfile(path):
+        index = _index_for(path)
+        others = [other for other in index.mentioning(names) if other != os.path.realpath(path)]
+        if not index.complete or len(others) > _CANDIDATE_LIMIT:
+            return None
+    modules = _modules(definition, names)
+    return modules
+
+
+def _hands_out_cells(cls: nodes.ClassDef, attr: str) -> bool:
+    """Whether a class's own code reaches its attributes by a name computed at run time
+    (``getattr(self, f"drop{i}")``, ``vars(self)``) or hands its sub-cells out."""
+    for node in cls.nodes_of_class((nodes.Attribute, nodes.Call)):
+        if isinstance(node, nodes.Attribute):
+            if node.attrname in _CELL_EXPORTS:
+                return True
+            continue
+        func = node.func
+        name = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
+        if name not in _DYNAMIC_READERS or not node.args or not astutil.is_self(node.args[0]):
+            continue  # getattr(config, name): another object's attributes
+        named = node.args[1] if name == "getattr" and len(node.args) > 1 else None
+        if not (isinstance(named, nodes.Const) and isinstance(named.value, str) and named.value != attr):
+            return True
+    return False
+
+
+def _reads_attribute(module: nodes.Module, attr: str, family: set[tuple]) -> bool:
+    """Whether a module reads ``<x>.<attr>``, but on the ``self`` of a class outside
+    the family (another class's layer of the same name)."""
+    for node in module.nodes_of_class(nodes.Attribute):
+        if node.attrname != attr:
+            continue
+        owner = astutil.enclosing_class(node) if astutil.is_self(node.expr) else None
+        if owner is None or _key(owner) in family:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# How the instances of a Cell are held
+# ---------------------------------------------------------------------------
+
+# Methods that put a Cell into a CellList/SequentialCell (or a list one is built from).
+_LIST_ADDERS = frozenset({"append", "insert", "extend"})
+
+
+def always_a_subcell(cls: nodes.ClassDef) -> bool:
+    """Whether every instance of ``cls`` in sight becomes a sub-cell whose parameters
+    MindSpore renames to their path in the parent (measured on 2.10: a Cell with two
+    Parameters named "weight" held as ``self.gate`` has ``gate.in_w`` and
+    ``gate.rec_w``): every construction in sight is ``self.<name> = Cls(...)`` or
+    ``setattr(self, name, Cls(...))`` in a method of a Cell that keeps
+    ``auto_prefix=True``, or an element of a CellList/SequentialCell (``nn.CellList([Cls()
+    for ...])``, ``self.layers.append(Cls())``, a local list given to one). False
+    when no construction is in sight (a library's user may build it alone, as the
+    root a checkpoint or an optimizer takes), when a subclass's ``super().__init__``
+    builds it (followed no further), or when one construction is anything else
+    (``net = Cls()``, ``WithLossCell(Cls(), loss)``: the Cell is a root there)."""
+    init = resolve.find_method(cls, "__init__")
+    found = calls_of(init) if init is not None else []
+    constructions = [call for call, _ in found]
+    if not constructions:
+        return False
+    return all(
+        not (isinstance(call.func, nodes.Attribute) and call.func.attrname == "__init__") and _held_by_parent(call)
+        for call in constructions
+    )
+
+
+def _held_by_parent(call: nodes.Call) -> bool:
+    node = call
+    while isinstance(node.parent, nodes.IfExp) and node is not node.parent.test:
+        node = node.parent  # self.gate = Gate() if gated else None
+    parent = node.parent
+    if isinstance(parent, (nodes.Assign, nodes.AnnAssign)) and parent.value is node:
+        targets = parent.targets if isinstance(parent, nodes.Assign) else [parent.target]
+        return len(targets) == 1 and astutil.self_attribute(targets[0]) is not None and _in_prefixing_cell(call)
+    if isinstance(parent, nodes.Call) and node in parent.args:
+        func = parent.func
+        if isinstance(func, nodes.Name) and func.name == "setattr":
+            return len(parent.args) == 3 and parent.args[2] is node and astutil.is_self(parent.args[0]) \
+                and _in_prefixing_cell(call)
+        if isinstance(func, nodes.Attribute) and func.attrname in _LIST_ADDERS:
+            return _cell_list(func.expr)
+        return _is_container_call(parent)
+    if isinstance(parent, (nodes.List, nodes.Tuple)) or (isinstance(parent, nodes.ListComp) and parent.elt is node):
+        holder = parent.parent
+        if isinstance(holder, nodes.Starred):
+            holder = holder.parent
+        if isinstance(holder, nodes.Call) and _is_container_call(holder):
+            return True
+        if isinstance(holder, nodes.Call) and isinstance(holder.func, nodes.Attribute) \
+                and holder.func.attrname in _LIST_ADDERS:
+            return _cell_list(holder.func.expr)
+        if isinstance(holder, nodes.Assign) and len(holder.targets) == 1 and isinstance(holder.targets[0], nodes.AssignName):
+            return _given_to_container(holder.targets[0])
+    return False
+
+
+def _is_container_call(call: nodes.Call) -> bool:
+    return resolve.qualified_name(call.func) in apis.CELL_CONTAINERS
+
+
+def _cell_list(receiver: nodes.NodeNG) -> bool:
+    """``self.layers`` assigned a CellList/SequentialCell in its class, or a local
+    list that the function gives to one (``layers.append(...)``, then
+    ``nn.SequentialCell(layers)``)."""
+    attr = astutil.self_attribute(receiver)
+    if attr is not None:
+        cls = astutil.enclosing_class(receiver)
+        assigned = [
+            assign.value for assign in cls.nodes_of_class(nodes.Assign)
+            if len(assign.targets) == 1 and astutil.self_attribute(assign.targets[0]) == attr
+        ] if cls is not None else []
+        return bool(assigned) and all(isinstance(value, nodes.Call) and _is_container_call(value) for value in assigned)
+    if isinstance(receiver, nodes.Name):
+        bindings = receiver.scope().locals.get(receiver.name, [])
+        return len(bindings) == 1 and isinstance(bindings[0], nodes.AssignName) and _given_to_container(bindings[0])
+    return False
+
+
+def _given_to_container(target: nodes.AssignName) -> bool:
+    """A local list (``layers = [...]``) that its function gives to a
+    CellList/SequentialCell (``nn.SequentialCell(layers)``, ``(*layers)``)."""
+    function = target.scope()
+    for call in function.nodes_of_class(nodes.Call):
+        if not _is_container_call(call):
+            continue
+        for arg in call.args:
+            arg = arg.value if isinstance(arg, nodes.Starred) else arg
+            if isinstance(arg, nodes.Name) and arg.name == target.name:
+                return True
+    return False
+
+
+def _in_prefixing_cell(node: nodes.NodeNG) -> bool:
+    """Whether ``node`` lies in a method of a Cell class that keeps ``auto_prefix=True``:
+    its bases are user classes and Cell itself, and none of them passes auto_prefix
+    (or any positional argument to Cell's ``__init__``) or sets ``_auto_prefix``."""
+    found = astutil.enclosing_method(node)
+    if found is None:
+        return False
+    user, external = resolve.class_hierarchy(found[1])
+    if not external & apis.CELL_ROOT_CLASSES or not external <= _SILENT_BASES:
+        return False  # MindSpore's wrappers (WithLossCell, TrainOneStepCell) pass auto_prefix=False
+    for klass in user:
+        reaches_cell = any(
+            resolve.qualified_name(base) in apis.CELL_ROOT_CLASSES for base in klass.bases
+        )
+        for child in klass.nodes_of_class((nodes.Keyword, nodes.AssignAttr, nodes.Call)):
+            if isinstance(child, nodes.Keyword) and child.arg == "auto_prefix" \
+                    and not (isinstance(child.value, nodes.Const) and child.value.value is True):
+                return False
+            if isinstance(child, nodes.AssignAttr) and child.attrname == "_auto_prefix":
+                return False
+            if isinstance(child, nodes.Call) and reaches_cell and isinstance(child.func, nodes.Attribute) \
+                    and child.func.attrname == "__init__" and _cell_init_positional(child):
+                return False
+    return True
+
+
+def _cell_init_positional(call: nodes.Call) -> bool:
+    """``super().__init__(False)`` / ``nn.Cell.__init__(self, False)``: auto_prefix
+    given by position."""
+    receiver = call.func.expr
+    if isinstance(receiver, nodes.Call) and isinstance(receiver.func, nodes.Name) and receiver.func.name == "super":
+        return bool(call.args)
+    return len(call.args) > 1
+
+
 def beside_script(call: nodes.Call) -> nodes.ClassDef | None:
     """For ``C(...)`` after ``from model import C`` in a script: the class ``C`` of
     ``model.py`` beside the script, as Python finds it there (the script's folder
@@ -255,6 +504,8 @@ class _Index:
     def __init__(self, root: str) -> None:
         self.root = root
         self._names: dict[str, frozenset[str]] | None = None
+        # False when the folder held more files than a project: nothing else was read
+        self.complete = True
 
     def mentioning(self, names: set[str]) -> list[str]:
         if self._names is None:
@@ -262,9 +513,10 @@ class _Index:
         return [path for path, called in self._names.items() if not names.isdisjoint(called)]
 
     def _read(self) -> dict[str, frozenset[str]]:
-        files = python_files(self.root)
+        files = _project_files(self.root)
+        self.complete = files is not None
         found: dict[str, frozenset[str]] = {}
-        for path in files:
+        for path in files or ():
             data = read_source(path)
             if data is None:
                 continue
@@ -278,12 +530,18 @@ class _Index:
 _INDEXES: dict[str, _Index] = {}
 _FOLDER_LIMIT = 5000  # folders walked for one project, at most
 _CANDIDATE_LIMIT = 40  # other modules parsed for the sites of one definition, at most
+_SUBCLASS_LIMIT = 64  # subclasses followed for one class, at most
 
 
 def python_files(root: str) -> list[str]:
     """The regular ``.py`` files under ``root`` (not in hidden or build folders);
     [] when the folder holds more than a project would (over _PROJECT_FILE_LIMIT
     files or _FOLDER_LIMIT folders: a home or temporary folder, not a project)."""
+    return _project_files(root) or []
+
+
+def _project_files(root: str) -> list[str] | None:
+    """:func:`python_files`, None when the folder holds more than a project would."""
     files: list[str] = []
     folders = 0
     for current, dirnames, filenames in os.walk(root):
@@ -291,7 +549,7 @@ def python_files(root: str) -> list[str]:
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_FOLDERS and not d.startswith("."))
         files.extend(os.path.join(current, name) for name in filenames if name.endswith(".py"))
         if len(files) > _PROJECT_FILE_LIMIT or folders > _FOLDER_LIMIT:
-            return []
+            return None
     return files
 
 
@@ -331,5 +589,6 @@ def forget(indexes: bool = True) -> None:
     with ``indexes``, the project indexes (files changed: a new run)."""
     if indexes:
         _INDEXES.clear()
+    _NEVER_READ.clear()
     _CALLS.clear()
     _CLASSES.clear()

@@ -70,6 +70,12 @@ def is_op_class(qname: str) -> bool:
     return False
 
 
+# the op classes among them, by last name (``Shape``): what ``self.<attr> = ops.Shape()`` holds
+_CONSTANT_OP_CLASSES = frozenset(
+    qname.rsplit(".", 1)[-1] for qname in apis.CONSTANT_RESULT_CALLS if qname.rsplit(".", 1)[-1][:1].isupper()
+)
+
+
 def constant_result(call: nodes.Call) -> bool:
     """A call whose result is a compile-time constant whatever its arguments: shapes,
     types, predicates (``len``, ``ops.shape``, ``ops.Shape()(x)``), numpy arrays
@@ -611,7 +617,7 @@ class FunctionValues:
         return self._walk(node.expr, q, visiting)
 
     def _call(self, node: nodes.Call, q: str, visiting: frozenset) -> frozenset[str] | None:  # noqa: C901
-        if constant_result(node):
+        if constant_result(node) or self._constant_op_attribute(node):
             return None
         func = node.func
         arguments = astutil.call_arguments(node)
@@ -1028,6 +1034,12 @@ class FunctionValues:
             return True
         cast = apis.CAST_OPS.get(name)
         return cast is not None and dtype_name(astutil.argument(call, *cast)) in apis.INTEGER_DTYPES
+
+    def _constant_op_attribute(self, call: nodes.Call) -> bool:
+        """``self.shape(x)`` after ``self.shape = ops.Shape()`` in the class: an op
+        class whose result is a compile-time constant (constant_result), held."""
+        attr = astutil.self_attribute(call.func) if isinstance(call.func, nodes.Attribute) else None
+        return attr is not None and self.op_attrs.get(attr) in _CONSTANT_OP_CLASSES
 
     def _op_name(self, call: nodes.Call) -> str | None:
         """The last name of the MindSpore op a call runs: an op function (``cast``), an

@@ -636,6 +636,64 @@ report(
     assert result["unique_optimizer"] == ["ok", "built"] and result["unique_saved"] == ["w1", "w2"], result
 
 
+def test_ms_duplicate_parameter_name_sub_cells_are_renamed_by_their_parent(run_snippet):
+    """A Cell with two Parameters named "weight" held as a sub-cell: a parent that
+    keeps auto_prefix renames each to its attribute path (gate.in_w, gate.rec_w)
+    and the optimizer builds; so does a CellList/SequentialCell (0.in_w), built
+    from a list or appended to. The same Cell as the root, given to WithLossCell
+    (auto_prefix=False), or held by a parent with auto_prefix=False keeps
+    ["weight", "weight"] and the optimizer raises. Mode-independent."""
+    result = run_snippet('''
+pynative_mode()
+def weight(value):
+    return Parameter(Tensor(np.full((2, 2), value), ms.float32), name="weight")
+
+class Gate(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.in_w = weight(1.0)
+        self.rec_w = weight(2.0)
+    def construct(self, x):
+        return x * self.in_w + self.rec_w
+
+class Block(nn.Cell):
+    def __init__(self, prefix=True):
+        super().__init__(auto_prefix=prefix)
+        self.gate = Gate()
+    def construct(self, x):
+        return self.gate(x)
+
+class Stack(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.listed = nn.CellList([Gate() for _ in range(2)])
+        self.chain = nn.SequentialCell(Gate())
+        self.more = nn.CellList()
+        self.more.append(Gate())
+    def construct(self, x):
+        return self.chain(x)
+
+def names(net):
+    return sorted(p.name for p in net.trainable_params())
+
+def optimizer(net):
+    return attempt(lambda: nn.SGD(net.trainable_params(), 0.1) and "built")
+
+cases = {
+    "root": Gate(), "sub_cell": Block(), "unprefixed_parent": Block(False), "containers": Stack(),
+    "with_loss_cell": nn.WithLossCell(Gate(), nn.MSELoss()),
+}
+report(**{name: [names(net), optimizer(net)] for name, net in cases.items()})
+''')
+    for name in ("root", "unprefixed_parent", "with_loss_cell"):
+        assert result[name][0] == ["weight", "weight"], (name, result[name])
+        assert result[name][1][0] == "error" and "already exists" in result[name][1][1], (name, result[name])
+    assert result["sub_cell"] == [["gate.in_w", "gate.rec_w"], ["ok", "built"]], result
+    assert result["containers"][1] == ["ok", "built"], result
+    assert len(set(result["containers"][0])) == len(result["containers"][0]) == 8, result  # all distinct
+    assert {"chain.0.in_w", "listed.1.rec_w"} <= set(result["containers"][0]), result
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_ms_cell_state_in_graph_strict_fails_lax_changes_nothing(run_snippet, level):
     """``self.set_train()``, ``self.drop.set_train(False)``, ``self.set_grad()`` and

@@ -571,6 +571,24 @@ class _UsedInsideOnly(nn.Cell):
             out.append(t)
         return out[2]
 
+class ComprehensionFirstIterable(nn.Cell):
+    def construct(self, x):
+        for rows in ((1, 2), (3, 4)):
+            x = x + rows[0]
+        doubled = [rows * 2 for rows in rows]  # the first iterable is read outside the comprehension
+        return x + doubled[0]
+
+class _ComprehensionOwnTarget(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.groups = ((0, 1), (2, 3))
+        self.named = (("a", (0, 1)), ("b", (2, 3)))
+    def construct(self, x):
+        for group in self.groups:
+            x = x + len(group)
+        table = {{key: [index * 2 for index in group] for key, group in self.named}}  # its own group
+        return x + table["b"][0]
+
 results = forward_all(globals())
 results["jitted"] = attempt(lambda: jitted(x).asnumpy().tolist())
 accepted = {{name: attempt(lambda: float(cls()(x).asnumpy()[0, 0]))
@@ -579,7 +597,7 @@ accepted = {{name: attempt(lambda: float(cls()(x).asnumpy()[0, 0]))
 report(results=results, accepted=accepted)
 ''')
     results = result["results"]
-    assert len(results) == 9, sorted(results)
+    assert len(results) == 10, sorted(results)
     for name, (verdict, message) in results.items():
         assert verdict == "error", (name, message)
         assert "UnboundLocalError" in message, (name, message)
@@ -589,6 +607,7 @@ report(results=results, accepted=accepted)
     assert result["accepted"] == {
         "_BoundBefore": ["ok", 6.0],
         "_BothBranches": ["ok", 2.0],
+        "_ComprehensionOwnTarget": ["ok", 9.0],
         "_ConstantCondition": ["ok", 2.0],
         "_OtherBranchReturns": ["ok", 2.0],
         "_UsedInsideOnly": ["ok", 2.0],

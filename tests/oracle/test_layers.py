@@ -128,6 +128,39 @@ report(
     assert result["odd"] == [1, 4, 4, 4] and result["odd_torch"] == [1, 4, 3, 3]
 
 
+def test_ms_conv_implicit_pad_mode_same_is_torch_padding_half_the_kernel_at_stride_1(run_snippet):
+    """Why the rule is silent where the PyTorch original beside the port pads
+    (k - 1) // 2 of an odd kernel: at stride 1 MindSpore's default "same" pads the
+    same on each side, so the outputs are equal, values included, for every input
+    size. At stride 2 the sizes still agree, but on even sizes "same" pads only
+    after (0 before, 1 after) where PyTorch pads both sides: the values shift (the
+    rule, about sizes, stays silent there too). With kernel_size == stride and no
+    padding, "same" agrees only on inputs that are multiples of the stride."""
+    result = run_snippet(
+        TORCH
+        + '''
+def agree(k, s, pad, n):
+    w = np.random.RandomState(0).randn(4, 3, k, k).astype(np.float32)
+    x = np.random.RandomState(1).randn(1, 3, n, n).astype(np.float32)
+    mine = nn.Conv2d(3, 4, k, stride=s, weight_init=Tensor(w))(Tensor(x)).asnumpy()
+    theirs = torch.nn.Conv2d(3, 4, k, stride=s, padding=pad, bias=False)
+    theirs.weight.data = torch.tensor(w)
+    theirs = theirs(torch.tensor(x)).detach().numpy()
+    return [mine.shape == theirs.shape, mine.shape == theirs.shape and bool(np.allclose(mine, theirs, atol=1e-4))]
+report(
+    stride1=[agree(k, 1, (k - 1) // 2, n) for k in (3, 5, 7) for n in (7, 8)],
+    stride2_odd=agree(3, 2, 1, 7), stride2_even=agree(3, 2, 1, 8),
+    patch_multiple=agree(4, 4, 0, 8), patch_other=agree(4, 4, 0, 7),
+)
+'''
+    )
+    assert result["stride1"] == [[True, True]] * 6
+    assert result["stride2_odd"] == [True, True]
+    assert result["stride2_even"] == [True, False]  # the same size, shifted values
+    assert result["patch_multiple"] == [True, True]
+    assert result["patch_other"] == [False, False]
+
+
 def test_ms_conv_implicit_pad_mode_1x1_agrees_with_torch_at_any_stride_but_not_transposed(run_snippet):
     """Why the rule is silent for 1x1 convolutions (and 1x1, stride 1 transposed ones)."""
     result = run_snippet(
