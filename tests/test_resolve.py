@@ -57,6 +57,22 @@ def f():
     assert _call_name(source) is None
 
 
+def _value_at_use(source: str) -> str | None:
+    value = resolve.assigned_value(astroid.extract_node(source))
+    return value.as_string() if value is not None else None
+
+
+def test_the_binding_that_reaches_the_use_in_source_order() -> None:
+    """A name bound twice in the frame that reads it (a notebook's cells): the
+    binding above the use, not a later one."""
+    assert _value_at_use("net = Pretrain()\ntrain(__(net))\nnet = Classifier()") == "Pretrain()"
+    assert _value_at_use("net = Pretrain()\nnet = Classifier()\ntrain(__(net))") == "Classifier()"
+    assert _value_at_use("net = Pretrain()\nnet = wrap(__(net))") == "Pretrain()"  # the right side reads the older one
+    assert _value_at_use("net = Pretrain()\nfor net in nets:\n    train(__(net))") is None  # the loop's own binding
+    # a function reads the name when it is called, after any binding of the module
+    assert _value_at_use("net = Pretrain()\ndef fit():\n    train(__(net))\nnet = Classifier()") == "Classifier()"
+
+
 def test_star_imports_stay_unresolved() -> None:
     # What a star import binds depends on what is installed: never guess.
     assert _call_name("from mindspore.nn import *\nConv2d(1, 2, 3) #@") is None

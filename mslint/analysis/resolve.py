@@ -103,13 +103,37 @@ def binding(name_node: nodes.Name) -> nodes.NodeNG | None:
         bound = scope.locals.get(name)
         if not bound:
             continue
-        # Prefer the last plain binding; an import wins over a fallback such as
+        # An import wins over a fallback such as
         # ``try: import numpy as np`` / ``except ImportError: np = None``.
         for candidate in bound:
             if isinstance(candidate, (nodes.Import, nodes.ImportFrom)):
                 return candidate
-        return bound[-1]
+        return _reaching(bound, name_node) if scope is name_node.frame() else bound[-1]
     return None
+
+
+def _reaching(bound: list[nodes.NodeNG], use: nodes.NodeNG) -> nodes.NodeNG:
+    """Of the bindings of a name in the frame that uses it, the one that reaches
+    the use in source order: the last whose statement comes before the use's (a
+    notebook's ``net = Pretrain()`` for a cell that trains it, not a later
+    cell's ``net = Classifier()``). A use above every binding (in a loop, or an
+    error) keeps the last binding. A use inside a function of the frame is not
+    here: it runs when called, after any of them."""
+    line = use.statement().fromlineno or 0
+    above = [candidate for candidate in bound if _bound_before(candidate.statement(), use, line)]
+    return max(above or bound, key=lambda candidate: candidate.statement().fromlineno or 0)
+
+
+def _bound_before(statement: nodes.NodeNG, use: nodes.NodeNG, line: int) -> bool:
+    """Whether a binding ``statement`` has run when ``use`` (whose statement starts
+    at ``line``) is read: it ends above, or it is a ``for``/``with``/``except``...
+    holding the use (``net = Net(net)`` does not bind the ``net`` it reads)."""
+    if (statement.tolineno or 0) < line:
+        return True
+    return not isinstance(statement, _SIMPLE_BINDINGS) and statement.parent_of(use)
+
+
+_SIMPLE_BINDINGS = (nodes.Assign, nodes.AugAssign, nodes.AnnAssign)
 
 
 def assigned_value(name_node: nodes.NodeNG, sole: bool = False) -> nodes.NodeNG | None:
