@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 from astroid import nodes
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, resolve, sites
+from mslint.analysis import arguments, astutil, resolve, sites
 
 # ---------------------------------------------------------------------------
 # API facts
@@ -1767,6 +1767,9 @@ def _config_value(node: nodes.NodeNG) -> Received | None:
     mapping (a dict literal, ``dict(...)``, ``EasyDict({...})``) or a class
     attribute that a project module binds once, read as a constant."""
     if isinstance(node, nodes.Attribute):
+        parsed = arguments.option_value(node)
+        if parsed is not None:  # ``args.lr`` of ``parser.parse_args([])``: the option's default
+            return Received(parsed[0], None, parsed[1] or node)
         container, key = node.expr, node.attrname
     elif isinstance(node, nodes.Subscript) and isinstance(node.slice, nodes.Const) and isinstance(node.slice.value, str):
         container, key = node.value, node.slice.value
@@ -1918,6 +1921,14 @@ def _guards_hold(node: nodes.NodeNG, func: nodes.NodeNG, way: _Way) -> bool | No
                 return False
         child, parent = parent, parent.parent
     return held
+
+
+def guarded_off(node: nodes.NodeNG) -> bool:
+    """Whether an ``if`` (or ``a if c else b``) around ``node`` in its function
+    takes the other branch whatever calls the function: its test reads only
+    constants, configs and options fixed where the program parses them
+    (``if args.device_num > 1:`` after ``parser.parse_args([])``)."""
+    return _guards_hold(node, node.frame(), None) is False
 
 
 def _guarded(node: nodes.NodeNG, func: nodes.NodeNG) -> bool:
