@@ -2051,6 +2051,15 @@ def reaching_value(name: nodes.Name) -> nodes.NodeNG | None:
     return statement.value if isinstance(statement, nodes.Assign) and statement.targets == [bound] else None
 
 
+def reaching_assignment(name: nodes.Name) -> nodes.Assign | None:
+    """The assignment statement that gives ``name`` its value at this use, an
+    unpacking included (``verts, faces = marching_cubes(...)``); None for a
+    parameter, a loop variable, or when unsure."""
+    bound = _reaching_binding(name)
+    statement = bound.statement() if bound is not None else None
+    return statement if isinstance(statement, nodes.Assign) else None
+
+
 def passed_values(name: nodes.Name) -> list[nodes.NodeNG] | None:
     """What the calls in sight pass for the parameter ``name`` reads (as written at
     each site); None when it is no parameter or no call is in sight."""
