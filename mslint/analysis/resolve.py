@@ -308,7 +308,7 @@ def imported_module(importer: nodes.Module, modname: str) -> nodes.Module:
     if path is None:
         return importer.import_module(modname, level=None)
     cached = astroid.MANAGER.astroid_cache.get(modname)
-    if cached is not None and cached.file and os.path.realpath(cached.file) == path:
+    if cached is not None and cached.file and (cached.file == path or os.path.realpath(cached.file) == path):
         return cached
     try:
         info = os.stat(path)
@@ -328,7 +328,12 @@ def _project_file(importer: nodes.Module, modname: str) -> str | None:
     """The file of ``modname`` below the package root of ``importer``'s file."""
     if not importer.file or not os.path.isabs(importer.file) or not modname:
         return None
-    base = os.path.join(project.package_root(importer.file), *modname.split("."))
+    return _file_below(project.package_root(importer.file), modname)
+
+
+@functools.lru_cache(maxsize=8192)
+def _file_below(root: str, modname: str) -> str | None:
+    base = os.path.join(root, *modname.split("."))
     for candidate in (base + ".py", os.path.join(base, "__init__.py")):
         if os.path.isfile(candidate):
             return os.path.realpath(candidate)
@@ -351,6 +356,7 @@ def clear_caches() -> None:
     _installed_from.cache_clear()
     _QNAME_MEMO.clear()
     _BY_FILE.clear()
+    _file_below.cache_clear()
 
 
 def forget_names() -> None:
