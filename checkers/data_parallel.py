@@ -282,6 +282,8 @@ def _rank_aware(construction: nodes.Call) -> bool:
     while pending and seen < 20:
         expr = pending.pop()
         seen += 1
+        if isinstance(expr, nodes.Call) and _shards_itself(expr):
+            return True
         for name in [expr, *expr.nodes_of_class((nodes.Name, nodes.Attribute))]:
             text = name.name if isinstance(name, nodes.Name) else name.attrname if isinstance(
                 name, nodes.Attribute) else ""
@@ -294,6 +296,27 @@ def _rank_aware(construction: nodes.Call) -> bool:
                         return True
                     pending.append(bound.value)
     return _under_rank_test(construction, func)
+
+
+# The methods through which a dataset reads a Python source's items.
+_SOURCE_ACCESS_METHODS = ("__getitem__", "__iter__", "__next__", "__len__")
+
+
+def _shards_itself(call: nodes.Call) -> bool:
+    """``call`` builds a project class whose items are read by rank: its
+    ``__getitem__``/``__iter__``/``__len__`` use the rank (``index * self.rank_size
+    + self.rank_id``, ``get_group_size()``), so each rank gets its own share."""
+    cls = resolve.user_class_of_call(call) if isinstance(call.func, (nodes.Name, nodes.Attribute)) else None
+    if cls is None:
+        return False
+    for name in _SOURCE_ACCESS_METHODS:
+        method = resolve.find_method(cls, name)
+        if method is None:
+            continue
+        for node in method.nodes_of_class((nodes.Name, nodes.Attribute)):
+            if _RANK_WORDS.search(node.name if isinstance(node, nodes.Name) else node.attrname):
+                return True
+    return False
 
 
 def _under_rank_test(node: nodes.NodeNG, func: nodes.NodeNG) -> bool:

@@ -28,7 +28,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis, guide
-from mslint.analysis import astutil, edits, resolve, training_code
+from mslint.analysis import astutil, edits, resolve, training_code, versions
 from mslint.analysis.training_code import SKIP_NESTED
 from mslint.checkers.messages import spelled
 
@@ -197,7 +197,7 @@ class MigrationApiChecker(BaseChecker):
         self._report_keywords(node, guide.BATCH_KEYWORDS)
 
     def _report_keywords(self, node: nodes.Call, table: dict[str, tuple[str | None, str]]) -> None:
-        if not self.linter.is_message_enabled("ms-dataloader-keyword-args"):
+        if not self.linter.is_message_enabled("ms-dataloader-keyword-args") or versions.older_mindspore_only(node):
             return
         for keyword in node.keywords or ():
             if keyword.arg not in table:
@@ -246,6 +246,8 @@ class MigrationApiChecker(BaseChecker):
         given = {keyword.arg: keyword for keyword in node.keywords or () if keyword.arg in guide.DEVICE_KEYWORDS}
         if "device_target" not in given and "device_id" not in given:
             return
+        if versions.older_mindspore_only(node):
+            return  # before set_device existed, set_context was the way
         target = given.get("device_target")
         device_id = given.get("device_id")
         shown = ", ".join(f"{k.arg}={edits.source_segment(k.value) or k.value.as_string()}" for k in given.values())
@@ -290,7 +292,7 @@ def _guarded(node: nodes.NodeNG) -> bool:
         if isinstance(parent, nodes.If) and "version" in parent.test.as_string().lower():
             return True
         parent = parent.parent
-    return False
+    return versions.older_mindspore_only(node)  # handed out only by an older version's arm
 
 
 def _postponed_annotation(node: nodes.NodeNG) -> bool:

@@ -259,7 +259,7 @@ class TorchIdiomsChecker(BaseChecker):
             or qname in apis.TORCH_PARAMETER_CLASSES
             or (qname.startswith(tuple(p + "." for p in apis.TORCH_LAYER_PACKAGES)) and last[:1].isupper())
         )
-        if builds_torch_object and self._in_cell(node, analysis):
+        if builds_torch_object and self._in_cell(node, analysis) and not _host_interop(node):
             self.add_message(
                 "ms-torch-in-cell",
                 node=node,
@@ -310,6 +310,115 @@ class TorchIdiomsChecker(BaseChecker):
                 self._no_grad_message(decorator, decorator)
 
     visit_asyncfunctiondef = visit_functiondef
+
+
+# ---------------------------------------------------------------------------
+# Torch on purpose: a host-side conversion in a method no graph compiles
+# ---------------------------------------------------------------------------
+_HOST_DEPTH = 6
+
+
+def _host_interop(call: nodes.Call) -> bool:
+    """A torch tensor built, in a Cell method no graph compiles (the caller
+    checks that), from host data (``x.asnumpy()``, a numpy array, another torch
+    value, what a library returns for them) and kept out of MindSpore's
+    computation: not stored on the Cell, never handed to a MindSpore call or a
+    sub-cell. A conversion for a torch library (mesh export with mcubes or
+    kaolin): nothing is left untrained, no MindSpore tensor meets a torch one."""
+    method = call.frame()
+    if not isinstance(method, nodes.FunctionDef) or isinstance(call.func, nodes.Attribute) and \
+            resolve.qualified_name(call.func) in apis.TORCH_PARAMETER_CLASSES:
+        return False
+    data = [call.args[0]] if call.args else [keyword.value for keyword in call.keywords or () if keyword.arg == "data"]
+    if not all(_host_side(value, 0) for value in data):
+        return False
+    return _kept_out_of_mindspore(call, method)
+
+
+def _host_side(expr: nodes.NodeNG, depth: int) -> bool:
+    """``expr`` holds host data or a torch value, never a MindSpore tensor."""
+    if depth > _HOST_DEPTH:
+        return False
+    if isinstance(expr, nodes.Const) or values.host_data(expr):
+        return True
+    if isinstance(expr, (nodes.Subscript, nodes.Attribute)):
+        return _host_side(expr.value if isinstance(expr, nodes.Subscript) else expr.expr, depth + 1)
+    if isinstance(expr, (nodes.Tuple, nodes.List)):
+        return all(_host_side(element, depth + 1) for element in expr.elts)
+    if isinstance(expr, nodes.BinOp):
+        return _host_side(expr.left, depth + 1) and _host_side(expr.right, depth + 1)
+    if isinstance(expr, nodes.Name):
+        assign = values.reaching_assignment(expr)
+        return assign is not None and _host_side(assign.value, depth + 1)
+    if isinstance(expr, nodes.Call) and isinstance(expr.func, (nodes.Name, nodes.Attribute)):
+        qname = resolve.qualified_name(expr.func)
+        if _is_torch_qname(qname):
+            return True
+        if qname is None:  # a method of the value: x.contiguous(), v.astype(np.int64)
+            return isinstance(expr.func, nodes.Attribute) and _host_side(expr.func.expr, depth + 1)
+        # a library's function (mcubes, kaolin) given host data: its result is host data too
+        return bool(expr.args) and _host_side(expr.args[0], depth + 1) and not _project_callee(expr.func) and \
+            not _mindspore_family(_root(qname))
+    return False
+
+
+def _mindspore_family(package: str) -> bool:
+    """MindSpore and the libraries built on it (mindcv, mindnlp, mindformers...),
+    whose functions may return MindSpore tensors."""
+    return package == apis.MINDSPORE_PACKAGE or package.startswith("mind")
+
+
+def _project_callee(func: nodes.NodeNG) -> bool:
+    if isinstance(func, nodes.Name) and isinstance(resolve.binding(func), (nodes.FunctionDef, nodes.ClassDef)):
+        return True
+    return resolve.project_function(func) is not None or resolve.user_class(func) is not None
+
+
+def _kept_out_of_mindspore(call: nodes.Call, method: nodes.FunctionDef) -> bool:
+    """The torch value of ``call``, and the names it reaches in ``method``, are
+    never stored on ``self`` nor handed to a MindSpore call or a sub-cell."""
+    held: set[str] = set()
+    if _meets_mindspore(call, held):
+        return False
+    statement = call.statement()
+    if isinstance(statement, nodes.Assign):
+        held.update(name for target in statement.targets for name in astutil.target_names(target))
+    grown = True
+    while grown:  # names computed from the torch values (final = occupancys[:-1])
+        grown = False
+        for assign in method.nodes_of_class(nodes.Assign, skip_klass=(nodes.FunctionDef, nodes.Lambda)):
+            if values.host_data(assign.value):
+                continue  # a host copy (t.numpy()) is no torch value
+            if any(isinstance(name, nodes.Name) and name.name in held for name in assign.value.nodes_of_class(nodes.Name)):
+                new = {name for target in assign.targets for name in astutil.target_names(target)} - held
+                if any(astutil.self_attribute(target) for target in assign.targets):
+                    return False  # stored on the Cell
+                if new:
+                    held.update(new)
+                    grown = True
+    return not any(
+        isinstance(use, nodes.Name) and use.name in held and _meets_mindspore(use, held)
+        for use in method.nodes_of_class(nodes.Name, skip_klass=(nodes.FunctionDef, nodes.Lambda))
+    )
+
+
+def _meets_mindspore(value: nodes.NodeNG, held: set[str]) -> bool:
+    """``value`` (a torch value) is stored on ``self`` or passed as such to a
+    MindSpore call or a call on ``self`` (a sub-cell, a method)."""
+    parent = value.parent
+    if isinstance(parent, nodes.Assign) and any(astutil.self_attribute(target) for target in parent.targets):
+        return True
+    if isinstance(parent, nodes.Keyword):
+        parent = parent.parent
+    if not (isinstance(parent, nodes.Call) and value is not parent.func):
+        return False
+    callee = parent.func
+    if isinstance(callee, (nodes.Name, nodes.Attribute)):
+        qname = resolve.qualified_name(callee)
+        if qname is not None and _root(qname) == apis.MINDSPORE_PACKAGE:
+            return True
+    root, _ = astutil.attribute_chain(callee)
+    return root is not None and astutil.is_self(root)
 
 
 def _size_edits(call: nodes.Call) -> list | None:

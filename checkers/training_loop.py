@@ -23,7 +23,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, scope, sites, values
+from mslint.analysis import astutil, edits, resolve, scope, sites, values, versions
 from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
@@ -225,6 +225,8 @@ class TrainingLoopChecker(BaseChecker):
     def _check_torch_keywords(self, node: nodes.Call, qname: str) -> None:
         if not self.linter.is_message_enabled("ms-torch-keyword-args"):
             return
+        if versions.older_mindspore_only(node):
+            return  # an older MindSpore's API, chosen by a version check: right where it runs
         api = apis.TORCH_KEYWORD_APIS[qname]
         for keyword in node.keywords or ():
             fix = api.keywords.get(keyword.arg)

@@ -184,6 +184,17 @@ def test_a_file_that_does_not_compile_is_reported(tmp_path: Path, capsys: pytest
     assert target.read_text(encoding="utf-8") == text
 
 
+def test_the_compile_check_compiles_the_checked_file_itself(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """``helper.flag = ...`` makes astroid's build of the file import (and parse)
+    helper.py: the compile check still compiles the checked file's own tree."""
+    (tmp_path / "helper.py").write_text("flag = 0\n", encoding="utf-8")
+    target = tmp_path / "main.py"
+    target.write_text("import os\nfrom __future__ import division\nimport helper\nhelper.flag = 2\n", encoding="utf-8")
+    code, out, _ = run(capsys, "--no-cache", str(target))
+    assert "main.py:2:1: E0001 [syntax-error] the file does not compile: from __future__ imports" in out
+    assert code == cli.EXIT_FINDINGS
+
+
 def test_a_fix_patch_that_does_not_compile_is_dropped() -> None:
     source = patches.Source("f(a=1, b=2)\n", "utf-8", bom=False)
     rename = edits.Patch("rename", "safe", (edits.Edit(1, 8, 1, 9, "a"),))

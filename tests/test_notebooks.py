@@ -142,3 +142,41 @@ def test_fix_never_edits_a_magic_line() -> None:
     on_code = edits.Patch("x", edits.SAFE, (edits.Edit(5, 25, 5, 29, "has_bias"),))
     text, taken = notebooks.fixed_notebook(raw, "n.ipynb", [on_code])
     assert taken == [on_code] and json.loads(text)["cells"][2]["source"][1].startswith("layer = nn.Dense(16, 4, has_bias=False)")
+
+
+def _code_cells(*sources: str) -> str:
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": source}
+             for source in sources]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+
+
+def test_a_future_import_opening_a_later_cell_compiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture) -> None:
+    """Jupyter compiles each cell on its own: a ``from __future__`` import that
+    opens a cell (after its comments or docstring) is legal there, though the
+    shadow module of all the cells together does not compile."""
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "prep.ipynb").write_text(_code_cells(
+        "import json\nrows = []",
+        "# build the vocabulary\n\nfrom __future__ import print_function\nprint(len(rows))",
+        '"""The reader."""\nfrom __future__ import division\nhalf = len(rows) / 2',
+    ), encoding="utf-8")
+    code, out, _ = run(capsys, "--no-cache", "prep.ipynb")
+    assert code == 0 and "syntax-error" not in out
+
+
+def test_a_cell_that_does_not_compile_is_still_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture) -> None:
+    """Judged cell by cell: a ``__future__`` import late in its own cell stays an
+    error, and so does a later cell's error the shadow's first failure hid."""
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "late.ipynb").write_text(_code_cells(
+        "import json", "rows = []\nfrom __future__ import division"), encoding="utf-8")
+    code, out, _ = run(capsys, "--no-cache", "late.ipynb")
+    assert code == 1 and "late.ipynb:cell 2:line 2:1: E0001 [syntax-error] the file does not compile: from __future__ imports" in out
+    (tmp_path / "hidden.ipynb").write_text(_code_cells(
+        "import json", "from __future__ import division\nrows = []", "print(end='', end='')"), encoding="utf-8")
+    code, out, _ = run(capsys, "--no-cache", "hidden.ipynb")
+    assert code == 1 and "hidden.ipynb:cell 3:line 1:" in out and "keyword argument repeated" in out

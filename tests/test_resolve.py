@@ -57,6 +57,22 @@ def f():
     assert _call_name(source) is None
 
 
+def _value_at_use(source: str) -> str | None:
+    value = resolve.assigned_value(astroid.extract_node(source))
+    return value.as_string() if value is not None else None
+
+
+def test_the_binding_that_reaches_the_use_in_source_order() -> None:
+    """A name bound twice in the frame that reads it (a notebook's cells): the
+    binding above the use, not a later one."""
+    assert _value_at_use("net = Pretrain()\ntrain(__(net))\nnet = Classifier()") == "Pretrain()"
+    assert _value_at_use("net = Pretrain()\nnet = Classifier()\ntrain(__(net))") == "Classifier()"
+    assert _value_at_use("net = Pretrain()\nnet = wrap(__(net))") == "Pretrain()"  # the right side reads the older one
+    assert _value_at_use("net = Pretrain()\nfor net in nets:\n    train(__(net))") is None  # the loop's own binding
+    # a function reads the name when it is called, after any binding of the module
+    assert _value_at_use("net = Pretrain()\ndef fit():\n    train(__(net))\nnet = Classifier()") == "Classifier()"
+
+
 def test_star_imports_stay_unresolved() -> None:
     # What a star import binds depends on what is installed: never guess.
     assert _call_name("from mindspore.nn import *\nConv2d(1, 2, 3) #@") is None
@@ -210,3 +226,73 @@ def test_an_installed_package_is_external_and_never_built(tmp_path, monkeypatch)
     finally:
         astroid.MANAGER.clear_cache()
         resolve.clear_caches()
+
+
+GRU_ONE_INPUT = """
+from mindspore import nn
+
+
+class GRU(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.Dense(4, 4)
+
+    def construct(self, x):
+        return self.cell(x)
+"""
+GRU_WITH_STATE = """
+from mindspore import nn
+
+
+class _RecurrentBase(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.Dense(4, 4)
+
+    def construct(self, x, hx=None):
+        return self.cell(x), hx
+
+
+class GRU(_RecurrentBase):
+    pass
+"""
+MODEL = """
+from mindspore import nn, ops
+from .gru import GRU
+
+
+class Model(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.gru = GRU()
+        self.h0 = ops.zeros((1, 4))
+
+    def construct(self, x):
+        {call}
+"""
+TRAIN = """
+import mindspore as ms
+from src.model import Model
+
+ms.set_context(mode=ms.GRAPH_MODE)
+net = Model()
+"""
+
+
+def _project(folder, gru: str, call: str) -> None:
+    (folder / "src").mkdir(parents=True)
+    (folder / "src" / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "src" / "gru.py").write_text(gru, encoding="utf-8")
+    (folder / "src" / "model.py").write_text(MODEL.format(call=call), encoding="utf-8")
+    (folder / "train.py").write_text(TRAIN, encoding="utf-8")
+
+
+def test_a_relative_import_finds_its_own_project_module(tmp_path, mslint_findings) -> None:  # noqa: ANN001
+    """Two projects of one repository, each with a ``src`` package: astroid's
+    cache, keyed by name, holds the ``src.gru`` checked first, but each
+    ``from .gru import GRU`` is its own project's (DIEN beside soft_masked_bert)."""
+    (tmp_path / ".git").mkdir()
+    _project(tmp_path / "a_first", GRU_ONE_INPUT, "return self.gru(x, self.h0)")  # its GRU takes one input
+    _project(tmp_path / "b_second", GRU_WITH_STATE, "out, _ = self.gru(x, self.h0)\n        return out")
+    found = [(item.path, item.line) for item in mslint_findings(tmp_path, enabled=["ms-cell-call-mismatch"])]
+    assert found == [(str(tmp_path / "a_first" / "src" / "model.py"), 13)]

@@ -20,7 +20,7 @@ import astroid
 from astroid import nodes
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, programs
+from mslint.analysis import astutil, programs, project
 
 _SORTED_ALIASES = sorted(apis.MODULE_ALIASES.items(), key=lambda item: -len(item[0]))
 
@@ -103,13 +103,37 @@ def binding(name_node: nodes.Name) -> nodes.NodeNG | None:
         bound = scope.locals.get(name)
         if not bound:
             continue
-        # Prefer the last plain binding; an import wins over a fallback such as
+        # An import wins over a fallback such as
         # ``try: import numpy as np`` / ``except ImportError: np = None``.
         for candidate in bound:
             if isinstance(candidate, (nodes.Import, nodes.ImportFrom)):
                 return candidate
-        return bound[-1]
+        return _reaching(bound, name_node) if scope is name_node.frame() else bound[-1]
     return None
+
+
+def _reaching(bound: list[nodes.NodeNG], use: nodes.NodeNG) -> nodes.NodeNG:
+    """Of the bindings of a name in the frame that uses it, the one that reaches
+    the use in source order: the last whose statement comes before the use's (a
+    notebook's ``net = Pretrain()`` for a cell that trains it, not a later
+    cell's ``net = Classifier()``). A use above every binding (in a loop, or an
+    error) keeps the last binding. A use inside a function of the frame is not
+    here: it runs when called, after any of them."""
+    line = use.statement().fromlineno or 0
+    above = [candidate for candidate in bound if _bound_before(candidate.statement(), use, line)]
+    return max(above or bound, key=lambda candidate: candidate.statement().fromlineno or 0)
+
+
+def _bound_before(statement: nodes.NodeNG, use: nodes.NodeNG, line: int) -> bool:
+    """Whether a binding ``statement`` has run when ``use`` (whose statement starts
+    at ``line``) is read: it ends above, or it is a ``for``/``with``/``except``...
+    holding the use (``net = Net(net)`` does not bind the ``net`` it reads)."""
+    if (statement.tolineno or 0) < line:
+        return True
+    return not isinstance(statement, _SIMPLE_BINDINGS) and statement.parent_of(use)
+
+
+_SIMPLE_BINDINGS = (nodes.Assign, nodes.AugAssign, nodes.AnnAssign)
 
 
 def assigned_value(name_node: nodes.NodeNG, sole: bool = False) -> nodes.NodeNG | None:
@@ -258,10 +282,62 @@ def constant_binding(name_node: nodes.Name) -> nodes.NodeNG | None:
     if not modname or is_external(modname) or is_installed(modname, bound.root().file):
         return None
     try:
-        module = bound.root().import_module(modname, level=None)
+        module = imported_module(bound.root(), modname)
     except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
         return None
     return None if _is_library_module(module) else module_constant(module, imported)
+
+
+# ---------------------------------------------------------------------------
+# Modules as a file imports them
+# ---------------------------------------------------------------------------
+# Trees of project modules that astroid's cache, keyed by module name, holds for
+# another file of the same name: realpath -> (modification time, size, tree).
+_BY_FILE: dict[str, tuple[int, int, nodes.Module]] = {}
+_BY_FILE_LIMIT = 256
+
+
+def imported_module(importer: nodes.Module, modname: str) -> nodes.Module:
+    """The module ``modname`` (absolute) as ``importer`` imports it: the project
+    file below the importer's own package root when there is one (Python finds
+    it there: a relative import, or an absolute one from the folder its program
+    runs in), else astroid's lookup. Two projects of one repository often
+    each have a ``src`` package, and astroid's cache, keyed by name, holds only
+    the ``src.gru`` built first: DIEN's ``from .gru import GRU`` is DIEN's."""
+    path = _project_file(importer, modname)
+    if path is None:
+        return importer.import_module(modname, level=None)
+    cached = astroid.MANAGER.astroid_cache.get(modname)
+    if cached is not None and cached.file and (cached.file == path or os.path.realpath(cached.file) == path):
+        return cached
+    try:
+        info = os.stat(path)
+    except OSError:
+        return importer.import_module(modname, level=None)
+    known = _BY_FILE.get(path)
+    if known is not None and known[:2] == (info.st_mtime_ns, info.st_size):
+        return known[2]
+    module = astroid.MANAGER.ast_from_file(path, modname, source=True)  # cached only when the name is free
+    if len(_BY_FILE) >= _BY_FILE_LIMIT:
+        _BY_FILE.clear()
+    _BY_FILE[path] = (info.st_mtime_ns, info.st_size, module)
+    return module
+
+
+def _project_file(importer: nodes.Module, modname: str) -> str | None:
+    """The file of ``modname`` below the package root of ``importer``'s file."""
+    if not importer.file or not os.path.isabs(importer.file) or not modname:
+        return None
+    return _file_below(project.package_root(importer.file), modname)
+
+
+@functools.lru_cache(maxsize=8192)
+def _file_below(root: str, modname: str) -> str | None:
+    base = os.path.join(root, *modname.split("."))
+    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(candidate):
+            return os.path.realpath(candidate)
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -279,6 +355,8 @@ def clear_caches() -> None:
     _BASES_CACHE.clear()
     _installed_from.cache_clear()
     _QNAME_MEMO.clear()
+    _BY_FILE.clear()
+    _file_below.cache_clear()
 
 
 def forget_names() -> None:
@@ -343,7 +421,7 @@ def _follow_import(node: nodes.Import | nodes.ImportFrom, name: str, rest: list[
         rest = [imported, *rest]
     if is_external(modname) or is_installed(modname, node.root().file):
         return canonical(".".join([modname, *rest]))
-    module = node.root().import_module(modname, level=None)
+    module = imported_module(node.root(), modname)
     if _is_library_module(module):
         return ".".join([modname, *rest])
     return _lookup(module, rest, depth + 1)
@@ -358,7 +436,7 @@ def _lookup(module: nodes.Module, names: list[str], depth: int):
     if not candidates:
         # ``pkg.models.Net`` where pkg/__init__.py does not import models
         try:
-            submodule = module.import_module(f"{module.name}.{first}", level=None)
+            submodule = imported_module(module, f"{module.name}.{first}")
         except astroid.AstroidError:
             return None
         return None if _is_library_module(submodule) else _lookup(submodule, rest, depth + 1)
@@ -372,7 +450,7 @@ def _lookup(module: nodes.Module, names: list[str], depth: int):
         star = _import_target_module(chosen)
         if star is None or is_external(star) or is_installed(star, module.file):
             return None  # what a star import binds depends on what is installed
-        return _lookup(chosen.root().import_module(star, level=None), names, depth + 1)
+        return _lookup(imported_module(chosen.root(), star), names, depth + 1)
     if isinstance(chosen, (nodes.Import, nodes.ImportFrom)):
         return _follow_import(chosen, first, rest, depth)
     if isinstance(chosen, nodes.AssignName) and isinstance(chosen.parent, nodes.Assign) and not rest:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from astroid import nodes
 
 from mslint.knowledge import apis, guide
-from mslint.analysis import astutil, imports, project, resolve, scope
+from mslint.analysis import astutil, imports, project, resolve, scope, values
 
 SKIP_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
 _MAX_DEPTH = 6
@@ -436,6 +436,8 @@ def _read_settings(func: nodes.NodeNG, settings: ParallelSettings) -> bool:
     if not _mentions(func.root(), _PARALLEL_TEXT):
         return False
     for call in _context_calls(func):
+        if values.guarded_off(call):
+            continue  # under a guard that never holds (``if args.device_num > 1:`` with the default 1 fixed)
         if any(keyword.arg is None for keyword in call.keywords or ()):
             settings.unknown_mode = True
             settings.gradients_mean = settings.broadcast = True  # **config may set them

@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 from astroid import nodes
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, resolve, sites
+from mslint.analysis import arguments, astutil, resolve, sites
 
 # ---------------------------------------------------------------------------
 # API facts
@@ -1779,6 +1779,9 @@ def _config_value(node: nodes.NodeNG) -> Received | None:
     mapping (a dict literal, ``dict(...)``, ``EasyDict({...})``) or a class
     attribute that a project module binds once, read as a constant."""
     if isinstance(node, nodes.Attribute):
+        parsed = arguments.option_value(node)
+        if parsed is not None:  # ``args.lr`` of ``parser.parse_args([])``: the option's default
+            return Received(parsed[0], None, parsed[1] or node)
         container, key = node.expr, node.attrname
     elif isinstance(node, nodes.Subscript) and isinstance(node.slice, nodes.Const) and isinstance(node.slice.value, str):
         container, key = node.value, node.slice.value
@@ -1932,6 +1935,14 @@ def _guards_hold(node: nodes.NodeNG, func: nodes.NodeNG, way: _Way) -> bool | No
     return held
 
 
+def guarded_off(node: nodes.NodeNG) -> bool:
+    """Whether an ``if`` (or ``a if c else b``) around ``node`` in its function
+    takes the other branch whatever calls the function: its test reads only
+    constants, configs and options fixed where the program parses them
+    (``if args.device_num > 1:`` after ``parser.parse_args([])``)."""
+    return _guards_hold(node, node.frame(), None) is False
+
+
 def _guarded(node: nodes.NodeNG, func: nodes.NodeNG) -> bool:
     child, parent = node, node.parent
     while parent is not None and parent is not func:
@@ -2050,6 +2061,15 @@ def reaching_value(name: nodes.Name) -> nodes.NodeNG | None:
     bound = _reaching_binding(name)
     statement = bound.parent if bound is not None else None
     return statement.value if isinstance(statement, nodes.Assign) and statement.targets == [bound] else None
+
+
+def reaching_assignment(name: nodes.Name) -> nodes.Assign | None:
+    """The assignment statement that gives ``name`` its value at this use, an
+    unpacking included (``verts, faces = marching_cubes(...)``); None for a
+    parameter, a loop variable, or when unsure."""
+    bound = _reaching_binding(name)
+    statement = bound.statement() if bound is not None else None
+    return statement if isinstance(statement, nodes.Assign) else None
 
 
 def passed_values(name: nodes.Name) -> list[nodes.NodeNG] | None:

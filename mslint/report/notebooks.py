@@ -54,6 +54,16 @@ class Shadow:
     file_columns: list[int] = field(default_factory=list)
     own_text: list[bool] = field(default_factory=list)  # per shadow line: the cell's own text (not a blanked magic)
 
+    def cell_spans(self) -> list[tuple[int, int]]:
+        """Each code cell's lines in the shadow: (first, end), 0-based, end excluded."""
+        spans: list[tuple[int, int]] = []
+        for index, (cell, _) in enumerate(self.origin):
+            if spans and self.origin[spans[-1][0]][0] == cell:
+                spans[-1] = (spans[-1][0], index + 1)
+            else:
+                spans.append((index, index + 1))
+        return spans
+
 
 def is_notebook(path: str) -> bool:
     return path.endswith(SUFFIX)

@@ -44,7 +44,7 @@ from mslint.run import cache as result_cache
 from mslint.report import catalog, findings, notebooks
 from mslint.checkers.pylint_hooks import IncompatibleVersions
 from mslint.analysis.project import module_name, package_root
-from mslint.run.engine import MAX_SOURCE_BYTES, Settings, skipped_libraries
+from mslint.run.engine import MAX_SOURCE_BYTES, Settings, cell_compile_errors, is_compile_failure, skipped_libraries
 from mslint.report.findings import Finding
 from mslint.run.pool import TERMINATING_SIGNALS, available_cpus, default_jobs, lint
 from mslint.run.config import DEFAULT_EXCLUDE, FAIL_ON, FORMATS, JIT_SYNTAX_LEVELS, Config, ConfigError, load
@@ -1247,10 +1247,24 @@ def _check_with_notebooks(
     hashes: dict[str, str | None] = {}
     found = check_files(checked, settings, module_names={path: module_name(shadow.notebook) for path, shadow in shadows.items()},
                         hashes=hashes, **options)
-    for item in found:
-        if item.path in shadows:
-            notebooks.relocate(item, shadows[item.path])
+    found = _in_notebooks(found, shadows)
     return found, {_source_of(path, shadows): value for path, value in hashes.items()}
+
+
+def _in_notebooks(found: list[Finding], shadows: dict[str, notebooks.Shadow]) -> list[Finding]:
+    """``found`` with each finding of a shadow module moved to its notebook's
+    cell. The shadow's compile failure is judged again cell by cell, as Jupyter
+    compiles them (a ``from __future__`` import opening a later cell is legal)."""
+    kept: list[Finding] = []
+    for item in found:
+        shadow = shadows.get(item.path)
+        if shadow is None:
+            kept.append(item)
+        elif is_compile_failure(item):
+            kept.extend(notebooks.relocate(again, shadow) for again in cell_compile_errors(item.path, shadow))
+        else:
+            kept.append(notebooks.relocate(item, shadow))
+    return kept
 
 
 def _source_of(path: str, shadows: dict[str, notebooks.Shadow]) -> str:
@@ -1444,7 +1458,8 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
             if item.path not in shadows:  # a notebook's findings are relocated below
                 item.path = stdin.path
         files = [stdin.path] if stdin.copy else []
-    for item in [*checked, *pragma_warnings]:
+    checked = _in_notebooks(checked, shadows)
+    for item in pragma_warnings:
         if item.path in shadows:
             notebooks.relocate(item, shadows[item.path])
     files = [_source_of(path, shadows) for path in files]

@@ -936,15 +936,19 @@ def _tree_of(source: tuple[str, str, str], modname: str, filepath: str) -> Any:
     if cached is not None and getattr(cached, "mslint_content_hash", None) == content_hash and cached.file == os.path.abspath(filepath):
         return cached
     parse = astroid.builder._parse_string  # noqa: SLF001
+    checked = universal_newlines(text)
 
     def kept_parse(data: str, type_comments: bool = True, modname: str | None = None) -> ast.Module:
         tree = parse(data, type_comments, modname)
-        _PARSED[:] = [(content_hash, tree)]
+        # only the checked text's own tree: the build's transforms may import
+        # (and parse) other modules meanwhile, whose trees are not this file's
+        if data is checked:
+            _PARSED[:] = [(content_hash, tree)]
         return tree
 
     astroid.builder._parse_string = kept_parse  # noqa: SLF001
     try:
-        module = astroid.builder.AstroidBuilder(astroid.MANAGER).string_build(universal_newlines(text), modname, filepath)
+        module = astroid.builder.AstroidBuilder(astroid.MANAGER).string_build(checked, modname, filepath)
     finally:
         astroid.builder._parse_string = parse  # noqa: SLF001
     module.mslint_content_hash = content_hash

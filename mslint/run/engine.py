@@ -28,7 +28,7 @@ from mslint.analysis import edits, programs
 from mslint.analysis.forked import resident_bytes
 from mslint.analysis.project import module_name
 from mslint.checkers import pylint_hooks
-from mslint.report import findings
+from mslint.report import findings, notebooks
 from mslint.run import compat
 from mslint.report.findings import Finding
 
@@ -144,6 +144,9 @@ def decoded_source(data: bytes) -> str:
     return data.decode(encoding)
 
 
+COMPILE_FAILURE = "the file does not compile: "
+
+
 def compile_errors(path: str, text: str, lines: list[str], parsed: ast.Module | None = None) -> list[Finding]:
     """A ``syntax-error`` finding when CPython refuses to compile a file that
     parses: a repeated keyword argument, ``return`` outside a function, a late
@@ -157,13 +160,33 @@ def compile_errors(path: str, text: str, lines: list[str], parsed: ast.Module | 
             # top-level ``await`` is allowed: a notebook's cells may use it
             compile(text if parsed is None else parsed, path, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
     except SyntaxError as error:
-        finding = file_finding(path, "syntax-error", "E0001", f"the file does not compile: {error.msg} (line {error.lineno})", lines)
+        finding = file_finding(path, "syntax-error", "E0001", f"{COMPILE_FAILURE}{error.msg} (line {error.lineno})", lines)
         if error.lineno and 0 < error.lineno <= max(len(lines), 1):
             finding.line = error.lineno
             finding.column = max(error.offset or 1, 1)
         return [finding]
     except (ValueError, RecursionError, MemoryError):  # pylint reports those files itself
         return []
+    return []
+
+
+def is_compile_failure(item: Finding) -> bool:
+    """A finding of :func:`compile_errors` (not one of pylint's parse errors)."""
+    return item.symbol == "syntax-error" and item.message.startswith(COMPILE_FAILURE)
+
+
+def cell_compile_errors(path: str, shadow: notebooks.Shadow) -> list[Finding]:
+    """The compile check of a notebook as Jupyter runs it: each code cell is
+    compiled on its own, so a ``from __future__`` import opening a later cell is
+    legal there, though not in the shadow module of all cells together. The
+    first cell that does not compile gives the finding, at its shadow line (each
+    cell is compiled behind blank lines up to its place)."""
+    lines = findings.source_lines(shadow.text.encode("utf-8"))
+    text_lines = shadow.text.split("\n")
+    for first, end in shadow.cell_spans():
+        found = compile_errors(path, "\n" * first + "\n".join(text_lines[first:end]) + "\n", lines)
+        if found:
+            return found
     return []
 
 
