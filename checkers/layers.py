@@ -967,6 +967,8 @@ class LayersChecker(BaseChecker):
             )
 
     def _emit(self, symbol: str, bound: _Bound, args: tuple, changes: list | None = None, *, unsafe: bool = False) -> None:
+        if values.never_runs(bound.call):
+            return  # under a guard every construction in sight makes false: the layer is never built
         edits.offer(symbol, bound.call, changes, unsafe=unsafe)
         self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))
 
