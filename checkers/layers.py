@@ -616,7 +616,7 @@ _HARMFUL_WHEN_RUN = frozenset({
 })
 
 
-def _never_runs(call: nodes.Call) -> bool:
+def _layer_never_read(call: nodes.Call) -> bool:
     """``self.<name> = <layer>(...)`` in a method of a Cell, and nothing in sight ever
     reads ``<instance>.<name>`` (mslint.analysis.sites.attribute_never_read): the
     layer is built and never called (a dropout left over from the original)."""
@@ -1096,7 +1096,9 @@ class LayersChecker(BaseChecker):
             )
 
     def _emit(self, symbol: str, bound: _Bound, args: tuple, changes: list | None = None, *, unsafe: bool = False) -> None:
-        if symbol in _HARMFUL_WHEN_RUN and _never_runs(bound.call):
+        if values.never_runs(bound.call):
+            return  # under a guard every construction in sight makes false: the layer is never built
+        if symbol in _HARMFUL_WHEN_RUN and _layer_never_read(bound.call):
             return
         edits.offer(symbol, bound.call, changes, unsafe=unsafe)
         self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))

@@ -28,7 +28,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis, guide
-from mslint.analysis import astutil, edits, resolve, training_code, versions
+from mslint.analysis import astutil, edits, resolve, training_code, values, versions
 from mslint.analysis.training_code import SKIP_NESTED
 from mslint.checkers.messages import spelled
 
@@ -96,6 +96,8 @@ class MigrationApiChecker(BaseChecker):
         qname = resolve.qualified_name(node)
         if qname not in guide.MISSING_NAMES or _guarded(node) or _postponed_annotation(node):
             return
+        if values.never_runs(node):
+            return  # the dead arm of ``nn.Sequential(...) if not glu else GEGLU(...)`` where every site passes glu=True
         replacement = guide.MISSING_NAMES[qname]
         written = _replacement_text(node, qname, replacement)
         edit = None

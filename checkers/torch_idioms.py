@@ -116,6 +116,12 @@ class TorchIdiomsChecker(BaseChecker):
             return True
         return analysis.in_graph_or_differentiated(node) or self._in_cell(node, analysis)
 
+    def _report(self, node: nodes.NodeNG, args: tuple[str, str], changes: list | None = None) -> None:
+        if values.never_runs(node):
+            return  # under a guard every call in sight makes false (``if use_torch_head:`` in __init__)
+        edits.offer("ms-torch-in-cell", node, changes)
+        self.add_message("ms-torch-in-cell", node=node, args=args)
+
     # -- calls ------------------------------------------------------------------
     @only_required_for_messages("ms-torch-in-cell")
     def visit_call(self, node: nodes.Call) -> None:
@@ -165,11 +171,8 @@ class TorchIdiomsChecker(BaseChecker):
             value = resolve.assigned_value(receiver, sole=True)
             if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):
                 return  # a torch object kept beside MindSpore code
-        if func.attrname in apis.TORCH_SIZE_METHODS:
-            edits.offer("ms-torch-in-cell", node, _size_edits(node))
-        self.add_message(
-            "ms-torch-in-cell", node=node, args=(f"{_short(node)}: {idiom.harm}", idiom.instead)
-        )
+        changes = _size_edits(node) if func.attrname in apis.TORCH_SIZE_METHODS else None
+        self._report(node, args=(f"{_short(node)}: {idiom.harm}", idiom.instead), changes=changes)
 
     @staticmethod
     def _mindspore_receiver(receiver: nodes.NodeNG, kind: str) -> bool:
@@ -212,9 +215,8 @@ class TorchIdiomsChecker(BaseChecker):
         value = resolve.assigned_value(func.expr, sole=True)
         if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):
             return
-        self.add_message(
-            "ms-torch-in-cell",
-            node=node,
+        self._report(
+            node,
             args=(
                 f"{_short(node)}: MindSpore's Tensor.to and Cell.to take a dtype or a MindSpore device "
                 f'("CPU", "Ascend"); the PyTorch device {spelled_device} raises an error',
@@ -243,9 +245,8 @@ class TorchIdiomsChecker(BaseChecker):
     def _check_torch_call(self, node: nodes.Call, qname: str) -> None:
         analysis = scope.analysis(node.root())
         if analysis.in_graph_or_differentiated(node):
-            self.add_message(
-                "ms-torch-in-cell",
-                node=node,
+            self._report(
+                node,
                 args=(
                     f"{spelled(node.func)}() is a PyTorch function: it rejects MindSpore tensors "
                     "(TypeError) and graph mode cannot compile it",
@@ -260,9 +261,8 @@ class TorchIdiomsChecker(BaseChecker):
             or (qname.startswith(tuple(p + "." for p in apis.TORCH_LAYER_PACKAGES)) and last[:1].isupper())
         )
         if builds_torch_object and self._in_cell(node, analysis) and not _host_interop(node):
-            self.add_message(
-                "ms-torch-in-cell",
-                node=node,
+            self._report(
+                node,
                 args=(
                     f"{spelled(node.func)}(...) inside a MindSpore Cell builds a PyTorch object: the Cell "
                     "neither registers nor trains it, and MindSpore tensors cannot be mixed with it",
@@ -272,9 +272,8 @@ class TorchIdiomsChecker(BaseChecker):
 
     # -- torch.no_grad() --------------------------------------------------------
     def _no_grad_message(self, node: nodes.NodeNG, context: nodes.NodeNG) -> None:
-        self.add_message(
-            "ms-torch-in-cell",
-            node=node,
+        self._report(
+            node,
             args=(
                 f"{spelled(context)} does not stop MindSpore's gradients: ms.grad still "
                 "differentiates through it",

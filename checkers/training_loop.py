@@ -228,6 +228,8 @@ class TrainingLoopChecker(BaseChecker):
         if versions.older_mindspore_only(node):
             return  # an older MindSpore's API, chosen by a version check: right where it runs
         api = apis.TORCH_KEYWORD_APIS[qname]
+        if not any(keyword.arg in api.keywords for keyword in node.keywords or ()) or values.never_runs(node):
+            return  # nothing to say, or under a guard every call in sight makes false
         for keyword in node.keywords or ():
             fix = api.keywords.get(keyword.arg)
             if fix is None:
@@ -254,6 +256,8 @@ class TrainingLoopChecker(BaseChecker):
             return
         if resolve.cell_method_rebound(node, method):
             return  # the project gives nn.Cell this method (mslint.analysis.programs overrides)
+        if values.never_runs(node):
+            return  # under a guard every call in sight makes false (``if not requires_grad:``)
         name = receiver.as_string() if not isinstance(receiver, nodes.Call) else spelled(receiver.func) + "(...)"
         advice = apis.TORCH_MODULE_METHODS[method]
         changes = _method_edits(node)

@@ -8,7 +8,7 @@ import astroid
 import pytest
 from astroid import nodes
 
-from mslint.analysis import astutil, scope, values
+from mslint.analysis import astutil, scope, sites, values
 
 HEADER = """
 import numpy as np
@@ -550,6 +550,176 @@ parser.add_argument("--device_num", type=int, default=1)
 parser.add_argument("--lr", type=float, default="0.01")
 parser.add_argument("--amp", action="store_true")
 parser.add_argument("--data-dir", dest="root", default="./data")
+# Values that flow with construction (values.received, values.never_runs)
+# ---------------------------------------------------------------------------
+
+
+def _probed(source: str) -> list[nodes.NodeNG]:
+    """The arguments of ``probe(...)`` in ``source``, in order."""
+    module = astroid.parse(source)
+    values.forget_flow()
+    return [call.args[0] for call in module.nodes_of_class(nodes.Call) if getattr(call.func, "name", None) == "probe"]
+
+
+def _taken(expr: nodes.NodeNG) -> list[object] | None:
+    found = values.received(expr)
+    return None if found is None else [item.value for item in found]
+
+
+def test_a_class_passed_as_an_argument_is_built_where_its_parameter_is_called() -> None:
+    """``Trunk(Unit)`` -> ``self._stage(unit, ...)`` -> ``unit(width, track=track)``:
+    that call constructs Unit, with the flag a local turned off."""
+    (track,) = _probed("""
+    from mindspore import nn
+
+    class Unit(nn.Cell):
+        def __init__(self, width, track=True):
+            super().__init__()
+            probe(track)
+
+    class Trunk(nn.Cell):
+        def __init__(self, unit):
+            super().__init__()
+            statistics_on = False
+            self.stage = self._stage(unit, 32, track=statistics_on)
+
+        def _stage(self, unit, width, track=True):
+            return nn.SequentialCell([unit(width, track=track) for _ in range(2)])
+
+    net = Trunk(Unit)
+    """)
+    init = track.frame()
+    (site, skips_self), = sites.calls_of(init)
+    assert site.as_string() == "unit(width, track=track)" and skips_self
+    assert _taken(track) == [False]
+
+
+def test_a_class_passed_to_a_parameter_that_is_rebound_is_not_followed() -> None:
+    (track,) = _probed("""
+    from mindspore import nn
+
+    class Unit(nn.Cell):
+        def __init__(self, track=True):
+            super().__init__()
+            probe(track)
+
+    def build(unit):
+        unit = pick(unit)
+        return unit(track=False)
+
+    build(Unit)
+    """)
+    assert sites.calls_of(track.frame()) == []
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ("create(**defaults())", [0.9]),  # a user function's one returned dict(...)
+        ("create(**defaults(rate=0.1))", [0.1]),  # read in the way the call calls it
+        ("create(**{'width': 4, 'rate': 0.5})", [0.5]),
+        ("create(**OPTIONS)", [0.7]),  # a module's mapping
+        ("opts = dict(width=4, rate=0.3)\ncreate(**opts)", [0.3]),
+        ("create(**dict(width=4))", [0.25]),  # a known mapping that leaves rate out: the default
+        ("create(**unknown())", [values.astutil.UNKNOWN]),
+        ("create(**{**OPTIONS, 'width': 8})", [values.astutil.UNKNOWN]),  # a key mslint cannot list
+    ],
+)
+def test_a_mapping_unpacked_into_a_call_gives_its_keys(call: str, expected: list) -> None:
+    body = "".join(f"    {line}\n" for line in call.splitlines())
+    (rate,) = _probed(f"""
+OPTIONS = {{"width": 2, "rate": 0.7}}
+
+def defaults(rate=0.9):
+    return dict(width=4, rate=rate)
+
+def create(width, rate=0.25):
+    probe(rate)
+
+def main():
+{body}
+""")
+    assert _taken(rate) == expected
+
+
+def test_args_and_kwargs_passed_on_keep_their_values() -> None:
+    """``super().__init__(*args, **kwargs)`` hands the caller's arguments on as they were passed."""
+    rate, width = _probed("""
+    from mindspore import nn
+
+    class Thin(nn.Cell):
+        def __init__(self, width, rate=0.5):
+            super().__init__()
+            probe(rate)
+            probe(width)
+
+    class Wrapper(Thin):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+
+    Wrapper(16, rate=0.1)
+    Wrapper(8)
+    """)
+    assert _taken(rate) == [0.1, 0.5]
+    assert _taken(width) == [16, 8]
+
+
+def test_kwargs_changed_before_they_are_passed_on_are_unknown() -> None:
+    (rate,) = _probed("""
+    from mindspore import nn
+
+    class Thin(nn.Cell):
+        def __init__(self, width, rate=0.5):
+            super().__init__()
+            probe(rate)
+
+    class Wrapper(Thin):
+        def __init__(self, width, **kwargs):
+            self.own = kwargs.pop("rate", 0.9)
+            super().__init__(width, **kwargs)
+
+    Wrapper(16, rate=0.1)
+    """)
+    assert _taken(rate) == [values.astutil.UNKNOWN]
+
+
+def test_ways_found_deep_in_a_chain_are_found_again_from_nearer() -> None:
+    """A function's ways first found at the end of a long chain followed fewer
+    callers (the value is unknown past them); asked for directly, they reach the call."""
+    near_leaf, in_second = _probed("""
+    def leaf(rate):
+        probe(rate)
+
+    def f1(rate):
+        leaf(rate)
+
+    def f2(rate):
+        probe(rate)
+        f1(rate)
+
+    def f3(rate):
+        f2(rate)
+
+    def f4(rate):
+        f3(rate)
+
+    def f5(rate):
+        f4(rate)
+
+    def f6(rate):
+        f5(rate)
+
+    f6(0.1)
+    """)
+    assert _taken(near_leaf) == [values.astutil.UNKNOWN]  # f6's call is past the callers followed
+    assert _taken(in_second) == [0.1]
+
+
+_NET = """
+class Net(nn.Cell):
+    def __init__(self{params}):
+        super().__init__()
+        self.block = Block(8{passed})
 """
 
 
@@ -601,3 +771,89 @@ def test_a_guard_on_a_fixed_option_is_off() -> None:
     module = astroid.parse(f"{PARSER}args = parser.parse_args()\nif args.device_num > 1:\n    init()\n")
     init = next(call for call in module.nodes_of_class(nodes.Call) if isinstance(call.func, nodes.Name) and call.func.name == "init")
     assert not values.guarded_off(init)
+    ("builds", "never"),
+    [
+        ("Block(8)", True),  # every way passes glu=True
+        ("Block(8); Block(8, gated=False)", False),  # one way takes the arm
+        ("Block(8, gated=unknown())", False),  # a way mslint cannot read
+        # no Block in sight: mslint judges it with its defaults, but a default of
+        # code nothing builds is no proof that the arm never runs
+        ("", False),
+        # built only in a class nothing builds, whose site writes what FF gets
+        (_NET.format(params="", passed=""), True),
+        # ... whose own default is what FF gets: no proof
+        (_NET.format(params=", gated=True", passed=", gated=gated"), False),
+        # a construction that runs proves it; the class nothing builds counts by its default
+        ("Block(8)\n" + _NET.format(params=", gated=True", passed=", gated=gated"), True),
+        ("Block(8)\n" + _NET.format(params=", gated=False", passed=", gated=gated"), False),
+    ],
+)
+def test_code_under_a_guard_every_way_makes_false_never_runs(builds: str, never: bool) -> None:
+    dead, guard_free = _probed(f"""
+from mindspore import nn
+
+class FF(nn.Cell):
+    def __init__(self, dim, glu=False):
+        super().__init__()
+        self.inner = probe(nn.Dense(dim, dim)) if not glu else GEGLU(dim)
+        self.out = probe(nn.Dense(dim, dim))
+
+class Block(nn.Cell):
+    def __init__(self, dim, gated=True):
+        super().__init__()
+        self.ff = FF(dim, glu=gated)
+
+{builds}
+""")
+    assert values.never_runs(dead) is never
+    assert not values.never_runs(guard_free)
+
+
+def test_code_of_a_class_nothing_in_sight_builds_may_run() -> None:
+    """No construction in sight: a library's class, built either way."""
+    (guarded,) = _probed("""
+    from mindspore import nn
+
+    class FF(nn.Cell):
+        def __init__(self, dim, glu=True):
+            super().__init__()
+            self.inner = probe(nn.Dense(dim, dim)) if not glu else GEGLU(dim)
+    """)
+    assert not values.never_runs(guarded)
+
+
+def test_a_class_passed_in_another_module_is_found_by_the_project_index(tmp_path, monkeypatch) -> None:
+    """train.py passes Unit to Trunk (in trunk.py), which calls it: the index of
+    the names each file passes finds train.py for Unit's sites."""
+    package = tmp_path / "models"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "blocks.py").write_text(
+        "from mindspore import nn\n\n\nclass Unit(nn.Cell):\n"
+        "    def __init__(self, width, track=True):\n        super().__init__()\n        self.track = track\n",
+        encoding="utf-8",
+    )
+    (package / "trunk.py").write_text(
+        "from mindspore import nn\n\n\nclass Trunk(nn.Cell):\n"
+        "    def __init__(self, unit):\n        super().__init__()\n        self.stage = self._stage(unit, 8)\n\n"
+        "    def _stage(self, unit, width):\n        return nn.SequentialCell([unit(width, track=False)])\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "train.py").write_text(
+        "from models.blocks import Unit\nfrom models.trunk import Trunk\n\nnet = Trunk(Unit)\n", encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sites.forget()
+    values.forget_flow()
+    try:
+        module = astroid.MANAGER.ast_from_file(str(package / "blocks.py"), "models.blocks", source=True)
+        init = module["Unit"]["__init__"]
+        found = sites.calls_of(init)
+        assert [(call.root().name, call.as_string()) for call, _ in found] == [("models.trunk", "unit(width, track=False)")]
+        track = next(node for node in init.nodes_of_class(nodes.Name) if node.name == "track")
+        assert _taken(track) == [False]
+    finally:  # these module names are common: later tests must not find these trees
+        for name in ("models", "models.blocks", "models.trunk", "train"):
+            astroid.MANAGER.astroid_cache.pop(name, None)
+        sites.forget()
+        values.forget_flow()

@@ -6,11 +6,13 @@ mslint.analysis.values follows constructor arguments through these sites
 (``Block(64, drop=0.1)`` gives ``drop`` of ``Block.__init__`` the value 0.1). Sites
 are looked for in the function's own module and in the project's other modules
 whose source names the function or class (a regex index of the names each file
-calls, built once per project folder); each candidate call is resolved with
-astroid and kept only when it reaches this very function. A call mslint cannot
-resolve (a class passed as an argument, ``getattr``, a registry) is no site:
-a value proven at the sites in sight is judged there, and a value no site in
-sight gives is unknown.
+calls, derives from or passes as an argument, built once per project folder);
+each candidate call is resolved with astroid and kept only when it reaches this
+very function. A class passed as an argument is followed into the parameter that
+receives it (``ResNet(Bottleneck, ...)`` -> ``self._make_layer(block, ...)`` ->
+``block(c, ...)``: a construction of Bottleneck). A call mslint cannot resolve
+(``getattr``, a registry) is no site: a value proven at the sites in sight is
+judged there, and a value no site in sight gives is unknown.
 
 :func:`calls_of` is the one question; the program model can later narrow its
 answer to the sites a program runs.
@@ -34,6 +36,9 @@ _SKIPPED_FOLDERS = frozenset({"node_modules", "site-packages", "__pycache__", "b
 # the names a file calls or derives from: ``Name(`` anywhere, and the bases of ``class X(A, b.B):``
 _CALLED = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")  # \b: one try per word, not one per letter
 _CLASS_BASES = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.MULTILINE)
+# a capitalised name passed as an argument (``ResNet(Bottleneck, [3, 4, 6, 3])``,
+# ``block=Bottleneck``): a class handed to the code that builds it
+_PASSED = re.compile(rb"[(,=]\s*([A-Z]\w*)\s*[,)]")
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 
 Site = tuple[nodes.Call, bool]  # the call, and whether it skips the callee's ``self``
@@ -88,6 +93,7 @@ def _modules(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module]:
 
 
 _CALLS: dict[nodes.Module, dict[str, list[nodes.Call]]] = {}
+_ARGUMENTS: dict[nodes.Module, dict[str, list[tuple[nodes.Call, nodes.Name]]]] = {}
 _CLASSES: dict[nodes.Module, list[nodes.ClassDef]] = {}
 
 
@@ -95,16 +101,37 @@ def _calls_named(module: nodes.Module, name: str) -> list[nodes.Call]:
     """The calls of a module whose callee's last name is ``name`` (one walk per module)."""
     known = _CALLS.get(module)
     if known is None:
-        if len(_CALLS) > 256:
-            _CALLS.clear()
-            _CLASSES.clear()
-        known = _CALLS[module] = {}
-        for call in module.nodes_of_class(nodes.Call):
-            func = call.func
-            short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
-            if short is not None:
-                known.setdefault(short, []).append(call)
+        known = _read_calls(module)
     return known.get(name, [])
+
+
+def _arguments_named(module: nodes.Module, name: str) -> list[tuple[nodes.Call, nodes.Name]]:
+    """(the call, the argument) for each bare ``name`` a call of the module passes,
+    by position or keyword (``ResNet(Bottleneck, ...)``, ``block=Bottleneck``)."""
+    if module not in _ARGUMENTS:
+        _read_calls(module)
+    return _ARGUMENTS[module].get(name, [])
+
+
+def _read_calls(module: nodes.Module) -> dict[str, list[nodes.Call]]:
+    """One walk over the module's calls: by the callee's last name, and the bare
+    names each passes."""
+    if len(_CALLS) > 256:
+        _CALLS.clear()
+        _ARGUMENTS.clear()
+        _CLASSES.clear()
+    known: dict[str, list[nodes.Call]] = {}
+    passed: dict[str, list[tuple[nodes.Call, nodes.Name]]] = {}
+    for call in module.nodes_of_class(nodes.Call):
+        func = call.func
+        short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
+        if short is not None:
+            known.setdefault(short, []).append(call)
+        for argument in [*call.args, *(keyword.value for keyword in call.keywords or ())]:
+            if isinstance(argument, nodes.Name):
+                passed.setdefault(argument.name, []).append((call, argument))
+    _CALLS[module], _ARGUMENTS[module] = known, passed
+    return known
 
 
 def _classes(module: nodes.Module) -> list[nodes.ClassDef]:
@@ -157,6 +184,10 @@ def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
                 built = resolve.user_class_of_call(call)
                 if built is not None and (_key(built) == target or _key(built) in inheriting):
                     sites.append((call, True))
+            for call, argument in _arguments_named(module, name):
+                passed = resolve.user_class(argument)
+                if passed is not None and (_key(passed) == target or _key(passed) in inheriting):
+                    sites.extend(_built_through(call, argument, 0))
         if not subclasses:
             continue
         for call in _calls_named(module, "__init__"):
@@ -165,6 +196,63 @@ def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
                 if site is not None:
                     sites.append(site)
     return sites
+
+
+# functions a class passed as an argument is followed through, at most
+# (``ResNet(Bottleneck)`` -> ``self._make_layer(block)`` -> ``block(...)``: two)
+_PASSED_DEPTH = 3
+
+
+def _built_through(call: nodes.Call, argument: nodes.Name, depth: int) -> list[Site]:
+    """The calls that build the class ``argument`` passes to ``call``: in the user
+    function ``call`` runs, the calls of the parameter that receives it, and
+    further where that function passes the parameter on. Followed only while
+    the parameter is never rebound (then it holds what the caller passed)."""
+    found = _callee(call)
+    if found is None or depth >= _PASSED_DEPTH:
+        return []
+    callee, skips_self = found
+    names = [names for names, value in astutil.bind_call(call, callee, skips_self) if value is argument]
+    if len(names) != 1 or len(names[0]) != 1:
+        return []  # through *args or **kwargs: which parameter holds it is unsure
+    param = names[0][0]
+    bound = callee.locals.get(param, ())
+    if len(bound) != 1 or not isinstance(bound[0].parent, nodes.Arguments):
+        return []
+    sites: list[Site] = []
+    for use in callee.nodes_of_class(nodes.Name):
+        if use.name != param or resolve.binding(use) is not bound[0]:
+            continue
+        parent = use.parent
+        if isinstance(parent, nodes.Call) and parent.func is use:
+            sites.append((parent, True))
+        elif isinstance(parent, nodes.Call) and use in parent.args:
+            sites.extend(_built_through(parent, use, depth + 1))
+        elif isinstance(parent, nodes.Keyword) and isinstance(parent.parent, nodes.Call):
+            sites.extend(_built_through(parent.parent, use, depth + 1))
+    return sites
+
+
+def _callee(call: nodes.Call) -> tuple[nodes.FunctionDef, bool] | None:
+    """(the user function a call runs, whether it skips ``self``): a class's
+    ``__init__``, ``self.<method>``, a function of this module or imported from
+    the project."""
+    built = resolve.user_class_of_call(call)
+    if built is not None:
+        init = resolve.find_method(built, "__init__")
+        return (init, True) if init is not None else None
+    func = call.func
+    method = astutil.self_attribute(func)
+    if method is not None:
+        found = astutil.enclosing_method(call)
+        target = resolve.find_method(found[1], method) if found is not None else None
+        return (target, astutil.is_bound_method(target)) if target is not None else None
+    if isinstance(func, nodes.Name):
+        bound = resolve.binding(func)
+        if isinstance(bound, nodes.FunctionDef):
+            return bound, astutil.is_bound_method(bound)
+    target = resolve.project_function(func)
+    return (target, False) if target is not None else None
 
 
 def _own_init_key(cls: nodes.ClassDef) -> tuple[str, str, int] | None:
@@ -521,6 +609,7 @@ class _Index:
             if data is None:
                 continue
             words = set(_CALLED.findall(data))
+            words.update(_PASSED.findall(data))
             for bases in _CLASS_BASES.findall(data):
                 words.update(_WORD.findall(bases))
             found[os.path.realpath(path)] = frozenset(word.decode("ascii", "replace") for word in words)
@@ -591,4 +680,5 @@ def forget(indexes: bool = True) -> None:
         _INDEXES.clear()
     _NEVER_READ.clear()
     _CALLS.clear()
+    _ARGUMENTS.clear()
     _CLASSES.clear()

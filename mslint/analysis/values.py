@@ -1674,10 +1674,25 @@ class Received(NamedTuple):
     value: object  # a constant, or UNKNOWN
     site: nodes.Call | None  # the call that passes it (None: written where it is read, or a default)
     written: nodes.NodeNG | None  # the expression that holds it as written (an argument, a default)
+    # None: what the program passes; else a guess read from a caller's default:
+    # _UNREACHED (no call of that caller in sight: how mslint judges code nothing
+    # builds) or _UNFOLLOWED (its callers were not followed: past _FLOW_DEPTH, a cycle)
+    guess: str | None = None
 
 
-# {parameter name: what it receives} for one way a function is called
+# {parameter name: what it receives} for one way a function is called; under
+# _EXTRA_POSITIONAL, the Received of the arguments its ``*args`` collects (a tuple),
+# under _EXTRA_KEYWORDS those of its ``**kwargs`` (a dict), when all are known; under
+# _REACHED, whether the way starts in code that runs (a module's or a script's own
+# code), not in a function no call in sight reaches (whose parameters then read
+# their defaults: how mslint judges code nothing builds)
 _Way = dict
+_EXTRA_POSITIONAL, _EXTRA_KEYWORDS, _REACHED = "*", "**", "->"  # no parameter's name
+# the guesses a value may rest on (Received.guess), and the ``defaults`` of
+# _evaluate that make them: a parameter reads its default because no call of its
+# function is in sight (True: _UNREACHED), or because its callers were not followed
+_UNREACHED, _UNFOLLOWED = "unreached", "unfollowed"
+_EVERY_GUESS = frozenset({_UNREACHED, _UNFOLLOWED})
 
 
 def received(expr: nodes.NodeNG) -> list[Received] | None:
@@ -1719,7 +1734,44 @@ def received_together(exprs: list[nodes.NodeNG]) -> list[tuple[Received, ...]] |
     ]
 
 
-def _evaluate(expr: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int, defaults: bool = False) -> Received:
+def never_runs(node: nodes.NodeNG) -> bool:
+    """Whether ``node`` sits under a guard of its function (``if``, ``a if c else
+    b``) that every way the function is called in sight makes false: ``if not
+    requires_grad:`` in an ``__init__`` every construction passes True to,
+    ``nn.Sequential(...) if not glu else GEGLU(...)`` where every site passes
+    ``glu=True``. That code never runs, so nothing in it builds a layer or fails.
+
+    A way that starts in code that runs counts by what it passes; a way from a
+    caller no call in sight reaches counts by that caller's defaults (as mslint
+    judges code nothing builds), but when no way starts in code that runs, such
+    defaults prove nothing and only what the sites write counts. False when no
+    call of the function is in sight (a library's code: it may be called either
+    way), when one way takes the branch, or when a way's guard cannot be read or
+    rests on a caller past those followed."""
+    func = node.frame()
+    if not isinstance(func, nodes.FunctionDef) or not _guarded(node, func):
+        return False
+    ways = _ways(func, 0)
+    dropped = _DROPPED_ON.get(func, frozenset())
+    if not ways or _UNFOLLOWED in dropped:
+        return False  # no call in sight, or ways left out on a guess
+    reached = any(way.get(_REACHED) for way in ways)
+    if not reached and _UNREACHED in dropped:
+        return False
+    return all(_guards_hold(node, func, way, _unproven(way, reached)) is False for way in ways)
+
+
+def _unproven(way: _Way, reached: bool) -> frozenset[str]:
+    """The guesses that prove nothing about a way's guards: a default read past the
+    callers followed never does; the default of a caller nothing in sight calls
+    does only for that caller's own ways, and only beside ways from code that runs
+    (mslint judges code nothing builds with its defaults; alone, they prove nothing)."""
+    return frozenset({_UNFOLLOWED}) if reached and not way.get(_REACHED) else _EVERY_GUESS
+
+
+def _evaluate(
+    expr: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int, defaults: bool | str = False,
+) -> Received:
     """The value of ``expr`` in ``func`` called in one way (None: no call in
     sight; with ``defaults``, a parameter then reads its default)."""
     origin: list[Received] = []
@@ -1740,12 +1792,14 @@ def _evaluate(expr: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: i
         # one value read from elsewhere: name where it is written (``Block(drop=0.1)``,
         # ``self._bn_mom = 0.1``)
         return origin[0]
+    guesses = {found.guess for found in origin}
+    guess = _UNFOLLOWED if _UNFOLLOWED in guesses else _UNREACHED if _UNREACHED in guesses else None
     if len(origin) == 1 and origin[0].site is not None:
-        return Received(value, origin[0].site, expr)  # computed here from a value a site passes
-    return Received(value, None, expr)
+        return Received(value, origin[0].site, expr, guess)  # computed here from a value a site passes
+    return Received(value, None, expr, guess)
 
 
-def _lookup(node: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int, defaults: bool) -> Received | None:
+def _lookup(node: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int, defaults: bool | str) -> Received | None:
     """What a name, ``self.x`` or ``config.key`` in ``func`` holds in one way it is called."""
     if depth > _FLOW_DEPTH:
         return None
@@ -1756,7 +1810,8 @@ def _lookup(node: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int
                 return way.get(node.name)
             default = astutil.default_of(func.args, bound[0]) if defaults else None
             value = constant(default) if default is not None else astutil.UNKNOWN
-            return Received(value, None, default) if value is not astutil.UNKNOWN else None
+            guess = _UNFOLLOWED if defaults == _UNFOLLOWED else _UNREACHED
+            return Received(value, None, default, guess) if value is not astutil.UNKNOWN else None
         value = _local_constant(node)
         if value is not astutil.UNKNOWN:
             return Received(value, None, node)
@@ -1872,19 +1927,29 @@ def _self_assignments(module: nodes.Module) -> dict[str, list[nodes.AssignAttr]]
     return known
 
 
-_WAYS_MEMO: dict[nodes.FunctionDef, list[_Way] | None] = {}
+# func -> (the depth its ways were found at, the ways)
+_WAYS_MEMO: dict[nodes.FunctionDef, tuple[int, list[_Way] | None]] = {}
+# function -> the guesses some of its ways were left out on (a site under a guard
+# false only by a caller's default), there or in a caller: with them, its ways are
+# not all the ways the program may have
+_DROPPED_ON: dict[nodes.FunctionDef, frozenset[str]] = {}
 
 
 def _ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
     """One {parameter: Received} per way ``func`` is called in sight (through up to
-    _FLOW_DEPTH callers); None when no call is in sight."""
-    if func in _WAYS_MEMO:
-        return _WAYS_MEMO[func]
+    _FLOW_DEPTH callers); None when no call is in sight. Ways found deeper in a
+    chain followed fewer callers: asked for at a shallower depth, they are found
+    again."""
+    known = _WAYS_MEMO.get(func)
+    if known is not None and known[0] <= depth:
+        return known[1]
     if len(_WAYS_MEMO) > 2000:
         _WAYS_MEMO.clear()
-    _WAYS_MEMO[func] = None  # a call cycle: unknown
+        _DROPPED_ON.clear()
+    _WAYS_MEMO[func] = (-1, None)  # a call cycle: unknown
+    _DROPPED_ON.pop(func, None)
     result = _find_ways(func, depth)
-    _WAYS_MEMO[func] = result
+    _WAYS_MEMO[func] = (depth, result)
     return result
 
 
@@ -1893,39 +1958,242 @@ def _find_ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
     if not found:
         return None
     ways: list[_Way] = []
-    params = astutil.all_params(func)
+    seen: set[tuple] = set()
     for call, skips_self in found:
         caller = call.frame()
-        outer = _ways(caller, depth + 1) if isinstance(caller, nodes.FunctionDef) and depth < _FLOW_DEPTH else None
+        outer, defaults = _callers_ways(caller, depth)
+        if outer and caller in _DROPPED_ON:
+            _DROPPED_ON[func] = _DROPPED_ON.get(func, frozenset()) | _DROPPED_ON[caller]
         for outer_way in outer if outer else [None]:
             if outer_way is not None and _guards_hold(call, caller, outer_way) is False:
+                for guess in (_UNREACHED, _UNFOLLOWED):
+                    if _guards_hold(call, caller, outer_way, frozenset({guess})) is not False:
+                        _DROPPED_ON[func] = _DROPPED_ON.get(func, frozenset()) | {guess}
                 continue  # the site itself is never reached that way
-            way: _Way = {}
-            for names, value in astutil.bind_call(call, func, skips_self):
-                # a caller no call in sight reaches: its parameters read their defaults
-                given = _evaluate(value, outer_way, caller, depth + 1, defaults=outer_way is None)
-                site = given.site if given.site is not None else call
-                for name in names:
-                    way[name] = Received(given.value if len(names) == 1 else astutil.UNKNOWN, site, given.written)
-            for param in params:
-                if param.name not in way:
-                    default = astutil.default_of(func.args, param)
-                    way[param.name] = Received(constant(default) if default is not None else astutil.UNKNOWN, call, default)
+            if outer_way is None:
+                way = _way_of_call(call, func, skips_self, None, caller, depth, defaults)
+                way[_REACHED] = not isinstance(caller, nodes.FunctionDef)  # a module's or a class body's own code
+            else:
+                way = _way_of_call(call, func, skips_self, outer_way, caller, depth, False)
+                way[_REACHED] = outer_way.get(_REACHED, False)
+            key = _way_key(way)
+            if key in seen:
+                continue  # the same values another way gives: it answers nothing new
+            seen.add(key)
             ways.append(way)
             if len(ways) >= _FLOW_WAYS:
+                # more ways than are followed: the others may give anything
+                ways.append({param.name: Received(astutil.UNKNOWN, None, None) for param in astutil.all_params(func)})
                 return ways
     return ways
 
 
-def _guards_hold(node: nodes.NodeNG, func: nodes.NodeNG, way: _Way) -> bool | None:
+def _callers_ways(caller: nodes.NodeNG, depth: int) -> tuple[list[_Way] | None, bool | str]:
+    """The ways the function holding a site is called, and how its parameters
+    read when there are none: code outside functions has no parameters; a
+    function no call in sight reaches reads its defaults (how mslint judges code
+    nothing builds); one whose callers are not followed (past _FLOW_DEPTH, a
+    call cycle) reads them as a guess."""
+    if not isinstance(caller, nodes.FunctionDef):
+        return None, True
+    if depth >= _FLOW_DEPTH:
+        return None, _UNFOLLOWED
+    outer = _ways(caller, depth + 1)
+    if outer is None and _WAYS_MEMO.get(caller, (0, None))[0] < 0:
+        return None, _UNFOLLOWED  # a call cycle: its ways are being found
+    return outer, True
+
+
+def _way_key(way: _Way) -> tuple:
+    """What a way gives each parameter: its value, or where an unknown value is
+    written (a mapping read from there differs with the expression)."""
+    def part(given: Received) -> tuple:
+        value = given.value
+        if value is astutil.UNKNOWN or not isinstance(value, (int, float, str, bool, tuple, type(None))):
+            return ("?", id(given.written))
+        return ("=", type(value).__name__, value, given.guess)
+
+    key = []
+    for name, given in sorted(way.items(), key=lambda item: item[0]):
+        if name == _EXTRA_POSITIONAL:
+            key.append((name, tuple(part(item) for item in given)))
+        elif name == _EXTRA_KEYWORDS:
+            key.append((name, tuple(sorted((entry, part(item)) for entry, item in given.items()))))
+        elif name == _REACHED:
+            key.append((name, given))
+        else:
+            key.append((name, part(given)))
+    return tuple(key)
+
+
+def _way_of_call(
+    call: nodes.Call, func: nodes.FunctionDef, skips_self: bool, outer_way: _Way | None, caller: nodes.NodeNG,
+    depth: int, defaults: bool | str,
+) -> _Way:
+    """What each parameter of ``func`` receives from ``call``, a call in ``caller``
+    called in ``outer_way``: the argument's value, the entries of a ``**mapping``
+    mslint can read (``create(**defaults())``), what the caller's own ``*args`` and
+    ``**kwargs`` hold when it passes them on (``super().__init__(*args,
+    **kwargs)``), the default where the call leaves a parameter out. The extra
+    arguments ``func``'s own ``*args`` and ``**kwargs`` collect are kept under
+    _EXTRA_POSITIONAL and _EXTRA_KEYWORDS, for the calls it passes them on to."""
+    way: _Way = {}
+    params = {param.name for param in astutil.all_params(func)}
+    extra_positional: list[Received] | None = []
+    extra_keywords: dict[str, Received] | None = {}
+    skipped = 1 if skips_self else 0
+    positional = [param.name for param in astutil.positional_params(func)][skipped:]
+    for index, value in enumerate(call.args):
+        if isinstance(value, nodes.Starred):
+            passed = _forwarded(value.value, outer_way, caller, _EXTRA_POSITIONAL)
+            if passed is None or index != len(call.args) - 1:
+                for name in positional[index:]:  # which parameters a sequence fills is unsure
+                    way[name] = Received(astutil.UNKNOWN, call, value)
+                extra_positional = None
+                continue
+            arguments = list(passed)
+        else:
+            arguments = [_passed(value, call, outer_way, caller, depth, defaults)]
+        for offset, given in enumerate(arguments):
+            if index + offset < len(positional):
+                way[positional[index + offset]] = given
+            elif extra_positional is not None:
+                extra_positional.append(given)
+    for keyword in call.keywords or ():
+        if keyword.arg is not None:
+            given = _passed(keyword.value, call, outer_way, caller, depth, defaults)
+            entries: dict[str, Received] | None = {keyword.arg: given}
+        else:
+            entries = _mapping_entries(keyword.value, outer_way, caller, depth + 1, defaults, 0)
+            if entries is not None:
+                entries = {name: given._replace(site=given.site or call) for name, given in entries.items()}
+        if entries is None:  # an unknown **mapping may fill any parameter
+            way.update((name, Received(astutil.UNKNOWN, call, keyword.value)) for name in params if name not in way)
+            extra_keywords = None
+            continue
+        for name, given in entries.items():
+            if name in params:
+                way[name] = given
+            elif extra_keywords is not None:
+                extra_keywords[name] = given
+    for param in astutil.all_params(func):
+        if param.name not in way:
+            default = astutil.default_of(func.args, param)
+            way[param.name] = Received(constant(default) if default is not None else astutil.UNKNOWN, call, default)
+    if func.args.vararg and extra_positional is not None:
+        way[_EXTRA_POSITIONAL] = tuple(extra_positional)
+    if func.args.kwarg and extra_keywords is not None:
+        way[_EXTRA_KEYWORDS] = extra_keywords
+    return way
+
+
+def _passed(
+    value: nodes.NodeNG, call: nodes.Call, outer_way: _Way | None, caller: nodes.NodeNG, depth: int, defaults: bool | str,
+) -> Received:
+    """What one argument of ``call`` passes, named where it is written."""
+    given = _evaluate(value, outer_way, caller, depth + 1, defaults=defaults)
+    return given if given.site is not None else given._replace(site=call)
+
+
+def _forwarded(value: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, kind: str) -> object:
+    """What ``func``'s own ``*args`` (kind _EXTRA_POSITIONAL) or ``**kwargs``
+    (_EXTRA_KEYWORDS) holds in ``way`` when ``value`` names it; else None."""
+    if way is None or not isinstance(value, nodes.Name) or not isinstance(func, nodes.FunctionDef):
+        return None
+    own = func.args.vararg if kind == _EXTRA_POSITIONAL else func.args.kwarg
+    if value.name != own or value.frame() is not func or len(func.locals.get(own, ())) != 1:
+        return None
+    if not _only_passed_on(func, own):
+        return None  # ``kwargs.pop("rate")``, ``kwargs["rate"] = ...``: what is passed on differs
+    return way.get(kind)
+
+
+def _only_passed_on(func: nodes.FunctionDef, name: str) -> bool:
+    """Whether every use of ``name`` in ``func`` passes it on whole (``*name``, ``**name``)."""
+    for use in func.nodes_of_class(nodes.Name):
+        if use.name != name or use.frame() is not func:
+            continue
+        parent = use.parent
+        if not (isinstance(parent, nodes.Starred) or (isinstance(parent, nodes.Keyword) and parent.arg is None)):
+            return False
+    return True
+
+
+# functions and names a ``**mapping`` is followed through to the mapping it holds, at most
+_MAPPING_HOPS = 4
+
+
+def _mapping_entries(  # noqa: PLR0911 - one case per form
+    expr: nodes.NodeNG | None, way: _Way | None, func: nodes.NodeNG, depth: int, defaults: bool | str, hops: int,
+) -> dict[str, Received] | None:
+    """The keys of a mapping expression in ``func`` called in ``way``, and what
+    each holds, when every key is known: a dict literal or ``dict(k=v)``, here or
+    returned by a user function (``def defaults(drop=0.9): return dict(drop=drop)``),
+    through a name bound once, a parameter (as its site writes it) or the
+    function's own ``**kwargs``; else None."""
+    if expr is None or hops > _MAPPING_HOPS:
+        return None
+    if isinstance(expr, nodes.Dict):
+        if not all(isinstance(key, nodes.Const) and isinstance(key.value, str) for key, _ in expr.items):
+            return None  # ``{**base, ...}`` or a computed key
+        return {key.value: _evaluate(value, way, func, depth, defaults) for key, value in expr.items}
+    if isinstance(expr, nodes.Call):
+        if isinstance(expr.func, nodes.Name) and expr.func.name == "dict" and resolve.binding(expr.func) is None:
+            if expr.args or any(keyword.arg is None for keyword in expr.keywords or ()):
+                return None
+            return {keyword.arg: _evaluate(keyword.value, way, func, depth, defaults) for keyword in expr.keywords or ()}
+        return _returned_entries(expr, way, func, depth, defaults, hops)
+    if not isinstance(expr, nodes.Name):
+        return None
+    forwarded = _forwarded(expr, way, func, _EXTRA_KEYWORDS)
+    if forwarded is not None:
+        return dict(forwarded)
+    bound = func.locals.get(expr.name, ()) if isinstance(func, nodes.FunctionDef) else ()
+    if len(bound) == 1 and isinstance(bound[0].parent, nodes.Arguments):
+        # a parameter: the mapping as the site of this way writes it, read there
+        # (in no way of its own: a parameter there is unknown)
+        given = way.get(expr.name) if way is not None else None
+        written = given.written if given is not None and given.site is not None else None
+        if written is None or isinstance(written.parent, nodes.Arguments):
+            return None
+        return _mapping_entries(written, None, written.frame(), depth, False, hops + 1)
+    if len(bound) == 1 and isinstance(bound[0].parent, nodes.Assign) and bound[0].parent.targets == [bound[0]]:
+        return _mapping_entries(bound[0].parent.value, way, func, depth, defaults, hops + 1)
+    if not bound:
+        held = resolve.constant_binding(expr)  # a module's ``OPTIONS = dict(...)``
+        return _mapping_entries(held, None, held.frame(), depth, False, hops + 1) if held is not None else None
+    return None
+
+
+def _returned_entries(
+    call: nodes.Call, way: _Way | None, func: nodes.NodeNG, depth: int, defaults: bool | str, hops: int,
+) -> dict[str, Received] | None:
+    """The entries of the mapping a user function returns, read in the way
+    ``call`` calls it: the function's one ``return`` statement."""
+    callee = call.func
+    target = resolve.binding(callee) if isinstance(callee, nodes.Name) else None
+    if not isinstance(target, nodes.FunctionDef):
+        target = resolve.project_function(callee)
+    if target is None or isinstance(target.parent, nodes.ClassDef):
+        return None
+    returns = [node for node in target.nodes_of_class(nodes.Return) if node.frame() is target]
+    if len(returns) != 1:
+        return None
+    inner = _way_of_call(call, target, False, way, func, depth, defaults)
+    return _mapping_entries(returns[0].value, inner, target, depth, False, hops + 1)
+
+
+def _guards_hold(
+    node: nodes.NodeNG, func: nodes.NodeNG, way: _Way, strict: frozenset[str] = frozenset(),
+) -> bool | None:
     """False when an ``if`` (or ``a if c else b``) between ``node`` and ``func``
     takes the other branch in this way; True when every guard is known to hold;
-    None when one cannot be read."""
+    None when one cannot be read, or rests on one of the guesses ``strict`` names."""
     held: bool | None = True
     child, parent = node, node.parent
     while parent is not None and parent is not func:
         if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
-            taken = _truth(parent.test, way, func)
+            taken = _truth(parent.test, way, func, strict)
             in_body = child is parent.body if isinstance(parent, nodes.IfExp) else child in parent.body
             if taken is None:
                 held = None
@@ -1958,21 +2226,26 @@ _COMPARISONS: dict[str, Callable[[object, object], bool]] = {
 }
 
 
-def _truth(test: nodes.NodeNG, way: _Way, func: nodes.NodeNG) -> bool | None:
-    """The truth of a guard in one way its function is called, None when unknown."""
+def _truth(test: nodes.NodeNG, way: _Way, func: nodes.NodeNG, strict: frozenset[str] = frozenset()) -> bool | None:
+    """The truth of a guard in one way its function is called, None when unknown
+    or when it rests on one of the guesses ``strict`` names."""
     if isinstance(test, nodes.UnaryOp) and test.op == "not":
-        inner = _truth(test.operand, way, func)
+        inner = _truth(test.operand, way, func, strict)
         return None if inner is None else not inner
     if isinstance(test, nodes.BoolOp):
-        results = [_truth(value, way, func) for value in test.values]
+        results = [_truth(value, way, func, strict) for value in test.values]
         stop = test.op == "or"
         if stop in results:
             return stop
         return None if None in results else not stop
+
+    def value_of(expr: nodes.NodeNG) -> object:
+        found = _evaluate(expr, way, func, 0)
+        return astutil.UNKNOWN if found.guess in strict else found.value
+
     if isinstance(test, nodes.Compare) and len(test.ops) == 1:
         operator, right = test.ops[0]
-        left_value = _evaluate(test.left, way, func, 0).value
-        right_value = _evaluate(right, way, func, 0).value
+        left_value, right_value = value_of(test.left), value_of(right)
         compare = _COMPARISONS.get(operator)
         if compare is None or astutil.UNKNOWN in (left_value, right_value):
             return None
@@ -1980,13 +2253,14 @@ def _truth(test: nodes.NodeNG, way: _Way, func: nodes.NodeNG) -> bool | None:
             return bool(compare(left_value, right_value))
         except TypeError:
             return None
-    value = _evaluate(test, way, func, 0).value
+    value = value_of(test)
     return None if value is astutil.UNKNOWN else bool(value)
 
 
 def forget_flow() -> None:
     """Drop what was learned of the calls of functions (a new run, new trees)."""
     _WAYS_MEMO.clear()
+    _DROPPED_ON.clear()
     _SELF_ASSIGNMENTS.clear()
 
 
