@@ -32,8 +32,6 @@ class Net(nn.Cell):
         self.frozen_later.requires_grad = False
         self.unsure = Parameter(Tensor(1.0), name="u", requires_grad=flag)
         self.table = ops.ones((2, 2))
-        self.get_shape = ops.Shape()
-        self.reduce = ops.ReduceSum()
         self.items = []
         self.count = 0
         self.p, self.q = make_pair()
@@ -83,8 +81,6 @@ def _answers(expression: str, before: str = "") -> tuple[bool, bool, bool]:
         ("len(x)", (False, False, False)),
         ("ops.shape(x)", (False, False, False)),
         ("ops.Shape()(x)", (False, False, False)),
-        ("self.get_shape(x)[0] * 2", (False, False, False)),  # self.get_shape = ops.Shape(): a held shape op
-        ("self.reduce(x)", (True, False, True)),  # a held op computing from the data: depends on it
         ("np.zeros(x.shape)", (False, False, False)),
         ("np.float32(x)", (True, False, False)),  # a conversion of tensor data
         ("float(x)", (True, False, False)),  # detached Python number (FACTS.md)
@@ -541,15 +537,6 @@ def test_host_data_of_a_rebound_name_is_the_assignment_that_reaches_it() -> None
 
 
 # ---------------------------------------------------------------------------
-# argparse options where the program fixes the command line (mslint/analysis/arguments.py)
-# ---------------------------------------------------------------------------
-PARSER = """
-import argparse
-parser = argparse.ArgumentParser()
-parser.add_argument("--device_num", type=int, default=1)
-parser.add_argument("--lr", type=float, default="0.01")
-parser.add_argument("--amp", action="store_true")
-parser.add_argument("--data-dir", dest="root", default="./data")
 # Values that flow with construction (values.received, values.never_runs)
 # ---------------------------------------------------------------------------
 
@@ -724,53 +711,6 @@ class Net(nn.Cell):
 
 
 @pytest.mark.parametrize(
-    ("parse", "expression", "expected"),
-    [
-        ("args = parser.parse_args(args=[])", "args.device_num", 1),
-        ("args = parser.parse_args([])", "args.lr", 0.01),  # argparse converts a string default with type=
-        ("args = parser.parse_args([])", "args.amp", False),
-        ("args = parser.parse_args([])", "args.root", "./data"),
-        # through a function returning the module's namespace (``args = get_args()``)
-        ("args = parser.parse_args([])\ndef get_args():\n    args.phase = 'train'\n    return args\nargs = get_args()",
-         "args.device_num", 1),
-        ("args = parser.parse_args([])\nargs.device_num = 1", "args.device_num", 1),  # the same value written again
-    ],
-)
-def test_an_option_of_an_empty_argument_list_holds_its_default(parse: str, expression: str, expected: object) -> None:
-    from mslint.analysis import arguments
-
-    node = astroid.extract_node(f"{PARSER}{parse}\n{expression} #@")
-    found = arguments.option_value(node)
-    assert found is not None and found[0] == expected and type(found[0]) is type(expected)
-
-
-@pytest.mark.parametrize(
-    ("parse", "expression"),
-    [
-        ("args = parser.parse_args()", "args.device_num"),  # the real command line: a user may pass --device_num 8
-        ("args = parser.parse_args(['--device_num', '8'])", "args.device_num"),
-        ("args = parser.parse_args([])", "args.missing"),  # no such option here
-        ("args = parser.parse_args([])\nargs.device_num = 8", "args.device_num"),
-        ("args = parser.parse_args([])\nsetattr(args, 'device_num', 8)", "args.device_num"),
-        ("args = parser.parse_args([])\nparser.set_defaults(device_num=8)", "args.device_num"),
-        ("args = parser.parse_args([])\nif cli:\n    args = parser.parse_args()", "args.device_num"),
-        ("args = parser.parse_args([])\ndef load(args):\n    return args\nns = load(other)", "ns.device_num"),  # a parameter
-    ],
-)
-def test_an_option_that_may_hold_anything_is_unknown(parse: str, expression: str) -> None:
-    from mslint.analysis import arguments
-
-    node = astroid.extract_node(f"{PARSER}{parse}\n{expression} #@")
-    assert arguments.option_value(node) is None
-
-
-def test_a_guard_on_a_fixed_option_is_off() -> None:
-    module = astroid.parse(f"{PARSER}args = parser.parse_args(args=[])\nif args.device_num > 1:\n    init()\nelse:\n    single()\n")
-    calls = {call.func.name: call for call in module.nodes_of_class(nodes.Call) if isinstance(call.func, nodes.Name)}
-    assert values.guarded_off(calls["init"]) and not values.guarded_off(calls["single"])
-    module = astroid.parse(f"{PARSER}args = parser.parse_args()\nif args.device_num > 1:\n    init()\n")
-    init = next(call for call in module.nodes_of_class(nodes.Call) if isinstance(call.func, nodes.Name) and call.func.name == "init")
-    assert not values.guarded_off(init)
     ("builds", "never"),
     [
         ("Block(8)", True),  # every way passes glu=True
@@ -857,3 +797,66 @@ def test_a_class_passed_in_another_module_is_found_by_the_project_index(tmp_path
             astroid.MANAGER.astroid_cache.pop(name, None)
         sites.forget()
         values.forget_flow()
+
+
+# ---------------------------------------------------------------------------
+# argparse options where the program fixes the command line (mslint/analysis/arguments.py)
+# ---------------------------------------------------------------------------
+PARSER = """
+import argparse
+parser = argparse.ArgumentParser()
+parser.add_argument("--device_num", type=int, default=1)
+parser.add_argument("--lr", type=float, default="0.01")
+parser.add_argument("--amp", action="store_true")
+parser.add_argument("--data-dir", dest="root", default="./data")
+"""
+
+
+@pytest.mark.parametrize(
+    ("parse", "expression", "expected"),
+    [
+        ("args = parser.parse_args(args=[])", "args.device_num", 1),
+        ("args = parser.parse_args([])", "args.lr", 0.01),  # argparse converts a string default with type=
+        ("args = parser.parse_args([])", "args.amp", False),
+        ("args = parser.parse_args([])", "args.root", "./data"),
+        # through a function returning the module's namespace (``args = get_args()``)
+        ("args = parser.parse_args([])\ndef get_args():\n    args.phase = 'train'\n    return args\nargs = get_args()",
+         "args.device_num", 1),
+        ("args = parser.parse_args([])\nargs.device_num = 1", "args.device_num", 1),  # the same value written again
+    ],
+)
+def test_an_option_of_an_empty_argument_list_holds_its_default(parse: str, expression: str, expected: object) -> None:
+    from mslint.analysis import arguments
+
+    node = astroid.extract_node(f"{PARSER}{parse}\n{expression} #@")
+    found = arguments.option_value(node)
+    assert found is not None and found[0] == expected and type(found[0]) is type(expected)
+
+
+@pytest.mark.parametrize(
+    ("parse", "expression"),
+    [
+        ("args = parser.parse_args()", "args.device_num"),  # the real command line: a user may pass --device_num 8
+        ("args = parser.parse_args(['--device_num', '8'])", "args.device_num"),
+        ("args = parser.parse_args([])", "args.missing"),  # no such option here
+        ("args = parser.parse_args([])\nargs.device_num = 8", "args.device_num"),
+        ("args = parser.parse_args([])\nsetattr(args, 'device_num', 8)", "args.device_num"),
+        ("args = parser.parse_args([])\nparser.set_defaults(device_num=8)", "args.device_num"),
+        ("args = parser.parse_args([])\nif cli:\n    args = parser.parse_args()", "args.device_num"),
+        ("args = parser.parse_args([])\ndef load(args):\n    return args\nns = load(other)", "ns.device_num"),  # a parameter
+    ],
+)
+def test_an_option_that_may_hold_anything_is_unknown(parse: str, expression: str) -> None:
+    from mslint.analysis import arguments
+
+    node = astroid.extract_node(f"{PARSER}{parse}\n{expression} #@")
+    assert arguments.option_value(node) is None
+
+
+def test_a_guard_on_a_fixed_option_is_off() -> None:
+    module = astroid.parse(f"{PARSER}args = parser.parse_args(args=[])\nif args.device_num > 1:\n    init()\nelse:\n    single()\n")
+    calls = {call.func.name: call for call in module.nodes_of_class(nodes.Call) if isinstance(call.func, nodes.Name)}
+    assert values.guarded_off(calls["init"]) and not values.guarded_off(calls["single"])
+    module = astroid.parse(f"{PARSER}args = parser.parse_args()\nif args.device_num > 1:\n    init()\n")
+    init = next(call for call in module.nodes_of_class(nodes.Call) if isinstance(call.func, nodes.Name) and call.func.name == "init")
+    assert not values.guarded_off(init)
