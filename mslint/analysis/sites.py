@@ -388,8 +388,7 @@ def _modules_naming(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Mod
         others = [other for other in index.mentioning(names) if other != os.path.realpath(path)]
         if not index.complete or len(others) > _CANDIDATE_LIMIT:
             return None
-    modules = _modules(definition, names)
-    return modules
+    return _modules(definition, names)
 
 
 def _hands_out_cells(cls: nodes.ClassDef, attr: str) -> bool:
