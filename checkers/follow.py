@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from astroid import nodes
 
 from mslint.knowledge import apis
-from mslint.analysis import resolve, scope, values
+from mslint.analysis import compiled, resolve, scope, values
 from mslint.analysis.places import place_note
 from mslint.checkers import pylint_hooks
 
@@ -78,16 +78,17 @@ def follow_calls(linter: PyLinter, module: nodes.Module) -> None:
             continue
         known = home.values_at(call)
         tensors = frozenset(values.tensor_parameters_of_call(callee, call, skips_self, known)) if known else frozenset()
-        key = (callee, found[1], tensors, home.compiled_in_every_mode(call), home.bytecode_only(call))
+        typed = compiled.tensor_arguments(callee, call, skips_self, home)
+        key = (callee, found[1], tensors, home.compiled_in_every_mode(call), home.bytecode_only(call), typed)
         calls = groups.setdefault(key, [])
         if call not in calls:
             calls.append(call)
     walker = pylint_hooks.walker(linter, [checker for checker in linter.get_checkers() if isinstance(checker, GraphModeNote)])
     reported: set[tuple[Any, ...]] = set()
-    for (callee, kind, tensors, everywhere, bytecode), calls in groups.items():
+    for (callee, kind, tensors, everywhere, bytecode, typed), calls in groups.items():
         depth = len(_WALKING)
         try:
-            view = scope.ModuleAnalysis.following(home, callee, kind, tensors, everywhere, bytecode)
+            view = scope.ModuleAnalysis.following(home, callee, kind, tensors, everywhere, bytecode, typed)
             _WALKING.append(_Walk(view, calls, kind, _function_name(callee), reported))
             with scope.viewing(view):
                 for func in view.followed_functions():
@@ -192,9 +193,16 @@ class GraphModeNote:
 
     These checkers also check the code of other modules that graph code calls
     (below): once pylint has walked a module, they walk the callees, and
-    a message there goes to the calls, with the callee's place appended."""
+    a message there goes to the calls, with the callee's place appended.
+
+    A message about code the programs never compile is dropped
+    (mslint.analysis.compiled.never_compiled: a branch graph mode folds away, such
+    as ``if not self.training:`` in code the programs only train, or a Cell called
+    only there); a problem of the function's syntax (PARSE_ERRORS) only in the latter."""
 
     def add_message(self, msgid, line=None, node=None, args=None, **kwargs):
+        if node is not None and compiled.never_compiled(node, scope.analysis(node.root()), msgid in PARSE_ERRORS):
+            return  # the programs never compile it: a branch graph mode folds away, a Cell called only there
         note = scope.analysis(node.root()).mode_note(node) if node is not None else ""
         if args is None:
             args = ()

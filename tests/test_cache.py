@@ -499,3 +499,30 @@ def test_a_constant_read_from_another_module_rechecks_its_readers(tmp_path: Path
     (package / "config.py").write_text("BN_MOMENTUM = 0.9\n", encoding="utf-8")
     findings, stats = lint(capsys, "--select=ms-batchnorm-momentum", "proj")
     assert findings == [] and stats["checked"] == 2
+
+
+def test_editing_where_a_cell_is_called_rechecks_the_cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    # post.py's construct is compiled only if heads.py calls it outside ``if not
+    # self.training:`` (train.py only trains): editing heads.py must re-check post.py,
+    # which imports nothing of it
+    (tmp_path / "train.py").write_text(
+        "import mindspore as ms\nfrom heads import Head\n"
+        "ms.set_context(mode=ms.GRAPH_MODE)\nnet = Head()\nnet.set_train()\nms.train.Model(net).train(1, data)\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "post.py").write_text(
+        "from mindspore import nn, ops\n\n\nclass Post(nn.Cell):\n    def construct(self, x):\n"
+        "        return ops.nonzero(x)\n",
+        encoding="utf-8",
+    )
+    heads = ("from mindspore import nn\nfrom post import Post\n\n\nclass Head(nn.Cell):\n    def __init__(self):\n"
+             "        super().__init__()\n        self.post = Post()\n\n    def construct(self, x):\n"
+             "        if not self.training:\n            return self.post(x)\n        return x\n")
+    (tmp_path / "heads.py").write_text(heads, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    findings, _ = lint(capsys, "--select=ms-dynamic-shape-in-graph", ".")
+    assert findings == []
+    (tmp_path / "heads.py").write_text(heads.replace("if not self.training", "if self.training"), encoding="utf-8")
+    findings, stats = lint(capsys, "--select=ms-dynamic-shape-in-graph", ".")
+    assert [(item["path"], item["line"]) for item in findings] == [("post.py", 6)]
+    assert stats["checked"] == 3  # heads.py, train.py, which imports it, and post.py

@@ -399,3 +399,69 @@ def test_a_module_only_export_scripts_compile_is_never_differentiated_in_graph_m
 )
 def test_which_programs_call_mindspore_export(source: str, exports: bool) -> None:
     assert programs.read_facts(source.encode())["exports"] is exports
+
+
+_TRAIN = """
+import mindspore as ms
+from mindspore import nn
+from src.model import Net
+ms.set_context(mode=ms.GRAPH_MODE)
+net = Net()
+{before}
+step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+for data, label in dataset:
+    step(data, label)
+{after}
+"""
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "extra", "flag"),
+    [
+        # set_train() before the loop, nothing evaluates: self.training is True whenever it compiles
+        ("net.set_train()", "", {}, True),
+        ("net.set_train(True)", "", {}, True),
+        ("net.set_train(mode=True)", "", {}, True),
+        # Model.train calls set_train itself (FACTS.md)
+        ("", "ms.train.Model(step).train(2, dataset)", {}, True),
+        # TrainOneStepCell alone leaves the flag off: the inference branch compiles (measured)
+        ("", "", {}, None),
+        # any evaluation, a flag the program computes, Model.fit's validation, a flag assigned
+        ("net.set_train()", "net.set_train(False)\nprint(net(data))", {}, None),
+        ("net.set_train()", "ms.train.Model(net).eval(dataset)", {}, None),
+        ("net.set_train(args.train)", "", {}, None),
+        ("", "ms.train.Model(step).fit(2, dataset, valid_dataset)", {}, None),
+        ("net.set_train()\nnet.training = False", "", {}, None),
+        # a module the program imports evaluates: a callback
+        ("net.set_train()\nfrom src.callbacks import EvalCallback", "",
+         {"src/callbacks.py": "class EvalCallback:\n    def on_epoch_end(self, run):\n        self.model.eval(self.ds)\n"},
+         None),
+    ],
+)
+def test_a_program_that_only_trains_fixes_the_training_flag(tmp_path: Path, before, after, extra, flag) -> None:
+    paths = _project(tmp_path, {
+        "train.py": _TRAIN.format(before=before, after=after),
+        "src/__init__.py": "",
+        "src/model.py": MODEL,
+        **extra,
+    })
+    decided = programs.decide(paths.values())[paths["src/model.py"]]
+    assert decided.mode == mode.GRAPH
+    assert decided.training_flag() is flag
+    assert decided.evaluated is (flag is not True)
+
+
+def test_the_training_flag_is_fixed_only_when_every_compiling_program_agrees(tmp_path: Path) -> None:
+    train = _TRAIN.format(before="net.set_train()", after="")
+    evaluate = ("import mindspore as ms\nfrom src.model import Net\nms.set_context(mode=ms.GRAPH_MODE)\n"
+                "net = Net()\nnet.set_train(False)\nprint(net.predict(x))\n")
+    paths = _project(tmp_path, {"train.py": train, "eval.py": evaluate, "src/__init__.py": "", "src/model.py": MODEL})
+    # one program trains, the other evaluates: both branches of self.training compile
+    assert programs.decide(paths.values())[paths["src/model.py"]].training_flag() is None
+    # the evaluation runs PyNative: only the training program compiles the Cell
+    paths.update(_project(tmp_path, {"eval.py": evaluate.replace("GRAPH_MODE", "PYNATIVE_MODE")}))
+    assert programs.decide(paths.values())[paths["src/model.py"]].training_flag() is True
+    # only the evaluation compiles it: the flag is never turned on
+    paths.update(_project(tmp_path, {"eval.py": evaluate, "train.py": train.replace("GRAPH_MODE", "PYNATIVE_MODE")}))
+    decided = programs.decide(paths.values())[paths["src/model.py"]]
+    assert (decided.trained, decided.training_flag()) == (False, False)

@@ -1,7 +1,9 @@
 """How graph code compiles, beyond which code is graph code (mslint.analysis.scope):
 which values are evidently tensors, how many times graph mode unrolls a loop,
 which Cell or @jit function a line is compiled in, what a call site compiles,
-and whether the programs run only on CPU.
+which code graph mode never compiles (the branch of ``if self.training:`` the
+programs never take, a Cell called only there), and whether the programs run
+only on CPU.
 
 Used by checkers/graph_compile.py and checkers/graph_performance.py (issue 28),
 and by mslint.run.engine for each finding's compiled unit (``mslint --graph-report``).
@@ -13,10 +15,12 @@ import os
 import re
 from functools import lru_cache
 
+import astroid
 from astroid import nodes
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, resolve, scope, values
+from mslint.analysis import astutil, programs, resolve, scope, values
+from mslint.analysis.project import module_name
 
 _NESTED_SCOPES = (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)
 
@@ -286,6 +290,356 @@ def _jit_decorated(func: nodes.FunctionDef) -> bool:
 def _bytecode_call(call: nodes.Call) -> bool:
     value = astutil.argument(call, None, "capture_mode")
     return isinstance(value, nodes.Const) and value.value == "bytecode"
+
+
+# ---------------------------------------------------------------------------
+# Code graph mode never compiles
+# ---------------------------------------------------------------------------
+# Graph mode folds a test it can evaluate while compiling and compiles only the
+# branch taken: a constant (values.never_compiled), and the Cell's training flag,
+# ``self.training``, which set_train fixes before the compile (measured,
+# tests/oracle/test_graph.py: with set_train(True), an asnumpy() under
+# ``if not self.training:`` compiles under STRICT, and a Cell called only there
+# is never compiled).
+
+# the attribute set_train sets: not ``is_training``, which the project itself sets
+_TRAINING_FLAG = "training"
+# how far never_compiled follows a method's callers and a Cell's holders
+_CALLER_DEPTH = 16
+# calls that reach a Cell held in ``self`` other than by its attribute's name
+_DYNAMIC_CELL_ACCESS = frozenset({"getattr", "cells", "name_cells", "cells_and_names", "__getattr__"})
+
+
+def never_compiled(node: nodes.NodeNG, analysis: scope.ModuleAnalysis, parsed: bool = False) -> bool:
+    """Whether the programs that build the code at ``node`` never compile it, so no
+    graph rule applies there:
+
+    - it sits in a branch graph mode folds away: its test is a constant
+      (values.never_compiled), or reads the Cell's training flag and the programs
+      fix the flag (mode.Decision.training_flag): ``if not self.training:`` (the
+      ``else`` of ``if self.training:``, the code after ``if self.training: ...
+      return``) in code every program only trains, ``if self.training:`` in code
+      they only evaluate;
+    - or it is in a method every ``self.<method>(...)`` call of which is such code,
+      or in the construct of a Cell every call of which is (a post-processor built
+      in ``__init__`` as ``self.post`` and called only under ``if not
+      self.training:``).
+
+    ``parsed``: a problem of the function's syntax, which MindSpore meets in every
+    branch of a function it compiles (checkers/follow.py, PARSE_ERRORS): only the
+    second kind then."""
+    cache = _never_called_cache(analysis)
+    return _never_compiled(node, analysis, parsed, frozenset(), 0, cache)
+
+
+_NEVER_CALLED: list = [None, {}]
+
+
+def _never_called_cache(analysis: scope.ModuleAnalysis) -> dict:
+    """Each Cell class's answer of _cell_never_called, for the module analysed last
+    (nodes are keys: emptied per module so old trees are not kept alive)."""
+    if _NEVER_CALLED[0] is not analysis:
+        _NEVER_CALLED[:] = [analysis, {}]
+    return _NEVER_CALLED[1]
+
+
+def _never_compiled(  # noqa: PLR0913
+    node: nodes.NodeNG, analysis: scope.ModuleAnalysis, parsed: bool, seen: frozenset, depth: int, cache: dict
+) -> bool:
+    if not parsed and _in_folded_branch(node, analysis):
+        return True
+    found = astutil.enclosing_method(node)
+    if found is None or depth >= _CALLER_DEPTH:
+        return False
+    method, cls = found
+    if method in seen or (method.decorators and resolve.has_decorator(method, apis.JIT_DECORATORS)):
+        return False
+    if method.name != apis.CELL_FORWARD_METHOD and not _only_called(method):
+        return False  # ``ms.jit(self.step)``, ``grad(self.forward)``: run from elsewhere
+    seen = seen | {method}
+    if method.name == apis.CELL_FORWARD_METHOD:
+        # (looked for only where the programs fix the training flag: finding a
+        # class's constructions in the project costs a search of its modules)
+        if not resolve.is_cell_class(cls) or _decision(method, analysis).training_flag() is None:
+            return False
+        known = cache.get(cls)
+        if known is None:
+            known = cache[cls] = _cell_never_called(cls, analysis, seen, depth, cache)
+        return known
+    callers = analysis.class_facts(cls).self_calls(method.name)
+    return bool(callers) and all(
+        _never_compiled(call, analysis, False, seen, depth + 1, cache) for call in callers
+    )
+
+
+def _in_folded_branch(node: nodes.NodeNG, analysis: scope.ModuleAnalysis) -> bool:
+    """Whether ``node`` is in a branch graph mode never compiles: a constant test's
+    (values.never_compiled), the training flag's when the programs fix it, or
+    ``isinstance`` on a value that is a Tensor at every compile (followed out of
+    nested functions up to the method or module function)."""
+    if values.never_compiled(node, analysis.class_facts):
+        return True
+    found = astutil.enclosing_method(node)
+    flag = _training_flag(node, found[1], analysis) if found is not None else None
+    folding = _Folding(flag, analysis)
+    child, parent = node, node.parent
+    while parent is not None and not isinstance(parent, (nodes.ClassDef, nodes.Module)):
+        if child.is_statement and _after_exit(child, parent, folding):
+            return True
+        if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
+            holds = folding.value(parent.test)
+            in_body = child is parent.body if isinstance(parent, nodes.IfExp) else child in parent.body
+            if holds is not None and holds != in_body:
+                return True
+        elif isinstance(parent, nodes.BoolOp) and child in parent.values:
+            # ``self.training and f(x)``: f(x) runs only when what precedes it lets it
+            stop = parent.op == "or"
+            if any(folding.value(value) is stop for value in parent.values[: parent.values.index(child)]):
+                return True
+        child, parent = parent, parent.parent
+    return False
+
+
+def _training_flag(node: nodes.NodeNG, cls: nodes.ClassDef, analysis: scope.ModuleAnalysis) -> bool | None:
+    """``self.training`` whenever the programs compile the code at ``node`` (a
+    method of ``cls``): None when they may compile it either way, or the class
+    sets the flag itself."""
+    if analysis.class_facts(cls).values(_TRAINING_FLAG):
+        return None
+    return _decision(node, analysis).training_flag()
+
+
+def _decision(node: nodes.NodeNG, analysis: scope.ModuleAnalysis):
+    """How the programs run the code at ``node``, of this module or another."""
+    root = node.root()
+    if analysis.home is None:
+        if root is analysis.module:
+            return analysis.decision_at(node)
+    elif root is not analysis.home and analysis.enclosing(node) is not None:
+        return analysis.decision  # followed code runs as the home module's code
+    return programs.decision_for(root.file, programs.top_level_name(node))
+
+
+class _Folding:
+    """What graph mode knows of a test while compiling: the training flag the
+    programs fix (None: either), whether a value is a Tensor (its type is a
+    compile-time fact)."""
+
+    def __init__(self, flag: bool | None, analysis: scope.ModuleAnalysis) -> None:
+        self.flag = flag
+        self.analysis = analysis
+
+    def value(self, test: nodes.NodeNG) -> bool | None:
+        """What ``test`` is at every compile, or None when it may be either."""
+        if isinstance(test, nodes.UnaryOp) and test.op == "not":
+            inner = self.value(test.operand)
+            return None if inner is None else not inner
+        if isinstance(test, nodes.BoolOp):
+            results = [self.value(value) for value in test.values]
+            decisive = test.op == "or"  # True decides an ``or``, False an ``and``
+            if decisive in results:
+                return decisive
+            return (not decisive) if all(result is (not decisive) for result in results) else None
+        if astutil.self_attribute(test) == _TRAINING_FLAG:
+            return self.flag
+        return self._isinstance(test)
+
+    def _isinstance(self, test: nodes.NodeNG) -> bool | None:
+        """``isinstance(x, T)`` with ``x`` a Tensor at every compile and ``T`` types
+        graph mode decides for a tensor (Tensor; list, tuple, numpy arrays...)."""
+        if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance"
+                and len(test.args) == 2 and not test.keywords and resolve.binding(test.func) is None):
+            return None
+        subject, kinds = test.args
+        kinds = kinds.elts if isinstance(kinds, nodes.Tuple) else [kinds]
+        verdicts = [_tensor_instance_of(kind) for kind in kinds]
+        if None in verdicts or not isinstance(subject, nodes.Name) or not _tensor_name(subject, self.analysis, 0):
+            return None
+        return any(verdicts)
+
+
+def _tensor_instance_of(kind: nodes.NodeNG) -> bool | None:
+    """Whether a runtime tensor is an instance of the type ``kind`` names; None
+    when mslint cannot tell (a project class, a Parameter...)."""
+    if isinstance(kind, nodes.Name) and resolve.binding(kind) is not None \
+            and not isinstance(resolve.binding(kind), (nodes.Import, nodes.ImportFrom)):
+        return None  # a name the module binds itself
+    qname = resolve.qualified_name(kind) if isinstance(kind, (nodes.Name, nodes.Attribute)) else None
+    if qname in apis.TENSOR_TYPES:
+        return True
+    if qname in apis.NON_TENSOR_TYPES:
+        return False
+    return None
+
+
+# how many callers up a parameter is followed to prove it a Tensor
+_TENSOR_CALLERS = 4
+
+
+def _tensor_name(name: nodes.Name, analysis: scope.ModuleAnalysis, depth: int) -> bool:
+    """Whether the value ``name`` reads is a Tensor at every compile: a local the
+    function's values prove one (``y = ops.relu(x)``), or a parameter every call
+    that compiles the function gives one (mslint.analysis.values is unsure of a
+    bare parameter, which may be a list)."""
+    func = name.frame()
+    bindings = func.locals.get(name.name, ()) if isinstance(func, (nodes.FunctionDef, nodes.Lambda)) else ()
+    if not bindings:
+        return False
+    if not all(isinstance(binding.parent, nodes.Arguments) for binding in bindings):
+        known = analysis.values_at(name)
+        return known is not None and known.is_tensor(name)
+    seed = func in analysis.seeds  # a view's callee: typed by the calls of the home module
+    if seed and name.name not in analysis.typed_seeds.get(func, ()):
+        return False
+    sites = analysis.call_sites.get(func, ())
+    if (func in analysis.entries and not seed) or not (sites or seed) or depth >= _TENSOR_CALLERS:
+        return False  # an entry takes what the program gives it
+    if not isinstance(func, nodes.FunctionDef) or not _only_called(func):
+        return False  # passed along as a value (``map(f, items)``): called with what mslint does not see
+    for call, _caller, skips_self in sites:
+        given = [value for names, value in astutil.bind_call(call, func, skips_self) if name.name in names]
+        if len(given) != 1 or not _tensor_value(given[0], analysis, depth + 1):
+            return False
+    return True
+
+
+def _tensor_value(expr: nodes.NodeNG, analysis: scope.ModuleAnalysis, depth: int) -> bool:
+    known = analysis.values_at(expr)
+    if known is not None and known.is_tensor(expr):
+        return True
+    return isinstance(expr, nodes.Name) and _tensor_name(expr, analysis, depth)
+
+
+def tensor_arguments(
+    callee: nodes.FunctionDef, call: nodes.Call, skips_self: bool, analysis: scope.ModuleAnalysis
+) -> frozenset[str]:
+    """The parameters of ``callee`` that ``call`` (in ``analysis``'s graph code)
+    certainly gives a Tensor: what a view of the callee knows of their type."""
+    return frozenset(
+        names[0] for names, value in astutil.bind_call(call, callee, skips_self)
+        if len(names) == 1 and _tensor_value(value, analysis, 0)
+    )
+
+
+def _after_exit(statement: nodes.NodeNG, parent: nodes.NodeNG, folding: _Folding) -> bool:
+    """Whether ``statement`` follows, in the same block, an ``if`` that holds at
+    every compile and ends in ``return`` or ``raise``: it is never compiled."""
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list) and statement in block:
+            break
+    else:
+        return False
+    return any(
+        isinstance(earlier, nodes.If) and not earlier.orelse
+        and isinstance(earlier.body[-1], (nodes.Return, nodes.Raise))
+        and folding.value(earlier.test) is True
+        for earlier in block[: block.index(statement)]
+    )
+
+
+def _cell_never_called(  # noqa: PLR0913
+    cls: nodes.ClassDef, analysis: scope.ModuleAnalysis, seen: frozenset, depth: int, cache: dict
+) -> bool:
+    """Whether every call of a Cell of class ``cls`` is code graph mode never
+    compiles: the programs build it only as ``self.<attr> = Cls(...)`` in the
+    ``__init__`` of Cells (mslint.analysis.programs.construction: the
+    constructions in the code they reach; no subclass, no reference passed on),
+    and each holder uses ``self.<attr>`` only to call it there."""
+    built = programs.construction(cls.root().file, cls.name) if isinstance(cls.parent, nodes.Module) else None
+    if built is None or not built.sites or built.passed_along or built.subclasses:
+        return False
+    for site in built.sites:
+        call = _call_at(site.path, site.line, cls)
+        held = _held_as(call, cls) if call is not None else None
+        if held is None:
+            return False
+        uses = _uses_of(*held)
+        if not uses:
+            return False
+        for use in uses:
+            called = use.parent
+            if not (isinstance(called, nodes.Call) and called.func is use):
+                return False  # passed along, stored elsewhere: it may run anywhere
+            if not _never_compiled(called, analysis, False, seen, depth + 1, cache):
+                return False
+    return True
+
+
+def _call_at(path: str, line: int, cls: nodes.ClassDef) -> nodes.Call | None:
+    """The call at ``line`` of the file at ``path`` that builds ``cls``."""
+    try:
+        module = astroid.MANAGER.ast_from_file(path, module_name(path), source=True)
+    except (astroid.AstroidError, OSError, SyntaxError):
+        return None
+    return next((call for call in module.nodes_of_class(nodes.Call)
+                 if call.lineno == line and _builds(call, cls)), None)
+
+
+def _builds(call: nodes.Call, cls: nodes.ClassDef) -> bool:
+    built = resolve.user_class_of_call(call)
+    return built is not None and _same_definition(built, cls)
+
+
+def _held_as(call: nodes.Call, cls: nodes.ClassDef) -> tuple[nodes.ClassDef, str] | None:
+    """(holder, attribute) when ``call`` is ``self.<attribute> = Cls(...)`` in the
+    ``__init__`` of the Cell ``holder`` and builds ``cls`` itself."""
+    if not _builds(call, cls):
+        return None
+    statement = call.parent
+    if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
+        return None
+    attr = astutil.self_attribute(statement.targets[0])
+    found = astutil.enclosing_method(call)
+    if attr is None or found is None or found[0].name != "__init__" or not resolve.is_cell_class(found[1]):
+        return None
+    return found[1], attr
+
+
+def _uses_of(holder: nodes.ClassDef, attr: str) -> list[nodes.Attribute] | None:
+    """The reads of ``self.<attr>`` in ``holder`` and the subclasses of its module;
+    None when one of them may reach its Cells another way (``getattr(self, ...)``,
+    ``self.cells()``)."""
+    classes = [klass for klass in holder.root().nodes_of_class(nodes.ClassDef)
+               if any(base is holder for base in resolve.class_hierarchy(klass)[0])]
+    found = []
+    for klass in classes:
+        for call in klass.nodes_of_class(nodes.Call):
+            func = call.func
+            name = func.attrname if isinstance(func, nodes.Attribute) else getattr(func, "name", None)
+            if name in _DYNAMIC_CELL_ACCESS:
+                return None
+        found += [
+            attribute for attribute in klass.nodes_of_class(nodes.Attribute)
+            if astutil.self_attribute(attribute) == attr and astutil.enclosing_class(attribute) is klass
+        ]
+    return found
+
+
+def _only_called(func: nodes.FunctionDef) -> bool:
+    """Whether every read of ``func``'s name where it is defined calls it (a method:
+    every ``self.<name>`` of its class): never passed along as a value, so its
+    calls in sight are all the ways it runs."""
+    scope_node = func.parent.frame() if func.parent is not None else None
+    if isinstance(scope_node, nodes.ClassDef):
+        reads = [attribute for attribute in scope_node.nodes_of_class(nodes.Attribute)
+                 if attribute.attrname == func.name and astutil.is_self(attribute.expr)]
+    elif scope_node is not None:
+        reads = [name for name in scope_node.nodes_of_class(nodes.Name) if name.name == func.name]
+    else:
+        return False
+    return all(isinstance(read.parent, nodes.Call) and read.parent.func is read for read in reads)
+
+
+def _same_definition(first: nodes.NodeNG, second: nodes.NodeNG) -> bool:
+    """The same class, also when seen through two module names (the linted file and
+    the module another file imports)."""
+    return first is second or _definition_key(first) == _definition_key(second)
+
+
+def _definition_key(node: nodes.NodeNG) -> tuple:
+    root = node.root()
+    return (os.path.realpath(root.file) if root.file else root.name, node.name, node.lineno or 0)
 
 
 # ---------------------------------------------------------------------------

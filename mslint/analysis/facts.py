@@ -39,6 +39,9 @@ The facts are a JSON-able dict:
   configs   [file names of .yaml/.yml/.json the file mentions]
   rebinds   [[target dotted, value dotted or "", runs]]
   called    names the top level calls (a function called there runs on import)
+  trains, infers, exports, sets_training, may_evaluate
+            what its text shows a program doing (mslint.analysis.mode: TRAINS,
+            INFERS, EXPORTS, SETS_TRAINING, MAY_EVALUATE)
 
 A spec is what an argument or a key may be: ["lit", value], ["param", name,
 owner], ["opt", key] (args.key, cfg["key"]), ["dname"] (the decorated
@@ -81,6 +84,11 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
         "trains": mode.TRAINS.search(data) is not None,
         "infers": mode.INFERS.search(data) is not None,
         "exports": b"export" in data and mode.EXPORTS.search(data) is not None,
+        "sets_training": b"train" in data and (
+            mode.SETS_TRAINING.search(data) is not None
+            or (mode.BUILDS_MODEL.search(data) is not None and mode.TRAINS_MODEL.search(data) is not None)
+        ),
+        "may_evaluate": mode.MAY_EVALUATE.search(data) is not None,
     }
     try:
         with warnings.catch_warnings():

@@ -63,6 +63,22 @@ TRAINS = re.compile(
     rb"|\b(?:Momentum|Adam\w*|SGD|Lamb|LARS|RMSProp|Optimizer)\s*\("
 )
 INFERS = re.compile(rb"\b(?:export|predict|eval|infer)\s*\(|\bset_train\s*\(\s*(?:mode\s*=\s*)?False\b")
+# A program that turns the training flag on (``Cell.training``, which graph mode
+# folds as a constant: measured, tests/oracle/test_graph.py): ``set_train()``,
+# ``set_train(True)``, or a ``Model(...)`` whose ``.train(...)`` calls set_train (FACTS.md;
+# nn.TrainOneStepCell alone does not). Read per file: SETS_TRAINING, or both of
+# BUILDS_MODEL and TRAINS_MODEL.
+SETS_TRAINING = re.compile(rb"\bset_train\s*\(\s*(?:(?:mode\s*=\s*)?True\s*)?\)")
+BUILDS_MODEL = re.compile(rb"\bModel\s*\(")
+TRAINS_MODEL = re.compile(rb"\.train\s*\(")
+# A program that may compile a Cell with the flag off besides the default: any
+# inference (INFERS), a set_train whose argument is not literally True
+# (``set_train(is_training)``), ``Model.fit`` (it may evaluate a validation set), a
+# program assigning the flag itself (``net.training = False``)
+MAY_EVALUATE = re.compile(
+    INFERS.pattern
+    + rb"|\bset_train\s*\(\s*(?![\s)]|(?:mode\s*=\s*)?True\s*\))|\.fit\s*\(|\.training\s*=(?!=)"
+)
 # a program that calls mindspore.export (which compiles under STRICT)
 EXPORTS = re.compile(
     rb"\b(?:ms|mindspore|serialization)\.export\s*\("
@@ -94,9 +110,25 @@ class Decision:
     exported_by: str = ""
     # the jit_syntax_level the programs that compile it select ("" when none reads)
     syntax_level: str = ""
+    # False: every program that compiles it turns the Cells' training flag on and
+    # nothing it reaches evaluates, exports or turns the flag off: ``self.training``
+    # is True whenever graph mode compiles the code (mslint.analysis.programs); the
+    # mirror of ``trained`` (False: the flag is never turned on)
+    evaluated: bool = True
 
-    def row(self) -> tuple[str, str, bool, bool, bool, str, str]:
-        return (self.mode, self.basis, self.assumed, self.set_by_user, self.trained, self.exported_by, self.syntax_level)
+    def row(self) -> tuple[str, str, bool, bool, bool, str, str, bool]:
+        return (self.mode, self.basis, self.assumed, self.set_by_user, self.trained, self.exported_by,
+                self.syntax_level, self.evaluated)
+
+    def training_flag(self) -> bool | None:
+        """What ``self.training`` is whenever the programs compile the code: True
+        (they only train it), False (they only run inference and never turn the
+        flag on), None (either, or unknown)."""
+        if not self.evaluated:
+            return True
+        if not self.trained:
+            return False
+        return None
 
 
 LIBRARY = Decision(GRAPH, "no entry script in sight sets the mode", assumed=True)

@@ -65,7 +65,9 @@ layer, not the module it sits in:
   only evaluates or exports (``.predict``, ``.eval``, ``set_train(False)``,
   ``mindspore.export``, and nothing they reach trains) loses no gradient under
   LAX (:attr:`Decision.trained`); ``mindspore.export`` compiles under STRICT
-  (:attr:`Decision.exported_by`).
+  (:attr:`Decision.exported_by`). One that every compiling program only trains
+  (``set_train()``, ``Model.train``; nothing reached evaluates, exports or turns
+  the flag off) compiles with ``self.training`` True (:attr:`Decision.evaluated`).
 - **Overrides**: a project module that rebinds a framework name when it runs
   (``nn.Dropout = CustomDropout``, ``setattr(nn, "Dense", X)``,
   ``mindspore.nn.LayerNorm = ...``, ``Tensor.size = ...``) at its top level,
@@ -203,6 +205,7 @@ class Program:
     syntax_level: str = ""
     trains: bool = True
     exports: bool = False
+    only_trains: bool = False  # turns the training flag on, and never evaluates (Decision.evaluated)
     reached: set[tuple[str, str]] | None = None  # (path, body)
     parents: dict[tuple[str, str], tuple] | None = None  # how each node was reached (for --explain)
     # the nodes it runs PyNative whatever it selects -> how: "only past a guard that raises
@@ -1053,6 +1056,17 @@ class Model:  # pylint: disable=too-many-instance-attributes
             program.pynative_configs = frozenset(config for config, modes in by_config.items() if modes == {PYNATIVE})
         program.trains = any(self.facts(path)["trains"] for path in files) or not self.facts(entry)["infers"]
         program.exports = self.facts(entry)["exports"]
+        program.only_trains = self._only_trains(files | {entry})
+
+    def _only_trains(self, files: set[str]) -> bool:
+        """Whether a program reaching ``files`` turns the Cells' training flag on
+        (``set_train()``, ``Model.train``) and nothing it reaches may compile them
+        with the flag off (inference, export, ``set_train(False)``, ``Model.fit``'s
+        validation): graph mode then folds ``if self.training:`` to its first arm.
+        Read from the files' text, for the program as a whole (a Cell it never
+        calls set_train on keeps the flag off: ms-missing-set-train's case)."""
+        read = [self.facts(path) for path in files]
+        return any(facts["sets_training"] for facts in read) and not any(facts["may_evaluate"] for facts in read)
 
     def _modes_by_config(self, program: Program, modes: set[str], options, tables: dict, reached: set,
                          known: dict[str, set[str]]) -> dict[str, set[str]] | None:
@@ -1257,6 +1271,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
             return Decision(PYNATIVE, f"{shown} {first.guard}")
         else:
             return Decision(PYNATIVE, f"{shown} runs PyNative")
+        if all(program.only_trains for program in compiling):
+            decision = replace(decision, evaluated=False)
         if not any(program.trains for program in compiling):
             exporter = next((program for program in compiling if program.exports), None)
             decision = replace(
@@ -1511,7 +1527,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     entry(target)["sites"].append([path, line, args, keywords, unread])
             for dotted in body.get("refs", ()) if name != MODULE or path in entries else ():
                 target = self.resolve(path, dotted, local)
-                if is_class(target):
+                # (the class's own code naming it, ``super(C, self)``, passes nothing on)
+                if is_class(target) and target[1:] != (path, name.split(".", 1)[0]):
                     entry(target)["passed"] = True
             info = facts["classes"].get(name)
             if info is not None:
@@ -1541,7 +1558,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
             if program.syntax_level:
                 lines.append(f"  jit_syntax_level: {program.syntax_level.upper()}")
             if program.kind in _COMPILING:
-                lines.append(f"  {'trains' if program.trains else 'runs inference only'}"
+                does = "only trains (set_train)" if program.only_trains else "trains" if program.trains else "runs inference only"
+                lines.append(f"  {does}"
                              + (", calls mindspore.export" if program.exports else ""))
             cells = sorted(node for node in program.reached or () if node[1] not in (MODULE, MAIN)
                            and node[1] in self.facts(node[0])["classes"] and self.is_cell(*node))

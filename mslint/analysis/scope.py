@@ -128,10 +128,12 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         tensor_params: frozenset[str],
         compiled_everywhere: bool,
         bytecode: bool,
+        typed_params: frozenset[str] = frozenset(),
     ) -> ModuleAnalysis:
         """The view of the code of other modules that a call from ``home``'s
         graph (or differentiated: ``kind``) code runs: ``callee``, whose
-        ``tensor_params`` receive tensors, and what it calls in turn, through
+        ``tensor_params`` receive tensors (``typed_params``: certainly a Tensor,
+        not a list of them), and what it calls in turn, through
         modules of the project (FOLLOW_DEPTH). ``home``'s mode decision applies
         (its code is what runs the callee); ``compiled_everywhere``: the call is
         in @jit code; ``bytecode``: only through ``capture_mode="bytecode"``."""
@@ -141,6 +143,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         view.decision = home.decision
         view.classes, view.functions, view.imports = [], [], []
         view.seeds[callee] = set(tensor_params)
+        view.typed_seeds[callee] = typed_params
         view.depths[callee] = 1
         view._add(callee, kind, entry=False)
         if compiled_everywhere:
@@ -164,6 +167,8 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self.home: nodes.Module | None = None
         # callee -> tensor parameters of the call a view follows into it
         self.seeds: dict[nodes.NodeNG, set[str]] = {}
+        # callee -> those of its parameters the call gives a Tensor (mslint.analysis.compiled)
+        self.typed_seeds: dict[nodes.NodeNG, frozenset[str]] = {}
         # function -> modules crossed to reach it (views)
         self.depths: dict[nodes.NodeNG, int] = {}
         # (call, callee) -> (caller, skips_self): the calls graph/differentiated code

@@ -144,6 +144,13 @@ CONSTANT_ANNOTATIONS: frozenset[str] = frozenset({"int", "float", "bool", "str",
 # Host array types: ``isinstance(x, np.ndarray)`` is False for a tensor, so graph
 # code never runs such a branch for one (mslint.checkers.follow).
 HOST_ARRAY_TYPES: frozenset[str] = frozenset({"numpy.ndarray", "numpy.generic", "numpy.number"})
+# ``isinstance(x, T)`` on a runtime tensor is folded while compiling, and only the
+# branch taken is compiled (tests/oracle/test_graph.py): True for these...
+TENSOR_TYPES: frozenset[str] = frozenset({"mindspore.Tensor"})
+# ...and False for these (Python's own containers and scalars, host arrays)
+NON_TENSOR_TYPES: frozenset[str] = HOST_ARRAY_TYPES | frozenset(
+    {"list", "tuple", "dict", "set", "frozenset", "int", "float", "bool", "complex", "str", "bytes"}
+)
 
 HOST_ARRAY_PACKAGES: frozenset[str] = frozenset(
     {"numpy", "scipy", "cv2", "PIL", "sklearn", "pandas", "skimage", "numba"}

@@ -462,7 +462,14 @@ def _result_keys(
     def program_key(path: str) -> str:
         verdict = settings.decisions.get(os.path.abspath(path))
         rebound = [settings.overrides[index] for index in (verdict or {}).get("overrides", ())]
-        return json.dumps([verdict, rebound], sort_keys=True)
+        return json.dumps([verdict, rebound, builders(verdict)], sort_keys=True)
+
+    def builders(verdict: dict | None) -> list[tuple[str, str]]:
+        # the files that build its classes, by content: whether graph mode compiles
+        # a Cell depends on where they call it (a post-processor called only under
+        # ``if not self.training:``: mslint.analysis.compiled.never_compiled)
+        files = {site[0] for built in (verdict or {}).get("built", {}).values() for site in built.get("sites", ())}
+        return [(file, (read_imports(file) or ("",))[0]) for file in sorted(files)]
 
     keys = {
         path: result_cache.digest_text(

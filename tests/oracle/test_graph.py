@@ -831,3 +831,118 @@ report(inline=zeroed, fixed=float((fixed(x).asnumpy() == 0).mean()))
 ''')
         assert result["inline"] == [0.0, 0.0, 0.0, 0.0], mode
         assert 0.3 < result["fixed"] < 0.7, mode
+
+
+# Which code of a construct graph mode really compiles (mslint.analysis.compiled,
+# never_compiled): a test it can evaluate while compiling is folded, and only the
+# branch taken is compiled. Each probe puts a host copy (``Tensor(y.asnumpy())``)
+# where it may be compiled, under STRICT, which refuses a host copy in compiled
+# code: a compile error says the branch was compiled, a result says it was not.
+BRANCH_NETWORKS = '''
+graph_mode("strict")
+x = Tensor(np.ones((2, 2)), ms.float32)
+
+class Post(nn.Cell):
+    """Called only under ``if not self.training:``."""
+    def construct(self, y):
+        return Tensor(y.asnumpy())
+
+class Head(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones((2, 2)), ms.float32), name="w")
+        self.post = Post()
+
+    def construct(self, x):
+        y = x * self.w
+        if not self.training:
+            return self.post(y).sum() + Tensor(y.asnumpy()).sum()
+        return y.sum()
+
+class TrainOnly(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones((2, 2)), ms.float32), name="w")
+
+    def construct(self, x):
+        y = x * self.w
+        if self.training:
+            return Tensor(y.asnumpy()).sum()
+        return y.sum()
+
+def train_step(net):
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.L1Loss()), nn.SGD(net.trainable_params(), 0.1))
+    return attempt(lambda: float(step(x, x).asnumpy()))
+'''
+
+
+def test_ms_asnumpy_in_graph_under_not_training_never_compiles_after_set_train_true_nor_a_cell_called_there(run_snippet):
+    result = run_snippet(BRANCH_NETWORKS + '''
+trained = Head()
+trained.set_train(True)
+grad = attempt(lambda: float(ms.grad(trained, None, trained.trainable_params())(x)[0].asnumpy().sum()))
+step = train_step(trained)
+evaluated = Head()
+evaluated.set_train(False)
+report(grad=grad, step=step, evaluated=attempt(lambda: float(evaluated(x).asnumpy())))
+''')
+    assert result["grad"] == ["ok", 4.0]
+    assert result["step"][0] == "ok"
+    # the same network evaluated compiles the branch: the host copy fails under STRICT
+    assert result["evaluated"][0] == "error" and "asnumpy" in result["evaluated"][1]
+
+
+def test_ms_asnumpy_in_graph_under_not_training_compiles_with_train_one_step_cell_alone(run_snippet):
+    result = run_snippet(BRANCH_NETWORKS + '''
+report(step=train_step(Head()))
+''')
+    assert result["step"][0] == "error" and "asnumpy" in result["step"][1]
+
+
+def test_ms_asnumpy_in_graph_under_training_never_compiles_after_set_train_false(run_snippet):
+    result = run_snippet(BRANCH_NETWORKS + '''
+evaluated = TrainOnly()
+evaluated.set_train(False)
+trained = TrainOnly()
+trained.set_train(True)
+report(evaluated=attempt(lambda: float(evaluated(x).asnumpy())), trained=attempt(lambda: float(trained(x).asnumpy())))
+''')
+    assert result["evaluated"] == ["ok", pytest.approx(4.0)]
+    assert result["trained"][0] == "error"
+
+
+def test_ms_asnumpy_in_graph_in_a_list_branch_never_compiles_for_a_tensor(run_snippet):
+    result = run_snippet(BRANCH_NETWORKS + '''
+def to_batch(images):
+    if isinstance(images, Tensor):
+        return images * 2
+    elif isinstance(images, (list, tuple)):
+        return Tensor(ops.stack(images).asnumpy())
+    return images
+
+def flatten(features):
+    if not isinstance(features, (list, tuple)):
+        return features * 2
+    return Tensor(ops.concat(features).asnumpy())
+
+class Batched(nn.Cell):
+    def __init__(self, helper):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones((2, 2)), ms.float32), name="w")
+        self.helper = helper
+
+    def construct(self, x):
+        return (self.helper(x) * self.w).sum()
+
+results = {}
+for helper in (to_batch, flatten):
+    net = Batched(helper)
+    results[helper.__name__] = attempt(lambda: float(ms.grad(net, None, net.trainable_params())(x)[0].asnumpy().sum()))
+    listed = Batched(helper)
+    results[helper.__name__ + "_list"] = attempt(lambda: float(listed((x, x)).asnumpy()))
+report(**results)
+''')
+    for helper in ("to_batch", "flatten"):
+        assert result[helper] == ["ok", 8.0], helper  # d(2x * w)/dw summed: the list branch is not compiled
+        # given a tuple, the branch compiles and STRICT refuses its host copy
+        assert result[helper + "_list"][0] == "error", helper
