@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import astroid
 import pytest
 from astroid import nodes
@@ -296,3 +300,38 @@ def test_a_relative_import_finds_its_own_project_module(tmp_path, mslint_finding
     _project(tmp_path / "b_second", GRU_WITH_STATE, "out, _ = self.gru(x, self.h0)\n        return out")
     found = [(item.path, item.line) for item in mslint_findings(tmp_path, enabled=["ms-cell-call-mismatch"])]
     assert found == [(str(tmp_path / "a_first" / "src" / "model.py"), 13)]
+
+
+def test_a_star_import_finds_its_own_project_package(tmp_path) -> None:  # noqa: ANN001
+    """Two projects side by side, each with a ``zoo`` package: astroid binds a star
+    import's names by module name when it builds a tree, so the ``zoo`` it finds
+    first (the other project's, without ``blocks``) binds nothing. The class the
+    training script differentiates is still found in its own project's files."""
+    (tmp_path / ".git").mkdir()
+    for name, body in (("a_other", "VALUE = 1\n"), ("b_trainer", None)):
+        package = tmp_path / name / "zoo"
+        package.mkdir(parents=True)
+        if body is not None:
+            (package / "__init__.py").write_text(body, encoding="utf-8")
+            (tmp_path / name / "train.py").write_text("from zoo import VALUE\nprint(VALUE)\n", encoding="utf-8")
+            continue
+        (package / "__init__.py").write_text("from .blocks import *  # noqa: F403\n", encoding="utf-8")
+        (package / "blocks.py").write_text(
+            "from mindspore import Tensor, nn\n\n__all__ = ['Net']\n\n\n"
+            "class Net(nn.Cell):\n"
+            "    def __init__(self):\n        super().__init__()\n        self.dense = nn.Dense(4, 4)\n\n"
+            "    def construct(self, x):\n        y = self.dense(x)\n        return y * Tensor(y.asnumpy().max())\n",
+            encoding="utf-8",
+        )
+        (tmp_path / name / "train.py").write_text(
+            "import mindspore as ms\n\nfrom zoo import Net\n\nnet = Net()\n\n\n"
+            "def forward_fn(data):\n    return net(data).sum()\n\n\n"
+            "grad_fn = ms.value_and_grad(forward_fn, None, net.trainable_params())\n",
+            encoding="utf-8",
+        )
+    done = subprocess.run(
+        [sys.executable, "-m", "mslint", "--no-cache", "--jobs", "1", "--select=ms-asnumpy-in-graph", "--format=json", "."],
+        cwd=tmp_path, capture_output=True, text=True, check=False, timeout=300,
+    )
+    found = [(item["path"], item["line"]) for item in json.loads(done.stdout)["findings"]]
+    assert found == [("b_trainer/train.py", 9)], done.stderr

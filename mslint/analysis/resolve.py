@@ -434,6 +434,9 @@ def _lookup(module: nodes.Module, names: list[str], depth: int):
     first, rest = names[0], names[1:]
     candidates = module.locals.get(first)
     if not candidates:
+        found = _lookup_in_star_imports(module, names, depth)
+        if found is not None:
+            return found
         # ``pkg.models.Net`` where pkg/__init__.py does not import models
         try:
             submodule = imported_module(module, f"{module.name}.{first}")
@@ -481,6 +484,27 @@ def project_function(expr: nodes.NodeNG) -> nodes.FunctionDef | None:
     if not isinstance(found, nodes.FunctionDef) or _is_library_module(found.root()):
         return None
     return found
+
+
+def _lookup_in_star_imports(module: nodes.Module, names: list[str], depth: int):
+    """``names`` looked up through the project modules ``module`` star-imports.
+    astroid binds a star import's names when it builds the tree, by module name:
+    where another project of the repository has a package of the same name
+    (two ``zoo`` packages side by side), it finds that one, binds nothing, and
+    the name seems undefined; the file the importer really imports has it."""
+    for node in module.body:
+        if not (isinstance(node, nodes.ImportFrom) and any(imported == "*" for imported, _ in node.names)):
+            continue
+        star = _import_target_module(node)
+        if star is None or is_external(star) or is_installed(star, module.file):
+            continue
+        try:
+            found = _lookup(imported_module(module, star), names, depth + 1)
+        except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+            continue
+        if found is not None:
+            return found
+    return None
 
 
 def _import_target_module(node: nodes.ImportFrom) -> str | None:
