@@ -454,7 +454,7 @@ def test_a_program_that_only_trains_fixes_the_training_flag(tmp_path: Path, befo
 def test_the_training_flag_is_fixed_only_when_every_compiling_program_agrees(tmp_path: Path) -> None:
     train = _TRAIN.format(before="net.set_train()", after="")
     evaluate = ("import mindspore as ms\nfrom src.model import Net\nms.set_context(mode=ms.GRAPH_MODE)\n"
-                "net = Net()\nnet.set_train(False)\nprint(net.predict(x))\n")
+                "net = Net()\nnet.set_train(False)\nprint(net(x))\n")
     paths = _project(tmp_path, {"train.py": train, "eval.py": evaluate, "src/__init__.py": "", "src/model.py": MODEL})
     # one program trains, the other evaluates: both branches of self.training compile
     assert programs.decide(paths.values())[paths["src/model.py"]].training_flag() is None
