@@ -22,6 +22,8 @@ The facts are a JSON-able dict:
             of their own, its name + PYNATIVE_PART, and "guard" its line
   dicts     name -> [[key, dotted]]: module-level dicts of names
   contexts  [[modes, runs, line, options, levels, level_options]]
+  devices   [[devices, runs, line, options]]: the device settings
+            (mslint.analysis.devices.DeviceCall); absent when the file has none
   arguments dest -> [default spec, [choices]]
   configs   [file names of .yaml/.yml/.json the file mentions]
   rebinds   [[target dotted, value dotted or "", runs]]
@@ -41,10 +43,10 @@ import re
 import warnings
 from typing import Any
 
-from mslint.analysis import forked, mode
+from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 3
+FACTS_VERSION = 5
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -83,6 +85,9 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
             [sorted(call.modes), call.runs, call.line, list(call.options), sorted(call.levels), list(call.level_options)]
             for call in mode.context_calls_of_tree(tree)
         ] if b"set_context" in data else []
+        if b"device_target" in data or b"set_device" in data:
+            facts["devices"] = [[sorted(call.devices), call.runs, call.line, list(call.options)]
+                                for call in devices.device_calls_of_tree(tree)]
     except RecursionError:
         facts.update(bindings={}, stars=[], classes={}, functions={}, bodies={}, dicts={}, contexts=[],
                      arguments={}, configs=[], rebinds=[], called=[], broken=True)

@@ -88,9 +88,13 @@ class Decision:
     exported_by: str = ""
     # the jit_syntax_level the programs that compile it select ("" when none reads)
     syntax_level: str = ""
+    # a program that compiles it and may run on Ascend, and where it selects the
+    # device (as the module's reader finds it); "" when no such program is in sight
+    ascend: str = ""
 
-    def row(self) -> tuple[str, str, bool, bool, bool, str, str]:
-        return (self.mode, self.basis, self.assumed, self.set_by_user, self.trained, self.exported_by, self.syntax_level)
+    def row(self) -> tuple[str, str, bool, bool, bool, str, str, str]:
+        return (self.mode, self.basis, self.assumed, self.set_by_user, self.trained, self.exported_by, self.syntax_level,
+                self.ascend)
 
 
 LIBRARY = Decision(GRAPH, "no entry script in sight sets the mode", assumed=True)
