@@ -684,8 +684,8 @@ class LayersChecker(BaseChecker):
             "%s %s; write %s",
             "ms-batchnorm-momentum",
             "BatchNorm momentum in the other framework's meaning: mindspore.nn BatchNorm*/SyncBatchNorm "
-            "weight the running average by momentum (default 0.9), PyTorch and mindspore.mint.nn "
-            "weight the new batch (default 0.1).",
+            "(and Conv2dBnAct/DenseBnAct with has_bn=True) weight the running average by momentum "
+            "(default 0.9), PyTorch and mindspore.mint.nn weight the new batch (default 0.1).",
         ),
         "E7506": (
             "%s: the %s positional argument of %s is %s, not PyTorch's %s: %s; write %s",
@@ -1010,17 +1010,25 @@ class LayersChecker(BaseChecker):
         """The momentum to judge and where it comes from. Judged with
         use_batch_statistics in each way the program builds the layer: where that is
         False the layer normalises with the moving statistics and never updates
-        them, so momentum has no effect (measured)."""
+        them, so momentum has no effect (measured); and with has_bn for a block
+        that builds its BatchNorm only when it is True (Conv2dBnAct, DenseBnAct)."""
         usage = bound.get("use_batch_statistics")
-        if usage is None:
+        # nn.Conv2dBnAct(..., momentum=m) builds its BatchNorm only with has_bn=True (default False)
+        needed = bound.get(bound.api.momentum_needs) if bound.api.momentum_needs else None
+        if bound.api.momentum_needs and (needed is None or values.constant(needed) is False):
+            return UNKNOWN, ""
+        flags = [flag for flag in (usage, needed) if flag is not None]
+        if usage is not None and values.constant(usage) is False:
+            return UNKNOWN, ""
+        ways = values.received_together([node, *flags]) if flags else None
+        if ways is None:
+            if usage is not None:
+                return _default_note(node)
+            # no flag, or a has_bn whose ways mslint cannot read: it may be True
             value, note = _judged(node, harmful)
             return (UNKNOWN, "") if value is _NEVER_BUILT else (value, note)
-        if values.constant(usage) is False:
-            return UNKNOWN, ""
-        ways = values.received_together([node, usage])
-        if ways is None:
-            return _default_note(node)
-        live = [momentum for momentum, flag in ways if flag.value is not False]
+        # the ways the program builds the layer with every flag possibly True
+        live = [way[0] for way in ways if all(flag.value is not False for flag in way[1:])]
         value, note = _judged_flows(node, live, harmful)
         return (UNKNOWN, "") if value is _NEVER_BUILT else (value, note)
 

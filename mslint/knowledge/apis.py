@@ -373,7 +373,8 @@ class DefaultDiff:
 @dataclass(frozen=True)
 class LayerApi:
     # "conv", "conv_transpose", "pool", "dropout", "batchnorm", "dense",
-    # "layernorm", "leakyrelu", "instancenorm", "embedding", "gelu"
+    # "layernorm", "leakyrelu", "instancenorm", "embedding", "gelu",
+    # "batchnorm_block" (a block holding a BatchNorm: judged for momentum only)
     family: str
     params: tuple[str, ...]  # positional order (MindSpore 2.10)
     defaults: dict[str, object]  # literal defaults (MindSpore 2.10)
@@ -387,6 +388,9 @@ class LayerApi:
     # "running": MindSpore's momentum, the weight of the running average;
     # "batch": PyTorch's, the weight of the new batch (= 1 - MindSpore's).
     momentum_meaning: str | None = None
+    # a bool parameter without which the layer builds no BatchNorm, so momentum is
+    # unused (nn.Conv2dBnAct's has_bn, default False)
+    momentum_needs: str | None = None
     positional_traps: tuple[PositionalTrap, ...] = ()
     default_differs: tuple[DefaultDiff, ...] = ()
 
@@ -499,6 +503,31 @@ for _dims in (1, 2, 3):
 for _name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"):
     LAYER_APIS[f"mindspore.nn.{_name}"] = _batchnorm(_name, mint=False)
     LAYER_APIS[f"mindspore.mint.nn.{_name}"] = _batchnorm(_name, mint=True)
+# Blocks that build an nn.BatchNorm2d / BatchNorm1d when has_bn=True and hand it their
+# momentum, with its meaning (tests/oracle/test_layers.py): ms-batchnorm-momentum only.
+_TORCH_BATCHNORM_PARAMS = ("num_features", "eps", "momentum", "affine", "track_running_stats", "device", "dtype")
+LAYER_APIS["mindspore.nn.Conv2dBnAct"] = LayerApi(
+    family="batchnorm_block",
+    params=("in_channels", "out_channels", "kernel_size", "stride", "pad_mode", "padding", "dilation", "group",
+            "has_bias", "weight_init", "bias_init", "has_bn", "momentum", "eps", "activation", "alpha", "after_fake"),
+    defaults={"has_bn": False, "momentum": 0.997, "eps": 1e-5},
+    torch="torch.nn.BatchNorm2d",
+    torch_params=_TORCH_BATCHNORM_PARAMS,
+    torch_defaults={"momentum": 0.1},
+    momentum_meaning="running",
+    momentum_needs="has_bn",
+)
+LAYER_APIS["mindspore.nn.DenseBnAct"] = LayerApi(
+    family="batchnorm_block",
+    params=("in_channels", "out_channels", "weight_init", "bias_init", "has_bias", "has_bn", "momentum", "eps",
+            "activation", "alpha", "after_fake"),
+    defaults={"has_bn": False, "momentum": 0.9, "eps": 1e-5},
+    torch="torch.nn.BatchNorm1d",
+    torch_params=_TORCH_BATCHNORM_PARAMS,
+    torch_defaults={"momentum": 0.1},
+    momentum_meaning="running",
+    momentum_needs="has_bn",
+)
 
 LAYER_APIS["mindspore.nn.Dropout"] = LayerApi(
     family="dropout",
