@@ -337,7 +337,8 @@ class PositionalTrap:
     """A positional slot whose MindSpore parameter is not PyTorch's.
 
     ``looks_like`` says which PyTorch-style values are recognised there:
-    "number" (an int, a tuple of ints, integer arithmetic such as ``k // 2``),
+    "padding" (an int, integer arithmetic such as ``k // 2``, a list or tuple
+    display of anything: nothing a pad_mode string can be),
     "bool" (``True``/``False``, or a name containing ``bias`` but not ``init``), "float" (a
     float literal), "int" (an int literal, not a bool), "fraction" (a float literal
     that is not a whole number), "str" (a string literal). ``consequence`` is what
@@ -440,7 +441,7 @@ def _conv(dims: int, transpose: bool) -> LayerApi:
         torch_defaults={"stride": 1, "padding": 0, "dilation": 1, "groups": 1, "bias": True, "padding_mode": "zeros"},
         torch_to_ms=torch_to_ms,
         spatial_dims=dims,
-        positional_traps=(PositionalTrap(4, "pad_mode", "padding", "number", _PAD_MODE_CONSEQUENCE),),
+        positional_traps=(PositionalTrap(4, "pad_mode", "padding", "padding", _PAD_MODE_CONSEQUENCE),),
         default_differs=(_CONV_BIAS,),
     )
 
@@ -466,7 +467,7 @@ def _pool(kind: str, dims: int) -> LayerApi:
         torch_defaults={"stride": None, "padding": 0},  # stride None means kernel_size
         torch_to_ms={name: name for name in torch_params},
         spatial_dims=dims,
-        positional_traps=(PositionalTrap(2, "pad_mode", "padding", "number", _PAD_MODE_CONSEQUENCE),),
+        positional_traps=(PositionalTrap(2, "pad_mode", "padding", "padding", _PAD_MODE_CONSEQUENCE),),
     )
 
 

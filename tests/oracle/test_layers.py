@@ -532,6 +532,37 @@ report(
     assert result["mindspore_order"] == result["conv_torch"]
 
 
+def test_ms_torch_positional_args_list_padding_fails_and_per_side_tuples_fix_it(run_snippet):
+    """PyTorch takes a list as padding (``nn.Conv2d(c, c, k, 1, [k[0] // 2, k[1] // 2])``,
+    mindocr's rec_multi_head): in MindSpore's fifth slot, pad_mode, it fails at
+    construction, and so does keeping the list as padding; MindSpore's per-side tuple
+    gives PyTorch's output."""
+    result = run_snippet(
+        TORCH
+        + '''
+def build(make):
+    return attempt(lambda: make() and "built")
+
+k = (3, 5)
+report(
+    conv=build(lambda: nn.Conv2d(4, 4, k, 1, [k[0] // 2, k[1] // 2], group=4)),
+    conv_tuple_expr=build(lambda: nn.Conv2d(4, 4, k, 1, (k[0] // 2, k[1] // 2))),
+    conv1d=build(lambda: nn.Conv1d(4, 4, 3, 1, [1])),
+    conv3d=build(lambda: nn.Conv3d(4, 4, 3, 1, [1, 1, 1])),
+    transposed=build(lambda: nn.Conv2dTranspose(4, 4, 3, 1, [1, 1])),
+    maxpool=build(lambda: nn.MaxPool2d(3, 1, [1, 1])),
+    list_kept=build(lambda: nn.Conv2d(4, 4, k, 1, pad_mode="pad", padding=[1, 2])),
+    fixed=shape(nn.Conv2d(4, 4, k, 1, pad_mode="pad", padding=(1, 1, 2, 2), group=4), 1, 4, 8, 25),
+    torch=torch_shape(torch.nn.Conv2d(4, 4, k, 1, [1, 2], groups=4), 1, 4, 8, 25),
+)
+'''
+    )
+    for case in ("conv", "conv_tuple_expr", "conv1d", "conv3d", "transposed", "maxpool"):
+        assert result[case][0] == "error" and "pad_mode" in result[case][1], case
+    assert result["list_kept"][0] == "error"  # a list is no MindSpore padding either
+    assert result["fixed"] == result["torch"] == [1, 4, 8, 25]
+
+
 def test_ms_torch_positional_args_layernorm_and_embedding(run_snippet):
     result = run_snippet(
         TORCH
