@@ -6,9 +6,10 @@ Measured on MindSpore 2.10, CPU (tests/oracle/test_graph_performance.py):
   compile time per unrolled iteration (9.4 s for 100);
 - masked_select, nonzero, unique, a boolean-mask index, a slice bound or a TopK
   k computed from a tensor make shapes that depend on the data: on CPU they
-  compile and run as fast as static twins, so this warning is silent where
-  every device setting of the project is CPU; MindSpore's dynamic-shape guide
-  says they split the graph or take a slow path on Ascend (the guide's claim);
+  compile and run as fast as static twins; MindSpore's dynamic-shape guide
+  says they split the graph or take a slow path on Ascend (the guide's claim),
+  so this warning is given only where a program that compiles the code may
+  select Ascend;
 - a @jit function or a GRAPH_MODE Cell called with a Python number, list or
   tuple that changes from call to call compiles once per value (10 values: 10
   compiles); ``ms.mutable(...)`` or a Tensor compiles once;
@@ -58,13 +59,13 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
             "in graph code: the loop is unrolled and compiling grows by about 0.1 s per iteration.",
         ),
         "W8402": (
-            "%s makes a tensor whose shape depends on the data: on CPU it compiles and runs like a static "
-            "shape (measured), but MindSpore's dynamic-shape guide says it splits the graph or takes a slow "
-            "path on Ascend; %s%s",
+            "%s makes a tensor whose shape depends on the data: MindSpore's dynamic-shape guide says it splits "
+            "the graph or takes a slow path on Ascend, where %s may run it (on CPU it compiles and runs like a "
+            "static shape, measured); %s%s",
             DYNAMIC_SHAPE,
             "masked_select, nonzero, argwhere, unique, a boolean-mask index, a slice bound or a TopK k "
-            "computed from a tensor, in graph code. Silent where every device setting of the project "
-            "(set_context(device_target=...), set_device) is CPU.",
+            "computed from a tensor, in graph code that a program which may run on Ascend compiles (its "
+            "set_context(device_target=...) or set_device, read through its options and configs).",
         ),
         "W8403": (
             "%s() is compiled again for every value of %s, a Python %s that changes at each iteration of this "
@@ -120,18 +121,22 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
     visit_augassign = visit_assign
 
     # -- ms-dynamic-shape-in-graph -----------------------------------------------
-    def _dynamic_shape_applies(self, node: nodes.NodeNG) -> scope.ModuleAnalysis | None:
-        """Graph code a program compiles (not an assumed mode: the cost needs both
-        graph mode and a device other than CPU, two assumptions are one too many),
-        in a project that may run on another device than CPU."""
+    def _dynamic_shape_applies(self, node: nodes.NodeNG) -> str | None:
+        """The program that compiles ``node`` and may run it on Ascend, and where
+        it selects the device (mslint.analysis.programs: Decision.ascend); None
+        where no such program is in sight. Not in code whose graph mode is only
+        assumed (the cost needs both graph mode and Ascend: two assumptions are
+        one too many), and not where every program compiling it selects CPU or GPU,
+        or no device at all: the cost is Ascend's and unmeasured elsewhere."""
         analysis = scope.analysis(node.root())
         if not analysis.in_graph(node) or values.never_compiled(node, analysis.class_facts):
             return None
-        if analysis.decision.assumed and not analysis.compiled_in_every_mode(node):
+        # the decision for the class or function holding the node: a module some
+        # program compiles may hold a class none builds, whose mode is only assumed
+        decision = analysis.decision_at(node)
+        if decision.assumed and not analysis.compiled_in_every_mode(node):
             return None
-        if compiled.cpu_only(node.root()):
-            return None
-        return analysis
+        return decision.ascend or None
 
     @only_required_for_messages(DYNAMIC_SHAPE, RECOMPILE, GRAPH_BREAK)
     def visit_call(self, node: nodes.Call) -> None:
@@ -165,11 +170,11 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
                 what = self._dynamic_method(node, func)
         if what is None:
             return
-        analysis = self._dynamic_shape_applies(node)
-        if analysis is None:
+        ascend = self._dynamic_shape_applies(node)
+        if ascend is None:
             return
         key = "topk" if what.startswith("topk") else _fix_key(what)
-        self.add_message(DYNAMIC_SHAPE, node=node, args=(what if what.startswith("topk") else f"{what}()",
+        self.add_message(DYNAMIC_SHAPE, node=node, args=(what if what.startswith("topk") else f"{what}()", ascend,
                                                            apis.DYNAMIC_SHAPE_FIX[key]))
 
     def _dynamic_method(self, node: nodes.Call, func: nodes.Attribute) -> str | None:
@@ -216,9 +221,10 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
         if known is None or not known.depends(node.value):
             return
         what = _dynamic_index(node.slice, known)
-        if what is None or self._dynamic_shape_applies(node) is None:
+        ascend = self._dynamic_shape_applies(node) if what is not None else None
+        if ascend is None:
             return
-        self.add_message(DYNAMIC_SHAPE, node=node, args=(f"{spelled(node)} ({what})", apis.DYNAMIC_SHAPE_FIX[
+        self.add_message(DYNAMIC_SHAPE, node=node, args=(f"{spelled(node)} ({what})", ascend, apis.DYNAMIC_SHAPE_FIX[
             "mask" if what.startswith("a boolean") else "slice"]))
 
     # -- ms-recompile-python-argument --------------------------------------------

@@ -89,8 +89,10 @@ def _identifier(node: nodes.NodeNG) -> str | None:
 def _looks_like(node: nodes.NodeNG, kind: str) -> bool:
     """Whether a positional value is what PyTorch expects in that slot (PositionalTrap.looks_like)."""
     value = literal(node)
-    if kind == "number":
-        return _is_numeric_expression(node)
+    if kind == "padding":
+        # a list or tuple display is never the pad_mode string MindSpore expects there
+        # (``[k[0] // 2, k[1] // 2]``: TypeError at construction, measured)
+        return _is_numeric_expression(node) or isinstance(node, (nodes.List, nodes.Tuple))
     if kind == "bool":
         if isinstance(value, bool):
             return True
@@ -360,16 +362,35 @@ def _short(qname: str) -> str:
     return qname.rsplit(".", 1)[-1]
 
 
-def _padding_for_mindspore(node: nodes.NodeNG, dims: int) -> str:
-    """PyTorch's padding as MindSpore's padding argument: per-side tuples for 2-D/3-D
-    layers (``(1, 2)`` -> ``(1, 1, 2, 2)``), a plain int for 1-D ones."""
+def _padding_for_mindspore(node: nodes.NodeNG, dims: int, displays: bool = False) -> str | None:
+    """PyTorch's padding as a MindSpore Conv's padding argument: per-side tuples for
+    2-D/3-D layers (``(1, 2)`` -> ``(1, 1, 2, 2)``), a plain int for 1-D ones. With
+    ``displays``, a list or tuple display of any expressions too (``[a, b]`` ->
+    ``(a, a, b, b)``), and None for a list it cannot convert (a Conv takes no list).
+    ``dims`` 0: a pooling layer, whose padding is one value per dimension, as PyTorch's
+    (measured: MaxPool2d/AvgPool2d take (1, 0) or [1, 0], and refuse 4 values)."""
+    if not dims:
+        return _text(node)
     value = _ints(literal(node))
     if value is not None and isinstance(literal(node), tuple):
         if dims == 1 and len(value) == 1:
             return str(value[0])
         if dims > 1 and len(value) == dims:
             return "(" + ", ".join(str(v) for v in value for _ in range(2)) + ")"
+    if displays and isinstance(node, (nodes.List, nodes.Tuple)):
+        items = [_text(item) for item in node.elts]
+        if dims == 1 and len(items) == 1:
+            return items[0]
+        if dims > 1 and len(items) == dims:
+            return "(" + ", ".join(item for item in items for _ in range(2)) + ")"
+        if isinstance(node, nodes.List):
+            return None
     return _text(node)
+
+
+def _per_side_dims(api: apis.LayerApi) -> int:
+    """The dimensions whose padding MindSpore takes per side (Conv*), 0 for a pooling layer."""
+    return 0 if api.family == "pool" else api.spatial_dims
 
 
 def _same_size(first: nodes.NodeNG, second: nodes.NodeNG, dims: int) -> bool:
@@ -684,8 +705,8 @@ class LayersChecker(BaseChecker):
             "%s %s; write %s",
             "ms-batchnorm-momentum",
             "BatchNorm momentum in the other framework's meaning: mindspore.nn BatchNorm*/SyncBatchNorm "
-            "weight the running average by momentum (default 0.9), PyTorch and mindspore.mint.nn "
-            "weight the new batch (default 0.1).",
+            "(and Conv2dBnAct/DenseBnAct with has_bn=True) weight the running average by momentum "
+            "(default 0.9), PyTorch and mindspore.mint.nn weight the new batch (default 0.1).",
         ),
         "E7506": (
             "%s: the %s positional argument of %s is %s, not PyTorch's %s: %s; write %s",
@@ -1010,17 +1031,25 @@ class LayersChecker(BaseChecker):
         """The momentum to judge and where it comes from. Judged with
         use_batch_statistics in each way the program builds the layer: where that is
         False the layer normalises with the moving statistics and never updates
-        them, so momentum has no effect (measured)."""
+        them, so momentum has no effect (measured); and with has_bn for a block
+        that builds its BatchNorm only when it is True (Conv2dBnAct, DenseBnAct)."""
         usage = bound.get("use_batch_statistics")
-        if usage is None:
+        # nn.Conv2dBnAct(..., momentum=m) builds its BatchNorm only with has_bn=True (default False)
+        needed = bound.get(bound.api.momentum_needs) if bound.api.momentum_needs else None
+        if bound.api.momentum_needs and (needed is None or values.constant(needed) is False):
+            return UNKNOWN, ""
+        flags = [flag for flag in (usage, needed) if flag is not None]
+        if usage is not None and values.constant(usage) is False:
+            return UNKNOWN, ""
+        ways = values.received_together([node, *flags]) if flags else None
+        if ways is None:
+            if usage is not None:
+                return _default_note(node)
+            # no flag, or a has_bn whose ways mslint cannot read: it may be True
             value, note = _judged(node, harmful)
             return (UNKNOWN, "") if value is _NEVER_BUILT else (value, note)
-        if values.constant(usage) is False:
-            return UNKNOWN, ""
-        ways = values.received_together([node, usage])
-        if ways is None:
-            return _default_note(node)
-        live = [momentum for momentum, flag in ways if flag.value is not False]
+        # the ways the program builds the layer with every flag possibly True
+        live = [way[0] for way in ways if all(flag.value is not False for flag in way[1:])]
         value, note = _judged_flows(node, live, harmful)
         return (UNKNOWN, "") if value is _NEVER_BUILT else (value, note)
 
@@ -1325,7 +1354,9 @@ def _torch_positional_edits(bound: _Bound, index: int) -> list | None:
             if _all_zero(node):
                 changes.append(edits.replace(node, 'pad_mode="valid"'))
             else:
-                converted = _padding_for_mindspore(node, api.spatial_dims)
+                converted = _padding_for_mindspore(node, _per_side_dims(api), displays=True)
+                if converted is None:
+                    return None  # no exact rewrite
                 if converted == _segment(node):
                     changes.append(edits.insert_before(node, 'pad_mode="pad", padding='))
                 else:
@@ -1374,7 +1405,10 @@ def _torch_positionals_fixed(bound: _Bound, index: int) -> str:
             if _all_zero(node):
                 keywords.append(("pad_mode", _quoted("valid")))
             else:
-                keywords += [("pad_mode", _quoted("pad")), ("padding", _padding_for_mindspore(node, api.spatial_dims))]
+                converted = _padding_for_mindspore(node, _per_side_dims(api), displays=True)
+                if converted is None:
+                    return f"keyword arguments: pad_mode=\"pad\" and padding as an int or a tuple of {2 * api.spatial_dims}"
+                keywords += [("pad_mode", _quoted("pad")), ("padding", converted)]
             continue
         keywords.append((ms_param, _text(node)))
     twice = _given_twice(call, [name for name, _ in keywords])

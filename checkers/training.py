@@ -146,11 +146,11 @@ class TrainingChecker(BaseChecker):
             "backbone with auto_prefix=False whose sub-cells then share parameter names.",
         ),
         "E7604": (
-            "%s defines forward() but no construct(): MindSpore calls construct, so calling the "
-            "Cell raises AttributeError (\"the method 'construct' is not defined\"); rename forward to construct",
+            "%s defines forward() but %s: MindSpore calls construct, so %s; rename forward to construct",
             "ms-forward-not-construct",
             "An nn.Cell subclass that defines the PyTorch forward method and neither defines "
-            "nor inherits construct.",
+            "nor inherits construct, or inherits it from a project base class whose construct "
+            "never calls forward.",
         ),
     }
 
@@ -527,16 +527,27 @@ class TrainingChecker(BaseChecker):
         if forward is None or _only_raises(forward):
             return
         user, external = resolve.class_hierarchy(node)
-        if any(apis.CELL_FORWARD_METHOD in klass.locals or "__call__" in klass.locals for klass in user):
-            return
         allowed = apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES
         if not external <= allowed:
             return  # a MindSpore/third-party/unresolved base may provide construct
+        owner = next((klass for klass in user
+                      if apis.CELL_FORWARD_METHOD in klass.locals or "__call__" in klass.locals), None)
+        if owner is None:
+            what, harm, unsafe = ("no construct()", "calling the Cell raises AttributeError "
+                                  "(\"the method 'construct' is not defined\")", False)
+        elif owner is not node and _construct_ignores_forward(owner, user):
+            # the base's construct runs instead (measured: tests/oracle/test_training.py)
+            what = f"inherits construct() from {owner.name}, which never calls forward"
+            harm = f"calling the Cell runs {owner.name}.construct and {node.name}.forward never runs"
+            unsafe = True  # the alias makes the Cell compute something else: what the author meant
+        else:
+            return
         # ``construct = forward`` after the method, not a rename: callers of
         # ``.forward()`` and ``super().forward()``, in this module or any other,
         # keep working (a rename broke those mslint cannot see)
-        edits.offer("ms-forward-not-construct", forward, [edits.add_line_after(forward, f"{apis.CELL_FORWARD_METHOD} = {forward.name}")])
-        self.add_message("ms-forward-not-construct", node=forward, args=(node.name,))
+        edits.offer("ms-forward-not-construct", forward,
+                    [edits.add_line_after(forward, f"{apis.CELL_FORWARD_METHOD} = {forward.name}")], unsafe=unsafe)
+        self.add_message("ms-forward-not-construct", node=forward, args=(node.name, what, harm))
 
     def _check_auto_prefix(self, node: nodes.ClassDef, analysis) -> None:
         """The backbone half: ``auto_prefix=False`` on a Cell holding no optimizer
@@ -714,6 +725,28 @@ def _is_set_grad(call: nodes.Call) -> bool:
         return False
     flag = argument(call, 0, "requires_grad")
     return literal_bool(flag) is not False if flag is not None and flag is not UNKNOWN else True
+
+
+def _construct_ignores_forward(owner: nodes.ClassDef, user: list[nodes.ClassDef]) -> bool:
+    """Whether the construct ``owner`` defines is a method that never reaches
+    ``forward``: neither it nor any method of the classes in ``user`` reads
+    ``self.forward`` (a construct delegating to forward runs the subclass's), and
+    ``owner`` defines no ``__call__``. False when construct is not a plain method
+    (``construct = forward``, an assignment mslint does not follow)."""
+    if "__call__" in owner.locals:
+        return False
+    construct = owner.locals.get(apis.CELL_FORWARD_METHOD, [])
+    if len(construct) != 1 or not isinstance(construct[0], nodes.FunctionDef):
+        return False
+    for klass in user:
+        for method in klass.mymethods():
+            for attribute in method.nodes_of_class(nodes.Attribute):
+                if attribute.attrname == apis.TORCH_FORWARD_METHOD and astutil.is_self(attribute.expr):
+                    return False
+            for call in method.nodes_of_class(nodes.Call):
+                if isinstance(call.func, nodes.Name) and call.func.name == "getattr":
+                    return False  # getattr(self, name): it may look forward up
+    return True
 
 
 def _only_raises(func: nodes.FunctionDef) -> bool:

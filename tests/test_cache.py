@@ -507,7 +507,7 @@ def test_editing_where_a_cell_is_called_rechecks_the_cell(tmp_path: Path, monkey
     # which imports nothing of it
     (tmp_path / "train.py").write_text(
         "import mindspore as ms\nfrom heads import Head\n"
-        "ms.set_context(mode=ms.GRAPH_MODE)\nnet = Head()\nnet.set_train()\nms.train.Model(net).train(1, data)\n",
+        "ms.set_context(mode=ms.GRAPH_MODE, device_target=\"Ascend\")\nnet = Head()\nnet.set_train()\nms.train.Model(net).train(1, data)\n",
         encoding="utf-8",
     )
     (tmp_path / "post.py").write_text(

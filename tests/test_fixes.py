@@ -103,6 +103,16 @@ def test_positional_orders_from_the_data_get_an_unsafe_fix(capsys: pytest.Captur
     assert offered and {fix["applicability"] for fix in offered} == {"unsafe"}
 
 
+def test_forward_under_an_inherited_construct_gets_an_unsafe_fix(capsys: pytest.CaptureFixture[str]) -> None:
+    """A forward that an inherited construct never calls: ``construct = forward``
+    makes the Cell compute the subclass's forward instead of the base's construct,
+    so that fix is unsafe; a Cell without construct (it cannot run) keeps the safe one."""
+    found = lint_json(ROOT / "fixtures" / "training" / "ms_forward_not_construct.py", "ms-forward-not-construct", capsys)
+    applicability = {item["message"].split(" ", 1)[0]: item["fix"]["applicability"] for item in found if "fix" in item}
+    assert applicability.pop("MarginLogits") == "unsafe"
+    assert applicability and set(applicability.values()) == {"safe"}
+
+
 def test_without_fix_nothing_changes_and_diff_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "module.py"
     shutil.copy(fixture("ms-torch-keyword-args", "before"), target)

@@ -1,9 +1,9 @@
 """How graph code compiles, beyond which code is graph code (mslint.analysis.scope):
 which values are evidently tensors, how many times graph mode unrolls a loop,
-which Cell or @jit function a line is compiled in, what a call site compiles,
+which Cell or @jit function a line is compiled in, what a call site compiles, and
 which code graph mode never compiles (the branch of ``if self.training:`` the
-programs never take, a Cell called only there), and whether the programs run
-only on CPU.
+programs never take, a Cell called only there).
+(Which devices the programs may run on is the program model's: mslint.analysis.devices.)
 
 Used by checkers/graph_compile.py and checkers/graph_performance.py (issue 28),
 and by mslint.run.engine for each finding's compiled unit (``mslint --graph-report``).
@@ -12,8 +12,6 @@ and by mslint.run.engine for each finding's compiled unit (``mslint --graph-repo
 from __future__ import annotations
 
 import os
-import re
-from functools import lru_cache
 
 import astroid
 from astroid import nodes
@@ -640,59 +638,3 @@ def _same_definition(first: nodes.NodeNG, second: nodes.NodeNG) -> bool:
 def _definition_key(node: nodes.NodeNG) -> tuple:
     root = node.root()
     return (os.path.realpath(root.file) if root.file else root.name, node.name, node.lineno or 0)
-
-
-# ---------------------------------------------------------------------------
-# The device the programs run on
-# ---------------------------------------------------------------------------
-
-_DEVICE_SETTING = re.compile(rb"(?:device_target\s*=\s*|set_device\(\s*(?:device_target\s*=\s*)?)([^,)\n]+)")
-_CPU_LITERAL = re.compile(rb"""^\s*(['"])(?:CPU|cpu)\1\s*$""")
-_MAX_FILES = 5000
-
-
-def cpu_only(module: nodes.Module) -> bool:
-    """Whether every device setting of the module's project (``set_context(device_target=...)``,
-    ``ms.set_device(...)`` in its Python files) names CPU as a literal, and there
-    is one: the programs run only on CPU. A device read from a variable, an
-    argparse option or a config may be another one: False."""
-    path = module.file
-    if not path or not os.path.isfile(path):
-        return False
-    return _cpu_only_project(_project_folder(os.path.dirname(os.path.abspath(path))))
-
-
-def _project_folder(folder: str) -> str:
-    """Above the outermost package holding ``folder``."""
-    while os.path.isfile(os.path.join(folder, "__init__.py")) and os.path.dirname(folder) != folder:
-        folder = os.path.dirname(folder)
-    return folder
-
-
-@lru_cache(maxsize=64)
-def _cpu_only_project(folder: str) -> bool:
-    settings = 0
-    seen = 0
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = [name for name in dirs if not name.startswith(".") and name not in ("site-packages", "node_modules")]
-        for name in files:
-            if not name.endswith(".py"):
-                continue
-            seen += 1
-            if seen > _MAX_FILES:
-                return False
-            try:
-                with open(os.path.join(root, name), "rb") as stream:
-                    data = stream.read()
-            except OSError:
-                continue
-            if b"device_target" not in data and b"set_device" not in data:
-                continue
-            for match in _DEVICE_SETTING.finditer(data):
-                line_start = data.rfind(b"\n", 0, match.start()) + 1
-                if b"#" in data[line_start:match.start()]:
-                    continue  # a commented-out setting
-                settings += 1
-                if not _CPU_LITERAL.match(match.group(1)):
-                    return False
-    return settings > 0

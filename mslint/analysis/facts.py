@@ -35,6 +35,8 @@ The facts are a JSON-able dict:
   dicts     name -> [[key, dotted]]: module-level dicts of names
   contexts  [[modes, runs, line, options, levels, level_options, mappings]]
             (mappings: [[option, spelling, [[value, mode]]]], mslint.analysis.mode.ContextCall)
+  devices   [[devices, runs, line, options]]: the device settings
+            (mslint.analysis.devices.DeviceCall); absent when the file has none
   arguments dest -> [default spec, [choices]]
   configs   [file names of .yaml/.yml/.json the file mentions]
   rebinds   [[target dotted, value dotted or "", runs]]
@@ -57,10 +59,10 @@ import re
 import warnings
 from typing import Any
 
-from mslint.analysis import forked, mode
+from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 4
+FACTS_VERSION = 5
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -105,6 +107,9 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
              [[option, spelling, [list(item) for item in table]] for option, spelling, table in call.mappings]]
             for call in mode.context_calls_of_tree(tree)
         ] if b"set_context" in data else []
+        if b"device_target" in data or b"set_device" in data:
+            facts["devices"] = [[sorted(call.devices), call.runs, call.line, list(call.options)]
+                                for call in devices.device_calls_of_tree(tree)]
     except RecursionError:
         facts.update(bindings={}, stars=[], classes={}, functions={}, bodies={}, dicts={}, contexts=[],
                      arguments={}, configs=[], rebinds=[], called=[], broken=True)

@@ -115,10 +115,13 @@ class Decision:
     # is True whenever graph mode compiles the code (mslint.analysis.programs); the
     # mirror of ``trained`` (False: the flag is never turned on)
     evaluated: bool = True
+    # a program that compiles it and may run on Ascend, and where it selects the
+    # device (as the module's reader finds it); "" when no such program is in sight
+    ascend: str = ""
 
-    def row(self) -> tuple[str, str, bool, bool, bool, str, str, bool]:
+    def row(self) -> tuple[str, str, bool, bool, bool, str, str, bool, str]:
         return (self.mode, self.basis, self.assumed, self.set_by_user, self.trained, self.exported_by,
-                self.syntax_level, self.evaluated)
+                self.syntax_level, self.evaluated, self.ascend)
 
     def training_flag(self) -> bool | None:
         """What ``self.training`` is whenever the programs compile the code: True

@@ -61,6 +61,12 @@ layer, not the module it sits in:
   never calls may set, is assumed to compile what it builds, but says nothing
   of code it does not build. Where no program of known mode is in sight, the
   code is assumed graph, and the findings say so.
+- **On which devices**: whether a program may run on Ascend
+  (:meth:`Model.ascend_setting`): its ``set_context(device_target=...)`` /
+  ``set_device(...)`` settings (its entry's, else those of the modules it
+  reaches), read by mslint.analysis.devices, with options read as for the mode;
+  each decision names the first program that compiles the code and may
+  (:attr:`Decision.ascend`), for the rules whose harm is Ascend's.
 - **Trained or only evaluated**: a graph-mode Cell that every compiling program
   only evaluates or exports (``.predict``, ``.eval``, ``set_train(False)``,
   ``mindspore.export``, and nothing they reach trains) loses no gradient under
@@ -96,7 +102,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mslint.analysis import mode
+from mslint.analysis import devices, mode
 from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, PYNATIVE_PART, is_registering, read_facts, read_many
 from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
@@ -256,6 +262,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._scans: dict[str, list[str]] = {}  # path -> the files its imports load
         self._importers: set[str] | None = None  # the files some file in sight imports
         self._program_configs: dict[tuple[str, int], dict[str, dict[str, list]]] = {}
+        self._ascend: dict[str, tuple[str, int, str] | None] = {}  # program path -> ascend_setting
         self._constructions: dict[tuple[str, str], dict] | None = None
         self.parsed = 0
         self._load()
@@ -1116,6 +1123,53 @@ class Model:  # pylint: disable=too-many-instance-attributes
         shown = ", ".join(sources[:3]) + (f" and {len(sources) - 3} more" if len(sources) > 3 else "")
         return found, f"{options[0]!r} from {shown}"
 
+    # -- devices ---------------------------------------------------------------
+    def _on_ascend(self, programs: list[Program], path: str) -> str:
+        """The first of ``programs`` that may run on Ascend, with where it selects
+        it, as the module at ``path`` reads it (Decision.ascend): "../train.py (line
+        40)", "../train.py (src/env.py:12, 'device_target' from ...)"; "" when none may."""
+        for program in programs:
+            found = self.ascend_setting(program)
+            if found is None:
+                continue
+            setting, line, how = found
+            where = f"line {line}" if setting == program.path else f"{os.path.relpath(setting, self.root)}:{line}"
+            return f"{_shown(program.path, path)} ({where}{', ' + how if how else ''})"
+        return ""
+
+    def ascend_setting(self, program: Program) -> tuple[str, int, str] | None:
+        """Where ``program`` may select Ascend: (file, line, the options it was
+        read from or "") of a device setting (``set_context(device_target=...)``,
+        ``set_device(...)``) that may give it; None when none may (every setting
+        is CPU or GPU, or one mslint cannot read, or there is none). Its entry's
+        own settings, else those of the modules it reaches that run
+        (mslint.analysis.devices); an option is read from the program's argparse
+        options (their defaults and choices) and configuration files, as for the mode."""
+        if program.path not in self._ascend:
+            self._ascend[program.path] = self._read_ascend(program)
+        return self._ascend[program.path]
+
+    def _read_ascend(self, program: Program) -> tuple[str, int, str] | None:
+        entry = program.path
+        reached = program.reached or set()
+        sources = [(entry, call) for call in self.facts(entry).get("devices", ())]
+        if not sources:
+            for path in sorted({node[0] for node in reached} - {entry}):
+                for call in self.facts(path).get("devices", ()):
+                    runs = call[1]
+                    body = MODULE if runs == mode.ON_IMPORT else runs
+                    if runs != mode.AS_SCRIPT and (path, body) in reached:
+                        sources.append((path, call))
+        for path, (selected, _, line, options) in sources:
+            if devices.ASCEND in selected:
+                return path, line, ""
+            read: list[str] = []
+            for option in options if UNKNOWN in selected else ():
+                values = self._option_values(program, option, reached, read)
+                if any(devices.constant_device(mode.yaml_scalar(str(value))) == devices.ASCEND for value in values):
+                    return path, line, f"{option!r} from {', '.join(read[:2])}"
+        return None
+
     # -- decisions -------------------------------------------------------------
     def _decide(self) -> None:
         """Each reached (file, body)'s decision, and each file's default."""
@@ -1238,6 +1292,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 known = Decision(PYNATIVE, f"it raises unless PyNative ({guard})")
             elif programs:
                 known = self._built_decision(programs, path)
+                # the programs that compile it: for graph code those that compile, for @jit code all
+                compiling = [program for program in programs if program.kind in _COMPILING] if known.mode == GRAPH else programs
+                known = replace(known, ascend=self._on_ascend(compiling, path))
             else:
                 known = self.default(path)
             self._decisions[key] = known
@@ -1353,12 +1410,15 @@ class Model:  # pylint: disable=too-many-instance-attributes
         return found
 
     def _unbuilt(self, programs: list[Program], path: str, relation: str) -> Decision:
+        # (its @jit code, compiled in every mode, runs on the devices these programs select)
+        ascend = self._on_ascend(programs, path)
         pynative = [program for program in programs if program.kind == RUNS_PYNATIVE]
         if pynative:
             shown = _shown(pynative[0].path, path)
-            return Decision(PYNATIVE, f"no program in sight builds it, and {shown}, {relation}, runs PyNative", assumed=True)
+            return Decision(PYNATIVE, f"no program in sight builds it, and {shown}, {relation}, runs PyNative", assumed=True,
+                            ascend=ascend)
         shown = _shown(programs[0].path, path)
-        return Decision(GRAPH, f"no program in sight builds it, and {shown}, {relation}, compiles", assumed=True)
+        return Decision(GRAPH, f"no program in sight builds it, and {shown}, {relation}, compiles", assumed=True, ascend=ascend)
 
     def _builds_cells(self, program: Program) -> bool:
         known = self._building.get(program.path)
@@ -1557,6 +1617,10 @@ class Model:  # pylint: disable=too-many-instance-attributes
             lines.append(f"Program {shown}: {_KIND_TEXT[program.kind]}; {program.evidence}")
             if program.syntax_level:
                 lines.append(f"  jit_syntax_level: {program.syntax_level.upper()}")
+            ascend = self.ascend_setting(program)
+            if ascend is not None:
+                setting, line, how = ascend
+                lines.append(f"  may run on Ascend ({os.path.relpath(setting, self.root)}:{line}{', ' + how if how else ''})")
             if program.kind in _COMPILING:
                 does = "only trains (set_train)" if program.only_trains else "trains" if program.trains else "runs inference only"
                 lines.append(f"  {does}"
@@ -1786,25 +1850,25 @@ _VERDICTS: dict[str, dict | None] = {}
 def decision_for(path: str | None, name: str = MODULE) -> Decision:
     """The mode of top-level ``name`` (a class or function; MODULE: the file's
     top level and what is not reached) of the file at ``path``."""
-    if _State.setting in (GRAPH, PYNATIVE):
-        return mode.forced(_State.setting, _State.where)
     verdict = verdict_for(path)
-    if verdict is None:
-        return mode.LIBRARY
-    row = verdict["symbols"].get(name)
-    return Decision(*row) if row is not None else Decision(*verdict["default"])
+    row = (verdict["symbols"].get(name) or verdict["default"]) if verdict is not None else None
+    return _user_mode(Decision(*row) if row is not None else mode.LIBRARY)
 
 
 def module_decision(path: str | None) -> Decision:
     """The decision for a file's code as a whole: the most compiling decision
     among the functions and classes programs reach in it, else its default
     (a program that only imports a module builds none of it)."""
-    if _State.setting in (GRAPH, PYNATIVE):
-        return mode.forced(_State.setting, _State.where)
     verdict = verdict_for(path)
-    if verdict is None:
-        return mode.LIBRARY
-    return _module_row(verdict)
+    return _user_mode(_module_row(verdict) if verdict is not None else mode.LIBRARY)
+
+
+def _user_mode(decision: Decision) -> Decision:
+    """The programs' decision, or the mode the user set: the devices the
+    programs may run the code on are still theirs."""
+    if _State.setting in (GRAPH, PYNATIVE):
+        return replace(mode.forced(_State.setting, _State.where), ascend=decision.ascend)
+    return decision
 
 
 def _module_row(verdict: dict) -> Decision:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 from collections import deque
+from dataclasses import replace
 
 from astroid import nodes
 
@@ -248,7 +249,8 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
                 self._read_context_mode(call)
         self.decision = programs.module_decision(self.module.file)
         if self.pynative_only and not self.decision.set_by_user:
-            self.decision = self._sets_pynative
+            # (its @jit code still runs on the devices the programs select)
+            self.decision = replace(self._sets_pynative, ascend=self.decision.ascend)
         for cls in classes:
             if self.decision_at(cls).mode == mode.PYNATIVE or not self.is_cell_class(cls):
                 # The programs that build it run PyNative: construct is ordinary
@@ -276,11 +278,12 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         if known is None:
             known = programs.decision_for(self.module.file, top.name)
             if self.pynative_only and not known.set_by_user:
-                known = self._sets_pynative
+                known = replace(self._sets_pynative, ascend=known.ascend)
             elif known.mode != PYNATIVE and not known.set_by_user:
                 switch = self._switched_to_pynative_before(top)
                 if switch is not None:
-                    known = mode.Decision(PYNATIVE, f"this module sets PYNATIVE_MODE at line {switch}, before defining it")
+                    known = mode.Decision(PYNATIVE, f"this module sets PYNATIVE_MODE at line {switch}, before defining it",
+                                          ascend=known.ascend)
             self._decisions[top.name] = known
         return known
 

@@ -72,6 +72,10 @@ def _call_anchor(node: nodes.NodeNG | None) -> Anchor:
         return Anchor(problem="not a method of a Cell class")
     if not isinstance(klass.parent, nodes.Module):
         return Anchor(problem=f"class {klass.name} is not defined at module level")
+    owner = next((base for base in resolve.class_hierarchy(klass)[0][1:] if apis.CELL_FORWARD_METHOD in base.locals), None)
+    if owner is not None:
+        # calling it runs the inherited construct: no error to see, whichever method ran
+        return Anchor(problem=f"class {klass.name} inherits construct from {owner.name}: calling it runs either way")
     entry = Entry("cell", klass.name, func.name, line=klass.lineno, required_params=_required_params(func, bound=True))
     return Anchor(entries=(entry,))
 

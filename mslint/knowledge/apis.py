@@ -348,7 +348,8 @@ class PositionalTrap:
     """A positional slot whose MindSpore parameter is not PyTorch's.
 
     ``looks_like`` says which PyTorch-style values are recognised there:
-    "number" (an int, a tuple of ints, integer arithmetic such as ``k // 2``),
+    "padding" (an int, integer arithmetic such as ``k // 2``, a list or tuple
+    display of anything: nothing a pad_mode string can be),
     "bool" (``True``/``False``, or a name containing ``bias`` but not ``init``), "float" (a
     float literal), "int" (an int literal, not a bool), "fraction" (a float literal
     that is not a whole number), "str" (a string literal). ``consequence`` is what
@@ -384,7 +385,8 @@ class DefaultDiff:
 @dataclass(frozen=True)
 class LayerApi:
     # "conv", "conv_transpose", "pool", "dropout", "batchnorm", "dense",
-    # "layernorm", "leakyrelu", "instancenorm", "embedding", "gelu"
+    # "layernorm", "leakyrelu", "instancenorm", "embedding", "gelu",
+    # "batchnorm_block" (a block holding a BatchNorm: judged for momentum only)
     family: str
     params: tuple[str, ...]  # positional order (MindSpore 2.10)
     defaults: dict[str, object]  # literal defaults (MindSpore 2.10)
@@ -398,6 +400,9 @@ class LayerApi:
     # "running": MindSpore's momentum, the weight of the running average;
     # "batch": PyTorch's, the weight of the new batch (= 1 - MindSpore's).
     momentum_meaning: str | None = None
+    # a bool parameter without which the layer builds no BatchNorm, so momentum is
+    # unused (nn.Conv2dBnAct's has_bn, default False)
+    momentum_needs: str | None = None
     positional_traps: tuple[PositionalTrap, ...] = ()
     default_differs: tuple[DefaultDiff, ...] = ()
 
@@ -447,7 +452,7 @@ def _conv(dims: int, transpose: bool) -> LayerApi:
         torch_defaults={"stride": 1, "padding": 0, "dilation": 1, "groups": 1, "bias": True, "padding_mode": "zeros"},
         torch_to_ms=torch_to_ms,
         spatial_dims=dims,
-        positional_traps=(PositionalTrap(4, "pad_mode", "padding", "number", _PAD_MODE_CONSEQUENCE),),
+        positional_traps=(PositionalTrap(4, "pad_mode", "padding", "padding", _PAD_MODE_CONSEQUENCE),),
         default_differs=(_CONV_BIAS,),
     )
 
@@ -473,7 +478,7 @@ def _pool(kind: str, dims: int) -> LayerApi:
         torch_defaults={"stride": None, "padding": 0},  # stride None means kernel_size
         torch_to_ms={name: name for name in torch_params},
         spatial_dims=dims,
-        positional_traps=(PositionalTrap(2, "pad_mode", "padding", "number", _PAD_MODE_CONSEQUENCE),),
+        positional_traps=(PositionalTrap(2, "pad_mode", "padding", "padding", _PAD_MODE_CONSEQUENCE),),
     )
 
 
@@ -510,6 +515,31 @@ for _dims in (1, 2, 3):
 for _name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"):
     LAYER_APIS[f"mindspore.nn.{_name}"] = _batchnorm(_name, mint=False)
     LAYER_APIS[f"mindspore.mint.nn.{_name}"] = _batchnorm(_name, mint=True)
+# Blocks that build an nn.BatchNorm2d / BatchNorm1d when has_bn=True and hand it their
+# momentum, with its meaning (tests/oracle/test_layers.py): ms-batchnorm-momentum only.
+_TORCH_BATCHNORM_PARAMS = ("num_features", "eps", "momentum", "affine", "track_running_stats", "device", "dtype")
+LAYER_APIS["mindspore.nn.Conv2dBnAct"] = LayerApi(
+    family="batchnorm_block",
+    params=("in_channels", "out_channels", "kernel_size", "stride", "pad_mode", "padding", "dilation", "group",
+            "has_bias", "weight_init", "bias_init", "has_bn", "momentum", "eps", "activation", "alpha", "after_fake"),
+    defaults={"has_bn": False, "momentum": 0.997, "eps": 1e-5},
+    torch="torch.nn.BatchNorm2d",
+    torch_params=_TORCH_BATCHNORM_PARAMS,
+    torch_defaults={"momentum": 0.1},
+    momentum_meaning="running",
+    momentum_needs="has_bn",
+)
+LAYER_APIS["mindspore.nn.DenseBnAct"] = LayerApi(
+    family="batchnorm_block",
+    params=("in_channels", "out_channels", "weight_init", "bias_init", "has_bias", "has_bn", "momentum", "eps",
+            "activation", "alpha", "after_fake"),
+    defaults={"has_bn": False, "momentum": 0.9, "eps": 1e-5},
+    torch="torch.nn.BatchNorm1d",
+    torch_params=_TORCH_BATCHNORM_PARAMS,
+    torch_defaults={"momentum": 0.1},
+    momentum_meaning="running",
+    momentum_needs="has_bn",
+)
 
 LAYER_APIS["mindspore.nn.Dropout"] = LayerApi(
     family="dropout",

@@ -90,6 +90,10 @@ positional = dict(
     conv_tuple=[shape_ms(space["conv_tuple"], 1, 3, 8, 8), shape_torch(torch.nn.Conv2d(3, 8, 3, 1, (1, 2)), 1, 3, 8, 8)],
     conv_more=[shape_ms(space["conv_more"], 1, 3, 8, 8), shape_torch(torch.nn.Conv2d(3, 8, 3, 1, 1, 1, 1, False), 1, 3, 8, 8)],
     conv_lines=[shape_ms(space["conv_lines"], 1, 3, 8, 8), shape_torch(torch.nn.Conv2d(3, 8, 3, 1, 1), 1, 3, 8, 8)],
+    conv_list=[shape_ms(space["conv_list"], 1, 8, 8, 25),
+               shape_torch(torch.nn.Conv2d(8, 8, (3, 5), 1, [1, 2], groups=8), 1, 8, 8, 25)],
+    conv1d_list=[shape_ms(space["conv1d_list"], 1, 3, 8), shape_torch(torch.nn.Conv1d(3, 8, 3, 1, [1]), 1, 3, 8)],
+    pool_tuple=[shape_ms(space["pool_tuple"], 1, 3, 8, 8), shape_torch(torch.nn.MaxPool2d(3, 2, (1, 0)), 1, 3, 8, 8)],
 )
 report(
     padding=padding, padding_failed=padding_failed, naive=naive, positional=positional, positional_failed=failed,

@@ -410,6 +410,46 @@ report(
     assert result["mint_fixed"] == result["mint_default"] == result["torch"] == result["ms_0_9"]
 
 
+def test_ms_batchnorm_momentum_reaches_the_batchnorm_of_conv2dbnact_and_densebnact(run_snippet):
+    """nn.Conv2dBnAct / nn.DenseBnAct with has_bn=True hand momentum to the
+    nn.BatchNorm2d / BatchNorm1d they build: the same meaning, the same harm.
+    The conv and dense weights are the identity, so the BatchNorm sees the data."""
+    result = run_snippet(
+        TORCH
+        + BATCHNORM
+        + '''
+identity = Tensor(np.eye(2, dtype=np.float32))
+
+def block_running_mean(cell, x=data):
+    cell.set_train(True)
+    cell(Tensor(x))
+    return [round(float(v), 5) for v in cell.batchnorm.moving_mean.asnumpy()]
+
+def conv(**kwargs):
+    return nn.Conv2dBnAct(2, 2, 1, weight_init=identity.reshape(2, 2, 1, 1), **kwargs)
+
+def dense(**kwargs):
+    return nn.DenseBnAct(2, 2, weight_init=identity, has_bias=False, **kwargs)
+
+report(
+    conv_naive=block_running_mean(conv(has_bn=True, momentum=0.1)),
+    conv_fixed=block_running_mean(conv(has_bn=True, momentum=0.9)),
+    conv_stored=conv(has_bn=True, momentum=0.1).batchnorm.momentum,
+    conv_no_bn=[name for name, _ in conv(momentum=0.1).cells_and_names()],
+    dense_naive=block_running_mean(dense(has_bn=True, momentum=0.1), data.reshape(2, 2)),
+    dense_fixed=block_running_mean(dense(has_bn=True, momentum=0.9), data.reshape(2, 2)),
+    bn_naive=ms_running_mean(nn.BatchNorm2d(2, momentum=0.1)),
+    torch=torch_running_mean(0.1),
+)
+'''
+    )
+    assert result["torch"] == [0.2, 0.3]
+    assert result["conv_naive"] == result["dense_naive"] == result["bn_naive"] == [1.8, 2.7]  # as nn.BatchNorm2d
+    assert abs(result["conv_stored"] - 0.9) < 1e-6  # stored as 1 - momentum, like nn.BatchNorm2d
+    assert result["conv_fixed"] == result["dense_fixed"] == result["torch"]
+    assert "batchnorm" not in result["conv_no_bn"]  # has_bn=False (the default): no BatchNorm, momentum unused
+
+
 # -- ms-torch-positional-args ------------------------------------------------
 
 
@@ -490,6 +530,37 @@ report(
     for name in ("conv", "conv_zero", "conv_many", "transposed", "maxpool", "avgpool"):
         assert result[f"{name}_fixed"] == result[f"{name}_torch"], name
     assert result["mindspore_order"] == result["conv_torch"]
+
+
+def test_ms_torch_positional_args_list_padding_fails_and_per_side_tuples_fix_it(run_snippet):
+    """PyTorch takes a list as padding (``nn.Conv2d(c, c, k, 1, [k[0] // 2, k[1] // 2])``,
+    mindocr's rec_multi_head): in MindSpore's fifth slot, pad_mode, it fails at
+    construction, and so does keeping the list as padding; MindSpore's per-side tuple
+    gives PyTorch's output."""
+    result = run_snippet(
+        TORCH
+        + '''
+def build(make):
+    return attempt(lambda: make() and "built")
+
+k = (3, 5)
+report(
+    conv=build(lambda: nn.Conv2d(4, 4, k, 1, [k[0] // 2, k[1] // 2], group=4)),
+    conv_tuple_expr=build(lambda: nn.Conv2d(4, 4, k, 1, (k[0] // 2, k[1] // 2))),
+    conv1d=build(lambda: nn.Conv1d(4, 4, 3, 1, [1])),
+    conv3d=build(lambda: nn.Conv3d(4, 4, 3, 1, [1, 1, 1])),
+    transposed=build(lambda: nn.Conv2dTranspose(4, 4, 3, 1, [1, 1])),
+    maxpool=build(lambda: nn.MaxPool2d(3, 1, [1, 1])),
+    list_kept=build(lambda: nn.Conv2d(4, 4, k, 1, pad_mode="pad", padding=[1, 2])),
+    fixed=shape(nn.Conv2d(4, 4, k, 1, pad_mode="pad", padding=(1, 1, 2, 2), group=4), 1, 4, 8, 25),
+    torch=torch_shape(torch.nn.Conv2d(4, 4, k, 1, [1, 2], groups=4), 1, 4, 8, 25),
+)
+'''
+    )
+    for case in ("conv", "conv_tuple_expr", "conv1d", "conv3d", "transposed", "maxpool"):
+        assert result[case][0] == "error" and "pad_mode" in result[case][1], case
+    assert result["list_kept"][0] == "error"  # a list is no MindSpore padding either
+    assert result["fixed"] == result["torch"] == [1, 4, 8, 25]
 
 
 def test_ms_torch_positional_args_layernorm_and_embedding(run_snippet):

@@ -486,6 +486,48 @@ report(ported=attempt(lambda: Ported()(x).shape), fixed=attempt(lambda: Fixed()(
     assert result["cell_has_forward"] is False
 
 
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_ms_forward_not_construct_inherited_construct_runs_instead(run_snippet, mode):
+    """A subclass that ports forward() under a project base whose construct never
+    calls forward: MindSpore runs the base's construct, the subclass's forward never
+    runs (any_softmax's CircleSoftmax under Linear). construct = forward makes it run."""
+    result = run_snippet(f'''
+x = Tensor(np.ones((2, 2)), ms.float32)
+pynative_mode() if "{mode}" == "pynative" else graph_mode()
+calls = []
+class Scaled(nn.Cell):
+    def __init__(self, s):
+        super().__init__()
+        self.s = s
+    def construct(self, logits):
+        return logits * self.s
+class Margin(Scaled):
+    def forward(self, logits):
+        calls.append("forward")
+        return (logits - 0.5) * self.s
+class Fixed(Scaled):
+    def forward(self, logits):
+        return (logits - 0.5) * self.s
+    construct = forward
+class Delegating(nn.Cell):
+    def construct(self, x):
+        return self.forward(x)
+class Ported(Delegating):
+    def forward(self, x):
+        return x * 3
+report(
+    margin=attempt(lambda: Margin(4.0)(x).asnumpy().tolist()),
+    forward_calls=len(calls),
+    fixed=attempt(lambda: Fixed(4.0)(x).asnumpy().tolist()),
+    delegated=attempt(lambda: Ported()(x).asnumpy().tolist()),
+)
+''')
+    assert result["margin"] == ["ok", [[4.0, 4.0], [4.0, 4.0]]]  # Scaled.construct: logits * s
+    assert result["forward_calls"] == 0  # Margin.forward never ran
+    assert result["fixed"] == ["ok", [[2.0, 2.0], [2.0, 2.0]]]  # the alias runs the subclass's forward
+    assert result["delegated"] == ["ok", [[3.0, 3.0], [3.0, 3.0]]]  # a construct calling self.forward runs it
+
+
 def test_ms_auto_prefix_harm_is_a_load_after_wrapping(run_snippet):
     """Where the rename bites: a checkpoint with the bare names loaded into the network
     (or the wrapper) after wrapping loads nothing, silently. Loading before wrapping, or
