@@ -834,6 +834,69 @@ TORCH_METHOD_IDIOMS: dict[str, TorchMethodIdiom] = {
         "use x.shape[dim] (or x.shape for the whole shape)",
     ),
 }
+# More PyTorch tensor methods MindSpore 2.10's Tensor and Parameter lack, found by
+# introspection of the installed classes (every callable of torch.Tensor that neither
+# has, nor a numpy array, a list, a dict, a str, a Cell or an optimizer):
+# AttributeError (tests/oracle/test_torch_idioms.py measures each name again). Not
+# every such name is here, only those a port writes and no other library's object
+# spells alike (``x.mode()``, ``x.values()``, ``x.solve()`` are left out).
+# In-place ``x.op_(...)`` whose out-of-place ``x.op(...)`` MindSpore's Tensor has and
+# computes alike (measured on the unary ones):
+TORCH_INPLACE_TENSOR_METHODS: frozenset[str] = frozenset(
+    {
+        "abs_", "absolute_", "acos_", "acosh_", "addcmul_", "arccos_", "arccosh_",
+        "arcsin_", "arcsinh_", "arctan_", "arctanh_", "asin_", "asinh_", "atan_", "atan2_", "atanh_",
+        "ceil_", "clip_", "cos_", "cosh_", "cumprod_", "cumsum_", "deg2rad_", "divide_", "erf_",
+        "erfc_", "expm1_", "fmod_", "frac_", "lerp_", "log10_", "log1p_", "log2_", "multiply_",
+        "nan_to_num_", "neg_", "negative_", "pow_", "rad2deg_", "reciprocal_", "round_", "rsqrt_",
+        "sgn_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "squeeze_", "subtract_", "swapaxes_",
+        "swapdims_", "t_", "tan_", "transpose_", "tril_", "triu_", "true_divide_", "trunc_",
+        "unsqueeze_", "xlogy_",
+    }
+)
+# In-place comparisons and logical/bitwise operations: PyTorch's keep x's dtype, where
+# MindSpore's out-of-place ones return booleans.
+TORCH_INPLACE_DTYPE_KEEPING_METHODS: frozenset[str] = frozenset(
+    {
+        "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "greater_equal_", "less_",
+        "less_equal_", "not_equal_", "logical_and_", "logical_or_", "logical_xor_", "logical_not_",
+        "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_",
+    }
+)
+# The others, with what to write instead.
+TORCH_ONLY_TENSOR_METHODS: dict[str, str] = {
+    "detach_": "delete it: a Parameter with requires_grad=False is not trained, and ops.stop_gradient(x) "
+               "stops a gradient",
+    "relu_": "assign ops.relu(x)",
+    # Tensor.addcdiv exists, but its kernel is not registered on CPU (measured)
+    "addcdiv_": "assign x + value * tensor1 / tensor2",
+    "clamp_min_": "assign x.clamp(min=...)",
+    "clamp_max_": "assign x.clamp(max=...)",
+    "clamp_min": "use x.clamp(min=...)",
+    "clamp_max": "use x.clamp(max=...)",
+    "retain_grad": "delete it: ms.grad/ms.value_and_grad return the gradients they are asked for",
+    "element_size": "use x.itemsize",
+    "new_tensor": "use ms.Tensor(data, dtype=x.dtype)",
+    "unflatten": "use x.reshape(...) with the split dimensions",
+    "log_softmax": "use ops.log_softmax(x, axis)",
+    "get_device": "delete it: MindSpore chooses the device once, with ms.set_device",
+    "share_memory_": "delete it",
+    "record_stream": "delete it",
+}
+for _name in sorted(TORCH_INPLACE_TENSOR_METHODS):
+    TORCH_METHOD_IDIOMS[_name] = TorchMethodIdiom(
+        "tensor",
+        f"MindSpore tensors have no in-place .{_name}() (AttributeError)",
+        f"assign the out-of-place result: x = x.{_name[:-1]}(...)",
+    )
+for _name in sorted(TORCH_INPLACE_DTYPE_KEEPING_METHODS):
+    TORCH_METHOD_IDIOMS[_name] = TorchMethodIdiom(
+        "tensor",
+        f"MindSpore tensors have no in-place .{_name}() (AttributeError)",
+        f"assign the out-of-place result in x's dtype: x = x.{_name[:-1]}(...).astype(x.dtype)",
+    )
+for _name, _instead in TORCH_ONLY_TENSOR_METHODS.items():
+    TORCH_METHOD_IDIOMS[_name] = TorchMethodIdiom("tensor", f"MindSpore tensors have no .{_name}() (AttributeError)", _instead)
 # Tensor.to / Cell.to: MindSpore 2.10 accepts a dtype, a tensor, or one of its own
 # device names ("CPU", "cpu", "Ascend", "npu", "meta"); PyTorch device names raise
 # ValueError. Strings with these prefixes (lower-cased) are PyTorch devices.
@@ -1669,6 +1732,24 @@ OPTIMIZER_PARAMETERS_ADVICE: dict[str, str] = {
 ITEM_PASSING_CALLS: frozenset[str] = frozenset({"filter", "list", "tuple", "iter", "sorted", "itertools.chain"})
 # Cell methods that return the Cell itself: ``net = Net(3).set_grad()`` holds the Cell.
 CELL_SELF_RETURNING_METHODS: frozenset[str] = frozenset({"set_grad", "set_train", "to_float", "add_flags", "add_flags_recursive"})
+# values.mindspore_object: what a MindSpore tensor gives. Arithmetic on it is a tensor
+# or raises TypeError (measured, whatever the other operand); these methods and
+# attributes of a MindSpore tensor return a tensor (measured in
+# tests/oracle/test_torch_idioms.py, on CPU: not clone, repeat or roll, whose CPU
+# kernels are missing; not max/min/sort/topk/split/chunk, which may return tuples).
+TENSOR_ARITHMETIC_OPERATORS: frozenset[str] = frozenset({"+", "-", "*", "/", "//", "%", "**", "@"})
+TENSOR_RESULT_METHODS: frozenset[str] = frozenset(
+    {
+        "squeeze", "unsqueeze", "reshape", "view", "view_as", "reshape_as", "expand", "expand_as",
+        "broadcast_to", "transpose", "swapaxes", "permute", "flatten", "ravel", "contiguous",
+        "copy", "float", "half", "double", "int", "long", "bool", "astype", "type_as",
+        "abs", "exp", "log", "sqrt", "rsqrt", "pow", "square", "neg", "sigmoid", "tanh", "softmax",
+        "sum", "mean", "prod", "norm", "cumsum", "clamp", "clip", "repeat_interleave",
+        "tile", "flip", "narrow", "index_select", "gather", "masked_fill", "matmul",
+        "add", "sub", "mul", "div", "t", "tril", "triu",
+    }
+)
+TENSOR_RESULT_ATTRIBUTES: frozenset[str] = frozenset({"data", "T"})
 # Dataset iterators whose items are MindSpore tensors (unless output_numpy=True).
 DATASET_DICT_ITERATOR = "create_dict_iterator"
 DATASET_TENSOR_ITERATORS: frozenset[str] = frozenset({"create_tuple_iterator", DATASET_DICT_ITERATOR})
@@ -1677,8 +1758,13 @@ DATASET_TENSOR_ITERATORS: frozenset[str] = frozenset({"create_tuple_iterator", D
 CELL_ITERATING_METHODS: frozenset[str] = frozenset({"cells_and_names", "cells", "name_cells"})
 # ms-torch-in-cell: PyTorch tensor methods that neither a MindSpore tensor nor a
 # numpy array has (measured: AttributeError): in a module that imports mindspore and
-# no torch, a call of one is the PyTorch idiom whatever the receiver.
-TORCH_TENSOR_ONLY_METHODS: frozenset[str] = frozenset({"detach", "cpu"})
+# no torch, a call of one is the PyTorch idiom whatever the receiver. The in-place
+# ones end in "_", a spelling only PyTorch's tensors (and layers over MindSpore that
+# mimic them, whose modules count as torch) use.
+TORCH_TENSOR_ONLY_METHODS: frozenset[str] = frozenset(
+    {"detach", "cpu"} | TORCH_INPLACE_TENSOR_METHODS | TORCH_INPLACE_DTYPE_KEEPING_METHODS
+    | {name for name in TORCH_ONLY_TENSOR_METHODS if name.endswith("_")}
+)
 # Issue 25 (guide): rows added to ms-torch-module-method's tables. The rules of
 # the migration guide's training chapters keep their facts in mslint/knowledge/guide.py.
 # ==========================================================================
