@@ -16,6 +16,7 @@ Measured on MindSpore 2.10 (FACTS.md, tests/oracle/test_training_loop.py):
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING
 
 from astroid import nodes
@@ -154,6 +155,14 @@ class TrainingLoopChecker(BaseChecker):
             "(mindspore.amp.StaticLossScaler/DynamicLossScaler) while the module never calls unscale() "
             "on the gradients.",
         ),
+        "E8008": (
+            "%s has no keyword '%s' (a misspelling of %s): the call raises %s when it runs; %s",
+            "ms-unknown-context-keyword",
+            "A keyword given to mindspore.set_context or set_auto_parallel_context that MindSpore 2.10 "
+            "does not know and that misspells one it knows (radients_mean for gradients_mean): the call "
+            "raises ValueError. Both take **kwargs, so no signature shows it; the known keywords are "
+            "measured from MindSpore's own tables.",
+        ),
     }
 
     def __init__(self, linter: PyLinter) -> None:
@@ -191,7 +200,7 @@ class TrainingLoopChecker(BaseChecker):
 
     @only_required_for_messages(
         "ms-torch-keyword-args", "ms-grad-without-has-aux", "ms-loss-without-reduction", "ms-missing-set-train",
-        "ms-torch-module-method", "ms-loss-scale-without-unscale",
+        "ms-torch-module-method", "ms-loss-scale-without-unscale", "ms-unknown-context-keyword",
     )
     def visit_call(self, node: nodes.Call) -> None:
         if isinstance(node.func, nodes.Attribute) and node.func.attrname in apis.TORCH_MODULE_METHODS:
@@ -203,6 +212,8 @@ class TrainingLoopChecker(BaseChecker):
             return
         if qname in apis.TORCH_KEYWORD_APIS:
             self._check_torch_keywords(node, qname)
+        if qname in apis.CONTEXT_KEYWORDS:
+            self._check_context_keywords(node, qname)
         if qname in apis.HAS_AUX_GRAD_FUNCTIONS:
             self._check_grad_call(node, qname)
         elif qname in apis.OBJECTIVE_WRAPPERS:
@@ -244,6 +255,37 @@ class TrainingLoopChecker(BaseChecker):
                 "ms-torch-keyword-args",
                 node=keyword,
                 args=(spelled(node.func), keyword.arg, api.torch, api.call, api.raises, instead),
+            )
+
+    # -- ms-unknown-context-keyword ----------------------------------------------
+    def _check_context_keywords(self, node: nodes.Call, qname: str) -> None:
+        if not self.linter.is_message_enabled("ms-unknown-context-keyword"):
+            return
+        known, parameters = apis.CONTEXT_KNOWN_KEYWORDS[qname], sorted(apis.CONTEXT_KEYWORDS[qname])
+        misspelled = [
+            (keyword, meant) for keyword in node.keywords or ()
+            if keyword.arg is not None and keyword.arg not in known  # not **config, nor a known keyword
+            for meant in [difflib.get_close_matches(keyword.arg, parameters, n=2, cutoff=apis.CONTEXT_KEYWORD_CUTOFF)]
+            if meant  # else not a misspelling: maybe an older MindSpore's key
+        ]
+        if not misspelled or values.never_runs(node) or versions.older_mindspore_only(node):
+            return  # nothing to say, or code MindSpore 2.10 never runs
+        for keyword, meant in misspelled:
+            value, edit = keyword.value.as_string(), None
+            given = [name for name in meant if edits.keyword_named(node, name) is not None]
+            if given:  # the right keyword is there too: the misspelled one is left over
+                instead = f"remove {keyword.arg}={value} ({given[0]} is already given)"
+            elif len(meant) == 1:
+                instead, edit = f"{meant[0]}={value}", edits.rename_keyword(keyword, meant[0])
+            else:  # two candidates: the author decides
+                instead = " or ".join(f"{name}={value}" for name in meant)
+            instead = instead if given else f"write {instead}"
+            edits.offer("ms-unknown-context-keyword", keyword, [edit] if edit else None, instead)
+            self.add_message(
+                "ms-unknown-context-keyword",
+                node=keyword,
+                args=(spelled(node.func), keyword.arg, " or ".join(meant),
+                      apis.CONTEXT_KEYWORD_ERRORS[qname].format(keyword.arg), instead),
             )
 
     # -- ms-torch-module-method -------------------------------------------------

@@ -1197,6 +1197,87 @@ RECEIVER_ONLY_METHODS: frozenset[str] = frozenset(
 # Measured on MindSpore 2.10 (tests/oracle/test_training_loop.py checks every
 # entry against ``inspect.signature`` of the installed classes and calls them).
 # ==========================================================================
+# ms-unknown-context-keyword: the parameters MindSpore 2.10's context setters know,
+# measured (tests/oracle/test_training_loop.py): set_auto_parallel_context takes the keys
+# of its setter table and raises ValueError ("Set context keyword ... is not
+# recognized!") for any other; set_context takes its setters and the context's
+# parameters (a few of them only warn, or refuse a removed key by name:
+# exception_dump, grad_for_scalar, precompile_only) and raises ValueError ("... is not
+# recognized!") for any other. Both take **kwargs, so no signature shows this. A
+# keyword outside the set is reported only when it misspells one inside it (difflib
+# ratio >= CONTEXT_KEYWORD_CUTOFF): a name that resembles none may be an older
+# MindSpore's key (``mirror_mean``), right where that version runs.
+CONTEXT_KEYWORDS: dict[str, frozenset[str]] = {
+    "mindspore.set_auto_parallel_context": frozenset(
+        {
+            "all_reduce_fusion_config", "auto_parallel_new_interface", "auto_parallel_search_mode",
+            "auto_pipeline", "comm_fusion", "communi_parallel_mode", "dataset_strategy",
+            "device_num", "dump_device_local_norm", "dump_local_norm", "dump_local_norm_path",
+            "enable_alltoall", "enable_parallel_optimizer", "force_fp32_communication",
+            "full_batch", "global_rank", "grad_accumulation_step", "gradient_fp32_sync",
+            "gradients_mean", "group_ckpt_save_file", "init_param_in_compile", "loss_repeated_mean",
+            "optimizer_weight_shard_aggregated_save", "optimizer_weight_shard_size",
+            "parallel_mode", "parallel_optimizer_config", "parameter_broadcast", "pipeline_config",
+            "pipeline_result_broadcast", "pipeline_segments", "pipeline_stages", "search_mode",
+            "sharding_propagation", "strategy_ckpt_config", "strategy_ckpt_load_file",
+            "strategy_ckpt_save_file"
+        }
+    ),
+    "mindspore.set_context": frozenset(
+        {
+            "aoe_config", "aoe_job_type", "aoe_tune_mode", "ascend_config", "atomic_clean_policy",
+            "auto_tune_mode", "bias_add_comm_swap", "check_bprop", "compile_cache_path",
+            "compute_communicate_fusion_level", "conv_allow_hf32", "conv_allow_tf32",
+            "conv_dgrad_algo", "conv_fprop_algo", "conv_wgrad_algo", "cur_step_num",
+            "dataset_broadcast_opt_level", "debug_level", "deterministic", "device_id",
+            "device_target", "disable_format_transform", "enable_allreduce_slice_to_reducescatter",
+            "enable_auto_mixed_precision", "enable_begin_end_inline_opt", "enable_compile_cache",
+            "enable_concat_eliminate_opt", "enable_flash_attention_load_balance",
+            "enable_fused_cast_add_opt", "enable_grad_comm_opt", "enable_graph_kernel",
+            "enable_interleave_parallel_branch", "enable_interleave_split_concat_branch",
+            "enable_offloading_packed_experts", "enable_opt_shard_comm_opt",
+            "enable_parallel_split", "enable_profiling", "enable_reduce_precision", "enable_sparse",
+            "enable_task_opt", "env_config_path", "exec_order", "ge_options", "gpu_config",
+            "graph_kernel_flags", "hccl_watchdog", "host_scheduling_max_threshold", "infer_boost",
+            "inter_op_parallel_num", "interleaved_layernorm_comm", "interleaved_matmul_comm",
+            "jit_compile", "jit_config", "jit_level", "jit_syntax_level", "last_triggered_step",
+            "matmul_allow_hf32", "matmul_allow_tf32", "matmul_grad_comm_overlap", "max_call_depth",
+            "max_device_memory", "memory_optimize_level", "mempool_block_size", "mode", "need_ckpt",
+            "op_debug_option", "op_precision_mode", "op_timeout", "pp_1f1b_overlap",
+            "precision_mode", "print_file_path", "profiling_options", "pynative_synchronize",
+            "recompute_allgather_overlap_fagrad", "recompute_comm_overlap",
+            "reserve_class_name_in_scope", "runtime_num_threads", "save_checkpoint_steps",
+            "save_graphs", "save_graphs_path", "topo_order", "variable_memory_max_size",
+            "exception_dump", "grad_for_scalar", "precompile_only"
+        }
+    ),
+}
+# What set_context also takes without complaint and no one means: the context object's
+# other attributes (its methods among them), which it overwrites. Never suggested.
+CONTEXT_OBJECT_ATTRIBUTES: frozenset[str] = frozenset(
+    {
+        "enable_debug_runtime", "enable_ge", "get_jit_config", "get_mode", "get_param",
+        "set_aoe_config", "set_aoe_tune_mode", "set_ascend_config", "set_backend_policy",
+        "set_debug_level", "set_deterministic", "set_device_id", "set_device_target",
+        "set_env_config_path", "set_exec_order", "set_gpu_config", "set_inter_op_parallel_num",
+        "set_jit_config", "set_jit_syntax_level", "set_max_call_depth", "set_max_device_memory",
+        "set_memory_optimize_level", "set_mempool_block_size", "set_mode", "set_op_timeout",
+        "set_param", "set_print_file_path", "set_profiling_options", "set_runtime_num_threads",
+        "set_save_graphs_path", "set_variable_memory_max_size", "setters", "support_binary"
+    }
+)
+# Every keyword that does not raise "is not recognized".
+CONTEXT_KNOWN_KEYWORDS: dict[str, frozenset[str]] = {
+    **CONTEXT_KEYWORDS,
+    "mindspore.set_context": CONTEXT_KEYWORDS["mindspore.set_context"] | CONTEXT_OBJECT_ATTRIBUTES,
+}
+CONTEXT_KEYWORD_CUTOFF = 0.8
+CONTEXT_KEYWORD_ERRORS: dict[str, str] = {
+    "mindspore.set_auto_parallel_context": 'ValueError ("Set context keyword {} is not recognized!")',
+    "mindspore.set_context": 'ValueError ("the keyword argument {} is not recognized!")',
+}
+
+
 @dataclass(frozen=True)
 class TorchKeyword:
     """A PyTorch keyword a MindSpore API does not accept.

@@ -674,3 +674,53 @@ loss, grads = ms.value_and_grad(forward_fn, None, net.trainable_params())(Tensor
 report(loss=float(scaler.unscale(loss).asnumpy()), grad=float(grads[0].asnumpy().ravel()[0]))
 ''')
     assert result["loss"] == 2.0 and result["grad"] == 1024.0
+
+
+# ---------------------------------------------------------------------------
+# ms-unknown-context-keyword
+# ---------------------------------------------------------------------------
+def test_ms_unknown_context_keyword_tables_are_what_mindspore_knows(run_snippet):
+    """The known keywords are MindSpore's own: set_auto_parallel_context's setter
+    table, set_context's setters, context parameters and context-object attributes;
+    every one of them is in mslint's tables, and nothing else is."""
+    result = run_snippet('''
+from mindspore import context
+from mindspore.parallel._auto_parallel_context import _set_auto_parallel_context_func_map
+ctx = context._context()
+parameters = set(ctx.setters) | {k for k in context.ms_ctx_param.__members__ if not k.startswith("_")}
+attributes = {n for n in dir(ctx) if not n.startswith("_")}
+report(parallel=sorted(_set_auto_parallel_context_func_map), context=sorted(parameters | attributes))
+''')
+    known = apis.CONTEXT_KNOWN_KEYWORDS
+    assert set(result["parallel"]) == known["mindspore.set_auto_parallel_context"]
+    # set_context also names four keys it only warns about, and three it refuses by name
+    named = {"enable_sparse", "auto_tune_mode", "enable_auto_mixed_precision", "enable_compile_cache",
+             "exception_dump", "grad_for_scalar", "precompile_only"}
+    assert set(result["context"]) | named == known["mindspore.set_context"]
+
+
+def test_ms_unknown_context_keyword_misspelling_raises_and_fix_works(run_snippet):
+    """A misspelled keyword raises ValueError (the ProtoNet script's radients_mean),
+    the suggested keyword is accepted and takes effect; every known keyword passes
+    the name check (any error it raises is about its value, not its name)."""
+    result = run_snippet('''
+from mslint.knowledge import apis
+def named(setter, key):
+    outcome = attempt(lambda: setter(**{key: object()}))
+    return outcome[0] == "ok" or "not recognized" not in outcome[1]
+report(
+    parallel=attempt(lambda: ms.set_auto_parallel_context(radients_mean=True)),
+    context=attempt(lambda: ms.set_context(devce_target="CPU")),
+    fixed=attempt(lambda: ms.set_auto_parallel_context(gradients_mean=True)),
+    mean=ms.get_auto_parallel_context("gradients_mean"),
+    older=attempt(lambda: ms.set_auto_parallel_context(mirror_mean=True)),
+    parallel_known=all(named(ms.set_auto_parallel_context, key)
+                       for key in apis.CONTEXT_KNOWN_KEYWORDS["mindspore.set_auto_parallel_context"]),
+)
+''')
+    assert result["parallel"] == ["error", "ValueError: Set context keyword radients_mean is not recognized!"]
+    assert result["context"][0] == "error" and result["context"][1].startswith("ValueError")
+    assert "devce_target is not recognized" in result["context"][1]
+    assert result["fixed"] == ["ok", None] and result["mean"] is True
+    assert result["older"][0] == "error"  # an older MindSpore's key fails too, but the rule leaves it alone
+    assert result["parallel_known"]
