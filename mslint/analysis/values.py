@@ -2300,6 +2300,8 @@ def mindspore_object(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
         if bound is None:
             return None
         if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments):
+            if _declared_tensor(bound):
+                return TENSOR
             return _passed_object(expr, bound, depth)
         statement = bound.parent
         if isinstance(statement, nodes.Assign) and statement.targets == [bound]:
@@ -2448,6 +2450,29 @@ def _iterated_from_dataset(name: nodes.Name) -> str | None:
         if binding.parent is loop:  # the whole item: a dict or a list of tensors
             return "container"
         return TENSOR
+    return None
+
+
+def _declared_tensor(param: nodes.AssignName) -> bool:
+    """A parameter annotated ``ms.Tensor`` (or Parameter), without a None default:
+    the author declares a MindSpore tensor (``def decode(self, z: ms.Tensor)``)."""
+    args = param.parent
+    annotation = astutil.annotation_of(args, param)
+    if not isinstance(annotation, (nodes.Name, nodes.Attribute)):
+        return False  # none, Optional[...], a string
+    if resolve.qualified_name(annotation) not in apis.TENSOR_ANNOTATIONS:
+        return False
+    default = _default_of(args, param)
+    return not (isinstance(default, nodes.Const) and default.value is None)
+
+
+def _default_of(args: nodes.Arguments, param: nodes.AssignName) -> nodes.NodeNG | None:
+    positional = list(args.posonlyargs or ()) + list(args.args or ())
+    if param in positional:
+        index = positional.index(param) - (len(positional) - len(args.defaults or ()))
+        return args.defaults[index] if index >= 0 else None
+    if param in (args.kwonlyargs or ()):
+        return (args.kw_defaults or [])[args.kwonlyargs.index(param)]
     return None
 
 

@@ -1831,6 +1831,10 @@ TENSOR_RESULT_METHODS: frozenset[str] = frozenset(
     }
 )
 TENSOR_RESULT_ATTRIBUTES: frozenset[str] = frozenset({"data", "T"})
+# A parameter so annotated is declared a MindSpore tensor.
+TENSOR_ANNOTATIONS: frozenset[str] = frozenset(
+    {"mindspore.Tensor", "mindspore.common.tensor.Tensor", "mindspore.Parameter", "mindspore.common.parameter.Parameter"}
+)
 # Dataset iterators whose items are MindSpore tensors (unless output_numpy=True).
 DATASET_DICT_ITERATOR = "create_dict_iterator"
 DATASET_TENSOR_ITERATORS: frozenset[str] = frozenset({"create_tuple_iterator", DATASET_DICT_ITERATOR})

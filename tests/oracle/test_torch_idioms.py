@@ -301,7 +301,10 @@ others = {"numpy": np.ones((2, 3), np.float32), "torch": torch.ones(2, 3), "list
           "none": None, "object": object()}
 arithmetic = {f"{name} {op}": attempt(lambda: type(eval("x " + op + " v", {"x": x, "v": v})).__name__)
               for name, v in others.items() for op in apis.TENSOR_ARITHMETIC_OPERATORS}
-report(methods=methods, attributes=attributes, arithmetic=arithmetic,
+import importlib
+declared = [isinstance(getattr(importlib.import_module(q.rsplit(".", 1)[0]), q.rsplit(".", 1)[1])(x), Tensor)
+            for q in sorted(apis.TENSOR_ANNOTATIONS)]
+report(methods=methods, attributes=attributes, arithmetic=arithmetic, declared=declared,
        index=[type(x[0, 0]).__name__, type(x[:, 1:]).__name__, type(w[0]).__name__],
        number_left=type(2.0 * x).__name__, numpy_left=type(np.ones((2, 3), np.float32) * x).__name__)
 ''')
@@ -312,3 +315,4 @@ report(methods=methods, attributes=attributes, arithmetic=arithmetic,
         assert outcome == ["ok", "Tensor"] or outcome[0] == "error" and outcome[1].startswith("TypeError"), (key, outcome)
     assert result["index"] == ["Tensor", "Tensor", "Tensor"]
     assert result["number_left"] == "Tensor" and result["numpy_left"] == "ndarray"
+    assert all(result["declared"])  # the annotations taken as a declared tensor name Tensor classes
