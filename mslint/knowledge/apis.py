@@ -1469,6 +1469,10 @@ CELL_CONTAINERS: frozenset[str] = frozenset(
 )
 # Trainers that call set_train() on the network themselves (Model.train does).
 SET_TRAIN_RUNNERS: frozenset[str] = frozenset({"mindspore.Model", "mindspore.train.Model"})
+# ms-missing-set-train: how a grad call's weights name the network they belong to
+# (``net.trainable_params()``, or ``optimizer.parameters`` of an optimizer built from it).
+CELL_PARAMETER_METHODS: frozenset[str] = frozenset({"trainable_params", "get_parameters"})
+OPTIMIZER_PARAMETERS_ATTRIBUTE = "parameters"
 # Wrappers that train the network they hold when called (they do not call set_train).
 TRAIN_STEP_CELLS: frozenset[str] = frozenset(
     {"mindspore.nn.TrainOneStepCell", "mindspore.nn.TrainOneStepWithLossScaleCell"}

@@ -724,3 +724,35 @@ report(
     assert result["fixed"] == ["ok", None] and result["mean"] is True
     assert result["older"][0] == "error"  # an older MindSpore's key fails too, but the rule leaves it alone
     assert result["parallel_known"]
+
+
+def test_ms_missing_set_train_switched_off_in_the_loop_stays_off(run_snippet):
+    """A sampling helper called in the training loop switches the network off and
+    nothing switches it back: every later value_and_grad step runs with training=False
+    and BatchNorm's moving statistics stop moving; set_train() after the helper, or
+    at the top of each step, keeps them moving."""
+    result = run_snippet(SET_TRAIN_HARNESS + '''
+def run(restore):
+    net = Net()
+    optimizer = nn.SGD(net.trainable_params(), 0.01)
+    grad_fn = ms.value_and_grad(lambda x, y: nn.MSELoss()(net(x), y), None, optimizer.parameters)
+    def sample():
+        net.set_train(False)
+        net(data)
+    net.set_train()
+    moved, modes = [], []
+    for step in range(4):
+        before = net.bn.moving_mean.asnumpy().copy()
+        _, grads = grad_fn(data, label)
+        optimizer(grads)
+        modes.append(net.training)
+        moved.append(bool(np.abs(net.bn.moving_mean.asnumpy() - before).max() > 0))
+        if step == 0:
+            sample()
+            if restore:
+                net.set_train()
+    return [modes, moved]
+report(naive=run(False), fixed=run(True))
+''')
+    assert result["naive"] == [[True, False, False, False], [True, False, False, False]]
+    assert result["fixed"] == [[True, True, True, True], [True, True, True, True]]
