@@ -3,7 +3,9 @@
 Measured on MindSpore 2.10 (tests/oracle/test_torch_idioms.py): ``Tensor.size`` is an
 int attribute (``x.size(0)`` raises TypeError); tensors and Cells have no ``cuda``,
 tensors no ``backward``, optimizers no ``zero_grad``/``step`` (AttributeError);
-``Tensor.to("cuda")`` raises ValueError; torch functions reject MindSpore tensors
+``Tensor.to("cuda")`` raises ValueError; tensors and Parameters have no in-place
+``detach_``, ``unsqueeze_``, ``triu_``... (introspection of the installed classes:
+mslint.knowledge.apis); torch functions reject MindSpore tensors
 (TypeError); ``torch.no_grad()`` leaves MindSpore's gradients untouched.
 
 Only MindSpore code is judged: a MindSpore Cell's methods, graph and differentiated
@@ -72,6 +74,14 @@ def _terminal_name(expr: nodes.NodeNG) -> str | None:
     return None
 
 
+def _torch_idiom_call(expr: nodes.NodeNG) -> bool:
+    """``x.unsqueeze_(0)``: a call of a PyTorch tensor method of the idiom table."""
+    if not (isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Attribute)):
+        return False
+    idiom = apis.TORCH_METHOD_IDIOMS.get(expr.func.attrname)
+    return idiom is not None and idiom.receiver == "tensor"
+
+
 def _is_torch_qname(qname: str | None) -> bool:
     return qname is not None and _root(qname) in apis.TORCH_PACKAGES
 
@@ -84,8 +94,9 @@ class TorchIdiomsChecker(BaseChecker):
             "ms-torch-in-cell",
             "PyTorch APIs and idioms in MindSpore code: torch calls inside a Cell or graph code, "
             "`.cuda()`, `.to(device)` with a PyTorch device, `loss.backward()`, "
-            "`optimizer.zero_grad()`, `optimizer.step()`, `with torch.no_grad()`, and `x.size(0)` "
-            "on a tensor (in MindSpore `size` is an int attribute).",
+            "`optimizer.zero_grad()`, `optimizer.step()`, `with torch.no_grad()`, `x.size(0)` "
+            "on a tensor (in MindSpore `size` is an int attribute), and PyTorch tensor methods "
+            "MindSpore's tensors lack (`.detach_()`, `.unsqueeze_(0)`, `.clamp_min(v)`...).",
         ),
     }
 
@@ -147,6 +158,8 @@ class TorchIdiomsChecker(BaseChecker):
         if idiom.no_args and (node.args or node.keywords):
             return
         receiver = func.expr
+        if _torch_idiom_call(receiver):
+            return  # ``m.unsqueeze_(0).unsqueeze_(0)``: the first call fails first, and is judged itself
         analysis = scope.analysis(node.root())
         if idiom.receiver == "tensor":
             in_cell = analysis.in_graph_or_differentiated(node) or analysis.pynative_cell_code(node) is not None

@@ -16,6 +16,7 @@ Measured on MindSpore 2.10 (FACTS.md, tests/oracle/test_training_loop.py):
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING
 
 from astroid import nodes
@@ -120,14 +121,15 @@ class TrainingLoopChecker(BaseChecker):
             "and its kind without weight decay added to the gradient).",
         ),
         "W8004": (
-            "%s trains %s, which %s, but no set_train() reaches it where it is trained: a new Cell has training=False, "
-            "so Dropout drops nothing and BatchNorm normalizes with moving statistics it never updates; "
-            "call %s.set_train() before the training loop",
+            "%s trains %s, which %s, but %s, so Dropout drops nothing and BatchNorm normalizes with moving "
+            "statistics it %s; call %s.set_train() %s",
             "ms-missing-set-train",
             "A network with Dropout, BatchNorm or code reading self.training, trained through "
             "ms.value_and_grad/ms.grad with weights or a TrainOneStepCell called in a loop, while no "
             "set_train() is called on that network where it is trained: in the training function, in its "
-            "caller before the call, or at module level (Model.train calls it itself).",
+            "caller before the call, or at module level (Model.train calls it itself); or while the "
+            "training loop sets it to set_train(False) (a sampling helper it calls) and nothing in the "
+            "loop sets it back.",
         ),
         "W8005": (
             "%s discards its result: ops.stop_gradient returns a new tensor and leaves %s as it was, so "
@@ -153,6 +155,14 @@ class TrainingLoopChecker(BaseChecker):
             "A function given to ms.grad/ms.value_and_grad returns loss_scaler.scale(loss) "
             "(mindspore.amp.StaticLossScaler/DynamicLossScaler) while the module never calls unscale() "
             "on the gradients.",
+        ),
+        "E8008": (
+            "%s has no keyword '%s' (a misspelling of %s): the call raises %s when it runs; %s",
+            "ms-unknown-context-keyword",
+            "A keyword given to mindspore.set_context or set_auto_parallel_context that MindSpore 2.10 "
+            "does not know and that misspells one it knows (radients_mean for gradients_mean): the call "
+            "raises ValueError. Both take **kwargs, so no signature shows it; the known keywords are "
+            "measured from MindSpore's own tables.",
         ),
     }
 
@@ -191,7 +201,7 @@ class TrainingLoopChecker(BaseChecker):
 
     @only_required_for_messages(
         "ms-torch-keyword-args", "ms-grad-without-has-aux", "ms-loss-without-reduction", "ms-missing-set-train",
-        "ms-torch-module-method", "ms-loss-scale-without-unscale",
+        "ms-torch-module-method", "ms-loss-scale-without-unscale", "ms-unknown-context-keyword",
     )
     def visit_call(self, node: nodes.Call) -> None:
         if isinstance(node.func, nodes.Attribute) and node.func.attrname in apis.TORCH_MODULE_METHODS:
@@ -203,6 +213,8 @@ class TrainingLoopChecker(BaseChecker):
             return
         if qname in apis.TORCH_KEYWORD_APIS:
             self._check_torch_keywords(node, qname)
+        if qname in apis.CONTEXT_KEYWORDS:
+            self._check_context_keywords(node, qname)
         if qname in apis.HAS_AUX_GRAD_FUNCTIONS:
             self._check_grad_call(node, qname)
         elif qname in apis.OBJECTIVE_WRAPPERS:
@@ -244,6 +256,37 @@ class TrainingLoopChecker(BaseChecker):
                 "ms-torch-keyword-args",
                 node=keyword,
                 args=(spelled(node.func), keyword.arg, api.torch, api.call, api.raises, instead),
+            )
+
+    # -- ms-unknown-context-keyword ----------------------------------------------
+    def _check_context_keywords(self, node: nodes.Call, qname: str) -> None:
+        if not self.linter.is_message_enabled("ms-unknown-context-keyword"):
+            return
+        known, parameters = apis.CONTEXT_KNOWN_KEYWORDS[qname], sorted(apis.CONTEXT_KEYWORDS[qname])
+        misspelled = [
+            (keyword, meant) for keyword in node.keywords or ()
+            if keyword.arg is not None and keyword.arg not in known  # not **config, nor a known keyword
+            for meant in [difflib.get_close_matches(keyword.arg, parameters, n=2, cutoff=apis.CONTEXT_KEYWORD_CUTOFF)]
+            if meant  # else not a misspelling: maybe an older MindSpore's key
+        ]
+        if not misspelled or values.never_runs(node) or versions.older_mindspore_only(node):
+            return  # nothing to say, or code MindSpore 2.10 never runs
+        for keyword, meant in misspelled:
+            value, edit = keyword.value.as_string(), None
+            given = [name for name in meant if edits.keyword_named(node, name) is not None]
+            if given:  # the right keyword is there too: the misspelled one is left over
+                instead = f"remove {keyword.arg}={value} ({given[0]} is already given)"
+            elif len(meant) == 1:
+                instead, edit = f"{meant[0]}={value}", edits.rename_keyword(keyword, meant[0])
+            else:  # two candidates: the author decides
+                instead = " or ".join(f"{name}={value}" for name in meant)
+            instead = instead if given else f"write {instead}"
+            edits.offer("ms-unknown-context-keyword", keyword, [edit] if edit else None, instead)
+            self.add_message(
+                "ms-unknown-context-keyword",
+                node=keyword,
+                args=(spelled(node.func), keyword.arg, " or ".join(meant),
+                      apis.CONTEXT_KEYWORD_ERRORS[qname].format(keyword.arg), instead),
             )
 
     # -- ms-torch-module-method -------------------------------------------------
@@ -479,39 +522,62 @@ class TrainingLoopChecker(BaseChecker):
     def _check_set_train(self, node: nodes.Call, fn: nodes.NodeNG, where: str) -> None:
         if not self.linter.is_message_enabled("ms-missing-set-train"):
             return
-        candidates = [fn]
-        for func in self._targets(node, fn):
-            if isinstance(func, nodes.FunctionDef) and not isinstance(func.parent, nodes.ClassDef):
-                candidates.extend(
-                    call.func for call in func.nodes_of_class(nodes.Call, skip_klass=_SKIP_NESTED)
-                    if isinstance(call.func, (nodes.Name, nodes.Attribute))
-                )
+        # the network whose weights are differentiated, when the weights say which:
+        # another network the forward function runs (a frozen teacher, a GAN's
+        # discriminator in the generator's step) is not trained there; else every
+        # callable the forward function calls, through the module's helper functions
+        # it calls (forward_grad -> forward -> net)
+        weights = astutil.argument(node, *apis.GRAD_WEIGHTS_ARGUMENT)
+        owner = _weights_owner(weights)
+        reached = _helpers_reached(self._targets(node, fn))
+        candidates = [owner] if owner is not None else [fn]
+        for func in reached if owner is None else ():
+            candidates.extend(
+                call.func for call in func.nodes_of_class(nodes.Call, skip_klass=_SKIP_NESTED)
+                if isinstance(call.func, (nodes.Name, nodes.Attribute))
+            )
         for network in candidates:
-            if self._report_set_train(node, network, where):
+            if self._report_set_train(node, network, where, scopes=reached):
                 return
 
-    def _report_set_train(self, node: nodes.Call, network: nodes.NodeNG, where: str, receiver: str = "") -> bool:
+    def _report_set_train(
+        self, node: nodes.Call, network: nodes.NodeNG, where: str, receiver: str = "", scopes: list | None = None
+    ) -> bool:
         dependence = _ModeDependence()
         reason = dependence.of_expression(network)
-        if reason is None or self._set_to_train(node, network):
+        if reason is None:
             return False
         name = network.as_string() if isinstance(network, (nodes.Name, nodes.Attribute)) else "the network"
-        self.add_message("ms-missing-set-train", node=node, args=(where, name, reason, receiver or name))
+        if not self._set_to_train(node, network, scopes or []):
+            self.add_message(
+                "ms-missing-set-train", node=node,
+                args=(where, name, reason, _NEVER_SET, "never updates", receiver or name, "before the training loop"),
+            )
+            return True
+        switched = _switched_off_in_loop(node, _network_names(network, node), scopes or [])
+        if switched is None:
+            return False
+        how, after = switched
+        self.add_message(
+            "ms-missing-set-train", node=node,
+            args=(where, name, reason, how, "no longer updates", receiver or name, after),
+        )
         return True
 
-    def _set_to_train(self, node: nodes.Call, network: nodes.NodeNG) -> bool:
+    def _set_to_train(self, node: nodes.Call, network: nodes.NodeNG, forward: list) -> bool:
         """Whether set_train() (or a Model, whose train() calls it) reaches this network
         instance where it is trained: judged per instance and per training function,
         not per module. A set_train() covers it when it is called on the network, a
         Cell holding it, or a value mslint cannot tell from it (a parameter), in a
         function that trains it (where ``node`` is, or calls what ``node`` builds),
         or before a call of such a function in its caller, or at module level on a
-        module-level network. set_train(False) never does."""
+        module-level network. set_train(False) never does. ``forward``: the forward
+        function and the helpers it calls, which train it too."""
         module = node.root()
         names = _network_names(network, node)
         if not names:
             return self._module_calls_set_train(module)  # no instance to follow: the module decides
-        scopes = _training_scopes(node)
+        scopes = _training_scopes(node) | set(forward)
         enabling = [call for call in module.nodes_of_class(nodes.Call) if _enables_training(call)]
         for call in enabling:
             if isinstance(call.func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in apis.SET_TRAIN_RUNNERS:
@@ -545,6 +611,134 @@ class TrainingLoopChecker(BaseChecker):
             known = any(_enables_training(call) for call in module.nodes_of_class(nodes.Call))
             self._module_trains[module] = known
         return known
+
+
+_HELPER_DEPTH = 3
+_NEVER_SET = "no set_train() reaches it where it is trained: a new Cell has training=False"
+
+
+def _switched_off_in_loop(node: nodes.Call, names: set[str], forward: list) -> tuple[str, str] | None:
+    """The training step ``node`` sets up is called in a loop that also switches the
+    network off, ``net.set_train(False)`` in the loop or in a function the loop calls
+    (a sampling helper), while nothing in the loop, nor what it calls, switches it
+    back on: from that call on, every step trains in inference mode. (what to say of
+    it, where to call set_train()) or None."""
+    assign = node.parent
+    if not names or not (isinstance(assign, nodes.Assign) and len(assign.targets) == 1
+                         and isinstance(assign.targets[0], nodes.AssignName)):
+        return None
+    step = assign.targets[0].name
+    for call in node.root().nodes_of_class(nodes.Call):
+        if not (isinstance(call.func, nodes.Name) and call.func.name == step):
+            continue
+        loop = _enclosing_loop(call)
+        if loop is None:
+            continue
+        body = _loop_functions(loop)
+        if any(_switches_on(found, names) for func in [loop, *body, *forward] for found in _own_calls(func)):
+            continue  # set back on in the loop (or never provably off)
+        for func in [loop, *body]:
+            for found in _own_calls(func):
+                if _switches_off(found, names):
+                    receiver = found.func.expr.as_string()
+                    if func is loop:
+                        return (f"the training loop calls {receiver}.set_train(False) (line {found.lineno}) "
+                                "and nothing in the loop sets it back: after that line it trains with training=False",
+                                f"again after line {found.lineno}")
+                    site = _call_site_in(loop, func)
+                    return (f"{func.name}(), which the training loop calls (line {site}), sets {receiver}.set_train(False) "
+                            f"(line {found.lineno}) and nothing in the loop sets it back: from the first such call on "
+                            "it trains with training=False",
+                            f"again after {func.name}() returns")
+    return None
+
+
+def _enclosing_loop(call: nodes.Call) -> nodes.For | nodes.While | None:
+    """The innermost loop of ``call``'s own function (or module) that holds it."""
+    node = call.parent
+    while node is not None and not isinstance(node, (nodes.FunctionDef, nodes.Lambda, nodes.Module)):
+        if isinstance(node, (nodes.For, nodes.While)):
+            return node
+        node = node.parent
+    return None
+
+
+def _own_calls(scope: nodes.NodeNG) -> list[nodes.Call]:
+    return list(scope.nodes_of_class(nodes.Call, skip_klass=_SKIP_NESTED))
+
+
+def _loop_functions(loop: nodes.NodeNG) -> list[nodes.FunctionDef]:
+    """The functions of the module a loop calls by name, and those they call."""
+    called = []
+    for call in _own_calls(loop):
+        bound = resolve.binding(call.func) if isinstance(call.func, nodes.Name) else None
+        if isinstance(bound, nodes.FunctionDef) and not isinstance(bound.parent, nodes.ClassDef) and bound not in called:
+            called.append(bound)
+    return _helpers_reached(called)
+
+
+def _call_site_in(loop: nodes.NodeNG, func: nodes.FunctionDef) -> int:
+    """The line where ``loop`` calls ``func`` (or what calls it)."""
+    for call in _own_calls(loop):
+        bound = resolve.binding(call.func) if isinstance(call.func, nodes.Name) else None
+        if isinstance(bound, nodes.FunctionDef) and func in _helpers_reached([bound]):
+            return call.lineno or 0
+    return loop.lineno or 0
+
+
+def _switches_on(call: nodes.Call, names: set[str]) -> bool:
+    """``net.set_train()`` on the network, on what holds it, or on a value mslint
+    cannot tell from it; ``Model(...)``."""
+    if not _enables_training(call):
+        return False
+    if not isinstance(call.func, nodes.Attribute) or call.func.attrname != apis.SET_TRAIN_METHOD:
+        return True
+    target = _root_name(call.func.expr)
+    return target is None or target in names or not _other_instance(call.func.expr, names)
+
+
+def _switches_off(call: nodes.Call, names: set[str]) -> bool:
+    """``net.set_train(False)`` on a module-level name of the network."""
+    func = call.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname == apis.SET_TRAIN_METHOD) or _enables_training(call):
+        return False
+    if not isinstance(func.expr, nodes.Name) or func.expr.name not in names:
+        return False
+    bound = resolve.binding(func.expr)
+    return bound is not None and isinstance(bound.scope(), nodes.Module)
+
+
+def _helpers_reached(targets: list) -> list[nodes.FunctionDef]:
+    """The functions a differentiated function runs: itself, and the functions of the
+    module it calls by name, transitively (``generator_forward_grad`` ->
+    ``generator_forward`` -> ``generator``), to _HELPER_DEPTH calls deep; not methods."""
+    reached = [func for func in targets if isinstance(func, nodes.FunctionDef) and not isinstance(func.parent, nodes.ClassDef)]
+    frontier = list(reached)
+    for _ in range(_HELPER_DEPTH):
+        found = []
+        for func in frontier:
+            for call in func.nodes_of_class(nodes.Call, skip_klass=_SKIP_NESTED):
+                bound = resolve.binding(call.func) if isinstance(call.func, nodes.Name) else None
+                if isinstance(bound, nodes.FunctionDef) and not isinstance(bound.parent, nodes.ClassDef) \
+                        and bound not in reached and bound not in found:
+                    found.append(bound)
+        reached.extend(found)
+        frontier = found
+    return reached
+
+
+def _weights_owner(weights: nodes.NodeNG | None) -> nodes.NodeNG | None:
+    """The network whose parameters a grad call differentiates: ``net`` of
+    ``net.trainable_params()``, or of the optimizer built from them
+    (``optimizer.parameters`` after ``optimizer = nn.Adam(net.trainable_params(), ...)``)."""
+    if isinstance(weights, nodes.Attribute) and weights.attrname == apis.OPTIMIZER_PARAMETERS_ATTRIBUTE:
+        built = _value_of(weights.expr)
+        weights = astutil.argument(built, 0, "params") if isinstance(built, nodes.Call) else None
+    if isinstance(weights, nodes.Call) and isinstance(weights.func, nodes.Attribute) \
+            and weights.func.attrname in apis.CELL_PARAMETER_METHODS and not weights.args:
+        owner = weights.func.expr
+        return owner if isinstance(owner, (nodes.Name, nodes.Attribute)) else None
+    return None
 
 
 def _root_name(expr: nodes.NodeNG | None) -> str | None:
@@ -956,6 +1150,9 @@ class _ModeDependence:
 
     def __init__(self) -> None:
         self._seen: set[nodes.NodeNG] = set()
+        # what each class or factory was found to hold: several products of a factory
+        # share classes (two generators built of the same blocks), each must answer
+        self._known: dict[nodes.NodeNG, str | None] = {}
 
     def of_expression(self, expr: nodes.NodeNG, depth: int = 0) -> str | None:
         if depth > _MAX_DEPTH or expr in self._seen:
@@ -982,18 +1179,46 @@ class _ModeDependence:
                         return found
             return None
         cls = resolve.user_class_of_call(expr)
-        if cls is None or not resolve.is_cell_class(cls):
+        if cls is None:
+            return self._of_factory(expr, depth)
+        if not resolve.is_cell_class(cls):
             return None
         return self.of_class(cls, depth + 1)
 
-    def of_class(self, cls: nodes.ClassDef, depth: int) -> str | None:
-        if depth > _MAX_DEPTH or cls in self._seen:
+    def _of_factory(self, call: nodes.Call, depth: int) -> str | None:
+        """A call of a function of the module or the project that builds the network
+        (``get_discriminator(args)``): what every network it may return has in common
+        (each return, each value a returned local may hold) behaves differently in
+        training; unsure when one of them does not, or cannot be followed."""
+        func = _module_helper(call) if isinstance(call.func, nodes.Name) else None
+        func = func or resolve.project_function(call.func)
+        if func is None:
             return None
-        self._seen.add(cls)
+        return self._once(func, depth, lambda: self._of_products(func, depth))
+
+    def _of_products(self, func: nodes.FunctionDef, depth: int) -> str | None:
+        reasons = [self.of_expression(product, depth + 1) for product in _factory_products(func) or ()]
+        return reasons[0] if reasons and all(reasons) else None
+
+    def _once(self, key: nodes.NodeNG, depth: int, find) -> str | None:
+        """``find()`` for a class or a factory, once: met again while it is being
+        found (a cycle), or too deep, unsure."""
+        if key in self._known:
+            return self._known[key]
+        if depth > _MAX_DEPTH or key in self._seen:
+            return None
+        self._seen.add(key)
+        found = self._known[key] = find()
+        return found
+
+    def of_class(self, cls: nodes.ClassDef, depth: int) -> str | None:
+        return self._once(cls, depth, lambda: self._of_class(cls, depth))
+
+    def _of_class(self, cls: nodes.ClassDef, depth: int) -> str | None:
         user, _ = resolve.class_hierarchy(cls)
         for klass in user:
             for method in klass.mymethods():
-                for node in method.nodes_of_class((nodes.Attribute, nodes.Call), skip_klass=_SKIP_NESTED):
+                for node in _nodes_run_by(method):
                     if isinstance(node, nodes.Attribute):
                         if (
                             node.attrname == apis.TRAINING_FLAG
@@ -1009,12 +1234,59 @@ class _ModeDependence:
                     qname = resolve.call_name(node)
                     if qname in apis.TRAIN_MODE_CELLS:
                         return f"contains {_short(qname)} ({klass.name}.{method.name}, line {node.lineno})"
-                    inner = resolve.user_class_of_call(node) if qname is None or not resolve.is_external(qname) else None
-                    if inner is not None and resolve.is_cell_class(inner):
-                        found = self.of_class(inner, depth + 1)
-                        if found is not None:
-                            return found
+                    if qname is not None and resolve.is_external(qname):
+                        continue
+                    inner = resolve.user_class_of_call(node)
+                    if inner is not None:
+                        found = self.of_class(inner, depth + 1) if resolve.is_cell_class(inner) else None
+                    else:  # a helper that builds layers (``conv_bn(...)``)
+                        found = self._of_factory(node, depth + 1)
+                    if found is not None:
+                        return found
         return None
+
+
+def _factory_products(func: nodes.FunctionDef) -> list[nodes.NodeNG] | None:
+    """What ``func`` may return, as written: each returned expression, and for a
+    returned local name every value the function assigns to it (``net = A(...)`` in
+    one branch, ``net = B(...)`` in another); None when a return gives nothing or a
+    local is bound otherwise (a loop, an unpacking, a parameter)."""
+    returns = _returns(func)
+    if not returns or any(isinstance(ret, nodes.Return) and ret.value is None
+                          for ret in func.nodes_of_class(nodes.Return, skip_klass=_SKIP_NESTED)):
+        return None
+    products: list[nodes.NodeNG] = []
+    for _, value in returns:
+        bound = func.locals.get(value.name, ()) if isinstance(value, nodes.Name) else ()
+        if not bound:
+            products.append(value)
+            continue
+        for binding in bound:
+            statement = binding.parent
+            if not (isinstance(binding, nodes.AssignName) and isinstance(statement, nodes.Assign)
+                    and statement.targets == [binding]):
+                return None
+            products.append(statement.value)
+    return products
+
+
+def _nodes_run_by(method: nodes.FunctionDef) -> list[nodes.NodeNG]:
+    """The attributes and calls ``method`` runs: its own, and those of the functions
+    nested in it that it calls by name (``def block(i, o): return [nn.Conv2d(...),
+    nn.BatchNorm2d(o)]`` in ``__init__``, then ``layers += block(3, 8)``). A nested
+    function never called builds nothing."""
+    found: list[nodes.NodeNG] = []
+    queue, seen = [method], {method}
+    while queue:
+        func = queue.pop()
+        own = list(func.nodes_of_class((nodes.Attribute, nodes.Call), skip_klass=_SKIP_NESTED))
+        found.extend(own)
+        called = {node.func.name for node in own if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Name)}
+        for nested in func.nodes_of_class(nodes.FunctionDef, skip_klass=(nodes.ClassDef, nodes.Lambda)):
+            if nested not in seen and nested.parent.frame() is func and nested.name in called:
+                seen.add(nested)
+                queue.append(nested)
+    return found
 
 
 def register(linter: PyLinter) -> None:

@@ -2287,7 +2287,12 @@ def mindspore_object(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
     if isinstance(expr, nodes.Subscript):
         # data["image"] of a dict iterator; batch[0] of a tuple iterator item
         holder = expr.value
-        return TENSOR if isinstance(holder, nodes.Name) and _iterated_from_dataset(holder) == "container" else None
+        if isinstance(holder, nodes.Name) and _iterated_from_dataset(holder) == "container":
+            return TENSOR
+        # indexing a MindSpore tensor gives a tensor (a 0-d one for a scalar index)
+        return TENSOR if mindspore_object(holder, depth + 1) == TENSOR else None
+    if isinstance(expr, nodes.BinOp):
+        return _arithmetic_object(expr, depth)
     if isinstance(expr, nodes.Name):
         if _iterated_from_dataset(expr) == TENSOR:
             return TENSOR
@@ -2295,6 +2300,8 @@ def mindspore_object(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
         if bound is None:
             return None
         if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments):
+            if _declared_tensor(bound):
+                return TENSOR
             return _passed_object(expr, bound, depth)
         statement = bound.parent
         if isinstance(statement, nodes.Assign) and statement.targets == [bound]:
@@ -2303,7 +2310,22 @@ def mindspore_object(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
     attr = astutil.self_attribute(expr)
     if attr is not None:
         return _attribute_object(expr, attr, depth)
+    if isinstance(expr, nodes.Attribute) and expr.attrname in apis.TENSOR_RESULT_ATTRIBUTES:
+        return TENSOR if mindspore_object(expr.expr, depth + 1) == TENSOR else None  # p.data, x.T
     return None
+
+
+def _arithmetic_object(expr: nodes.BinOp, depth: int) -> str | None:
+    """TENSOR for arithmetic on a MindSpore tensor (measured: ``t <op> v`` is a
+    tensor or raises TypeError, whatever ``v``; ``2.0 * t`` is one too, but not
+    ``a * t`` for a numpy array ``a``, which numpy answers first)."""
+    if expr.op not in apis.TENSOR_ARITHMETIC_OPERATORS:
+        return None
+    if mindspore_object(expr.left, depth + 1) == TENSOR:
+        return TENSOR
+    left = expr.left.operand if isinstance(expr.left, nodes.UnaryOp) else expr.left
+    number = isinstance(left, nodes.Const) and type(left.value) in (int, float)
+    return TENSOR if number and mindspore_object(expr.right, depth + 1) == TENSOR else None
 
 
 def _object_made_by(call: nodes.Call, depth: int) -> str | None:
@@ -2312,11 +2334,14 @@ def _object_made_by(call: nodes.Call, depth: int) -> str | None:
         inner = mindspore_object(func.expr, depth + 1)
         if inner == CELL:
             return CELL
+    if isinstance(func, nodes.Attribute) and func.attrname in apis.TENSOR_RESULT_METHODS \
+            and mindspore_object(func.expr, depth + 1) == TENSOR:
+        return TENSOR  # t.squeeze(), t.reshape(...): a MindSpore tensor's methods give tensors
     if not isinstance(func, (nodes.Name, nodes.Attribute)):
         return None
     qname = resolve.qualified_name(func)
     if qname is not None:
-        if qname in apis.TENSOR_CONSTRUCTORS or is_op_function(qname):
+        if qname in apis.TENSOR_CONSTRUCTORS or is_op_function(qname) and qname not in apis.CONSTANT_RESULT_CALLS:
             return TENSOR
         if resolve.is_cell_qname(qname):
             return CELL
@@ -2372,16 +2397,33 @@ def _reaching_binding(name: nodes.Name) -> nodes.NodeNG | None:
     if len(bound) == 1:
         return bound[0]
     above = [b for b in bound if (b.lineno or 0) < (name.lineno or 0) and not isinstance(b.parent, nodes.Arguments)]
-    if not above:
-        return None
-    last = max(above, key=lambda b: b.lineno)
-    statement = last.statement()
     ancestors = set()
     node = name.parent
     while node is not None and node is not frame:
         ancestors.add(node)
         node = node.parent
-    return last if statement.parent in ancestors or statement.parent is frame else None
+    for binding in sorted(above, key=lambda b: b.lineno, reverse=True):
+        statement = binding.statement()
+        if statement.parent is frame or any(node in ancestors for node in _block_of(statement)):
+            return binding  # in the use's block or an enclosing one: the last one reaches the use
+        if not _other_branch(statement, ancestors, frame):
+            return None  # in a block that may or may not have run before the use: unsure
+    return None
+
+
+def _other_branch(statement: nodes.NodeNG, ancestors: set[nodes.NodeNG], frame: nodes.NodeNG) -> bool:
+    """Whether ``statement`` sits in one arm of an ``if`` whose other arm holds the use
+    (``ancestors``: the nodes above it), outside any loop of ``frame``: it never runs
+    before the use (``if a: m = m[:1]`` then ``elif b: f(m)``)."""
+    child, parent = statement, statement.parent
+    while parent is not None and parent is not frame:
+        if isinstance(parent, (nodes.For, nodes.While)):
+            return False  # an earlier iteration may have run it
+        if isinstance(parent, nodes.If) and parent in ancestors:
+            use_in_body = any(node in ancestors for node in parent.body)
+            return (child in parent.body) != use_in_body and child is not parent.test
+        child, parent = parent, parent.parent
+    return False
 
 
 def _iterated_from_dataset(name: nodes.Name) -> str | None:
@@ -2408,6 +2450,29 @@ def _iterated_from_dataset(name: nodes.Name) -> str | None:
         if binding.parent is loop:  # the whole item: a dict or a list of tensors
             return "container"
         return TENSOR
+    return None
+
+
+def _declared_tensor(param: nodes.AssignName) -> bool:
+    """A parameter annotated ``ms.Tensor`` (or Parameter), without a None default:
+    the author declares a MindSpore tensor (``def decode(self, z: ms.Tensor)``)."""
+    args = param.parent
+    annotation = astutil.annotation_of(args, param)
+    if not isinstance(annotation, (nodes.Name, nodes.Attribute)):
+        return False  # none, Optional[...], a string
+    if resolve.qualified_name(annotation) not in apis.TENSOR_ANNOTATIONS:
+        return False
+    default = _default_of(args, param)
+    return not (isinstance(default, nodes.Const) and default.value is None)
+
+
+def _default_of(args: nodes.Arguments, param: nodes.AssignName) -> nodes.NodeNG | None:
+    positional = list(args.posonlyargs or ()) + list(args.args or ())
+    if param in positional:
+        index = positional.index(param) - (len(positional) - len(args.defaults or ()))
+        return args.defaults[index] if index >= 0 else None
+    if param in (args.kwonlyargs or ()):
+        return (args.kw_defaults or [])[args.kwonlyargs.index(param)]
     return None
 
 

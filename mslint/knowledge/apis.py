@@ -864,6 +864,69 @@ TORCH_METHOD_IDIOMS: dict[str, TorchMethodIdiom] = {
         "use x.shape[dim] (or x.shape for the whole shape)",
     ),
 }
+# More PyTorch tensor methods MindSpore 2.10's Tensor and Parameter lack, found by
+# introspection of the installed classes (every callable of torch.Tensor that neither
+# has, nor a numpy array, a list, a dict, a str, a Cell or an optimizer):
+# AttributeError (tests/oracle/test_torch_idioms.py measures each name again). Not
+# every such name is here, only those a port writes and no other library's object
+# spells alike (``x.mode()``, ``x.values()``, ``x.solve()`` are left out).
+# In-place ``x.op_(...)`` whose out-of-place ``x.op(...)`` MindSpore's Tensor has and
+# computes alike (measured on the unary ones):
+TORCH_INPLACE_TENSOR_METHODS: frozenset[str] = frozenset(
+    {
+        "abs_", "absolute_", "acos_", "acosh_", "addcmul_", "arccos_", "arccosh_",
+        "arcsin_", "arcsinh_", "arctan_", "arctanh_", "asin_", "asinh_", "atan_", "atan2_", "atanh_",
+        "ceil_", "clip_", "cos_", "cosh_", "cumprod_", "cumsum_", "deg2rad_", "divide_", "erf_",
+        "erfc_", "expm1_", "fmod_", "frac_", "lerp_", "log10_", "log1p_", "log2_", "multiply_",
+        "nan_to_num_", "neg_", "negative_", "pow_", "rad2deg_", "reciprocal_", "round_", "rsqrt_",
+        "sgn_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "squeeze_", "subtract_", "swapaxes_",
+        "swapdims_", "t_", "tan_", "transpose_", "tril_", "triu_", "true_divide_", "trunc_",
+        "unsqueeze_", "xlogy_",
+    }
+)
+# In-place comparisons and logical/bitwise operations: PyTorch's keep x's dtype, where
+# MindSpore's out-of-place ones return booleans.
+TORCH_INPLACE_DTYPE_KEEPING_METHODS: frozenset[str] = frozenset(
+    {
+        "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "greater_equal_", "less_",
+        "less_equal_", "not_equal_", "logical_and_", "logical_or_", "logical_xor_", "logical_not_",
+        "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_",
+    }
+)
+# The others, with what to write instead.
+TORCH_ONLY_TENSOR_METHODS: dict[str, str] = {
+    "detach_": "delete it: a Parameter with requires_grad=False is not trained, and ops.stop_gradient(x) "
+               "stops a gradient",
+    "relu_": "assign ops.relu(x)",
+    # Tensor.addcdiv exists, but its kernel is not registered on CPU (measured)
+    "addcdiv_": "assign x + value * tensor1 / tensor2",
+    "clamp_min_": "assign x.clamp(min=...)",
+    "clamp_max_": "assign x.clamp(max=...)",
+    "clamp_min": "use x.clamp(min=...)",
+    "clamp_max": "use x.clamp(max=...)",
+    "retain_grad": "delete it: ms.grad/ms.value_and_grad return the gradients they are asked for",
+    "element_size": "use x.itemsize",
+    "new_tensor": "use ms.Tensor(data, dtype=x.dtype)",
+    "unflatten": "use x.reshape(...) with the split dimensions",
+    "log_softmax": "use ops.log_softmax(x, axis)",
+    "get_device": "delete it: MindSpore chooses the device once, with ms.set_device",
+    "share_memory_": "delete it",
+    "record_stream": "delete it",
+}
+for _name in sorted(TORCH_INPLACE_TENSOR_METHODS):
+    TORCH_METHOD_IDIOMS[_name] = TorchMethodIdiom(
+        "tensor",
+        f"MindSpore tensors have no in-place .{_name}() (AttributeError)",
+        f"assign the out-of-place result: x = x.{_name[:-1]}(...)",
+    )
+for _name in sorted(TORCH_INPLACE_DTYPE_KEEPING_METHODS):
+    TORCH_METHOD_IDIOMS[_name] = TorchMethodIdiom(
+        "tensor",
+        f"MindSpore tensors have no in-place .{_name}() (AttributeError)",
+        f"assign the out-of-place result in x's dtype: x = x.{_name[:-1]}(...).astype(x.dtype)",
+    )
+for _name, _instead in TORCH_ONLY_TENSOR_METHODS.items():
+    TORCH_METHOD_IDIOMS[_name] = TorchMethodIdiom("tensor", f"MindSpore tensors have no .{_name}() (AttributeError)", _instead)
 # Tensor.to / Cell.to: MindSpore 2.10 accepts a dtype, a tensor, or one of its own
 # device names ("CPU", "cpu", "Ascend", "npu", "meta"); PyTorch device names raise
 # ValueError. Strings with these prefixes (lower-cased) are PyTorch devices.
@@ -1164,6 +1227,87 @@ RECEIVER_ONLY_METHODS: frozenset[str] = frozenset(
 # Measured on MindSpore 2.10 (tests/oracle/test_training_loop.py checks every
 # entry against ``inspect.signature`` of the installed classes and calls them).
 # ==========================================================================
+# ms-unknown-context-keyword: the parameters MindSpore 2.10's context setters know,
+# measured (tests/oracle/test_training_loop.py): set_auto_parallel_context takes the keys
+# of its setter table and raises ValueError ("Set context keyword ... is not
+# recognized!") for any other; set_context takes its setters and the context's
+# parameters (a few of them only warn, or refuse a removed key by name:
+# exception_dump, grad_for_scalar, precompile_only) and raises ValueError ("... is not
+# recognized!") for any other. Both take **kwargs, so no signature shows this. A
+# keyword outside the set is reported only when it misspells one inside it (difflib
+# ratio >= CONTEXT_KEYWORD_CUTOFF): a name that resembles none may be an older
+# MindSpore's key (``mirror_mean``), right where that version runs.
+CONTEXT_KEYWORDS: dict[str, frozenset[str]] = {
+    "mindspore.set_auto_parallel_context": frozenset(
+        {
+            "all_reduce_fusion_config", "auto_parallel_new_interface", "auto_parallel_search_mode",
+            "auto_pipeline", "comm_fusion", "communi_parallel_mode", "dataset_strategy",
+            "device_num", "dump_device_local_norm", "dump_local_norm", "dump_local_norm_path",
+            "enable_alltoall", "enable_parallel_optimizer", "force_fp32_communication",
+            "full_batch", "global_rank", "grad_accumulation_step", "gradient_fp32_sync",
+            "gradients_mean", "group_ckpt_save_file", "init_param_in_compile", "loss_repeated_mean",
+            "optimizer_weight_shard_aggregated_save", "optimizer_weight_shard_size",
+            "parallel_mode", "parallel_optimizer_config", "parameter_broadcast", "pipeline_config",
+            "pipeline_result_broadcast", "pipeline_segments", "pipeline_stages", "search_mode",
+            "sharding_propagation", "strategy_ckpt_config", "strategy_ckpt_load_file",
+            "strategy_ckpt_save_file"
+        }
+    ),
+    "mindspore.set_context": frozenset(
+        {
+            "aoe_config", "aoe_job_type", "aoe_tune_mode", "ascend_config", "atomic_clean_policy",
+            "auto_tune_mode", "bias_add_comm_swap", "check_bprop", "compile_cache_path",
+            "compute_communicate_fusion_level", "conv_allow_hf32", "conv_allow_tf32",
+            "conv_dgrad_algo", "conv_fprop_algo", "conv_wgrad_algo", "cur_step_num",
+            "dataset_broadcast_opt_level", "debug_level", "deterministic", "device_id",
+            "device_target", "disable_format_transform", "enable_allreduce_slice_to_reducescatter",
+            "enable_auto_mixed_precision", "enable_begin_end_inline_opt", "enable_compile_cache",
+            "enable_concat_eliminate_opt", "enable_flash_attention_load_balance",
+            "enable_fused_cast_add_opt", "enable_grad_comm_opt", "enable_graph_kernel",
+            "enable_interleave_parallel_branch", "enable_interleave_split_concat_branch",
+            "enable_offloading_packed_experts", "enable_opt_shard_comm_opt",
+            "enable_parallel_split", "enable_profiling", "enable_reduce_precision", "enable_sparse",
+            "enable_task_opt", "env_config_path", "exec_order", "ge_options", "gpu_config",
+            "graph_kernel_flags", "hccl_watchdog", "host_scheduling_max_threshold", "infer_boost",
+            "inter_op_parallel_num", "interleaved_layernorm_comm", "interleaved_matmul_comm",
+            "jit_compile", "jit_config", "jit_level", "jit_syntax_level", "last_triggered_step",
+            "matmul_allow_hf32", "matmul_allow_tf32", "matmul_grad_comm_overlap", "max_call_depth",
+            "max_device_memory", "memory_optimize_level", "mempool_block_size", "mode", "need_ckpt",
+            "op_debug_option", "op_precision_mode", "op_timeout", "pp_1f1b_overlap",
+            "precision_mode", "print_file_path", "profiling_options", "pynative_synchronize",
+            "recompute_allgather_overlap_fagrad", "recompute_comm_overlap",
+            "reserve_class_name_in_scope", "runtime_num_threads", "save_checkpoint_steps",
+            "save_graphs", "save_graphs_path", "topo_order", "variable_memory_max_size",
+            "exception_dump", "grad_for_scalar", "precompile_only"
+        }
+    ),
+}
+# What set_context also takes without complaint and no one means: the context object's
+# other attributes (its methods among them), which it overwrites. Never suggested.
+CONTEXT_OBJECT_ATTRIBUTES: frozenset[str] = frozenset(
+    {
+        "enable_debug_runtime", "enable_ge", "get_jit_config", "get_mode", "get_param",
+        "set_aoe_config", "set_aoe_tune_mode", "set_ascend_config", "set_backend_policy",
+        "set_debug_level", "set_deterministic", "set_device_id", "set_device_target",
+        "set_env_config_path", "set_exec_order", "set_gpu_config", "set_inter_op_parallel_num",
+        "set_jit_config", "set_jit_syntax_level", "set_max_call_depth", "set_max_device_memory",
+        "set_memory_optimize_level", "set_mempool_block_size", "set_mode", "set_op_timeout",
+        "set_param", "set_print_file_path", "set_profiling_options", "set_runtime_num_threads",
+        "set_save_graphs_path", "set_variable_memory_max_size", "setters", "support_binary"
+    }
+)
+# Every keyword that does not raise "is not recognized".
+CONTEXT_KNOWN_KEYWORDS: dict[str, frozenset[str]] = {
+    **CONTEXT_KEYWORDS,
+    "mindspore.set_context": CONTEXT_KEYWORDS["mindspore.set_context"] | CONTEXT_OBJECT_ATTRIBUTES,
+}
+CONTEXT_KEYWORD_CUTOFF = 0.8
+CONTEXT_KEYWORD_ERRORS: dict[str, str] = {
+    "mindspore.set_auto_parallel_context": 'ValueError ("Set context keyword {} is not recognized!")',
+    "mindspore.set_context": 'ValueError ("the keyword argument {} is not recognized!")',
+}
+
+
 @dataclass(frozen=True)
 class TorchKeyword:
     """A PyTorch keyword a MindSpore API does not accept.
@@ -1355,6 +1499,10 @@ CELL_CONTAINERS: frozenset[str] = frozenset(
 )
 # Trainers that call set_train() on the network themselves (Model.train does).
 SET_TRAIN_RUNNERS: frozenset[str] = frozenset({"mindspore.Model", "mindspore.train.Model"})
+# ms-missing-set-train: how a grad call's weights name the network they belong to
+# (``net.trainable_params()``, or ``optimizer.parameters`` of an optimizer built from it).
+CELL_PARAMETER_METHODS: frozenset[str] = frozenset({"trainable_params", "get_parameters"})
+OPTIMIZER_PARAMETERS_ATTRIBUTE = "parameters"
 # Wrappers that train the network they hold when called (they do not call set_train).
 TRAIN_STEP_CELLS: frozenset[str] = frozenset(
     {"mindspore.nn.TrainOneStepCell", "mindspore.nn.TrainOneStepWithLossScaleCell"}
@@ -1699,6 +1847,28 @@ OPTIMIZER_PARAMETERS_ADVICE: dict[str, str] = {
 ITEM_PASSING_CALLS: frozenset[str] = frozenset({"filter", "list", "tuple", "iter", "sorted", "itertools.chain"})
 # Cell methods that return the Cell itself: ``net = Net(3).set_grad()`` holds the Cell.
 CELL_SELF_RETURNING_METHODS: frozenset[str] = frozenset({"set_grad", "set_train", "to_float", "add_flags", "add_flags_recursive"})
+# values.mindspore_object: what a MindSpore tensor gives. Arithmetic on it is a tensor
+# or raises TypeError (measured, whatever the other operand); these methods and
+# attributes of a MindSpore tensor return a tensor (measured in
+# tests/oracle/test_torch_idioms.py, on CPU: not clone, repeat or roll, whose CPU
+# kernels are missing; not max/min/sort/topk/split/chunk, which may return tuples).
+TENSOR_ARITHMETIC_OPERATORS: frozenset[str] = frozenset({"+", "-", "*", "/", "//", "%", "**", "@"})
+TENSOR_RESULT_METHODS: frozenset[str] = frozenset(
+    {
+        "squeeze", "unsqueeze", "reshape", "view", "view_as", "reshape_as", "expand", "expand_as",
+        "broadcast_to", "transpose", "swapaxes", "permute", "flatten", "ravel", "contiguous",
+        "copy", "float", "half", "double", "int", "long", "bool", "astype", "type_as",
+        "abs", "exp", "log", "sqrt", "rsqrt", "pow", "square", "neg", "sigmoid", "tanh", "softmax",
+        "sum", "mean", "prod", "norm", "cumsum", "clamp", "clip", "repeat_interleave",
+        "tile", "flip", "narrow", "index_select", "gather", "masked_fill", "matmul",
+        "add", "sub", "mul", "div", "t", "tril", "triu",
+    }
+)
+TENSOR_RESULT_ATTRIBUTES: frozenset[str] = frozenset({"data", "T"})
+# A parameter so annotated is declared a MindSpore tensor.
+TENSOR_ANNOTATIONS: frozenset[str] = frozenset(
+    {"mindspore.Tensor", "mindspore.common.tensor.Tensor", "mindspore.Parameter", "mindspore.common.parameter.Parameter"}
+)
 # Dataset iterators whose items are MindSpore tensors (unless output_numpy=True).
 DATASET_DICT_ITERATOR = "create_dict_iterator"
 DATASET_TENSOR_ITERATORS: frozenset[str] = frozenset({"create_tuple_iterator", DATASET_DICT_ITERATOR})
@@ -1707,8 +1877,13 @@ DATASET_TENSOR_ITERATORS: frozenset[str] = frozenset({"create_tuple_iterator", D
 CELL_ITERATING_METHODS: frozenset[str] = frozenset({"cells_and_names", "cells", "name_cells"})
 # ms-torch-in-cell: PyTorch tensor methods that neither a MindSpore tensor nor a
 # numpy array has (measured: AttributeError): in a module that imports mindspore and
-# no torch, a call of one is the PyTorch idiom whatever the receiver.
-TORCH_TENSOR_ONLY_METHODS: frozenset[str] = frozenset({"detach", "cpu"})
+# no torch, a call of one is the PyTorch idiom whatever the receiver. The in-place
+# ones end in "_", a spelling only PyTorch's tensors (and layers over MindSpore that
+# mimic them, whose modules count as torch) use.
+TORCH_TENSOR_ONLY_METHODS: frozenset[str] = frozenset(
+    {"detach", "cpu"} | TORCH_INPLACE_TENSOR_METHODS | TORCH_INPLACE_DTYPE_KEEPING_METHODS
+    | {name for name in TORCH_ONLY_TENSOR_METHODS if name.endswith("_")}
+)
 # Issue 25 (guide): rows added to ms-torch-module-method's tables. The rules of
 # the migration guide's training chapters keep their facts in mslint/knowledge/guide.py.
 # ==========================================================================

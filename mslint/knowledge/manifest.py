@@ -238,6 +238,12 @@ RULES: tuple[RuleSpec, ...] = (
                      "named_parameters() -> parameters_and_names() (no fix where an optimizer takes it), "
                      "children() -> cells(), .cpu() deleted", "safe")),
     RuleSpec("ms-loss-scale-without-unscale", "W8007", _TRAINING_LOOP, "training_loop", unconfirmed=_TRAINING_SETUP),
+    RuleSpec(
+        "ms-unknown-context-keyword", "E8008", _TRAINING_LOOP, "training_loop",
+        unconfirmed="the context call raises ValueError when it runs, before any network is built",
+        fix=Fix("renames the misspelled keyword to the one keyword MindSpore knows that it resembles "
+                "(radients_mean= -> gradients_mean=); none when two resemble it", "safe"),
+    ),
     # -- issue 25: training steps, checkpoints, data parallel, metrics, seeds (81xx) --
     RuleSpec("ms-aux-before-loss", "E8101", _TRAINING_STEPS, "training_steps", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-data-parallel-gradient-sum", "W8102", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),

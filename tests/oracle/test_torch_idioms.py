@@ -160,13 +160,22 @@ def test_ms_torch_in_cell_method_idiom_table(run_snippet):
     result = run_snippet(OBJECTS + '''
 from mslint.knowledge import apis
 methods = sorted(apis.TORCH_METHOD_IDIOMS)
+w = Parameter(Tensor(np.ones((2, 3)), ms.float32), name="w")
 report(tensor={m: callable(getattr(x, m, None)) for m in methods},
+       parameter={m: callable(getattr(w, m, None)) for m in methods},
        cell={m: callable(getattr(net, m, None)) for m in methods},
-       optimizers={k: {m: hasattr(o, m) for m in methods} for k, o in optimizers.items()})
+       optimizers={k: {m: hasattr(o, m) for m in methods} for k, o in optimizers.items()},
+       numpy={m: hasattr(np.ones(3), m) for m in apis.TORCH_TENSOR_ONLY_METHODS},
+       torch={m: callable(getattr(torch.ones(2, 3), m, None)) for m in methods if m not in ("zero_grad", "step")})
 ''')
-    # none of them is a callable method of a MindSpore Tensor, Cell or optimizer
+    # none of them is a callable method of a MindSpore Tensor, Parameter, Cell or optimizer
     assert not any(result["tensor"].values())
+    assert not any(result["parameter"].values())
     assert not any(result["cell"].values())
+    # the methods reported whatever the receiver: numpy arrays lack them too
+    assert not any(result["numpy"].values())
+    # each is a PyTorch tensor method (its idiom)
+    assert all(result["torch"].values()), [m for m, v in result["torch"].items() if not v]
     for flags in result["optimizers"].values():
         assert not any(flags.values())
 
@@ -200,3 +209,110 @@ report(
     assert result["size"][0] == "error" and result["size"][1].startswith("TypeError"), result["size"]
     assert result["to"][0] == "error" and result["to"][1].startswith("ValueError"), result["to"]
     assert result["fixed"] == [2, 6.0, "Dense", False]
+
+
+def test_ms_torch_in_cell_detach_in_place_fails_where_a_layer_is_built(run_snippet):
+    """``self.weights.detach_()`` in __init__ (a PyTorch sinusoidal embedding's make_weights):
+    the Cell cannot be built (AttributeError); deleting it leaves a frozen Parameter."""
+    result = run_snippet('''
+pynative_mode()
+class SinPos(nn.Cell):
+    def __init__(self, detach):
+        super().__init__()
+        self.weights = Parameter(ops.zeros((4, 2)), requires_grad=False)
+        if detach:
+            self.weights.detach_()
+    def construct(self, x):
+        return x + self.weights
+report(torch_style=attempt(lambda: SinPos(True)), fixed=attempt(lambda: len(SinPos(False).trainable_params())))
+''')
+    assert result["torch_style"][0] == "error" and result["torch_style"][1].startswith("AttributeError")
+    assert result["fixed"] == ["ok", 0]
+
+
+def test_ms_torch_in_cell_in_place_methods_have_out_of_place_counterparts(run_snippet):
+    """The in-place PyTorch methods the rule reports: MindSpore's tensor lacks them
+    (PyNative: AttributeError; graph mode fails to compile), and the out-of-place
+    method the message suggests computes what PyTorch's in-place one leaves in x."""
+    result = run_snippet('''
+import torch
+from mslint.knowledge import apis
+values = np.array([[0.25, 0.5, 0.75], [0.1, 0.2, 0.3]], np.float32)
+other = np.array([[0.5, 0.4, 0.3], [0.2, 0.6, 0.9]], np.float32)
+arguments = {"pow_": (2,), "clip_": (0.2, 0.6), "cumsum_": (0,), "cumprod_": (1,), "fmod_": (0.3,),
+             "lerp_": ("other", 0.5), "addcmul_": ("other", "other"),
+             "atan2_": ("other",), "divide_": ("other",), "multiply_": ("other",),
+             "subtract_": ("other",), "true_divide_": ("other",), "xlogy_": ("other",),
+             "transpose_": (0, 1), "swapaxes_": (0, 1), "swapdims_": (0, 1), "unsqueeze_": (0,),
+             "tril_": (), "triu_": (1,)}
+def given(args, make):
+    return [make(other) if a == "other" else a for a in args]
+same, missing, present = {}, [], []
+for name in sorted(apis.TORCH_INPLACE_TENSOR_METHODS):
+    args = arguments.get(name, ())
+    t = torch.tensor(values)
+    getattr(t, name)(*given(args, torch.tensor))
+    x = Tensor(values)
+    missing.append(not hasattr(x, name))
+    out = attempt(lambda: getattr(x, name[:-1])(*given(args, Tensor)).asnumpy())
+    same[name] = out[0] == "ok" and bool(np.allclose(out[1], t.numpy(), atol=1e-5, equal_nan=True)) or out
+for name in sorted(apis.TORCH_INPLACE_DTYPE_KEEPING_METHODS):
+    x = Tensor(values)
+    missing.append(not hasattr(x, name))
+    present.append(callable(getattr(x, name[:-1], None)))
+class InPlace(nn.Cell):
+    def construct(self, x):
+        x.unsqueeze_(0)
+        return x
+graph_mode()
+report(same=same, missing=all(missing), present=all(present), graph=attempt(lambda: InPlace()(Tensor(values)).shape))
+''')
+    assert result["missing"] and result["present"]
+    assert all(v is True for v in result["same"].values()), {n: v for n, v in result["same"].items() if v is not True}
+    assert result["graph"][0] == "error"
+
+
+def test_ms_torch_in_cell_what_a_mindspore_tensor_gives_is_a_tensor(run_snippet):
+    """What mslint.analysis.values.mindspore_object takes for a MindSpore tensor outside
+    construct: indexing one, its methods in TENSOR_RESULT_METHODS and attributes in
+    TENSOR_RESULT_ATTRIBUTES, and arithmetic with it on the left (a tensor or a
+    TypeError, whatever the right operand) or after a Python number; not numpy on
+    the left, which answers first with an array."""
+    result = run_snippet('''
+import torch
+from mslint.knowledge import apis
+x = Tensor(np.arange(6).reshape(2, 3), ms.float32)
+w = Parameter(Tensor(np.ones((2, 3)), ms.float32), name="w")
+arguments = {"reshape": (3, 2), "view": (3, 2), "view_as": (x,), "reshape_as": (x,), "expand": ((2, 2, 3),),
+             "expand_as": (x,), "broadcast_to": ((2, 2, 3),), "transpose": (0, 1), "swapaxes": (0, 1),
+             "permute": (1, 0), "astype": (ms.float16,), "type_as": (x,), "pow": (2,), "clamp": (0.0, 1.0),
+             "clip": (0.0, 1.0), "repeat_interleave": (2,), "tile": ((2, 1),), "softmax": (-1,),
+             "unsqueeze": (0,), "flip": ((0,),), "narrow": (0, 0, 1), "cumsum": (0,),
+             "index_select": (0, Tensor([0], ms.int32)), "gather": (Tensor([0], ms.int32), 0),
+             "masked_fill": (x > 2, 0.0), "matmul": (x.T,), "add": (x,), "sub": (x,), "mul": (x,), "div": (2.0,)}
+def kind_of(value):
+    value.asnumpy()  # PyNative runs ops asynchronously: a failing kernel fails here
+    return "Tensor" if isinstance(value, Tensor) else type(value).__name__  # a Parameter is a Tensor
+methods = {f"{kind}.{m}": attempt(lambda: kind_of(getattr(t, m)(*arguments.get(m, ()))))
+           for kind, t in (("tensor", x), ("parameter", w)) for m in sorted(apis.TENSOR_RESULT_METHODS)}
+attributes = {f"{kind}.{a}": type(getattr(t, a)).__name__
+              for kind, t in (("tensor", x), ("parameter", w)) for a in sorted(apis.TENSOR_RESULT_ATTRIBUTES)}
+others = {"numpy": np.ones((2, 3), np.float32), "torch": torch.ones(2, 3), "list": [1.0, 2.0, 3.0], "float": 2.0,
+          "none": None, "object": object()}
+arithmetic = {f"{name} {op}": attempt(lambda: type(eval("x " + op + " v", {"x": x, "v": v})).__name__)
+              for name, v in others.items() for op in apis.TENSOR_ARITHMETIC_OPERATORS}
+import importlib
+declared = [isinstance(getattr(importlib.import_module(q.rsplit(".", 1)[0]), q.rsplit(".", 1)[1])(x), Tensor)
+            for q in sorted(apis.TENSOR_ANNOTATIONS)]
+report(methods=methods, attributes=attributes, arithmetic=arithmetic, declared=declared,
+       index=[type(x[0, 0]).__name__, type(x[:, 1:]).__name__, type(w[0]).__name__],
+       number_left=type(2.0 * x).__name__, numpy_left=type(np.ones((2, 3), np.float32) * x).__name__)
+''')
+    assert all(v == ["ok", "Tensor"] for v in result["methods"].values()), \
+        {m: v for m, v in result["methods"].items() if v != ["ok", "Tensor"]}
+    assert set(result["attributes"].values()) <= {"Tensor", "Parameter"}, result["attributes"]
+    for key, outcome in result["arithmetic"].items():
+        assert outcome == ["ok", "Tensor"] or outcome[0] == "error" and outcome[1].startswith("TypeError"), (key, outcome)
+    assert result["index"] == ["Tensor", "Tensor", "Tensor"]
+    assert result["number_left"] == "Tensor" and result["numpy_left"] == "ndarray"
+    assert all(result["declared"])  # the annotations taken as a declared tensor name Tensor classes

@@ -674,3 +674,85 @@ loss, grads = ms.value_and_grad(forward_fn, None, net.trainable_params())(Tensor
 report(loss=float(scaler.unscale(loss).asnumpy()), grad=float(grads[0].asnumpy().ravel()[0]))
 ''')
     assert result["loss"] == 2.0 and result["grad"] == 1024.0
+
+
+# ---------------------------------------------------------------------------
+# ms-unknown-context-keyword
+# ---------------------------------------------------------------------------
+def test_ms_unknown_context_keyword_tables_are_what_mindspore_knows(run_snippet):
+    """The known keywords are MindSpore's own: set_auto_parallel_context's setter
+    table, set_context's setters, context parameters and context-object attributes;
+    every one of them is in mslint's tables, and nothing else is."""
+    result = run_snippet('''
+from mindspore import context
+from mindspore.parallel._auto_parallel_context import _set_auto_parallel_context_func_map
+ctx = context._context()
+parameters = set(ctx.setters) | {k for k in context.ms_ctx_param.__members__ if not k.startswith("_")}
+attributes = {n for n in dir(ctx) if not n.startswith("_")}
+report(parallel=sorted(_set_auto_parallel_context_func_map), context=sorted(parameters | attributes))
+''')
+    known = apis.CONTEXT_KNOWN_KEYWORDS
+    assert set(result["parallel"]) == known["mindspore.set_auto_parallel_context"]
+    # set_context also names four keys it only warns about, and three it refuses by name
+    named = {"enable_sparse", "auto_tune_mode", "enable_auto_mixed_precision", "enable_compile_cache",
+             "exception_dump", "grad_for_scalar", "precompile_only"}
+    assert set(result["context"]) | named == known["mindspore.set_context"]
+
+
+def test_ms_unknown_context_keyword_misspelling_raises_and_fix_works(run_snippet):
+    """A misspelled keyword raises ValueError (the ProtoNet script's radients_mean),
+    the suggested keyword is accepted and takes effect; every known keyword passes
+    the name check (any error it raises is about its value, not its name)."""
+    result = run_snippet('''
+from mslint.knowledge import apis
+def named(setter, key):
+    outcome = attempt(lambda: setter(**{key: object()}))
+    return outcome[0] == "ok" or "not recognized" not in outcome[1]
+report(
+    parallel=attempt(lambda: ms.set_auto_parallel_context(radients_mean=True)),
+    context=attempt(lambda: ms.set_context(devce_target="CPU")),
+    fixed=attempt(lambda: ms.set_auto_parallel_context(gradients_mean=True)),
+    mean=ms.get_auto_parallel_context("gradients_mean"),
+    older=attempt(lambda: ms.set_auto_parallel_context(mirror_mean=True)),
+    parallel_known=all(named(ms.set_auto_parallel_context, key)
+                       for key in apis.CONTEXT_KNOWN_KEYWORDS["mindspore.set_auto_parallel_context"]),
+)
+''')
+    assert result["parallel"] == ["error", "ValueError: Set context keyword radients_mean is not recognized!"]
+    assert result["context"][0] == "error" and result["context"][1].startswith("ValueError")
+    assert "devce_target is not recognized" in result["context"][1]
+    assert result["fixed"] == ["ok", None] and result["mean"] is True
+    assert result["older"][0] == "error"  # an older MindSpore's key fails too, but the rule leaves it alone
+    assert result["parallel_known"]
+
+
+def test_ms_missing_set_train_switched_off_in_the_loop_stays_off(run_snippet):
+    """A sampling helper called in the training loop switches the network off and
+    nothing switches it back: every later value_and_grad step runs with training=False
+    and BatchNorm's moving statistics stop moving; set_train() after the helper, or
+    at the top of each step, keeps them moving."""
+    result = run_snippet(SET_TRAIN_HARNESS + '''
+def run(restore):
+    net = Net()
+    optimizer = nn.SGD(net.trainable_params(), 0.01)
+    grad_fn = ms.value_and_grad(lambda x, y: nn.MSELoss()(net(x), y), None, optimizer.parameters)
+    def sample():
+        net.set_train(False)
+        net(data)
+    net.set_train()
+    moved, modes = [], []
+    for step in range(4):
+        before = net.bn.moving_mean.asnumpy().copy()
+        _, grads = grad_fn(data, label)
+        optimizer(grads)
+        modes.append(net.training)
+        moved.append(bool(np.abs(net.bn.moving_mean.asnumpy() - before).max() > 0))
+        if step == 0:
+            sample()
+            if restore:
+                net.set_train()
+    return [modes, moved]
+report(naive=run(False), fixed=run(True))
+''')
+    assert result["naive"] == [[True, False, False, False], [True, False, False, False]]
+    assert result["fixed"] == [[True, True, True, True], [True, True, True, True]]
