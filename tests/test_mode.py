@@ -238,9 +238,10 @@ def test_a_module_that_sets_the_mode_on_import_sets_the_program_mode(tmp_path: P
     assert loss.basis == "no program in sight builds it, and ../../eval.py, which imports its package, compiles"
 
 
-def test_a_set_context_in_a_function_the_program_never_calls_is_an_assumption(tmp_path: Path) -> None:
-    # distilled from a real project: the package's self-check selects GRAPH_MODE when
-    # called; the script imports the package but never calls it
+def test_a_set_context_in_a_function_the_program_never_calls_selects_nothing(tmp_path: Path) -> None:
+    # distilled from real projects: the package's self-check, or another script's
+    # main(), selects GRAPH_MODE when called; the script imports the module but never
+    # calls it, and importing a module runs its top level, not its functions
     paths = _project(
         tmp_path,
         {
@@ -250,9 +251,7 @@ def test_a_set_context_in_a_function_the_program_never_calls_is_an_assumption(tm
         },
     )
     decided = programs.decide(paths.values())[paths["model.py"]]
-    assert decided == mode.Decision(
-        mode.GRAPH, "run.py imports helpers.py, whose self_check() may set GRAPH_MODE", assumed=True
-    )
+    assert decided == mode.Decision(mode.PYNATIVE, "run.py runs PyNative")
     # called by the script, the helper sets the mode
     paths.update(_project(tmp_path, {"run.py": "import helpers\nfrom model import Net\n"
                                                "if __name__ == '__main__':\n    helpers.self_check()\n    Net()\n"}))

@@ -57,10 +57,9 @@ layer, not the module it sits in:
   Code no program builds takes the mode of the programs that import its package,
   else of the programs beside it, else of the repository's (all PyNative, or
   some: PyNative; all compiling: graph, assumed). Only programs whose mode is
-  known count there: one whose mode mslint cannot read, or that a helper it
-  never calls may set, is assumed to compile what it builds, but says nothing
-  of code it does not build. Where no program of known mode is in sight, the
-  code is assumed graph, and the findings say so.
+  known count there: one whose mode mslint cannot read is assumed to compile
+  what it builds, but says nothing of code it does not build. Where no program
+  of known mode is in sight, the code is assumed graph, and the findings say so.
 - **Trained or only evaluated**: a graph-mode Cell that every compiling program
   only evaluates or exports (``.predict``, ``.eval``, ``set_train(False)``,
   ``mindspore.export``, and nothing they reach trains) loses no gradient under
@@ -111,8 +110,8 @@ _MAX_CONFIG_FILES = 400
 
 # the kinds of program, most compiling first: code built by programs of several
 # kinds is graph code if any of them compiles it
-SETS_GRAPH, UNREADABLE, MAY_SET, RUNS_PYNATIVE = KINDS = ("graph", "unreadable", "may set", "pynative")
-_COMPILING = (SETS_GRAPH, UNREADABLE, MAY_SET)
+SETS_GRAPH, UNREADABLE, RUNS_PYNATIVE = KINDS = ("graph", "unreadable", "pynative")
+_COMPILING = (SETS_GRAPH, UNREADABLE)
 # the kinds whose mode mslint knows: evidence for code their programs do not build
 _KNOWN = (SETS_GRAPH, RUNS_PYNATIVE)
 
@@ -201,7 +200,7 @@ class Program:
 
     path: str
     kind: str = RUNS_PYNATIVE
-    evidence: str = ""  # why: "sets GRAPH_MODE (line 12)", "imports utils.py, whose init() may set GRAPH_MODE"
+    evidence: str = ""  # why: "sets GRAPH_MODE (utils.py:12)", "sets no mode: PyNative"
     syntax_level: str = ""
     trains: bool = True
     exports: bool = False
@@ -1001,7 +1000,6 @@ class Model:  # pylint: disable=too-many-instance-attributes
         selected: set[str] = set()
         levels: set[str] = set()
         evidence: dict[str, str] = {}
-        possible: list[tuple[str, str, frozenset]] = []
         own = self.facts(entry)["contexts"]
         sources = [(entry, call) for call in own]
         if not own:
@@ -1010,11 +1008,11 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     runs = call[1]
                     if runs == mode.AS_SCRIPT:
                         continue
+                    # one in a function or class of the module counts when the
+                    # program runs it (importing the module does not)
                     body = MODULE if runs == mode.ON_IMPORT else runs
                     if (path, body) in reached:
                         sources.append((path, call))
-                    elif set(call[0]) - {PYNATIVE}:
-                        possible.append((path, runs, frozenset(call[0])))
         by_config: dict[str, set[str]] | None = {}  # configuration file -> the modes it selects (None: not theirs)
         for path, call in sources:
             modes, _, line, options, call_levels, level_options, *rest = call
@@ -1042,11 +1040,6 @@ class Model:  # pylint: disable=too-many-instance-attributes
             program.kind, program.evidence = SETS_GRAPH, f"sets GRAPH_MODE ({evidence[GRAPH]})"
         elif UNKNOWN in selected:
             program.kind, program.evidence = UNREADABLE, f"sets a mode mslint cannot read ({evidence[UNKNOWN]})"
-        elif not selected and possible:
-            path, function, modes = possible[0]
-            what = "GRAPH_MODE" if GRAPH in modes else "the mode"
-            program.kind = MAY_SET
-            program.evidence = f"imports {_shown(path, entry)}, whose {function}() may set {what}"
         else:
             program.kind = RUNS_PYNATIVE
             program.evidence = f"sets PYNATIVE_MODE ({evidence[PYNATIVE]})" if PYNATIVE in selected else "sets no mode: PyNative"
@@ -1265,8 +1258,6 @@ class Model:  # pylint: disable=too-many-instance-attributes
             decision = Decision(GRAPH, f"{shown} sets GRAPH_MODE", syntax_level=syntax_level)
         elif first.kind == UNREADABLE:
             decision = Decision(GRAPH, f"the mode {shown} sets cannot be read", assumed=True, syntax_level=syntax_level)
-        elif first.kind == MAY_SET:
-            decision = Decision(GRAPH, f"{shown} {first.evidence}", assumed=True, syntax_level=syntax_level)
         elif first.guard:
             return Decision(PYNATIVE, f"{shown} {first.guard}")
         else:
@@ -1297,9 +1288,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """Code no program builds takes the mode of the programs whose mode is
         known (they set GRAPH_MODE, or run PyNative): those importing its own
         package, else those beside it, else the repository's. A program whose
-        mode mslint cannot tell (one it cannot read, or one a helper it never
-        calls may set) is assumed to compile what it builds, but it is no
-        evidence for code it does not build: where only such programs are in
+        mode mslint cannot read is assumed to compile what it builds, but it is
+        no evidence for code it does not build: where only such programs are in
         sight, the code is assumed graph as a library's is, and the basis says so."""
         if not self.programs:
             return mode.LIBRARY
@@ -1619,7 +1609,6 @@ _RUN_WHEN_BUILT = frozenset({"construct", "bprop"})
 _KIND_TEXT = {
     SETS_GRAPH: "GRAPH_MODE",
     UNREADABLE: "graph mode assumed",
-    MAY_SET: "graph mode assumed",
     RUNS_PYNATIVE: "PyNative",
 }
 
