@@ -231,6 +231,9 @@ def test_dicts_of_classes_and_getattr_on_a_module_are_registries(tmp_path: Path)
 
 # -- modes ---------------------------------------------------------------------------
 
+ENV_SETUP = ("import mindspore as ms\ndef setup(env_args):\n"
+             "    ms.set_context(mode=ms.GRAPH_MODE if env_args.mode.upper().startswith('GRAPH') else ms.PYNATIVE_MODE)\n")
+
 
 @pytest.mark.parametrize(
     ("files", "kind"),
@@ -257,6 +260,17 @@ def test_dicts_of_classes_and_getattr_on_a_module_are_registries(tmp_path: Path)
           "conv.py": "from mindspore import context\ndef convert():\n    saved = context.get_context('mode')\n"
                      "    context.set_context(mode=context.PYNATIVE_MODE)\n    context.set_context(mode=saved)\n"},
          programs.RUNS_PYNATIVE),
+        # a conditional testing an option another module declares, with string methods:
+        # the arm each of the option's values takes (its choices, else its default)
+        ({"train.py": "import argparse\nfrom env import setup\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+                      "    p.add_argument('--mode', default='PYNATIVE', choices=['PYNATIVE'])\n    setup(p.parse_args())\n",
+          "env.py": ENV_SETUP}, programs.RUNS_PYNATIVE),
+        ({"train.py": "import argparse\nfrom env import setup\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+                      "    p.add_argument('--mode', default='graph')\n    setup(p.parse_args())\n",
+          "env.py": ENV_SETUP}, programs.SETS_GRAPH),
+        # no value in sight: either arm
+        ({"train.py": "from env import setup\nif __name__ == '__main__':\n    setup(load())\n", "env.py": ENV_SETUP},
+         programs.SETS_GRAPH),
     ],
 )
 def test_modes_are_read_where_programs_set_them(tmp_path: Path, files: dict[str, str], kind: str) -> None:

@@ -34,7 +34,7 @@ The facts are a JSON-able dict:
             of their own, its name + PYNATIVE_PART, and "guard" its line
   dicts     name -> [[key, dotted]]: module-level dicts of names
   contexts  [[modes, runs, line, options, levels, level_options, mappings]]
-            (mappings: [[option, spelling, [[value, mode]]]], mslint.analysis.mode.ContextCall)
+            (mappings: [[option, reading, [[value, mode]]]], mslint.analysis.mode.ContextCall)
   arguments dest -> [default spec, [choices]]
   configs   [file names of .yaml/.yml/.json the file mentions]
   rebinds   [[target dotted, value dotted or "", runs]]
@@ -60,7 +60,7 @@ from typing import Any
 from mslint.analysis import forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 4
+FACTS_VERSION = 5
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -102,7 +102,7 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
         facts.update(_FactsReader(tree, data, may_run=facts["entry"] or path.endswith(".ipynb")).facts())
         facts["contexts"] = [
             [sorted(call.modes), call.runs, call.line, list(call.options), sorted(call.levels), list(call.level_options),
-             [[option, spelling, [list(item) for item in table]] for option, spelling, table in call.mappings]]
+             [[option, reading, [list(item) for item in table]] for option, reading, table in call.mappings]]
             for call in mode.context_calls_of_tree(tree)
         ] if b"set_context" in data else []
     except RecursionError:

@@ -39,13 +39,16 @@ layer, not the module it sits in:
   options of the program's modules and the configuration files beside the
   entry (and in config/, configs/) or named in its code (nested keys by their
   path: ``cfg.system.context_mode``), also through a table of modes the code
-  keys by the option (a dict, or branches comparing it with each name); where
-  the configuration files select both the mode and what a registry builds, what
-  only configurations selecting PyNative select is PyNative code of the
-  program (:attr:`Program.pynative_configs`); a ``set_context`` in a
-  function of an imported module the program never reaches may still run: the
-  mode is then an assumption. A Cell is graph code when a graph-mode program
-  builds it (``@jit`` code is compiled in every mode: mslint.analysis.scope),
+  keys by the option (a dict, or branches comparing it with each name, or a
+  conditional testing it with string operations: the arm each value takes);
+  where the configuration files select both the mode and what a registry
+  builds, what only configurations selecting PyNative select is PyNative code
+  of the program (:attr:`Program.pynative_configs`); a ``set_context`` in a
+  function of an imported module the program never reaches selects nothing
+  for it (``main()`` of another script, a self-check nobody calls: importing a
+  module runs its top level, not its functions). A Cell is graph code when a
+  graph-mode program builds it (``@jit`` code is compiled in every mode:
+  mslint.analysis.scope),
   unless the program's own code (the entry's top level, main guard and
   functions) builds it into a name it never calls nor hands on (``m = MoCo();
   load_param_into_net(m, ...); m.encoder_q(x)``: the sub-cell runs, MoCo's
@@ -1016,7 +1019,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         by_config: dict[str, set[str]] | None = {}  # configuration file -> the modes it selects (None: not theirs)
         for path, call in sources:
             modes, _, line, options, call_levels, level_options, *rest = call
-            tables = {option: (spelling, dict(table)) for option, spelling, table in (rest[0] if rest else ())}
+            tables = {option: (reading, dict(table)) for option, reading, table in (rest[0] if rest else ())}
             modes = set(modes)
             where = f"{os.path.relpath(path, self.root)}:{line}"
             how = ""
@@ -1070,12 +1073,12 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if not options or not modes:
             return None
         for option in options:
-            spelling, table = tables.get(option, ("", None))
+            reading, table = tables.get(option, ("", None))
             for value, givers in self._option_sources(program, option, reached).items():
                 if "" in givers:
                     return None
                 if table is not None:
-                    selected = table.get(mode.respelled(mode.yaml_scalar(value), spelling))
+                    selected = mode.table_mode(table, mode.yaml_scalar(value), reading)
                     chosen = {selected} if selected else set()
                 else:
                     chosen = mode.constant_mode(mode.yaml_scalar(value))
@@ -1089,25 +1092,34 @@ class Model:  # pylint: disable=too-many-instance-attributes
                           tables: dict[str, tuple[str, dict]] | None = None) -> tuple[set[str], str] | None:
         """The modes (``levels``: syntax levels) the options' values select, each
         read through its table of modes where the code has one (a value the
-        table lacks selects nothing: the code fails, or keeps the mode), and
-        where they were read; None when an option has no value in sight."""
+        table lacks selects nothing: the code fails, or keeps the mode; a
+        conditional's test the program's values decide selects the arm each
+        takes), and where they were read; None when an option has no value in
+        sight (a conditional's: either arm)."""
         found: set[str] = set()
         sources: list[str] = []
+        undecided = False
         for option in options:
             values = self._option_values(program, option, reached, sources)
+            reading, table = (tables or {}).get(option, ("", None))
             if not values:
-                return None
-            spelling, table = (tables or {}).get(option, ("", None))
+                if table is None or not mode.is_conditional(table):
+                    return None
+                found |= set(table.values())  # a test nothing in sight decides: either arm
+                undecided = True
+                continue
             for value in values:
                 if table is not None:
-                    selected = table.get(mode.respelled(value, spelling))
+                    selected = mode.table_mode(table, value, reading)
                     found |= {selected} if selected else set()
                 else:
                     found |= mode.constant_level(value) if levels else mode.constant_mode(value)
         if not found:
             return None
+        if not sources:
+            return found, f"either arm of a test of {options[0]!r}, which no option in sight gives"
         shown = ", ".join(sources[:3]) + (f" and {len(sources) - 3} more" if len(sources) > 3 else "")
-        return found, f"{options[0]!r} from {shown}"
+        return found, f"{options[0]!r} from {shown}" + (", either arm of a test of another" if undecided else "")
 
     # -- decisions -------------------------------------------------------------
     def _decide(self) -> None:
