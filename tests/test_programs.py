@@ -229,6 +229,40 @@ def test_dicts_of_classes_and_getattr_on_a_module_are_registries(tmp_path: Path)
     assert _built(_model(tmp_path), "train.py") == {"nets.py::ResNet", "nets.py::Vgg", "nets.py::Head"}
 
 
+def test_a_module_namespace_looked_up_by_key_builds_what_the_key_selects(tmp_path: Path) -> None:
+    # models.__dict__[args.arch], vars(models)[...], getattr(models, ...): the module's
+    # names, those its package __init__ re-exports included (by name or with *)
+    paths = _project(tmp_path, {
+        "models/__init__.py": "from .small import Small\nfrom .big import *\n",
+        "models/small.py": CELL.format(name="Small"),
+        "models/big.py": CELL.format(name="Big") + "class _Hidden(nn.Cell):\n    pass\n",
+        "train.py": "import argparse\nimport models\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+                    "    p.add_argument('--arch', default='Big')\n    args = p.parse_args()\n"
+                    "    net = models.__dict__[args.arch]()\n",
+        "tune.py": "import models\nif __name__ == '__main__':\n    net = vars(models)[name]()\n",
+        "serve.py": "import models\ndef serve(arch='Small'):\n    return getattr(models, arch)()\n"
+                    "if __name__ == '__main__':\n    import fire\n    fire.Fire()\n",
+    })
+    model = _model(tmp_path)
+    assert _built(model, "train.py") == {"models/big.py::Big"}
+    assert _built(model, "tune.py") == {"models/big.py::Big", "models/small.py::Small"}
+    # fire.Fire(): the command line may run any function of the module
+    assert _built(model, "serve.py") == {"models/big.py::Big", "models/small.py::Small"}
+    assert "models/big.py::Big  (through the names of models/__init__.py['Big'] <- main guard)" in model.explain()
+    assert model.reached(paths["models/small.py"], "Small")
+
+
+def test_a_module_imported_from_a_folder_without_init_is_a_module(tmp_path: Path) -> None:
+    # from src import models, src a namespace package (no __init__.py)
+    _project(tmp_path, {
+        "src/models/__init__.py": "from .net import Net\n",
+        "src/models/net.py": CELL.format(name="Net"),
+        "src/tools/factory.py": "from src import models\ndef get_model(args):\n    return models.__dict__[args.arch]()\n",
+        "train.py": "from src.tools.factory import get_model\nif __name__ == '__main__':\n    get_model(load())\n",
+    })
+    assert _built(_model(tmp_path), "train.py") == {"src/models/net.py::Net"}
+
+
 # -- modes ---------------------------------------------------------------------------
 
 ENV_SETUP = ("import mindspore as ms\ndef setup(env_args):\n"

@@ -140,6 +140,17 @@ def _dotted(node: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
+def _namespace_of(node: ast.expr) -> str | None:
+    """``models`` for ``models.__dict__`` and ``vars(models)``: a module's
+    namespace, looked up by key as ``getattr(models, key)`` is; else None."""
+    if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+        return _dotted(node.value)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" \
+            and len(node.args) == 1 and not node.keywords:
+        return _dotted(node.args[0])
+    return None
+
+
 def _params(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
     arguments = func.args
     return [arg.arg for arg in arguments.posonlyargs + arguments.args + arguments.kwonlyargs]
@@ -709,7 +720,11 @@ class _BodyReader(ast.NodeVisitor):
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         dotted = _dotted(node.value)
-        if dotted and self._known(dotted):
+        module = _namespace_of(node.value)
+        if module and self._known(module) and isinstance(node.ctx, ast.Load):
+            # models.__dict__[args.arch], vars(models)[name]: getattr(models, ...)
+            self.lookups.append([module, self._spec(node.slice), "getattr"])
+        elif dotted and self._known(dotted):
             if isinstance(node.ctx, ast.Load):
                 self.lookups.append([dotted, self._spec(node.slice), "item"])
             self._skip.add(id(node.value))

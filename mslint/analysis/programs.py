@@ -248,6 +248,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._module_files: dict[tuple, str | None] = {}
         self._resolved: dict[tuple, Any] = {}
         self._lookups: dict[tuple, Any] = {}
+        self._namespaces: dict[str, dict[str, tuple[str, str]]] = {}
         self._edges: dict[tuple[str, str], list] = {}
         self._cells: dict[tuple[str, str], bool] = {}
         self._registries: dict[tuple[str, str], list] | None = None
@@ -538,6 +539,10 @@ class Model:  # pylint: disable=too-many-instance-attributes
             _, level, module, imported = binding
             target = self.module_file(path, level, module) if (module or level) else None
             if target is None:
+                # from src import models, src a folder without __init__.py (a namespace package)
+                submodule = self.module_file(path, level, f"{module}.{imported}") if module else None
+                if submodule is not None:
+                    return ("mod", submodule)
                 return ("ext", f"{module}.{imported}") if not level and module else None
             return self._lookup(target, imported, depth + 1)
         if kind == "alias":
@@ -608,8 +613,12 @@ class Model:  # pylint: disable=too-many-instance-attributes
         for level, module, names in body.get("imports", ()):
             for target in self._statement_targets(path, level, module, names):
                 out.append((target, MODULE))
-        for dotted, *_ in body.get("calls", ()):
-            out.extend(self._symbol_nodes(self.resolve(path, dotted, local)))
+        for dotted, args, keywords, *_ in body.get("calls", ()):
+            target = self.resolve(path, dotted, local)
+            out.extend(self._symbol_nodes(target))
+            if target == ("ext", "fire.Fire") and not args and not keywords:
+                # fire.Fire(): the command line runs any function or class of the module
+                out.extend((path, name) for name in list(facts["functions"]) + list(facts["classes"]))
         if body_name != MODULE:
             for dotted in body.get("refs", ()):
                 out.extend(self._symbol_nodes(self.resolve(path, dotted, local)))
@@ -643,6 +652,29 @@ class Model:  # pylint: disable=too-many-instance-attributes
             out.append(("guarded", (path, body_name + PYNATIVE_PART), body["guard"]))
         known = self._edges[node] = list(dict.fromkeys(out))
         return known
+
+    def _namespace(self, path: str, depth: int = 0) -> dict[str, tuple[str, str]]:
+        """The project classes and functions the module at ``path`` holds by name,
+        what ``getattr(module, key)`` and ``module.__dict__[key]`` may return:
+        those it defines, and those it imports by name or with ``*`` (a package
+        ``__init__`` re-exporting its models)."""
+        known = self._namespaces.get(path)
+        if known is not None:
+            return known
+        self._namespaces[path] = {}  # an import cycle adds nothing more
+        facts = self.facts(path)
+        found: dict[str, tuple[str, str]] = {}
+        for level, module in facts["stars"] if depth < 12 else ():
+            target = self.module_file(path, level, module)
+            if target is not None and target != path:
+                found.update((name, node) for name, node in self._namespace(target, depth + 1).items()
+                             if not name.startswith("_"))
+        for name, binding in facts["bindings"].items():
+            if binding[0] in ("from", "alias"):
+                found.update((name, node) for node in self._symbol_nodes(self.resolve(path, name)))
+        found.update((name, (path, name)) for name in list(facts["classes"]) + list(facts["functions"]))
+        self._namespaces[path] = found
+        return found
 
     def _is_class(self, target: tuple | None) -> bool:
         """A project class named whole (``Registry``, not ``Registry.get``)."""
@@ -825,9 +857,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """The candidates a lookup builds: (node, how, the configuration files
         that alone select it: empty when anything else may, or mslint cannot tell)."""
         kind, target = edge[0], edge[1]
-        if kind == "lookup" and target[0] == "mod":  # getattr(module, key)
-            facts = self.facts(target[1])
-            entries = [(name, (target[1], name)) for name in list(facts["classes"]) + list(facts["functions"])]
+        if kind == "lookup" and target[0] == "mod":  # getattr(module, key), module.__dict__[key]
+            entries = list(self._namespace(target[1]).items())
             spec = edge[2]
         else:
             entries = self._registry_entries(target)
@@ -844,15 +875,16 @@ class Model:  # pylint: disable=too-many-instance-attributes
             for option in dict.fromkeys(read_from):
                 for value, givers in self._option_sources(program, option, reached).items():
                     given_by.setdefault(value, set()).update(givers)
-        shown = f"{os.path.basename(target[1])}:{target[2] if len(target) > 2 else ''}"
+        shown = f"the names of {os.path.relpath(target[1], self.root)}" if target[0] == "mod" \
+            else f"registry {os.path.basename(target[1])}:{target[2]}"
         chosen = []
         for key, node in entries:
             if keys is ANY or key is None or key in keys:
                 configs = given_by.get(key, set()) if key is not None else set()
-                chosen.append((node, f"registry {shown}" + (f"[{key!r}]" if keys is not ANY and key else ""),
+                chosen.append((node, shown + (f"[{key!r}]" if keys is not ANY and key else ""),
                                frozenset() if "" in configs else frozenset(configs)))
         if keys is not ANY and not chosen:
-            return [(node, f"registry {shown}", frozenset()) for _, node in entries]  # a key mslint cannot match: all
+            return [(node, shown, frozenset()) for _, node in entries]  # a key mslint cannot match: all
         return chosen
 
     def _call_key(self, edge: tuple) -> tuple | None:
