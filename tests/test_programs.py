@@ -465,6 +465,41 @@ def test_a_cell_a_graph_program_builds_and_never_calls_is_not_compiled_by_it(tmp
     assert model.decision(paths["pair.py"], "Encoder") == mode.Decision(mode.GRAPH, "eval.py sets GRAPH_MODE")
 
 
+@pytest.mark.parametrize(("uses", "compiled"), [
+    # construct called as a method in plain Python: not compiled (measured,
+    # tests/oracle/test_graph.py); the sub-cell it calls is
+    ("pair = Pair()\n    pair.construct(1)\n", False),
+    ("print(Pair().construct(1))\n", False),
+    # in a function handed to ms.grad (GRAPH_MODE compiles it whole), or called too: compiled
+    ("pair = Pair()\n    def loss(x):\n        return pair.construct(x)\n    ms.grad(loss)(1)\n", True),
+    ("pair = Pair()\n    pair(1)\n    pair.construct(1)\n", True),
+])
+def test_a_cell_whose_construct_a_graph_program_only_calls_directly_is_not_compiled_by_it(
+        tmp_path: Path, uses: str, compiled: bool) -> None:
+    paths = _project(tmp_path, {
+        "pair.py": PAIR,
+        "eval.py": "import mindspore as ms\nfrom pair import Pair\n"
+                   "def main():\n    ms.set_context(mode=ms.GRAPH_MODE)\n    " + uses
+                   + "if __name__ == '__main__':\n    main()\n",
+    })
+    model = _model(tmp_path)
+    decided = model.decision(paths["pair.py"], "Pair")
+    assert decided.mode == (mode.GRAPH if compiled else mode.PYNATIVE)
+    if not compiled:
+        assert decided.basis.startswith("eval.py calls its construct directly, as plain Python (eval.py:")
+    assert model.decision(paths["pair.py"], "Encoder") == mode.Decision(mode.GRAPH, "eval.py sets GRAPH_MODE")
+
+
+def test_a_direct_construct_call_in_a_function_handed_on_or_decorated_may_be_compiled(tmp_path: Path) -> None:
+    for script in (
+        "def step(x):\n    pair = Pair()\n    return pair.construct(x)\nif __name__ == '__main__':\n    ms.grad(step)(1)\n",
+        "@ms.jit\ndef step(x):\n    pair = Pair()\n    return pair.construct(x)\nif __name__ == '__main__':\n    step(1)\n",
+    ):
+        paths = _project(tmp_path, {"pair.py": PAIR, "eval.py": "import mindspore as ms\nfrom pair import Pair\n"
+                                    "ms.set_context(mode=ms.GRAPH_MODE)\n" + script})
+        assert _model(tmp_path).decision(paths["pair.py"], "Pair").mode == mode.GRAPH, script
+
+
 GUARDED_LIB = """\
 from mindspore import nn, get_context, PYNATIVE_MODE, GRAPH_MODE
 class Deployed(nn.Cell):

@@ -52,7 +52,10 @@ layer, not the module it sits in:
   unless the program's own code (the entry's top level, main guard and
   functions) builds it into a name it never calls nor hands on (``m = MoCo();
   load_param_into_net(m, ...); m.encoder_q(x)``: the sub-cell runs, MoCo's
-  construct is not compiled) and nothing else it runs builds it.
+  construct is not compiled), or only calls its construct directly where it
+  runs as plain Python (``m.construct(x)``, ``Net().construct(x)``: a method
+  call compiles nothing of the Cell's own, measured; in a function handed to
+  ``ms.grad`` or ``jit`` it is compiled), and nothing else it runs builds it.
   What a program runs only past a guard that raises unless the mode is PyNative
   (``if get_context("mode") != PYNATIVE_MODE: raise ...``) runs PyNative in
   it, whatever it selects; a class whose ``__init__`` or ``construct``, or a
@@ -1191,22 +1194,25 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """The Cells ``program``'s own code (the entry's top level, main guard and
         functions) builds into a name and never calls, nor hands on (``m =
         MoCo(); load_param_into_net(m, ...); m.encoder_q(x)``: the sub-cell runs,
-        MoCo's construct is not compiled), when nothing else the program runs
-        builds them: (file, class) -> how."""
+        MoCo's construct is not compiled), or whose construct it calls directly
+        in plain Python (``m.construct(x)``: a method call; the sub-cells it
+        calls are compiled), when nothing else the program runs builds them:
+        (file, class) -> how."""
         found: dict[tuple[str, str], str] = {}
         reached = program.reached or set()
         facts = self.facts(program.path)
         for body_name, body in facts["bodies"].items():
             if (program.path, body_name) not in reached:
                 continue
-            for dotted, line, attributes in body.get("uncalled", ()):
+            for dotted, line, attributes, *direct in body.get("uncalled", ()):
                 target = self.resolve(program.path, dotted, body.get("locals"))
                 if not self._is_class(target) or not self.is_cell(target[1], target[2]):
                     continue
                 node = (target[1], target[2])
                 if node in self._by_lookup or self._runs_methods(node, attributes):
                     continue
-                found[node] = f"builds it and never calls it ({os.path.relpath(program.path, self.root)}:{line})"
+                how = "calls its construct directly, as plain Python" if direct and direct[0] else "builds it and never calls it"
+                found[node] = f"{how} ({os.path.relpath(program.path, self.root)}:{line})"
         if found:
             for node in self._built_otherwise(program, found):
                 del found[node]
