@@ -253,14 +253,20 @@ def test_a_module_namespace_looked_up_by_key_builds_what_the_key_selects(tmp_pat
 
 
 def test_a_module_imported_from_a_folder_without_init_is_a_module(tmp_path: Path) -> None:
-    # from src import models, src a namespace package (no __init__.py)
+    # from src import models, from src.config import lr: src a namespace package (no
+    # __init__.py); importing src/config.py runs its top level, which selects GRAPH_MODE
     _project(tmp_path, {
         "src/models/__init__.py": "from .net import Net\n",
         "src/models/net.py": CELL.format(name="Net"),
         "src/tools/factory.py": "from src import models\ndef get_model(args):\n    return models.__dict__[args.arch]()\n",
-        "train.py": "from src.tools.factory import get_model\nif __name__ == '__main__':\n    get_model(load())\n",
+        "src/config.py": "import mindspore as ms\nms.set_context(mode=ms.GRAPH_MODE)\nlr = 0.1\n",
+        "train.py": "from src.tools.factory import get_model\nfrom src.config import lr\n"
+                    "if __name__ == '__main__':\n    get_model(load())\n",
     })
-    assert _built(_model(tmp_path), "train.py") == {"src/models/net.py::Net"}
+    model = _model(tmp_path)
+    assert _built(model, "train.py") == {"src/models/net.py::Net"}
+    train = next(program for program in model.programs if program.path.endswith("train.py"))
+    assert (train.kind, train.evidence) == (programs.SETS_GRAPH, "sets GRAPH_MODE (src/config.py:2)")
 
 
 # -- modes ---------------------------------------------------------------------------

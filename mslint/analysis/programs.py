@@ -491,7 +491,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     found.append(target)
             return found
         for folder in self._search_path(importer):
-            if self._find_module(folder, parts[:1]) is None:
+            if self._find_module(folder, parts[:1]) is None and not self._in_namespace_package(folder, parts, names):
                 continue
             for end in range(1, len(parts) + 1):
                 target = self._find_module(folder, parts[:end])
@@ -503,6 +503,16 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     found.append(target)
             break
         return found
+
+    def _in_namespace_package(self, folder: str, parts: list[str], names: list | None) -> bool:
+        """Whether ``folder`` holds what ``from a.b import c`` (``import a.b``)
+        names under a top folder without ``__init__.py``, a namespace package
+        (``from src.config import lr``, ``from src import config``)."""
+        if not parts or not os.path.isdir(os.path.join(folder, parts[0])):
+            return False
+        if len(parts) > 1 and self._find_module(folder, parts) is not None:
+            return True
+        return any(self._find_module(folder, [*parts, name]) is not None for name in names or ())
 
     def _statement_targets(self, importer: str, level: int, module: str, names: list | None) -> list[str]:
         targets = []
