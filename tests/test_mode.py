@@ -4,6 +4,7 @@ outputs that say which mode was taken. Static: no mindspore, no user code run.""
 
 from __future__ import annotations
 
+import ast
 import json
 import textwrap
 from pathlib import Path
@@ -55,6 +56,28 @@ def _modes(source: str, path: str = "") -> set[str]:
          "ms.set_context(mode=ms.PYNATIVE_MODE if args.eager else ms.GRAPH_MODE)", {"graph"}),
         ("p.add_argument('--run', default='PY')\nmode = ms.GRAPH_MODE if args.run.lower() != 'py' else ms.PYNATIVE_MODE\n"
          "ms.set_context(mode=mode)", {"pynative"}),
+        # pure string methods of the option: the arm every possible value takes
+        ("p.add_argument('--mode', default='PYNATIVE', choices=['PYNATIVE'])\n"
+         "ms.set_context(mode=ms.GRAPH_MODE if args.mode.upper().startswith('GRAPH') else ms.PYNATIVE_MODE)",
+         {"pynative"}),
+        ("p.add_argument('--mode', default='GRAPH', choices=['GRAPH', 'PYNATIVE'])\n"
+         "ms.set_context(mode=ms.GRAPH_MODE if args.mode.upper().startswith('GRAPH') else ms.PYNATIVE_MODE)",
+         {"graph"}),
+        ("p.add_argument('--mode', choices=['pynative', 'PyNative'])\n"
+         "ms.set_context(mode=ms.GRAPH_MODE if 'graph' in args.mode.strip().lower() else ms.PYNATIVE_MODE)",
+         {"pynative"}),
+        ("p.add_argument('--mode', choices=['eager', 'graph'])\n"
+         "ms.set_context(mode=ms.PYNATIVE_MODE if not args.mode.endswith('graph') else ms.GRAPH_MODE)",
+         {"graph", "pynative"}),
+        ("p.add_argument('--mode', default='kbk')\n"
+         "ms.set_context(mode=ms.GRAPH_MODE if args.mode.startswith(('graph', 'kbk')) and True else ms.PYNATIVE_MODE)",
+         {"graph"}),
+        # a test this file cannot decide: a method that is not a pure string one, or an
+        # option another file declares (left to the program model: mslint.analysis.programs)
+        ("ms.set_context(mode=ms.GRAPH_MODE if args.mode.format(1).startswith('G') else ms.PYNATIVE_MODE)",
+         {"graph", "pynative"}),
+        ("ms.set_context(mode=ms.GRAPH_MODE if cfg.mode.upper().startswith('GRAPH') else ms.PYNATIVE_MODE)",
+         {"unknown"}),
         # a saved mode put back (a context manager's __exit__) selects nothing
         ("class scope:\n    def __init__(self):\n        self._saved = ms.get_context('mode')\n"
          "    def __exit__(self, *exc):\n        ms.set_context(mode=self._saved)", set()),
@@ -63,6 +86,29 @@ def _modes(source: str, path: str = "") -> set[str]:
 )
 def test_selected_modes(source: str, expected: set[str]) -> None:
     assert _modes(source) == expected
+
+
+def test_a_conditional_on_an_option_another_file_declares_is_kept_as_a_table_of_its_test() -> None:
+    (call,) = mode.context_calls(
+        b"import mindspore as ms\ndef init_env(env_args):\n"
+        b"    ms.set_context(mode=ms.GRAPH_MODE if env_args.mode.upper().startswith('GRAPH') else ms.PYNATIVE_MODE)\n")
+    assert (call.modes, call.runs, call.options) == ({"unknown"}, "init_env", ("mode",))
+    ((option, reading, table),) = call.mappings
+    assert (option, reading) == ("mode", "_.upper().startswith('GRAPH')")
+    # the program model reads each value of the option through it
+    assert [mode.table_mode(dict(table), value, reading) for value in ("PYNATIVE", "graph", 0)] == ["pynative", "graph", None]
+
+
+def test_pure_values_of_string_operations() -> None:
+    def values(source: str, **leaves: list) -> list | None:
+        return mode.pure_values(ast.parse(source, mode="eval").body, lambda node: leaves.get(getattr(node, "id", "")))
+
+    assert values("m.upper().startswith('GRAPH')", m=["graph", "Pynative"]) == [True, False]
+    assert values("'graph' in m.lower() or m == 'G'", m=["G"]) == [True]
+    assert values("not m.strip().endswith(('a', 'b'))", m=[" xa "]) == [False]
+    assert values("m.upper()", m=[0]) is None  # fails on the value: not known
+    assert values("m.split('_')[0]", m=["graph_x"]) is None  # not a pure operation this reads
+    assert values("m.startswith(n)", m=["ab"]) is None  # n: not known
 
 
 def test_selected_modes_reads_a_yaml_default_beside_the_script(tmp_path: Path) -> None:
@@ -238,9 +284,10 @@ def test_a_module_that_sets_the_mode_on_import_sets_the_program_mode(tmp_path: P
     assert loss.basis == "no program in sight builds it, and ../../eval.py, which imports its package, compiles"
 
 
-def test_a_set_context_in_a_function_the_program_never_calls_is_an_assumption(tmp_path: Path) -> None:
-    # distilled from a real project: the package's self-check selects GRAPH_MODE when
-    # called; the script imports the package but never calls it
+def test_a_set_context_in_a_function_the_program_never_calls_selects_nothing(tmp_path: Path) -> None:
+    # distilled from real projects: the package's self-check, or another script's
+    # main(), selects GRAPH_MODE when called; the script imports the module but never
+    # calls it, and importing a module runs its top level, not its functions
     paths = _project(
         tmp_path,
         {
@@ -250,9 +297,7 @@ def test_a_set_context_in_a_function_the_program_never_calls_is_an_assumption(tm
         },
     )
     decided = programs.decide(paths.values())[paths["model.py"]]
-    assert decided == mode.Decision(
-        mode.GRAPH, "run.py imports helpers.py, whose self_check() may set GRAPH_MODE", assumed=True
-    )
+    assert decided == mode.Decision(mode.PYNATIVE, "run.py runs PyNative")
     # called by the script, the helper sets the mode
     paths.update(_project(tmp_path, {"run.py": "import helpers\nfrom model import Net\n"
                                                "if __name__ == '__main__':\n    helpers.self_check()\n    Net()\n"}))

@@ -229,7 +229,50 @@ def test_dicts_of_classes_and_getattr_on_a_module_are_registries(tmp_path: Path)
     assert _built(_model(tmp_path), "train.py") == {"nets.py::ResNet", "nets.py::Vgg", "nets.py::Head"}
 
 
+def test_a_module_namespace_looked_up_by_key_builds_what_the_key_selects(tmp_path: Path) -> None:
+    # models.__dict__[args.arch], vars(models)[...], getattr(models, ...): the module's
+    # names, those its package __init__ re-exports included (by name or with *)
+    paths = _project(tmp_path, {
+        "models/__init__.py": "from .small import Small\nfrom .big import *\n",
+        "models/small.py": CELL.format(name="Small"),
+        "models/big.py": CELL.format(name="Big") + "class _Hidden(nn.Cell):\n    pass\n",
+        "train.py": "import argparse\nimport models\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+                    "    p.add_argument('--arch', default='Big')\n    args = p.parse_args()\n"
+                    "    net = models.__dict__[args.arch]()\n",
+        "tune.py": "import models\nif __name__ == '__main__':\n    net = vars(models)[name]()\n",
+        "serve.py": "import models\ndef serve(arch='Small'):\n    return getattr(models, arch)()\n"
+                    "if __name__ == '__main__':\n    import fire\n    fire.Fire()\n",
+    })
+    model = _model(tmp_path)
+    assert _built(model, "train.py") == {"models/big.py::Big"}
+    assert _built(model, "tune.py") == {"models/big.py::Big", "models/small.py::Small"}
+    # fire.Fire(): the command line may run any function of the module
+    assert _built(model, "serve.py") == {"models/big.py::Big", "models/small.py::Small"}
+    assert "models/big.py::Big  (through the names of models/__init__.py['Big'] <- main guard)" in model.explain()
+    assert model.reached(paths["models/small.py"], "Small")
+
+
+def test_a_module_imported_from_a_folder_without_init_is_a_module(tmp_path: Path) -> None:
+    # from src import models, from src.config import lr: src a namespace package (no
+    # __init__.py); importing src/config.py runs its top level, which selects GRAPH_MODE
+    _project(tmp_path, {
+        "src/models/__init__.py": "from .net import Net\n",
+        "src/models/net.py": CELL.format(name="Net"),
+        "src/tools/factory.py": "from src import models\ndef get_model(args):\n    return models.__dict__[args.arch]()\n",
+        "src/config.py": "import mindspore as ms\nms.set_context(mode=ms.GRAPH_MODE)\nlr = 0.1\n",
+        "train.py": "from src.tools.factory import get_model\nfrom src.config import lr\n"
+                    "if __name__ == '__main__':\n    get_model(load())\n",
+    })
+    model = _model(tmp_path)
+    assert _built(model, "train.py") == {"src/models/net.py::Net"}
+    train = next(program for program in model.programs if program.path.endswith("train.py"))
+    assert (train.kind, train.evidence) == (programs.SETS_GRAPH, "sets GRAPH_MODE (src/config.py:2)")
+
+
 # -- modes ---------------------------------------------------------------------------
+
+ENV_SETUP = ("import mindspore as ms\ndef setup(env_args):\n"
+             "    ms.set_context(mode=ms.GRAPH_MODE if env_args.mode.upper().startswith('GRAPH') else ms.PYNATIVE_MODE)\n")
 
 
 @pytest.mark.parametrize(
@@ -257,6 +300,17 @@ def test_dicts_of_classes_and_getattr_on_a_module_are_registries(tmp_path: Path)
           "conv.py": "from mindspore import context\ndef convert():\n    saved = context.get_context('mode')\n"
                      "    context.set_context(mode=context.PYNATIVE_MODE)\n    context.set_context(mode=saved)\n"},
          programs.RUNS_PYNATIVE),
+        # a conditional testing an option another module declares, with string methods:
+        # the arm each of the option's values takes (its choices, else its default)
+        ({"train.py": "import argparse\nfrom env import setup\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+                      "    p.add_argument('--mode', default='PYNATIVE', choices=['PYNATIVE'])\n    setup(p.parse_args())\n",
+          "env.py": ENV_SETUP}, programs.RUNS_PYNATIVE),
+        ({"train.py": "import argparse\nfrom env import setup\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+                      "    p.add_argument('--mode', default='graph')\n    setup(p.parse_args())\n",
+          "env.py": ENV_SETUP}, programs.SETS_GRAPH),
+        # no value in sight: either arm
+        ({"train.py": "from env import setup\nif __name__ == '__main__':\n    setup(load())\n", "env.py": ENV_SETUP},
+         programs.SETS_GRAPH),
     ],
 )
 def test_modes_are_read_where_programs_set_them(tmp_path: Path, files: dict[str, str], kind: str) -> None:
@@ -415,6 +469,41 @@ def test_a_cell_a_graph_program_builds_and_never_calls_is_not_compiled_by_it(tmp
         assert "[not compiled there: it builds it and never calls it (eval.py:8)]" in model.explain()
     # the sub-cells it builds are built all the same
     assert model.decision(paths["pair.py"], "Encoder") == mode.Decision(mode.GRAPH, "eval.py sets GRAPH_MODE")
+
+
+@pytest.mark.parametrize(("uses", "compiled"), [
+    # construct called as a method in plain Python: not compiled (measured,
+    # tests/oracle/test_graph.py); the sub-cell it calls is
+    ("pair = Pair()\n    pair.construct(1)\n", False),
+    ("print(Pair().construct(1))\n", False),
+    # in a function handed to ms.grad (GRAPH_MODE compiles it whole), or called too: compiled
+    ("pair = Pair()\n    def loss(x):\n        return pair.construct(x)\n    ms.grad(loss)(1)\n", True),
+    ("pair = Pair()\n    pair(1)\n    pair.construct(1)\n", True),
+])
+def test_a_cell_whose_construct_a_graph_program_only_calls_directly_is_not_compiled_by_it(
+        tmp_path: Path, uses: str, compiled: bool) -> None:
+    paths = _project(tmp_path, {
+        "pair.py": PAIR,
+        "eval.py": "import mindspore as ms\nfrom pair import Pair\n"
+                   "def main():\n    ms.set_context(mode=ms.GRAPH_MODE)\n    " + uses
+                   + "if __name__ == '__main__':\n    main()\n",
+    })
+    model = _model(tmp_path)
+    decided = model.decision(paths["pair.py"], "Pair")
+    assert decided.mode == (mode.GRAPH if compiled else mode.PYNATIVE)
+    if not compiled:
+        assert decided.basis.startswith("eval.py calls its construct directly, as plain Python (eval.py:")
+    assert model.decision(paths["pair.py"], "Encoder") == mode.Decision(mode.GRAPH, "eval.py sets GRAPH_MODE")
+
+
+def test_a_direct_construct_call_in_a_function_handed_on_or_decorated_may_be_compiled(tmp_path: Path) -> None:
+    for script in (
+        "def step(x):\n    pair = Pair()\n    return pair.construct(x)\nif __name__ == '__main__':\n    ms.grad(step)(1)\n",
+        "@ms.jit\ndef step(x):\n    pair = Pair()\n    return pair.construct(x)\nif __name__ == '__main__':\n    step(1)\n",
+    ):
+        paths = _project(tmp_path, {"pair.py": PAIR, "eval.py": "import mindspore as ms\nfrom pair import Pair\n"
+                                    "ms.set_context(mode=ms.GRAPH_MODE)\n" + script})
+        assert _model(tmp_path).decision(paths["pair.py"], "Pair").mode == mode.GRAPH, script
 
 
 GUARDED_LIB = """\

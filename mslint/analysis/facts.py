@@ -18,13 +18,18 @@ The facts are a JSON-able dict:
              "lookups": [[dotted, spec, kind]], "imports": [[level, module, names]],
              "locals": {name: binding}, "stores": [[dotted, spec, spec]],
              "registers": [[callee dotted, dotted, key spec]],
-             "uncalled": [[dotted, line, [attribute names]]], "guard": line};
+             "uncalled": [[dotted, line, [attribute names], construct run directly]], "guard": line};
+            a lookup's kind: "item" (``REGISTRY[key]``) or "getattr"
+            (``getattr(module, key)``, ``module.__dict__[key]``,
+            ``vars(module)[key]``);
             "uncalled" (the top level, the main guard, top-level functions):
             objects built by ``name = C(...)`` whose every use leaves them
             uncalled: an attribute read or called (``m.encoder(x)``: a
             sub-cell, unless the program model finds a method of C by that
             name), ``load_param_into_net(m, ...)``, ``print(m)`` (see
-            _INERT_CALLS), with at least one attribute or weights use;
+            _INERT_CALLS), ``m.construct(x)`` in plain Python (a method call:
+            C's construct is not compiled), with at least one attribute or
+            weights use; and ``C(...).construct(...)`` (_built_not_called);
             "registers": the names passed to a registering call
             (``REG.register_cls(Net, alias="net")``, ``add_model(Net)``) or
             stored into a table (``REG["net"] = Net``: callee ""), which are
@@ -34,7 +39,7 @@ The facts are a JSON-able dict:
             of their own, its name + PYNATIVE_PART, and "guard" its line
   dicts     name -> [[key, dotted]]: module-level dicts of names
   contexts  [[modes, runs, line, options, levels, level_options, mappings]]
-            (mappings: [[option, spelling, [[value, mode]]]], mslint.analysis.mode.ContextCall)
+            (mappings: [[option, reading, [[value, mode]]]], mslint.analysis.mode.ContextCall)
   devices   [[devices, runs, line, options]]: the device settings
             (mslint.analysis.devices.DeviceCall); absent when the file has none
   arguments dest -> [default spec, [choices]]
@@ -62,7 +67,7 @@ from typing import Any
 from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 5
+FACTS_VERSION = 6
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -104,7 +109,7 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
         facts.update(_FactsReader(tree, data, may_run=facts["entry"] or path.endswith(".ipynb")).facts())
         facts["contexts"] = [
             [sorted(call.modes), call.runs, call.line, list(call.options), sorted(call.levels), list(call.level_options),
-             [[option, spelling, [list(item) for item in table]] for option, spelling, table in call.mappings]]
+             [[option, reading, [list(item) for item in table]] for option, reading, table in call.mappings]]
             for call in mode.context_calls_of_tree(tree)
         ] if b"set_context" in data else []
         if b"device_target" in data or b"set_device" in data:
@@ -145,6 +150,17 @@ def _dotted(node: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
+def _namespace_of(node: ast.expr) -> str | None:
+    """``models`` for ``models.__dict__`` and ``vars(models)``: a module's
+    namespace, looked up by key as ``getattr(models, key)`` is; else None."""
+    if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+        return _dotted(node.value)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" \
+            and len(node.args) == 1 and not node.keywords:
+        return _dotted(node.args[0])
+    return None
+
+
 def _params(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
     arguments = func.args
     return [arg.arg for arg in arguments.posonlyargs + arguments.args + arguments.kwonlyargs]
@@ -161,6 +177,9 @@ class _FactsReader:
         # the objects built and never called are read only in what may be a program's
         # own script (an entry, a notebook, a script building one at its top level)
         self.reads_uncalled = not data or may_run or _TOP_LEVEL_BUILD.search(data) is not None
+        # the functions it names other than to call them (handed to ms.grad, jit): read when
+        # it calls a construct directly, which such a function may compile (_built_not_called)
+        self._handed: set[str] | None = None if not data or b".construct(" in data else set()
         self.bindings: dict[str, list] = {}
         self.stars: list[list] = []
         self.classes: dict[str, dict] = {}
@@ -194,7 +213,9 @@ class _FactsReader:
             name = statement.name  # type: ignore[attr-defined]
             bodies = self._bodies(name, statement)
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and self.reads_uncalled:
-                unused = _built_not_called(statement.body, statement)
+                # a function decorated (@jit) or handed on (to ms.grad, jit) may be compiled
+                plain = not statement.decorator_list and statement.name not in self.handed()
+                unused = _built_not_called(statement.body, statement, plain)
                 if unused:
                     bodies[name]["uncalled"] = unused
             if isinstance(statement, ast.ClassDef):
@@ -218,6 +239,11 @@ class _FactsReader:
             "rebinds": self.rebinds,
             "called": sorted(self.called),
         }
+
+    def handed(self) -> set[str]:
+        if self._handed is None:
+            self._handed = _handed_on(self.tree)
+        return self._handed
 
     def _sort(self, statements: list[ast.stmt], top: list, main: list, definitions: list) -> None:
         """Top-level statements into the code that runs on import, the main guard's
@@ -351,31 +377,43 @@ _INERT_CALLS = frozenset({
 })
 
 
-def _built_not_called(statements: list[ast.stmt], scope: ast.AST) -> list[list]:
-    """[dotted callee, line, [attribute names used on it]] for each ``name =
-    C(...)`` among ``statements`` (nested blocks included, not nested
-    definitions) whose name is bound once in ``scope`` and every use of which
-    in ``scope`` leaves the object uncalled: ``name.attr`` (read, or called:
-    the program model decides whether attr is a method), an argument of a call
-    in _INERT_CALLS. Anything else (``name(...)``, passing it on, returning it,
-    storing it) and the object may be called."""
+def _built_not_called(statements: list[ast.stmt], scope: ast.AST, plain: bool = True) -> list[list]:
+    """[dotted callee, line, [attribute names used on it], construct run
+    directly] for each ``name = C(...)`` among ``statements`` (nested blocks
+    included, not nested definitions) whose name is bound once in ``scope``
+    and every use of which in ``scope`` leaves the object uncalled:
+    ``name.attr`` (read, or called: the program model decides whether attr is
+    a method), an argument of a call in _INERT_CALLS, ``name.construct(...)``
+    in the scope's own code when it runs as plain Python (``plain``: not a
+    function that may be compiled): a method call, which compiles nothing of
+    C's own, where ``name(...)`` would (measured: tests/oracle/test_graph.py);
+    and for each ``C(...).construct(...)`` there. Anything else
+    (``name(...)``, passing it on, returning it, storing it, a
+    ``.construct(...)`` in a nested function, which may be differentiated or
+    jitted: compiled in GRAPH_MODE) and the object may be called."""
     built: dict[str, tuple[str, int]] = {}
+    own = {id(node) for node in _same_scope(scope)} if plain else set()
+    chained: list[list] = []  # C(...).construct(...)
     for statement in statements:
         for node in _same_scope(statement):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                     and isinstance(node.value, ast.Call):
                 dotted = _dotted(node.value.func)
                 name = node.targets[0].id
-                if dotted and dotted.rsplit(".", 1)[-1][:1].isupper():
+                if dotted and _builds_object(dotted):
                     built[name] = (dotted, node.lineno) if name not in built else ("", 0)  # bound twice: unknown
+            elif id(node) in own and _direct_construct(node) and isinstance(node.func.value, ast.Call):  # type: ignore[attr-defined]
+                dotted = _dotted(node.func.value.func)  # type: ignore[attr-defined]
+                if dotted and _builds_object(dotted):
+                    chained.append([dotted, node.lineno, [], True])
     built = {name: site for name, site in built.items() if site[0]}
-    if not built:
+    if not built and not chained:
         return []
     parents: dict[int, ast.AST] = {}
     uses: dict[str, list[ast.Name]] = {}
     stores: dict[str, int] = {}
     constructions: dict[str, int] = {}  # callee -> its calls in the scope (another may be called)
-    callees = {dotted for dotted, _ in built.values()}
+    callees = {dotted for dotted, _ in built.values()} | {item[0] for item in chained}
     for node in ast.walk(scope):
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
@@ -386,20 +424,31 @@ def _built_not_called(statements: list[ast.stmt], scope: ast.AST) -> list[list]:
                 uses.setdefault(node.id, []).append(node)
             else:
                 stores[node.id] = stores.get(node.id, 0) + 1
-    found = []
+    found = list(chained)
     for name, (dotted, line) in built.items():
         attributes: list[str] = []
-        if stores.get(name, 0) == 1 and all(_inert_use(use, parents, attributes) for use in uses.get(name, ())) \
+        direct: list[bool] = []
+        if stores.get(name, 0) == 1 and all(_inert_use(use, parents, attributes, own, direct) for use in uses.get(name, ())) \
                 and any(_uses_parts(use, parents) for use in uses.get(name, ())):
             # (an object never used at all is left built: a notebook may call it later, by hand)
-            found.append([dotted, line, sorted(set(attributes))])
+            found.append([dotted, line, sorted(set(attributes)), bool(direct)])
     # a class also built at a site not kept here may be called there
     return [item for item in found if constructions.get(item[0], 0) == sum(1 for other in found if other[0] == item[0])]
 
 
+def _builds_object(dotted: str) -> bool:
+    """A call of a capitalized name: a class being built (``Net(...)``, ``models.ResNet(...)``)."""
+    return dotted.rsplit(".", 1)[-1][:1].isupper()
+
+
+def _direct_construct(node: ast.AST) -> bool:
+    """``<object>.construct(...)``: a Cell's construct called as a method."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "construct"
+
+
 def _uses_parts(use: ast.Name, parents: dict[int, ast.AST]) -> bool:
     """A use showing what the object is built for instead of being called: an
-    attribute (a sub-cell), or its weights loaded or saved."""
+    attribute (a sub-cell, or construct run directly), or its weights loaded or saved."""
     parent = parents.get(id(use))
     if isinstance(parent, ast.keyword):
         parent = parents.get(id(parent))
@@ -407,10 +456,18 @@ def _uses_parts(use: ast.Name, parents: dict[int, ast.AST]) -> bool:
         isinstance(parent, ast.Call) and (mode.last_name(parent.func) or "") in _WEIGHT_CALLS)
 
 
-def _inert_use(use: ast.Name, parents: dict[int, ast.AST], attributes: list[str]) -> bool:
+def _inert_use(use: ast.Name, parents: dict[int, ast.AST], attributes: list[str], plain: set[int],
+               direct: list[bool]) -> bool:
+    """A use leaving the object uncalled; the attribute names it uses into
+    ``attributes``, but for ``.construct(...)`` called in plain Python (its
+    node among ``plain``), which ``direct`` records."""
     parent = parents.get(id(use))
     if isinstance(parent, ast.Attribute) and parent.value is use:
-        attributes.append(parent.attr)
+        call = parents.get(id(parent))
+        if id(use) in plain and call is not None and _direct_construct(call) and call.func is parent:  # type: ignore[attr-defined]
+            direct.append(True)
+        else:
+            attributes.append(parent.attr)
         return True
     if isinstance(parent, ast.Call) and use in parent.args:
         return (mode.last_name(parent.func) or "") in _INERT_CALLS
@@ -418,6 +475,14 @@ def _inert_use(use: ast.Name, parents: dict[int, ast.AST], attributes: list[str]
         call = parents.get(id(parent))
         return isinstance(call, ast.Call) and (mode.last_name(call.func) or "") in _INERT_CALLS
     return False
+
+
+def _handed_on(tree: ast.Module) -> set[str]:
+    """The names the module uses other than to call them (``ms.grad(train_step)``,
+    ``jit(main)``, ``callbacks = [main]``): its functions among them may be compiled."""
+    calls = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    return {node.id for node in ast.walk(tree)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in calls}
 
 
 def _same_scope(statement: ast.AST):
@@ -714,7 +779,11 @@ class _BodyReader(ast.NodeVisitor):
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         dotted = _dotted(node.value)
-        if dotted and self._known(dotted):
+        module = _namespace_of(node.value)
+        if module and self._known(module) and isinstance(node.ctx, ast.Load):
+            # models.__dict__[args.arch], vars(models)[name]: getattr(models, ...)
+            self.lookups.append([module, self._spec(node.slice), "getattr"])
+        elif dotted and self._known(dotted):
             if isinstance(node.ctx, ast.Load):
                 self.lookups.append([dotted, self._spec(node.slice), "item"])
             self._skip.add(id(node.value))

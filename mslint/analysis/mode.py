@@ -13,14 +13,18 @@ call at module level, or a ``grad``/``value_and_grad`` assigned at module level
 parameter default (``def init_env(cfg, mode=context.GRAPH_MODE)``), an argparse
 default of the same file (or its choices, without one), an environment switch
 read with a default (``os.getenv("MS_MODE", "0")``), the branch of ``a if c
-else b`` the test takes with the options' defaults (both when they do not
-decide it), every value a name may hold after branches; ``args.mode`` /
-``config.mode`` / ``cfg.system.context_mode`` that the file cannot read are kept
-by name (:attr:`ContextCall.options`, a nested key by its path) for the program
-model, which reads them from the program's argparse options and configuration
-files, with the table of modes the code reads them through (``{"graph_mode":
+else b`` the test takes with the options' defaults, through pure string
+operations (``args.mode.upper().startswith("GRAPH")``, ``==``, ``in``, ``not``:
+:func:`pure_values`; both when they do not decide it), every value a name may
+hold after branches; ``args.mode`` / ``config.mode`` /
+``cfg.system.context_mode`` that the file cannot read are kept by name
+(:attr:`ContextCall.options`, a nested key by its path) for the program model,
+which reads them from the program's argparse options and configuration files,
+with the table of modes the code reads them through (``{"graph_mode":
 GRAPH_MODE, ...}[cfg.mode]``, ``if kind == "graph_mode": mode = GRAPH_MODE
-...``: :attr:`ContextCall.mappings`). With a path, the
+...``, the arms of ``GRAPH_MODE if env_args.mode.upper().startswith("GRAPH")
+else PYNATIVE_MODE`` keyed by the test's answer: :attr:`ContextCall.mappings`,
+:func:`table_mode`). With a path, the
 top-level keys of the YAML files beside the file (and in config/, configs/)
 answer too (:func:`selected_modes`). ``jit_syntax_level=`` is read the same way
 (:attr:`ContextCall.levels`). A value read back from ``get_context`` (``saved =
@@ -39,8 +43,11 @@ Nothing here imports user code; files are parsed with the standard library's
 from __future__ import annotations
 
 import ast
+import functools
+import itertools
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 GRAPH = "graph"
@@ -181,9 +188,12 @@ class ContextCall:
     options: tuple[str, ...] = ()
     levels: frozenset[str] = frozenset()  # jit_syntax_level: STRICT, LAX, UNKNOWN
     level_options: tuple[str, ...] = ()
-    # an option read through a table of modes: (option, spelling, ((value, mode), ...)), the
-    # spelling a str method the value goes through first (``{"graph_mode": GRAPH_MODE,
-    # ...}[cfg.system.context_mode]``, ``if mode == "pynative_mode": m = PYNATIVE_MODE ...``)
+    # an option read through a table of modes: (option, reading, ((value, mode), ...)), the
+    # reading the pure string operations the value goes through first, an expression of
+    # ``_`` ("" none: read_through): ``{"graph_mode": GRAPH_MODE, ...}[cfg.system.context_mode]``,
+    # ``if mode == "pynative_mode": m = PYNATIVE_MODE ...``, and a conditional's arms keyed
+    # by its test's answer, True and False (``GRAPH_MODE if env_args.mode.startswith("G") else
+    # PYNATIVE_MODE``: ("mode", "_.startswith('G')", ((False, PYNATIVE), (True, GRAPH))))
     mappings: tuple[tuple[str, str, tuple[tuple[object, str], ...]], ...] = ()
 
 
@@ -368,12 +378,7 @@ class _ModeReader(ast.NodeVisitor):
         if isinstance(node, ast.Constant):
             return constant_level(node.value) if levels else constant_mode(node.value)
         if isinstance(node, ast.IfExp):
-            # ``PYNATIVE_MODE if args.mode == "py" else GRAPH_MODE``: the branch the
-            # test takes with the option's default (what a run without the flag does)
-            taken = self.truth(node.test, depth + 1)
-            if taken is not None:
-                return self.evaluate(node.body if taken else node.orelse, depth + 1, levels)
-            return self.evaluate(node.body, depth + 1, levels) | self.evaluate(node.orelse, depth + 1, levels)
+            return self._conditional(node, depth, levels)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Dict):
             return self._table(node.value, node.slice, depth, levels)
         if isinstance(node, ast.Call):
@@ -434,22 +439,30 @@ class _ModeReader(ast.NodeVisitor):
         self._options.append(option_path(node) if isinstance(node, ast.Attribute) else name)
         return {UNKNOWN}
 
+    def _conditional(self, node: ast.IfExp, depth: int, levels: bool) -> set[str]:
+        """``GRAPH_MODE if args.mode.upper().startswith("GRAPH") else PYNATIVE_MODE``:
+        the arm the test takes with the options' values; a test of one option
+        this file cannot read (``env_args.mode`` in a helper the entry calls)
+        is kept for the program model as a table of modes keyed by the test's
+        answer; else either arm."""
+        taken = self.truth(node.test, depth + 1)
+        if taken is not None:
+            return self.evaluate(node.body if taken else node.orelse, depth + 1, levels)
+        arms = {branch: self.evaluate(arm, depth + 1, levels) for branch, arm in ((True, node.body), (False, node.orelse))}
+        option = None if levels else self._option_read(node.test, depth)
+        if option is not None and option[1]:
+            return self._mapped(option, {branch: next(iter(modes)) if len(modes) == 1 else UNKNOWN
+                                         for branch, modes in arms.items()})
+        return arms[True] | arms[False]
+
     def truth(self, test: ast.expr, depth: int) -> bool | None:
         """Whether ``test`` holds when the program runs with its options' defaults
-        (``args.mode == "py"``, ``args.graph``, ``not args.eager``); None when
-        mslint cannot tell. An option without a default decides only when each
-        of its choices gives the same answer."""
+        (``args.mode == "py"``, ``args.graph``, ``not args.eager``,
+        ``args.mode.upper().startswith("GRAPH")``); None when mslint cannot
+        tell. An option without a default decides only when each of its
+        choices gives the same answer."""
         if depth > 6:
             return None
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            inner = self.truth(test.operand, depth + 1)
-            return None if inner is None else not inner
-        if isinstance(test, ast.Compare) and len(test.ops) == 1:
-            left = self.values_of(test.left, depth + 1)
-            right = self.values_of(test.comparators[0], depth + 1)
-            if left is None or right is None:
-                return None
-            return _same_answer(_compare(test.ops[0], a, b) for a in left for b in right)
         values = self.values_of(test, depth + 1)
         return None if values is None else _same_answer(bool(value) for value in values)
 
@@ -457,18 +470,13 @@ class _ModeReader(ast.NodeVisitor):
         """The constant values ``node`` may have with the options' defaults: a
         literal, a tuple or list of literals (one value), a constant, a name
         assigned once in the function being read, an argparse option of this
-        file; None when not known."""
+        file, and what pure string operations make of them (pure_values);
+        None when not known."""
         if depth > 6:
             return None
-        if isinstance(node, ast.Constant):
-            return [node.value]
-        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-            items = [item.value for item in node.elts if isinstance(item, ast.Constant)]
-            return [tuple(items)] if len(items) == len(node.elts) else None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SPELLINGS \
-                and not node.args:
-            inner = self.values_of(node.func.value, depth + 1)
-            return None if inner is None else [respelled(value, node.func.attr) for value in inner]
+        return pure_values(node, lambda leaf: self._leaf_values(leaf, depth + 1))
+
+    def _leaf_values(self, node: ast.expr, depth: int) -> list[object] | None:
         if isinstance(node, ast.Name):
             assigned = self._assignments(node.id, depth)
             if len(assigned) == 1 and not assigned[0].conditions:
@@ -562,23 +570,43 @@ class _ModeReader(ast.NodeVisitor):
         return {UNKNOWN}
 
     def _option_read(self, node: ast.expr, depth: int) -> tuple[str, str] | None:
-        """The option ``node`` reads and the str method it goes through
-        (``cfg.system.context_mode.lower()``: ("system.context_mode", "lower")),
-        for an option this file cannot read; None for anything else."""
+        """The option ``node`` reads, for an option this file cannot read, and
+        the pure string operations it goes through (pure_values) as a reading:
+        an expression of ``_`` (read_through), "" for the option itself
+        (``cfg.system.context_mode.lower()``: ("system.context_mode",
+        "_.lower()"), ``args.mode.startswith("G")``: ("mode",
+        "_.startswith('G')")); None for anything else (two options, a value
+        the file can read, a call of another kind)."""
+        options: set[str] = set()
+        reading = self._reading(node, depth, options)
+        if reading is None or len(options) != 1:
+            return None
+        return options.pop(), "" if isinstance(reading, ast.Name) and reading.id == _READ else ast.unparse(reading)
+
+    def _reading(self, node: ast.expr, depth: int, options: set[str]) -> ast.expr | None:
+        """``node`` rebuilt with each option it reads replaced by ``_`` (their
+        names into ``options``); None when it is not pure string operations of
+        options and literals."""
         if depth > 6:
             return None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SPELLINGS \
-                and not node.args:
-            inner = self._option_read(node.func.value, depth + 1)
-            return (inner[0], node.func.attr) if inner is not None and not inner[1] else None
+        if _literal(node) is not None:
+            return node
+        parts = _pure_parts(node)
+        if parts is not None:
+            rebuilt = [self._reading(part, depth + 1, options) for part in parts]
+            return None if any(part is None for part in rebuilt) else _rebuilt(node, rebuilt)  # type: ignore[arg-type]
         if isinstance(node, ast.Attribute) and not _is_self(node.value):
-            return None if node.attr in self.arguments else (option_path(node), "")
+            if node.attr in self.arguments:
+                return None
+            options.add(option_path(node))
+            return ast.Name(id=_READ, ctx=ast.Load())
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-            return (node.slice.value, "")
+            options.add(node.slice.value)
+            return ast.Name(id=_READ, ctx=ast.Load())
         if isinstance(node, ast.Name):
             assigned = self._assignments(node.id, depth)
             if len(assigned) == 1 and not assigned[0].conditions and assigned[0].value is not node:
-                return self._option_read(assigned[0].value, depth + 1)
+                return self._reading(assigned[0].value, depth + 1, options)
         return None
 
     def _parameter_default(self, name: str) -> ast.expr | None:
@@ -655,13 +683,140 @@ def _equality(test: ast.expr) -> tuple[ast.expr, object] | None:
     return None
 
 
-def respelled(value: object, spelling: str) -> object:
-    """``value`` through the str method ``spelling`` ("" none)."""
-    return getattr(value, spelling)() if spelling and isinstance(value, str) else value
-
-
+# str methods whose result depends on the string and literal arguments alone: an
+# option's value through them is known wherever the value is
+_PURE_METHODS = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold", "startswith", "endswith"})
 # string methods that change an option's spelling, not its meaning
 _SPELLINGS = frozenset({"lower", "upper", "strip", "casefold"})
+# the name standing for the option's value in a reading (read_through)
+_READ = "_"
+# the most combinations of values one operation is evaluated over
+_MAX_COMBINATIONS = 64
+# read_through's answer for a value the reading fails on (``.upper()`` of an int)
+UNREAD = object()
+
+
+def pure_values(node: ast.expr, leaf: Callable[[ast.expr], list[object] | None]) -> list[object] | None:
+    """The values ``node`` may have, built from literals and from what ``leaf``
+    says the other sub-expressions (names, options) may be, through pure
+    string operations: ``lower``, ``upper``, ``strip``, ``startswith``,
+    ``endswith``... with literal arguments, ``==``/``!=``/``in``/``not in``,
+    ``not``, ``and``/``or``. None when one of them is not known, or fails."""
+    literal = _literal(node)
+    if literal is not None:
+        return literal
+    parts = _pure_parts(node)
+    if parts is None:
+        return leaf(node)
+    values = []
+    for part in parts:
+        found = pure_values(part, leaf)
+        if found is None:
+            return None
+        values.append(found)
+    results: list[object] = []
+    for combination in itertools.islice(itertools.product(*values), _MAX_COMBINATIONS + 1):
+        result = _apply(node, combination)
+        if result is UNREAD:
+            return None
+        results.append(result)
+    return results if len(results) <= _MAX_COMBINATIONS else None
+
+
+def read_through(value: object, reading: str) -> object:
+    """``value`` through a reading (_ModeReader._option_read: "" the value
+    itself, else an expression of ``_``); UNREAD when the reading fails on it."""
+    if not reading:
+        return value
+    tree = _parsed_reading(reading)
+    found = None if tree is None else pure_values(
+        tree, lambda leaf: [value] if isinstance(leaf, ast.Name) and leaf.id == _READ else None)
+    return found[0] if found is not None and len(found) == 1 else UNREAD
+
+
+def table_mode(table: dict[object, str], value: object, reading: str) -> str | None:
+    """The mode a table of modes keyed by an option read through ``reading``
+    (ContextCall.mappings) selects when the option is ``value``: a
+    conditional's (keys True and False) by the truth of the reading; None
+    when it selects none (a value the table lacks, a reading that fails)."""
+    read = read_through(value, reading)
+    if read is UNREAD:
+        return None
+    if is_conditional(table):
+        read = bool(read)
+    return table.get(read)
+
+
+def is_conditional(table: dict[object, str]) -> bool:
+    """A table of modes keyed by a test's answer (``GRAPH_MODE if test else
+    PYNATIVE_MODE``), not by the option's values."""
+    return bool(table) and all(isinstance(key, bool) for key in table)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_reading(reading: str) -> ast.expr | None:
+    try:
+        return ast.parse(reading, mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _literal(node: ast.expr) -> list[object] | None:
+    """A literal's value (a tuple, list or set of literals: one tuple), as a
+    list of one; None for anything else."""
+    if isinstance(node, ast.Constant):
+        return [node.value]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(isinstance(item, ast.Constant) for item in node.elts):
+        return [tuple(item.value for item in node.elts)]  # type: ignore[attr-defined]
+    return None
+
+
+def _pure_parts(node: ast.expr) -> list[ast.expr] | None:
+    """The operands of a pure string operation (pure_values), in order; None
+    when ``node`` is none."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PURE_METHODS \
+            and not node.keywords and not any(isinstance(arg, ast.Starred) for arg in node.args):
+        return [node.func.value, *node.args]
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], _COMPARISONS):
+        return [node.left, node.comparators[0]]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return [node.operand]
+    if isinstance(node, ast.BoolOp):
+        return list(node.values)
+    return None
+
+
+def _apply(node: ast.expr, operands: tuple) -> object:
+    """The pure operation ``node`` applied to ``operands`` (_pure_parts' order); UNREAD when it fails."""
+    if isinstance(node, ast.Call):
+        receiver, *arguments = operands
+        if not isinstance(receiver, str):
+            return UNREAD
+        try:
+            return getattr(receiver, node.func.attr)(*arguments)  # type: ignore[attr-defined]
+        except (TypeError, ValueError):
+            return UNREAD
+    if isinstance(node, ast.Compare):
+        answer = _compare(node.ops[0], operands[0], operands[1])
+        return UNREAD if answer is None else answer
+    if isinstance(node, ast.UnaryOp):
+        return not operands[0]
+    # and / or: the operand Python returns
+    if isinstance(node.op, ast.And):  # type: ignore[attr-defined]
+        return next((item for item in operands if not item), operands[-1])
+    return next((item for item in operands if item), operands[-1])
+
+
+def _rebuilt(node: ast.expr, parts: list[ast.expr]) -> ast.expr:
+    """The pure operation ``node`` over other operands (_pure_parts' order)."""
+    if isinstance(node, ast.Call):
+        return ast.Call(func=ast.Attribute(value=parts[0], attr=node.func.attr, ctx=ast.Load()),  # type: ignore[attr-defined]
+                        args=parts[1:], keywords=[])
+    if isinstance(node, ast.Compare):
+        return ast.Compare(left=parts[0], ops=node.ops, comparators=parts[1:])
+    if isinstance(node, ast.UnaryOp):
+        return ast.UnaryOp(op=node.op, operand=parts[0])
+    return ast.BoolOp(op=node.op, values=parts)  # type: ignore[attr-defined]
 
 
 def _is_self(node: ast.expr) -> bool:
@@ -697,6 +852,9 @@ def _option_values(option: ast.Call) -> list[object] | None:
             and all(isinstance(item, ast.Constant) for item in choices.elts):
         return [item.value for item in choices.elts]  # type: ignore[attr-defined]
     return None
+
+
+_COMPARISONS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 
 
 def _compare(operator: ast.cmpop, left: object, right: object) -> bool | None:

@@ -39,17 +39,23 @@ layer, not the module it sits in:
   options of the program's modules and the configuration files beside the
   entry (and in config/, configs/) or named in its code (nested keys by their
   path: ``cfg.system.context_mode``), also through a table of modes the code
-  keys by the option (a dict, or branches comparing it with each name); where
-  the configuration files select both the mode and what a registry builds, what
-  only configurations selecting PyNative select is PyNative code of the
-  program (:attr:`Program.pynative_configs`); a ``set_context`` in a
-  function of an imported module the program never reaches may still run: the
-  mode is then an assumption. A Cell is graph code when a graph-mode program
-  builds it (``@jit`` code is compiled in every mode: mslint.analysis.scope),
+  keys by the option (a dict, or branches comparing it with each name, or a
+  conditional testing it with string operations: the arm each value takes);
+  where the configuration files select both the mode and what a registry
+  builds, what only configurations selecting PyNative select is PyNative code
+  of the program (:attr:`Program.pynative_configs`); a ``set_context`` in a
+  function of an imported module the program never reaches selects nothing
+  for it (``main()`` of another script, a self-check nobody calls: importing a
+  module runs its top level, not its functions). A Cell is graph code when a
+  graph-mode program builds it (``@jit`` code is compiled in every mode:
+  mslint.analysis.scope),
   unless the program's own code (the entry's top level, main guard and
   functions) builds it into a name it never calls nor hands on (``m = MoCo();
   load_param_into_net(m, ...); m.encoder_q(x)``: the sub-cell runs, MoCo's
-  construct is not compiled) and nothing else it runs builds it.
+  construct is not compiled), or only calls its construct directly where it
+  runs as plain Python (``m.construct(x)``, ``Net().construct(x)``: a method
+  call compiles nothing of the Cell's own, measured; in a function handed to
+  ``ms.grad`` or ``jit`` it is compiled), and nothing else it runs builds it.
   What a program runs only past a guard that raises unless the mode is PyNative
   (``if get_context("mode") != PYNATIVE_MODE: raise ...``) runs PyNative in
   it, whatever it selects; a class whose ``__init__`` or ``construct``, or a
@@ -57,10 +63,9 @@ layer, not the module it sits in:
   Code no program builds takes the mode of the programs that import its package,
   else of the programs beside it, else of the repository's (all PyNative, or
   some: PyNative; all compiling: graph, assumed). Only programs whose mode is
-  known count there: one whose mode mslint cannot read, or that a helper it
-  never calls may set, is assumed to compile what it builds, but says nothing
-  of code it does not build. Where no program of known mode is in sight, the
-  code is assumed graph, and the findings say so.
+  known count there: one whose mode mslint cannot read is assumed to compile
+  what it builds, but says nothing of code it does not build. Where no program
+  of known mode is in sight, the code is assumed graph, and the findings say so.
 - **On which devices**: whether a program may run on Ascend
   (:meth:`Model.ascend_setting`): its ``set_context(device_target=...)`` /
   ``set_device(...)`` settings (its entry's, else those of the modules it
@@ -117,8 +122,8 @@ _MAX_CONFIG_FILES = 400
 
 # the kinds of program, most compiling first: code built by programs of several
 # kinds is graph code if any of them compiles it
-SETS_GRAPH, UNREADABLE, MAY_SET, RUNS_PYNATIVE = KINDS = ("graph", "unreadable", "may set", "pynative")
-_COMPILING = (SETS_GRAPH, UNREADABLE, MAY_SET)
+SETS_GRAPH, UNREADABLE, RUNS_PYNATIVE = KINDS = ("graph", "unreadable", "pynative")
+_COMPILING = (SETS_GRAPH, UNREADABLE)
 # the kinds whose mode mslint knows: evidence for code their programs do not build
 _KNOWN = (SETS_GRAPH, RUNS_PYNATIVE)
 
@@ -207,7 +212,7 @@ class Program:
 
     path: str
     kind: str = RUNS_PYNATIVE
-    evidence: str = ""  # why: "sets GRAPH_MODE (line 12)", "imports utils.py, whose init() may set GRAPH_MODE"
+    evidence: str = ""  # why: "sets GRAPH_MODE (utils.py:12)", "sets no mode: PyNative"
     syntax_level: str = ""
     trains: bool = True
     exports: bool = False
@@ -252,6 +257,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._module_files: dict[tuple, str | None] = {}
         self._resolved: dict[tuple, Any] = {}
         self._lookups: dict[tuple, Any] = {}
+        self._namespaces: dict[str, dict[str, tuple[str, str]]] = {}
         self._edges: dict[tuple[str, str], list] = {}
         self._cells: dict[tuple[str, str], bool] = {}
         self._registries: dict[tuple[str, str], list] | None = None
@@ -492,7 +498,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     found.append(target)
             return found
         for folder in self._search_path(importer):
-            if self._find_module(folder, parts[:1]) is None:
+            if self._find_module(folder, parts[:1]) is None and not self._in_namespace_package(folder, parts, names):
                 continue
             for end in range(1, len(parts) + 1):
                 target = self._find_module(folder, parts[:end])
@@ -504,6 +510,16 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     found.append(target)
             break
         return found
+
+    def _in_namespace_package(self, folder: str, parts: list[str], names: list | None) -> bool:
+        """Whether ``folder`` holds what ``from a.b import c`` (``import a.b``)
+        names under a top folder without ``__init__.py``, a namespace package
+        (``from src.config import lr``, ``from src import config``)."""
+        if not parts or not os.path.isdir(os.path.join(folder, parts[0])):
+            return False
+        if len(parts) > 1 and self._find_module(folder, parts) is not None:
+            return True
+        return any(self._find_module(folder, [*parts, name]) is not None for name in names or ())
 
     def _statement_targets(self, importer: str, level: int, module: str, names: list | None) -> list[str]:
         targets = []
@@ -543,6 +559,10 @@ class Model:  # pylint: disable=too-many-instance-attributes
             _, level, module, imported = binding
             target = self.module_file(path, level, module) if (module or level) else None
             if target is None:
+                # from src import models, src a folder without __init__.py (a namespace package)
+                submodule = self.module_file(path, level, f"{module}.{imported}") if module else None
+                if submodule is not None:
+                    return ("mod", submodule)
                 return ("ext", f"{module}.{imported}") if not level and module else None
             return self._lookup(target, imported, depth + 1)
         if kind == "alias":
@@ -613,8 +633,12 @@ class Model:  # pylint: disable=too-many-instance-attributes
         for level, module, names in body.get("imports", ()):
             for target in self._statement_targets(path, level, module, names):
                 out.append((target, MODULE))
-        for dotted, *_ in body.get("calls", ()):
-            out.extend(self._symbol_nodes(self.resolve(path, dotted, local)))
+        for dotted, args, keywords, *_ in body.get("calls", ()):
+            target = self.resolve(path, dotted, local)
+            out.extend(self._symbol_nodes(target))
+            if target == ("ext", "fire.Fire") and not args and not keywords:
+                # fire.Fire(): the command line runs any function or class of the module
+                out.extend((path, name) for name in list(facts["functions"]) + list(facts["classes"]))
         if body_name != MODULE:
             for dotted in body.get("refs", ()):
                 out.extend(self._symbol_nodes(self.resolve(path, dotted, local)))
@@ -648,6 +672,29 @@ class Model:  # pylint: disable=too-many-instance-attributes
             out.append(("guarded", (path, body_name + PYNATIVE_PART), body["guard"]))
         known = self._edges[node] = list(dict.fromkeys(out))
         return known
+
+    def _namespace(self, path: str, depth: int = 0) -> dict[str, tuple[str, str]]:
+        """The project classes and functions the module at ``path`` holds by name,
+        what ``getattr(module, key)`` and ``module.__dict__[key]`` may return:
+        those it defines, and those it imports by name or with ``*`` (a package
+        ``__init__`` re-exporting its models)."""
+        known = self._namespaces.get(path)
+        if known is not None:
+            return known
+        self._namespaces[path] = {}  # an import cycle adds nothing more
+        facts = self.facts(path)
+        found: dict[str, tuple[str, str]] = {}
+        for level, module in facts["stars"] if depth < 12 else ():
+            target = self.module_file(path, level, module)
+            if target is not None and target != path:
+                found.update((name, node) for name, node in self._namespace(target, depth + 1).items()
+                             if not name.startswith("_"))
+        for name, binding in facts["bindings"].items():
+            if binding[0] in ("from", "alias"):
+                found.update((name, node) for node in self._symbol_nodes(self.resolve(path, name)))
+        found.update((name, (path, name)) for name in list(facts["classes"]) + list(facts["functions"]))
+        self._namespaces[path] = found
+        return found
 
     def _is_class(self, target: tuple | None) -> bool:
         """A project class named whole (``Registry``, not ``Registry.get``)."""
@@ -830,9 +877,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """The candidates a lookup builds: (node, how, the configuration files
         that alone select it: empty when anything else may, or mslint cannot tell)."""
         kind, target = edge[0], edge[1]
-        if kind == "lookup" and target[0] == "mod":  # getattr(module, key)
-            facts = self.facts(target[1])
-            entries = [(name, (target[1], name)) for name in list(facts["classes"]) + list(facts["functions"])]
+        if kind == "lookup" and target[0] == "mod":  # getattr(module, key), module.__dict__[key]
+            entries = list(self._namespace(target[1]).items())
             spec = edge[2]
         else:
             entries = self._registry_entries(target)
@@ -849,15 +895,16 @@ class Model:  # pylint: disable=too-many-instance-attributes
             for option in dict.fromkeys(read_from):
                 for value, givers in self._option_sources(program, option, reached).items():
                     given_by.setdefault(value, set()).update(givers)
-        shown = f"{os.path.basename(target[1])}:{target[2] if len(target) > 2 else ''}"
+        shown = f"the names of {os.path.relpath(target[1], self.root)}" if target[0] == "mod" \
+            else f"registry {os.path.basename(target[1])}:{target[2]}"
         chosen = []
         for key, node in entries:
             if keys is ANY or key is None or key in keys:
                 configs = given_by.get(key, set()) if key is not None else set()
-                chosen.append((node, f"registry {shown}" + (f"[{key!r}]" if keys is not ANY and key else ""),
+                chosen.append((node, shown + (f"[{key!r}]" if keys is not ANY and key else ""),
                                frozenset() if "" in configs else frozenset(configs)))
         if keys is not ANY and not chosen:
-            return [(node, f"registry {shown}", frozenset()) for _, node in entries]  # a key mslint cannot match: all
+            return [(node, shown, frozenset()) for _, node in entries]  # a key mslint cannot match: all
         return chosen
 
     def _call_key(self, edge: tuple) -> tuple | None:
@@ -1008,7 +1055,6 @@ class Model:  # pylint: disable=too-many-instance-attributes
         selected: set[str] = set()
         levels: set[str] = set()
         evidence: dict[str, str] = {}
-        possible: list[tuple[str, str, frozenset]] = []
         own = self.facts(entry)["contexts"]
         sources = [(entry, call) for call in own]
         if not own:
@@ -1017,15 +1063,15 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     runs = call[1]
                     if runs == mode.AS_SCRIPT:
                         continue
+                    # one in a function or class of the module counts when the
+                    # program runs it (importing the module does not)
                     body = MODULE if runs == mode.ON_IMPORT else runs
                     if (path, body) in reached:
                         sources.append((path, call))
-                    elif set(call[0]) - {PYNATIVE}:
-                        possible.append((path, runs, frozenset(call[0])))
         by_config: dict[str, set[str]] | None = {}  # configuration file -> the modes it selects (None: not theirs)
         for path, call in sources:
             modes, _, line, options, call_levels, level_options, *rest = call
-            tables = {option: (spelling, dict(table)) for option, spelling, table in (rest[0] if rest else ())}
+            tables = {option: (reading, dict(table)) for option, reading, table in (rest[0] if rest else ())}
             modes = set(modes)
             where = f"{os.path.relpath(path, self.root)}:{line}"
             how = ""
@@ -1049,11 +1095,6 @@ class Model:  # pylint: disable=too-many-instance-attributes
             program.kind, program.evidence = SETS_GRAPH, f"sets GRAPH_MODE ({evidence[GRAPH]})"
         elif UNKNOWN in selected:
             program.kind, program.evidence = UNREADABLE, f"sets a mode mslint cannot read ({evidence[UNKNOWN]})"
-        elif not selected and possible:
-            path, function, modes = possible[0]
-            what = "GRAPH_MODE" if GRAPH in modes else "the mode"
-            program.kind = MAY_SET
-            program.evidence = f"imports {_shown(path, entry)}, whose {function}() may set {what}"
         else:
             program.kind = RUNS_PYNATIVE
             program.evidence = f"sets PYNATIVE_MODE ({evidence[PYNATIVE]})" if PYNATIVE in selected else "sets no mode: PyNative"
@@ -1084,12 +1125,12 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if not options or not modes:
             return None
         for option in options:
-            spelling, table = tables.get(option, ("", None))
+            reading, table = tables.get(option, ("", None))
             for value, givers in self._option_sources(program, option, reached).items():
                 if "" in givers:
                     return None
                 if table is not None:
-                    selected = table.get(mode.respelled(mode.yaml_scalar(value), spelling))
+                    selected = mode.table_mode(table, mode.yaml_scalar(value), reading)
                     chosen = {selected} if selected else set()
                 else:
                     chosen = mode.constant_mode(mode.yaml_scalar(value))
@@ -1103,25 +1144,34 @@ class Model:  # pylint: disable=too-many-instance-attributes
                           tables: dict[str, tuple[str, dict]] | None = None) -> tuple[set[str], str] | None:
         """The modes (``levels``: syntax levels) the options' values select, each
         read through its table of modes where the code has one (a value the
-        table lacks selects nothing: the code fails, or keeps the mode), and
-        where they were read; None when an option has no value in sight."""
+        table lacks selects nothing: the code fails, or keeps the mode; a
+        conditional's test the program's values decide selects the arm each
+        takes), and where they were read; None when an option has no value in
+        sight (a conditional's: either arm)."""
         found: set[str] = set()
         sources: list[str] = []
+        undecided = False
         for option in options:
             values = self._option_values(program, option, reached, sources)
+            reading, table = (tables or {}).get(option, ("", None))
             if not values:
-                return None
-            spelling, table = (tables or {}).get(option, ("", None))
+                if table is None or not mode.is_conditional(table):
+                    return None
+                found |= set(table.values())  # a test nothing in sight decides: either arm
+                undecided = True
+                continue
             for value in values:
                 if table is not None:
-                    selected = table.get(mode.respelled(value, spelling))
+                    selected = mode.table_mode(table, value, reading)
                     found |= {selected} if selected else set()
                 else:
                     found |= mode.constant_level(value) if levels else mode.constant_mode(value)
         if not found:
             return None
+        if not sources:
+            return found, f"either arm of a test of {options[0]!r}, which no option in sight gives"
         shown = ", ".join(sources[:3]) + (f" and {len(sources) - 3} more" if len(sources) > 3 else "")
-        return found, f"{options[0]!r} from {shown}"
+        return found, f"{options[0]!r} from {shown}" + (", either arm of a test of another" if undecided else "")
 
     # -- devices ---------------------------------------------------------------
     def _on_ascend(self, programs: list[Program], path: str) -> str:
@@ -1208,22 +1258,25 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """The Cells ``program``'s own code (the entry's top level, main guard and
         functions) builds into a name and never calls, nor hands on (``m =
         MoCo(); load_param_into_net(m, ...); m.encoder_q(x)``: the sub-cell runs,
-        MoCo's construct is not compiled), when nothing else the program runs
-        builds them: (file, class) -> how."""
+        MoCo's construct is not compiled), or whose construct it calls directly
+        in plain Python (``m.construct(x)``: a method call; the sub-cells it
+        calls are compiled), when nothing else the program runs builds them:
+        (file, class) -> how."""
         found: dict[tuple[str, str], str] = {}
         reached = program.reached or set()
         facts = self.facts(program.path)
         for body_name, body in facts["bodies"].items():
             if (program.path, body_name) not in reached:
                 continue
-            for dotted, line, attributes in body.get("uncalled", ()):
+            for dotted, line, attributes, *direct in body.get("uncalled", ()):
                 target = self.resolve(program.path, dotted, body.get("locals"))
                 if not self._is_class(target) or not self.is_cell(target[1], target[2]):
                     continue
                 node = (target[1], target[2])
                 if node in self._by_lookup or self._runs_methods(node, attributes):
                     continue
-                found[node] = f"builds it and never calls it ({os.path.relpath(program.path, self.root)}:{line})"
+                how = "calls its construct directly, as plain Python" if direct and direct[0] else "builds it and never calls it"
+                found[node] = f"{how} ({os.path.relpath(program.path, self.root)}:{line})"
         if found:
             for node in self._built_otherwise(program, found):
                 del found[node]
@@ -1322,8 +1375,6 @@ class Model:  # pylint: disable=too-many-instance-attributes
             decision = Decision(GRAPH, f"{shown} sets GRAPH_MODE", syntax_level=syntax_level)
         elif first.kind == UNREADABLE:
             decision = Decision(GRAPH, f"the mode {shown} sets cannot be read", assumed=True, syntax_level=syntax_level)
-        elif first.kind == MAY_SET:
-            decision = Decision(GRAPH, f"{shown} {first.evidence}", assumed=True, syntax_level=syntax_level)
         elif first.guard:
             return Decision(PYNATIVE, f"{shown} {first.guard}")
         else:
@@ -1354,9 +1405,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """Code no program builds takes the mode of the programs whose mode is
         known (they set GRAPH_MODE, or run PyNative): those importing its own
         package, else those beside it, else the repository's. A program whose
-        mode mslint cannot tell (one it cannot read, or one a helper it never
-        calls may set) is assumed to compile what it builds, but it is no
-        evidence for code it does not build: where only such programs are in
+        mode mslint cannot read is assumed to compile what it builds, but it is
+        no evidence for code it does not build: where only such programs are in
         sight, the code is assumed graph as a library's is, and the basis says so."""
         if not self.programs:
             return mode.LIBRARY
@@ -1683,7 +1733,6 @@ _RUN_WHEN_BUILT = frozenset({"construct", "bprop"})
 _KIND_TEXT = {
     SETS_GRAPH: "GRAPH_MODE",
     UNREADABLE: "graph mode assumed",
-    MAY_SET: "graph mode assumed",
     RUNS_PYNATIVE: "PyNative",
 }
 

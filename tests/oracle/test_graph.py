@@ -946,3 +946,61 @@ report(**results)
         assert result[helper] == ["ok", 8.0], helper  # d(2x * w)/dw summed: the list branch is not compiled
         # given a tuple, the branch compiles and STRICT refuses its host copy
         assert result[helper + "_list"][0] == "error", helper
+
+
+DIRECT_CONSTRUCT = '''
+x = Tensor(np.ones((2, 2)), ms.float32)
+
+class Stepper(nn.Cell):
+    """A host copy of the input in construct: STRICT refuses it where it is compiled."""
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones((2, 2)), ms.float32), name="w")
+
+    def construct(self, y):
+        h = y * self.w
+        steps = int(np.ceil(float(h.asnumpy().max())))
+        return (h * steps).sum()
+
+class Outer(nn.Cell):
+    """No host copy of its own: it calls a sub-cell that has one."""
+    def __init__(self):
+        super().__init__()
+        self.inner = Stepper()
+
+    def construct(self, y):
+        return self.inner(y) * 2
+'''
+
+
+def test_ms_asnumpy_in_graph_direct_construct_call_is_plain_python_unless_differentiated(run_snippet):
+    """net.construct(x) is a method call: in GRAPH_MODE it runs as plain Python
+    (STRICT does not see its host copy), where net(x) compiles it; the sub-cells
+    it calls are compiled (Cell.__call__); and a function differentiated in
+    GRAPH_MODE is compiled whole (ms.grad wraps it in jit), the direct call in it
+    included: the host copy cuts the gradient there, as PyNative does not."""
+    result = run_snippet(DIRECT_CONSTRUCT + '''
+graph_mode("strict")
+net = Stepper()
+direct = attempt(lambda: float(net.construct(x).asnumpy()))
+called = attempt(lambda: float(net(x).asnumpy()))
+sub_cell = attempt(lambda: float(Outer().construct(x).asnumpy()))
+stepper = Stepper()
+
+def forward(a):
+    return stepper.construct(a)
+
+def gradient():
+    return attempt(lambda: float(ms.grad(forward, None, stepper.trainable_params())(x)[0].asnumpy().sum()))
+
+graph_mode("lax")
+graph_grad = gradient()
+pynative_mode()
+eager_grad = gradient()
+report(direct=direct, called=called, sub_cell=sub_cell, graph_grad=graph_grad, eager_grad=eager_grad)
+''')
+    assert result["direct"] == ["ok", 4.0]
+    assert result["called"][0] == "error" and "asnumpy" in result["called"][1]
+    assert result["sub_cell"][0] == "error" and "asnumpy" in result["sub_cell"][1]
+    assert result["eager_grad"] == ["ok", 4.0]  # d(sum(x * w) * 1)/dw: the step count is a constant
+    assert result["graph_grad"] == ["ok", 0.0]
