@@ -18,8 +18,11 @@ The path is relative to the home module's folder. ``Finding.related``
 (mslint.report.findings) reads that place back from the message, for SARIF's
 ``relatedLocations`` and the JSON output. The ``mslint`` command and ``pylint --load-plugins mslint`` both
 get here through the checkers, so their messages are the same. One finding per
-call, offending line and rule. The callee's module, when it has graph code of
-its own calling it, reports the line there too.
+call, offending line and rule, but not a line of the callee in a branch this
+call never takes (``if mode is None:`` where it omits ``mode``: what the call
+writes or leaves to a default, mslint.analysis.values.guarded_off_by_call), except
+for syntax, which MindSpore parses in every branch. The callee's module, when it
+has graph code of its own calling it, reports the line there too.
 """
 
 from __future__ import annotations
@@ -54,7 +57,9 @@ class _Walk:
     view: scope.ModuleAnalysis
     calls: list[nodes.Call]
     kind: str
-    through: str  # the function the calls run
+    callee: nodes.FunctionDef  # the function the calls run
+    through: str  # its name as messages show it
+    skips_self: dict[nodes.Call, bool]  # per call: whether it skips the callee's ``self``
     # (call, path, line, message id) already reported for the home module
     reported: set[tuple[Any, ...]] = field(default_factory=set)
 
@@ -89,7 +94,10 @@ def follow_calls(linter: PyLinter, module: nodes.Module) -> None:
         depth = len(_WALKING)
         try:
             view = scope.ModuleAnalysis.following(home, callee, kind, tensors, everywhere, bytecode, typed)
-            _WALKING.append(_Walk(view, calls, kind, _function_name(callee), reported))
+            _WALKING.append(_Walk(
+                view, calls, kind, callee, _function_name(callee),
+                {call: home.foreign_calls[(call, callee)][1] for call in calls}, reported,
+            ))
             with scope.viewing(view):
                 for func in view.followed_functions():
                     walker.walk(func)
@@ -118,6 +126,9 @@ def redirect(msgid: str, node: nodes.NodeNG | None) -> list[tuple[nodes.Call, st
     place = place_note(_function_name(node), path, line, walk.kind, walk.through)
     targets = []
     for call in walk.calls:
+        if msgid not in PARSE_ERRORS and node.frame() is walk.callee \
+                and values.guarded_off_by_call(node, walk.callee, call, walk.skips_self[call]):
+            continue  # a branch of the callee this call's arguments never take (``if mode is None:``)
         key = (call, path, line, msgid)
         if key not in walk.reported:
             walk.reported.add(key)

@@ -24,7 +24,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, scope, sites, values, versions
+from mslint.analysis import astutil, edits, resolve, scope, sites, training_code, values, versions
 from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
@@ -66,6 +66,17 @@ def _last_assignment_before(func: nodes.NodeNG, name: str, line: int) -> nodes.N
             if found is None or assign.lineno >= found.lineno:
                 found = assign
     return found.value if found is not None else None
+
+
+def _a_training_objective(returned: nodes.Tuple, func: nodes.NodeNG, grad_call: nodes.Call) -> bool:
+    """Whether the outputs ``func`` returns are what a training step differentiates:
+    one of them is (or is computed from) a loss, or the module of the grad call names
+    an optimizer its gradients may reach. Neither (``ms.grad(net, grad_position=(0,
+    1))`` of a Cell returning ``sin(x) - cos(y), cos(x) - sin(y)``, and no optimizer
+    anywhere): derivatives of the outputs' sum, computed on purpose."""
+    if any(training_code.mentions_loss(element, func) for element in returned.elts):
+        return True
+    return training_code.names_an_optimizer(grad_call.root())
 
 
 def _returns(func: nodes.NodeNG) -> list[tuple[nodes.NodeNG, nodes.NodeNG]]:
@@ -362,6 +373,8 @@ class TrainingLoopChecker(BaseChecker):
                 carried = [elt for elt in value.elts[1:] if self._carries_gradient(elt, func, analysis)]
                 if not carried:
                     continue
+                if not _a_training_objective(value, func, node):
+                    continue  # the sum of outputs differentiated on purpose: a derivatives tutorial trains nothing
                 self.add_message(
                     "ms-grad-without-has-aux",
                     node=node,

@@ -2,7 +2,8 @@
 
 Measured on MindSpore 2.10 (tests/oracle/test_training_steps.py):
 - ``has_aux=True`` differentiates the FIRST output: ``return logits, loss`` trains on
-  the logits (the bias gradient is that of ``logits.sum()``).
+  the logits (the bias gradient is that of ``logits.sum()``), and a second loss among
+  the auxiliary outputs gets no gradient (a counting head's weight gradient is 0).
 - ``value_and_grad(net, None, weights)`` and ``TrainOneStepCell(net, opt)`` of a
   network that returns its outputs (no loss) differentiate their sum.
 - An optimizer built from ``get_parameters()`` (or ``parameters_dict().values()``) with
@@ -37,10 +38,11 @@ class TrainingStepChecker(BaseChecker):
     msgs = {
         "E8101": (
             "%s differentiates the first output of %s, %s, not the loss %s (line %d returns %s): with "
-            "has_aux=True only the first output is differentiated; return the loss first",
+            "has_aux=True only the first output is differentiated; %s",
             "ms-aux-before-loss",
             "grad/value_and_grad with has_aux=True of a function that returns the network's output first "
-            "and the loss after it (return logits, loss): the model trains on the logits.",
+            "and the loss after it (return logits, loss): the model trains on the logits; or that returns "
+            "a second loss among the auxiliary outputs, which gets no gradient.",
         ),
         "W8106": (
             "%s is given %s, every parameter of %s (which %s), with weight_decay=%s: the moving statistics "
@@ -123,16 +125,20 @@ class TrainingStepChecker(BaseChecker):
                 if not isinstance(value, nodes.Tuple) or len(value.elts) < 2:
                     continue
                 first = value.elts[0]
-                if training_code.mentions_loss(first, func) or not self._computed(first, func):
+                if training_code.mentions_loss(first, func):
+                    loss, advice = _untrained_loss(node, func, value) or (None, "")
+                elif self._computed(first, func):
+                    loss = next((elt for elt in value.elts[1:] if _is_loss(elt, func)), None)
+                    advice = "return the loss first"
+                else:
                     continue
-                loss = next((elt for elt in value.elts[1:] if _is_loss(elt, func)), None)
                 if loss is None:
                     continue
                 name = getattr(func, "name", "the lambda")
                 self.add_message(
                     "ms-aux-before-loss", node=node,
                     args=(f"{apis.HAS_AUX_GRAD_FUNCTIONS[qname]}(..., has_aux=True)", name, first.as_string(),
-                          loss.as_string(), ret.lineno, value.as_string()),
+                          loss.as_string(), ret.lineno, value.as_string(), advice),
                 )
                 return
 
@@ -264,6 +270,40 @@ def _is_loss(expr: nodes.NodeNG, func: nodes.NodeNG) -> bool:
         return False
     last = call.func.name if isinstance(call.func, nodes.Name) else call.func.attrname
     return training_code.says_loss(last) or training_code.is_loss_cell(call.func)
+
+
+def _untrained_loss(grad_call: nodes.Call, func: nodes.NodeNG, returned: nodes.Tuple) -> tuple[nodes.NodeNG, str] | None:
+    """A loss among the auxiliary outputs of ``returned`` that gets no gradient (the
+    first output is a loss), and what to return first instead: a total made from
+    the first output and losses of its own (``return r_loss, t_loss, loss`` with
+    ``loss = r_loss + t_loss``), else a second loss that is not a part of the first
+    (``total = a + b; return total, a``) nor made from it (a scaled copy) and is
+    meant to be trained: a loss of its own computes it and its name says loss
+    (``t_loss = text_criterion(...)`` beside ``r_loss = rating_criterion(...)``;
+    not ``mae = l1(...)``, a metric), or the caller adds it to the first output
+    (``word_loss + counting_loss``). Outputs that share their source with the first
+    (``loss, parts = criterion(...)``) count only by the caller's sum."""
+    first = returned.elts[0]
+    made_first = training_code.computation(first, func)
+    second = None
+    for index, output in enumerate(returned.elts[1:], start=1):
+        if not _is_loss(output, func):
+            continue
+        made = training_code.computation(output, func)
+        own_loss = bool(made.loss_calls - made_first.loss_calls)
+        if isinstance(first, nodes.Name) and first.name in made.names:
+            if own_loss and isinstance(output, nodes.Name):
+                return output, f"return {output.as_string()} first"  # the total, made from the first and more
+            continue  # made from the first output alone (a scaled copy)
+        if second is not None or (isinstance(output, nodes.Name) and output.name in made_first.names):
+            continue  # a part of the first output
+        named_loss = isinstance(output, nodes.Name) and training_code.says_loss(output.name)
+        if own_loss and named_loss and not made.loss_calls & made_first.loss_calls \
+                or training_code.outputs_added_by_caller(grad_call, 0, index):
+            second = output
+    if second is None:
+        return None
+    return second, f"return the total first ({first.as_string()} + {second.as_string()})"
 
 
 def _bare_network(network: nodes.NodeNG) -> str | None:

@@ -72,6 +72,10 @@ def test_reported_at_the_call_alike_by_the_command_and_the_plugin(package: Path,
         (13, "ms-numpy-on-tensor", "BaseNet.pre() at base.py:12, called from graph code here)"),
         (14, "ms-frozen-random-in-graph", "jitter() at utils.py:24, called from graph code here)"),
         (20, "ms-unsupported-syntax-in-graph", "load() at utils.py:45, called from graph code here)"),
+        # squash(x) and squash(x, "log"): each call the branch its arguments take, not sqrt's
+        (27, "ms-numpy-on-tensor", "squash() at utils.py:62, called from graph code here)"),
+        (27, "ms-numpy-on-tensor", "squash() at utils.py:64, called from graph code here)"),
+        (35, "ms-numpy-on-tensor", "scale() at utils.py:16, called from graph code here)"),
     }
     # the JSON output names the place in the other module
     related = {(item["line"], item["related"]["path"], item["related"]["line"]) for item in report["findings"]}
@@ -84,7 +88,7 @@ def test_sarif_related_locations(package: Path, capsys: pytest.CaptureFixture) -
     for log in logs:
         sarif.validate(log, SCHEMA)
         results = log["runs"][0]["results"]
-        assert len(results) == 9
+        assert len(results) == 12
         for result in results:
             assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "xmod/model.py"
             (place,) = result["relatedLocations"]

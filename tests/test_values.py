@@ -860,3 +860,51 @@ def test_a_guard_on_a_fixed_option_is_off() -> None:
     module = astroid.parse(f"{PARSER}args = parser.parse_args()\nif args.device_num > 1:\n    init()\n")
     init = next(call for call in module.nodes_of_class(nodes.Call) if isinstance(call.func, nodes.Name) and call.func.name == "init")
     assert not values.guarded_off(init)
+
+
+# ---------------------------------------------------------------------------
+# Inputs a compiled range() proves Python ints (mslint/analysis/python_ints.py)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "expression", "depends"),
+    [
+        # a part of the input tuple that range() takes: a Python int, and what is built from it
+        ("count, state = args[0]\nsteps = list(range(count))\n", "count", False),
+        ("count, state = args[0]\n", "np.roll(range(count), 1)", False),
+        ("count, state = args[0]\nsteps = range(count - 1)\n", "np.arange(count * 2)", False),
+        ("count, state = args[0]\nlast = count - 1\nsteps = range(count)\n", "last", False),
+        # ... but not its tensor neighbour, nor a part no range() takes
+        ("count, state = args[0]\nsteps = range(count)\n", "state", True),
+        ("count, state = args[0]\n", "count", True),
+        # a range() in a branch proves nothing outside it
+        ("count, state = args[0]\nif self.count:\n    steps = range(count)\n", "count", True),
+        # a parameter too; a value the function computes is left to what it is computed from
+        ("steps = range(n)\n", "n", False),
+        ("k = int(x.sum())\nsteps = range(k)\n", "k", True),
+    ],
+)
+def test_range_proves_an_input_a_python_int(before: str, expression: str, depends: bool) -> None:
+    known, probes = _probes(before + f"\nreturn probe({expression})")
+    assert known.depends(probes[-1]) is depends
+    assert not known.carries_gradient(probes[-1]) or depends
+
+
+def test_a_call_prunes_the_branches_of_its_callee_it_never_takes() -> None:
+    module = astroid.parse(
+        "import numpy as np\n"
+        "def squash(x, how=None, scale=1):\n"
+        "    if how is None:\n        return np.tanh(x)\n"
+        "    if how == 'log':\n        a = np.log1p(x)\n        return a\n"
+        "    return np.sqrt(x)\n"
+        "def use(x, how):\n"
+        "    return squash(x), squash(x, 'log'), squash(x, how)\n"
+    )
+    squash = module.body[1]
+    tanh, log1p, sqrt = [call for call in squash.nodes_of_class(nodes.Call) if call.func.attrname in ("tanh", "log1p", "sqrt")]
+    plain, log, unknown = module.body[2].body[0].value.elts
+    off = values.guarded_off_by_call
+    assert [off(node, squash, plain, False) for node in (tanh, log1p, sqrt)] == [False, True, True]
+    assert [off(node, squash, log, False) for node in (tanh, log1p, sqrt)] == [True, False, True]
+    assert [off(node, squash, unknown, False) for node in (tanh, log1p, sqrt)] == [False, False, False]

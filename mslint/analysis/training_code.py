@@ -91,7 +91,7 @@ def mentions_loss(expr: nodes.NodeNG, func: nodes.NodeNG, depth: int = 0) -> boo
         return False
     for node in [expr, *expr.nodes_of_class((nodes.Name, nodes.Attribute, nodes.Call))]:
         if isinstance(node, nodes.Call):
-            if says_loss(_last_name(node.func)) or is_loss_cell(node.func):
+            if calls_a_loss(node):
                 return True
             continue
         if says_loss(_last_name(node)):
@@ -101,6 +101,60 @@ def mentions_loss(expr: nodes.NodeNG, func: nodes.NodeNG, depth: int = 0) -> boo
             if value is not None and mentions_loss(value, func, depth + 1):
                 return True
     return False
+
+
+def calls_a_loss(call: nodes.Call) -> bool:
+    """A call of a callable named a loss/criterion or holding a loss Cell."""
+    return says_loss(_last_name(call.func)) or is_loss_cell(call.func)
+
+
+@dataclass(frozen=True)
+class Computation:
+    """What a value of a function is computed from: the function's local names it
+    reads (through their assignments, all of them: flow-insensitive) and the calls
+    of losses among its computations."""
+
+    names: frozenset[str]
+    loss_calls: frozenset[nodes.Call]
+
+
+_COMPUTATION_DEPTH = 8
+
+
+def computation(expr: nodes.NodeNG, func: nodes.NodeNG) -> Computation:
+    """What ``expr`` in ``func`` is computed from (:class:`Computation`). A name bound
+    by unpacking (``a, b = net(x)``) is computed from the whole call: ``a`` and ``b``
+    share their source."""
+    assigned = _assigned_values(func)
+    names: set[str] = set()
+    calls: set[nodes.Call] = set()
+    pending = [(expr, 0)]
+    while pending:
+        node, depth = pending.pop()
+        for read in [node, *node.nodes_of_class((nodes.Name, nodes.Call), skip_klass=SKIP_NESTED)]:
+            if isinstance(read, nodes.Call):
+                if calls_a_loss(read):
+                    calls.add(read)
+            elif isinstance(read, nodes.Name) and read.name not in names:
+                names.add(read.name)
+                if depth < _COMPUTATION_DEPTH:
+                    pending.extend((value, depth + 1) for value in assigned.get(read.name, ()))
+    return Computation(frozenset(names), frozenset(calls))
+
+
+def _assigned_values(func: nodes.NodeNG) -> dict[str, list[nodes.NodeNG]]:
+    """name -> every value the function assigns it (a whole unpacked value, ``x += v``'s ``v``)."""
+    found: dict[str, list[nodes.NodeNG]] = {}
+    if isinstance(func, nodes.Lambda):
+        return found
+    for statement in func.nodes_of_class((nodes.Assign, nodes.AugAssign, nodes.AnnAssign), skip_klass=SKIP_NESTED):
+        if statement.value is None:
+            continue
+        targets = statement.targets if isinstance(statement, nodes.Assign) else [statement.target]
+        for target in targets:
+            for name in astutil.target_names(target):
+                found.setdefault(name, []).append(statement.value)
+    return found
 
 
 def is_loss_cell(expr: nodes.NodeNG) -> bool:
@@ -245,6 +299,60 @@ def grad_function_names(owner: nodes.NodeNG) -> frozenset[str]:
     return _GRAD_NAMES[module]
 
 
+def outputs_added_by_caller(grad_call: nodes.Call, first: int, other: int) -> bool:
+    """Whether code calling the gradient function ``grad_call`` makes (``grad_fn =
+    ms.value_and_grad(...)``) adds the outputs at positions ``first`` and ``other``
+    it unpacks: ``(word_loss, count_loss, _), grads = grad_fn(...)`` then
+    ``word_loss + count_loss``."""
+    statement = grad_call.parent
+    if not (isinstance(statement, nodes.Assign) and statement.value is grad_call and len(statement.targets) == 1):
+        return False
+    target = statement.targets[0]
+    if not isinstance(target, nodes.AssignName):
+        return False
+    where = target.frame()
+    for call in where.nodes_of_class(nodes.Call):
+        if isinstance(call.func, nodes.Name) and call.func.name == target.name:
+            names = _unpacked_outputs(call)
+            if names is not None and max(first, other) < len(names) and names[first] and names[other] \
+                    and _adds(call.frame(), names[first], names[other], call.lineno or 0):
+                return True
+    return False
+
+
+def _unpacked_outputs(call: nodes.Call) -> list[str | None] | None:
+    """The names ``(a, b, c), grads = call`` gives the outputs (None where not a name)."""
+    statement = call.parent
+    if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
+        return None
+    target = statement.targets[0]
+    if not (isinstance(target, (nodes.Tuple, nodes.List)) and len(target.elts) == 2):
+        return None
+    outputs = target.elts[0]
+    if not isinstance(outputs, (nodes.Tuple, nodes.List)):
+        return None
+    return [element.name if isinstance(element, nodes.AssignName) else None for element in outputs.elts]
+
+
+def _adds(func: nodes.NodeNG, first: str, other: str, after: int) -> bool:
+    """Whether ``func`` adds the names ``first`` and ``other`` (in one sum, below ``after``)."""
+    for node in func.nodes_of_class(nodes.BinOp, skip_klass=SKIP_NESTED):
+        if node.op != "+" or (node.lineno or 0) < after:
+            continue
+        if isinstance(node.parent, nodes.BinOp) and node.parent.op == "+":
+            continue  # a part of a longer sum: read whole from its top
+        terms = {term.name for term in _sum_terms(node) if isinstance(term, nodes.Name)}
+        if first in terms and other in terms:
+            return True
+    return False
+
+
+def _sum_terms(node: nodes.NodeNG) -> list[nodes.NodeNG]:
+    if isinstance(node, nodes.BinOp) and node.op == "+":
+        return _sum_terms(node.left) + _sum_terms(node.right)
+    return [node]
+
+
 def spelled_path(expr: nodes.NodeNG) -> str | None:
     """``grad_fn``, ``self.grad_fn``: a name or attribute chain on a name."""
     return astutil.attribute_path(expr)
@@ -256,7 +364,54 @@ def is_optimizer(expr: nodes.NodeNG | None) -> bool:
     if qname is not None:
         return qname in apis.OPTIMIZER_CLASSES
     name = _last_name(expr) if expr is not None else ""
-    return bool(re.search(r"optim", name, re.IGNORECASE)) or name in ("opt",)
+    return _says_optimizer(name)
+
+
+def _says_optimizer(name: str) -> bool:
+    return bool(re.search(r"optim", name, re.IGNORECASE)) or name == "opt"
+
+
+# the last names of MindSpore's optimizers and of the Cells that hold one
+_OPTIMIZER_NAMES = frozenset(
+    qname.rsplit(".", 1)[-1]
+    for qname in apis.OPTIMIZER_CLASSES | {cell for cell in apis.GRAD_WRAPPER_CELLS if "TrainOneStep" in cell}
+)
+_NAMES_OPTIMIZER: dict[nodes.Module, bool] = {}
+
+
+def names_an_optimizer(module: nodes.Module) -> bool:
+    """Whether the module names an optimizer anywhere: a MindSpore optimizer class or
+    a training Cell that holds one (``nn.TrainOneStepCell``), or a name, attribute,
+    keyword or import saying optim/opt (``optimizer(grads)``, ``opt.parameters``):
+    a gradient computed there may reach it. False for code that trains nothing,
+    such as a tutorial of higher-order derivatives."""
+    known = _NAMES_OPTIMIZER.get(module)
+    if known is None:
+        if len(_NAMES_OPTIMIZER) > 256:
+            _NAMES_OPTIMIZER.clear()
+        known = _NAMES_OPTIMIZER[module] = any(
+            _says_optimizer(name) or name in _OPTIMIZER_NAMES for name in _spelled_names(module)
+        )
+    return known
+
+
+def _spelled_names(module: nodes.Module) -> Iterator[str]:
+    """Every name the module's code spells: read, bound, as an attribute, a keyword, imported."""
+    for node in module.nodes_of_class(
+        (nodes.Name, nodes.AssignName, nodes.Attribute, nodes.AssignAttr, nodes.Keyword, nodes.Import, nodes.ImportFrom)
+    ):
+        if isinstance(node, (nodes.Import, nodes.ImportFrom)):
+            for name, alias in node.names:
+                yield from name.split(".")
+                if alias:
+                    yield alias
+        elif isinstance(node, (nodes.Attribute, nodes.AssignAttr)):
+            yield node.attrname
+        elif isinstance(node, nodes.Keyword):
+            if node.arg:
+                yield node.arg
+        else:
+            yield node.name
 
 
 def optimizer_class(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
@@ -630,12 +785,15 @@ def clear_caches() -> None:
     _TRAINERS.clear()
     _GRAD_NAMES.clear()
     _MENTIONS.clear()
+    _NAMES_OPTIMIZER.clear()
     _program_matches.cache_clear()
 
 
 __all__ = [
-    "CellContents", "ParallelSettings", "computing_call", "construction_of", "constructed_qname",
-    "divides_by_group_size", "grad_function_names", "holds", "is_data_parallel_value", "is_grad_call",
-    "is_loss_cell", "is_optimizer", "last_assignment_before", "local_value", "mentions_loss", "network_class",
-    "mentions", "parallel_settings", "program_mentions", "returns", "says_loss", "spelled_path",
+    "CellContents", "Computation", "ParallelSettings", "calls_a_loss", "computation", "computing_call",
+    "construction_of", "constructed_qname", "divides_by_group_size", "grad_function_names", "holds",
+    "is_data_parallel_value", "is_grad_call", "is_loss_cell", "is_optimizer", "last_assignment_before",
+    "local_value", "mentions_loss", "network_class", "mentions", "names_an_optimizer",
+    "outputs_added_by_caller", "parallel_settings", "program_mentions", "returns", "says_loss",
+    "spelled_path",
 ]

@@ -44,7 +44,7 @@ from typing import Any, NamedTuple
 from astroid import nodes
 
 from mslint.knowledge import apis
-from mslint.analysis import arguments, astutil, resolve, sites
+from mslint.analysis import arguments, astutil, python_ints, resolve, sites
 
 # ---------------------------------------------------------------------------
 # API facts
@@ -386,6 +386,7 @@ class FunctionValues:
         # ``a + b + ...``, n levels for each of n terms (4000 terms: minutes);
         # kept, each operand and each level of the chain is walked once
         self._answers: dict[tuple, frozenset[str] | None] = {}
+        self._range_inputs = python_ints.RangeInputs()
         self._settled = False
         self._saw_pending = False
         self._propagate()
@@ -544,6 +545,8 @@ class FunctionValues:
             if generator in visiting:
                 return _YES if q is MAY_DEPEND else None  # unsure: keep the function-wide answer
             return self._walk(generator.iter, q, visiting | {generator})
+        if self._range_inputs.proven_int(node):
+            return None  # an input a compiled range() takes: a Python int, not a tensor
         if q is MAY_DEPEND:
             return _YES
         frame = node.frame()
@@ -2209,6 +2212,52 @@ def guarded_off(node: nodes.NodeNG) -> bool:
     constants, configs and options fixed where the program parses them
     (``if args.device_num > 1:`` after ``parser.parse_args([])``)."""
     return _guards_hold(node, node.frame(), None) is False
+
+
+def guarded_off_by_call(node: nodes.NodeNG, func: nodes.FunctionDef, call: nodes.Call, skips_self: bool) -> bool:
+    """Whether an ``if`` around ``node`` in ``func`` takes the other branch when
+    ``call`` runs ``func``: its test reads what the call passes as written or
+    leaves to a default (``if mode is None:`` where the call omits ``mode``). What
+    the call reads from its own caller is unknown here: not off."""
+    if not _guarded(node, func) and not _after_an_if(node, func):
+        return False
+    way = _way_of_call(call, func, skips_self, None, call.frame(), 0, False)
+    return _guards_hold(node, func, way) is False or _after_exit(node, func, way)
+
+
+def _after_an_if(node: nodes.NodeNG, func: nodes.NodeNG) -> bool:
+    return any(isinstance(earlier, nodes.If) for _, earlier in _earlier_statements(node, func))
+
+
+def _earlier_statements(node: nodes.NodeNG, func: nodes.NodeNG):
+    """(block, statement) for each statement before the one holding ``node``, in
+    each block between ``node`` and ``func``."""
+    child, parent = node, node.parent
+    while parent is not None and child is not func:
+        for field in ("body", "orelse", "handlers", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and any(statement is child for statement in block):
+                for statement in block[: next(i for i, s in enumerate(block) if s is child)]:
+                    yield block, statement
+                break
+        child, parent = parent, parent.parent
+
+
+def _after_exit(node: nodes.NodeNG, func: nodes.NodeNG, way: _Way) -> bool:
+    """Whether ``node`` follows, in a block, an ``if`` whose branch taken in this
+    way ends in ``return`` or ``raise`` (``if mode is None: return ...`` then the
+    other modes' code)."""
+    return any(_exits(statement, func, way) for _, statement in _earlier_statements(node, func))
+
+
+def _exits(statement: nodes.NodeNG, func: nodes.NodeNG, way: _Way) -> bool:
+    if isinstance(statement, (nodes.Return, nodes.Raise)):
+        return True
+    if not isinstance(statement, nodes.If):
+        return False
+    taken = _truth(statement.test, way, func)
+    branches = [statement.body, statement.orelse] if taken is None else [statement.body if taken else statement.orelse]
+    return all(branch and _exits(branch[-1], func, way) for branch in branches)
 
 
 def _guarded(node: nodes.NodeNG, func: nodes.NodeNG) -> bool:

@@ -46,6 +46,50 @@ report(
     assert result["naive"] != pytest.approx(result["loss"]), result
 
 
+def test_ms_aux_before_loss_a_second_loss_among_the_auxiliary_outputs_is_not_trained(run_snippet):
+    """Two heads, two losses: ``return word_loss, count_loss, probs`` with has_aux=True
+    differentiates word_loss alone; the counting head gets a zero gradient while the
+    caller reports word_loss + count_loss. Returning the total first trains both."""
+    result = run_snippet('''
+pynative_mode()
+ms.set_seed(1)
+
+class TwoHeads(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.words = nn.Dense(4, 3)
+        self.counts = nn.Dense(4, 1)
+        self.loss_fn = nn.CrossEntropyLoss()
+
+    def construct(self, x, y, n):
+        probs = self.words(x)
+        return probs, self.loss_fn(probs, y), ((self.counts(x) - n) ** 2).mean()
+
+net = TwoHeads()
+data = Tensor(np.random.RandomState(0).randn(8, 4), ms.float32)
+label = Tensor(np.arange(8) % 3, ms.int32)
+count = Tensor(np.random.RandomState(1).randn(8, 1), ms.float32)
+weights = net.trainable_params()
+
+def second_loss_aux(x, y, n):
+    probs, word_loss, count_loss = net(x, y, n)
+    return word_loss, count_loss, probs
+
+def total_first(x, y, n):
+    probs, word_loss, count_loss = net(x, y, n)
+    return word_loss + count_loss, count_loss, probs
+
+def counting_head_grad(fn):
+    grads = ms.value_and_grad(fn, None, weights, has_aux=True)(data, label, count)[1]
+    named = dict(zip([p.name for p in weights], grads))
+    return float(np.abs(named["counts.weight"].asnumpy()).sum())
+
+report(naive=counting_head_grad(second_loss_aux), fixed=counting_head_grad(total_first))
+''')
+    assert result["naive"] == 0.0, result
+    assert result["fixed"] > 0.0, result
+
+
 def test_ms_grad_of_network_output_is_the_gradient_of_the_sum(run_snippet):
     """value_and_grad of the bare network, and TrainOneStepCell around it, differentiate
     the sum of its outputs; with the loss inside (WithLossCell) they follow the loss."""
