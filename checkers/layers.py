@@ -471,6 +471,8 @@ def _flow_note(node: nodes.NodeNG, found: values.Received) -> str:
             return ""
         return f" ({spelled(node)} is {_text(written)}, {_place(written, node)})"
     site = f"{_site_text(found.site)}, {_place(found.site, node)}"
+    if written is node:  # ``width * 2``: computed from what that site passes
+        return f" ({site})"
     if written is None or isinstance(written.parent, nodes.Arguments):
         default = f" {_text(written)}" if written is not None else ""
         return f" ({site}, keeps the default{default})"
@@ -525,30 +527,37 @@ def _sites_pass_complements(node: nodes.NodeNG) -> bool:
 
 # an initialisation default and the Parameter it fills
 _INITIALISED_PARAMETER = {"embedding_table": "embedding_table"}
+# the Parameter methods that replace its data
+_SETTERS = frozenset({"set_data", "assign_value"})
 
 
 def _weights_replaced(call: nodes.Call, parameter: str) -> bool:
     """The layer built by ``call`` is held as ``self.<name>`` and its module replaces
     that Parameter's data anywhere (``net.<name>.<parameter>.set_data(...)``, as when
-    pretrained vectors are loaded into an embedding): its initial values never matter."""
+    pretrained vectors are loaded into an embedding), or the Parameter itself
+    (``self.<name>.<parameter> = Parameter(table, requires_grad=False)``, a fixed
+    sinusoidal table): its initial values never matter."""
     statement = call.parent
     if not (isinstance(statement, nodes.Assign) and len(statement.targets) == 1
             and isinstance(statement.targets[0], nodes.AssignAttr)):
         return False
     name = statement.targets[0].attrname
-    for use in call.root().nodes_of_class(nodes.Call):
+    module = call.root()
+    for use in module.nodes_of_class(nodes.Call):
         func = use.func
-        if (isinstance(func, nodes.Attribute) and func.attrname in ("set_data", "assign_value")
+        if (isinstance(func, nodes.Attribute) and func.attrname in _SETTERS
                 and isinstance(func.expr, nodes.Attribute) and func.expr.attrname == parameter
                 and isinstance(func.expr.expr, nodes.Attribute) and func.expr.expr.attrname == name):
             return True
-    return False
+    return any(
+        target.attrname == parameter and isinstance(target.expr, nodes.Attribute) and target.expr.attrname == name
+        for target in module.nodes_of_class(nodes.AssignAttr)
+    )
 
 
 # The method a Hugging Face-style PreTrainedModel runs on each of its sub-cells
 # (post_init -> init_weights -> apply): it draws their weights again.
 _INIT_WEIGHTS_METHOD = "_init_weights"
-_SETTERS = frozenset({"set_data", "assign_value"})
 
 
 def _reinitialised(call: nodes.Call, parameter: str) -> bool:
@@ -665,6 +674,7 @@ _MESSAGES = (
     "ms-batchnorm-momentum",
     "ms-torch-positional-args",
     "ms-layer-default-differs",
+    "ms-torch-argument-type",
 )
 
 
@@ -723,6 +733,12 @@ class LayersChecker(BaseChecker):
             "init, Conv has_bias, GELU approximate).",
             {"default_enabled": False},
         ),
+        "E7508": (
+            "%s raises %s at construction: %s; write %s",
+            "ms-torch-argument-type",
+            "A PyTorch argument of a type the mindspore.nn layer refuses at construction: "
+            "nn.LayerNorm(d_model) with an int (normalized_shape must be a tuple or list: TypeError).",
+        ),
     }
 
     @only_required_for_messages(*_MESSAGES)
@@ -762,10 +778,12 @@ class LayersChecker(BaseChecker):
             if not padding_flagged:
                 self._check_conv_pad_mode(bound)
         elif api.family == "pool":
+            self._check_pool_padding(bound)
             self._check_pool_stride(bound)
         elif api.family == "dropout":
             self._check_dropout(bound)
         self._check_positional(bound)
+        self._check_argument_types(bound)
         self._check_defaults(bound)
 
     # -- ms-conv-padding-ignored -------------------------------------------
@@ -838,6 +856,31 @@ class LayersChecker(BaseChecker):
             changes.append(edits.replace(padding_node, _padding_for_mindspore(padding_node, dims)))
         self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), error, "; ".join(reasons), fixed), changes)
         return True
+
+    def _check_pool_padding(self, bound: _Bound) -> None:
+        """A pool given PyTorch's padding, ceil_mode=True, dilation or
+        return_indices without pad_mode="pad": MindSpore refuses it at construction."""
+        pad_mode = bound.value("pad_mode")
+        if not isinstance(pad_mode, str) or pad_mode == "pad":
+            return  # a variable, or PyTorch's padding given positionally (ms-torch-positional-args)
+        reasons, first = [], None
+        for name, allowed in bound.api.pad_mode_only.items():
+            node = bound.get(name)
+            if node is None:
+                continue
+            value, note = _judged(node, lambda given, allowed=allowed: _refused_without_pad(given, allowed))
+            if not _refused_without_pad(value, allowed):
+                continue
+            first = first or name
+            reasons.append(f"{name}={_text(node)}{note}" if note else f"{name}={_text(node)}")
+        if not reasons:
+            return
+        where = f'not "{pad_mode}"' if "pad_mode" in bound else f'the default pad_mode is "{pad_mode}"'
+        reason = f'{", ".join(reasons)} {"is" if len(reasons) == 1 else "are"} only allowed with pad_mode="pad" ({where})'
+        fixed = _CallText(bound.call)
+        fixed.set(bound, "pad_mode", _quoted("pad"), before=first)
+        changes = [_set(bound, "pad_mode", _quoted("pad"), before=first)]
+        self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), "ValueError", reason, fixed), changes)
 
     # -- ms-conv-implicit-pad-mode -----------------------------------------
 
@@ -1092,9 +1135,20 @@ class LayersChecker(BaseChecker):
             )
             return
 
+    # -- ms-torch-argument-type --------------------------------------------
+
+    def _check_argument_types(self, bound: _Bound) -> None:
+        for argument, node, note in _refused_arguments(bound):
+            fixed = _CallText(bound.call)
+            fixed.set(bound, argument.param, _as_tuple(node))
+            reason = f"{argument.param} must be {argument.wants}, not PyTorch's {argument.refused}{note}"
+            changes = [edits.insert_before(node, "("), edits.insert_after(node, ",)")]
+            self._emit("ms-torch-argument-type", bound, (_CallText(bound.call), argument.error, reason, fixed), changes)
+
     # -- ms-layer-default-differs ------------------------------------------
 
     def _check_defaults(self, bound: _Bound) -> None:
+        original: port.OriginalLayer | None | bool = False  # looked up once, when needed
         for diff in bound.api.default_differs:
             if diff.ms_param in bound:
                 continue
@@ -1106,8 +1160,16 @@ class LayersChecker(BaseChecker):
                 continue  # net.embedding.embedding_table.set_data(glove): the drawn table is thrown away
             if diff.ms_param in _INITIALISED_PARAMETER and _reinitialised(bound.call, _INITIALISED_PARAMETER[diff.ms_param]):
                 continue  # a PreTrainedModel's _init_weights draws every such table again
-            name, _, value = diff.torch_equivalent.partition("=")
+            if original is False:
+                original = _original_of(bound)
+            against = _against_original(bound, diff, original) if original is not None else _PYTORCH_DEFAULT
+            if against is None:
+                continue  # the original does what MindSpore's default does, or what it does cannot be read
+            torch_name, torch_value, effect, equivalent = against
+            name, _, value = (equivalent or diff.torch_equivalent).partition("=")
             fixed = _CallText(bound.call)
+            for argument, node, _note in _refused_arguments(bound):
+                fixed.set(bound, argument.param, _as_tuple(node))  # nn.LayerNorm((d_model,), ...): one that builds
             fixed.set(bound, name, value)
             self._emit(
                 "ms-layer-default-differs",
@@ -1116,10 +1178,10 @@ class LayersChecker(BaseChecker):
                     _CallText(bound.call),
                     diff.ms_param,
                     diff.ms_default,
-                    _short(bound.api.torch),
+                    torch_name or _short(bound.api.torch),
                     diff.torch_param,
-                    diff.torch_default,
-                    diff.effect,
+                    torch_value or diff.torch_default,
+                    effect or diff.effect,
                     fixed,
                 ),
             )
@@ -1171,20 +1233,171 @@ def _original_pads_like_same(bound: _Bound, kernel: tuple[int, ...] | None) -> b
     return len(pads) == len(sizes) and all(k % 2 == 1 and p == (k - 1) // 2 for p, k in zip(pads, sizes))
 
 
+def _refused_without_pad(value: object, allowed: object) -> bool:
+    """A pool argument that MindSpore refuses unless pad_mode="pad": a number or a
+    tuple of numbers with one other than ``allowed`` (padding 1, dilation 2), or
+    True where ``allowed`` is False (ceil_mode, return_indices)."""
+    if isinstance(allowed, bool):
+        return value is True
+    ints = _ints(value)
+    return ints is not None and any(v != allowed for v in ints)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _refused_arguments(bound: _Bound) -> list[tuple[apis.ArgumentType, nodes.NodeNG, str]]:
+    """The arguments of a type the layer refuses (apis.LayerApi.argument_types),
+    with a note saying where the value comes from: an int written there, or one the
+    program passes (``nn.LayerNorm(d_model)`` in a block built with
+    ``Block(d_model=512)``), or a helper parameter's default."""
+    refused = []
+    for argument in bound.api.argument_types:
+        node = bound.get(argument.param)
+        if node is None or argument.refused != "int":
+            continue
+        value, note = _judged(node, _is_int)
+        if value is UNKNOWN:  # ``width * 2``: computed from the parameters' defaults
+            value = values.constant(node, defaults=True)
+        if value is UNKNOWN:
+            value, note = _int_by_use(node)
+        if _is_int(value):
+            refused.append((argument, node, note))
+    return refused
+
+
+# Layer parameters that take a positive int only (MindSpore validates them at
+# construction): a name passed there is an int wherever that layer builds.
+_INT_ONLY_PARAMETERS = frozenset({"in_channels", "out_channels", "num_features", "vocab_size", "embedding_size"})
+
+
+def _int_by_use(node: nodes.NodeNG) -> tuple[object, str]:
+    """(1, a note) when ``node`` is a name its function never rebinds and also passes
+    to a layer parameter that takes only an int (``nn.Dense(d_model, d_ff)`` beside
+    ``nn.LayerNorm(d_model)``): if it held a tuple, that layer would refuse it, so
+    in a program that builds both it is an int. (UNKNOWN, "") otherwise."""
+    if not isinstance(node, nodes.Name):
+        return UNKNOWN, ""
+    function = node.frame()
+    bound = function.locals.get(node.name, ()) if isinstance(function, nodes.FunctionDef) else ()
+    if len(bound) != 1:
+        return UNKNOWN, ""
+    for call in function.nodes_of_class(nodes.Call):
+        if call is node.parent or not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+            continue
+        if not any(isinstance(arg, nodes.Name) and arg.name == node.name for arg in (*call.args, *(k.value for k in call.keywords or ()))):
+            continue
+        api = apis.LAYER_APIS.get(resolve.qualified_name(call.func) or "")
+        args = astutil.bind_by_name(call, api.params) if api is not None and not api.follows_torch else None
+        for param, value in (args or {}).items():
+            if param in _INT_ONLY_PARAMETERS and isinstance(value, nodes.Name) and value.name == node.name:
+                return 1, f" ({node.name} is an int: {spelled(call.func)} takes it as {param}, line {call.lineno})"
+    return UNKNOWN, ""
+
+
+def _as_tuple(node: nodes.NodeNG) -> str:
+    return f"({_text(node)},)"
+
+
+# What ms-layer-default-differs compares with: PyTorch's default (the table's
+# texts), or what the PyTorch original passes (:func:`_against_original`).
+_PYTORCH_DEFAULT = (None, None, None, "")
+
+
+def _original_of(bound: _Bound) -> port.OriginalLayer | None:
+    """The layer of the PyTorch original (kept beside the port) that this call
+    ports: in the same method of the same class, held by the same ``self.<attr>``,
+    or of the same rank among that method's calls of the layer."""
+    call = bound.call
+    found = astutil.enclosing_method(call)
+    path = call.root().file
+    if found is None or not path or bound.subclass is not None or not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+        return None
+    method, cls = found
+    qname = resolve.qualified_name(call.func)
+    same = sorted(
+        (other for other in method.nodes_of_class(nodes.Call)
+         if isinstance(other.func, (nodes.Name, nodes.Attribute)) and resolve.qualified_name(other.func) == qname),
+        key=lambda other: (other.lineno or 0, other.col_offset or 0),
+    )
+    statement = call.parent
+    attr = None
+    if isinstance(statement, nodes.Assign) and len(statement.targets) == 1 and statement.value is call:
+        attr = astutil.self_attribute(statement.targets[0])
+    index = next((position for position, other in enumerate(same) if other is call), -1)
+    return port.original_layer(path, cls.name, method.name, _short(bound.api.torch), index, len(same), attr)
+
+
+def _against_original(
+    bound: _Bound, diff: apis.DefaultDiff, original: port.OriginalLayer,
+) -> tuple[str | None, str | None, str | None, str] | None:
+    """What the hint compares the MindSpore default with, given the original's layer:
+    PyTorch's default where the original leaves the argument out (or keeps the
+    initial draw); the original's own value where it passes another (``eps=1e-6``,
+    ``uniform_(-0.1, 0.1)`` on the weight), with the MindSpore argument that gives
+    it; None where that is MindSpore's default already (``bias=False`` before a
+    port whose has_bias defaults to False) or cannot be read or written."""
+    where = f"{_short(bound.api.torch)} in its original ({_relative(original.path, bound.call)}:{original.line})"
+    if diff.ms_value is None:  # the initial draw: what the original does to it after building it
+        redraw = original.redraw()
+        if redraw is None:
+            return _PYTORCH_DEFAULT
+        if redraw.distribution is None:
+            return None  # a new table, or a draw MindSpore's initializers do not name
+        kind, scale = redraw.distribution
+        if kind == "normal" and scale == _EMBEDDING_SIGMA:
+            return None
+        initializer = f"{'Uniform' if kind == 'uniform' else 'Normal'}({_number_text(scale)})"
+        effect = "a table drawn with standard deviation 0.01, not with the original's draw"
+        return where, redraw.text, effect, f"{diff.ms_param}={initializer}"
+    torch_params = bound.api.torch_params
+    position = torch_params.index(diff.torch_param) if diff.torch_param in torch_params else None
+    value = original.argument(diff.torch_param, position)
+    if value is None:
+        return _PYTORCH_DEFAULT
+    if value is UNKNOWN or isinstance(value, (list, dict, set)):
+        return None
+    if value == bound.api.torch_defaults.get(diff.torch_param, UNKNOWN):
+        return _PYTORCH_DEFAULT  # PyTorch's default, written out
+    converted = diff.torch_values.get(value, UNKNOWN) if diff.torch_values is not None else value
+    if converted is UNKNOWN or isinstance(converted, bool) != isinstance(diff.ms_value, bool) \
+            or not isinstance(converted, type(diff.ms_value)) and not (is_number(converted) and is_number(diff.ms_value)):
+        return None  # not a value the MindSpore parameter takes
+    if converted == diff.ms_value:
+        return None
+    effect = diff.effect_against.format(value=repr(value)) if diff.effect_against else None
+    return where, repr(value), effect, f"{diff.ms_param}={converted!r}"
+
+
+# nn.Embedding's initial draw: N(0, 0.01) (measured)
+_EMBEDDING_SIGMA = 0.01
+
+
+def _relative(path: str, call: nodes.Call) -> str:
+    return os.path.relpath(path, os.path.dirname(os.path.abspath(call.root().file)))
+
+
 def _is_norm_call(node: nodes.NodeNG | None) -> bool:
-    return isinstance(node, nodes.Call) and isinstance(node.func, (nodes.Name, nodes.Attribute)) \
-        and resolve.qualified_name(node.func) in apis.MEAN_REMOVING_NORMS
+    """A call that builds a BatchNorm/InstanceNorm: written as one, or through a
+    name whose every value is one (``norm_layer(c)`` in ``def block(c,
+    norm_layer=nn.BatchNorm2d)`` where no call in sight passes another class)."""
+    if not (isinstance(node, nodes.Call) and isinstance(node.func, (nodes.Name, nodes.Attribute))):
+        return False
+    named = values.classes_named(node.func)
+    return bool(named) and all(qname in apis.MEAN_REMOVING_NORMS for qname in named)
 
 
 def _feeds_normalization(call: nodes.Call) -> bool:
     """Whether a layer's output goes straight into a BatchNorm/InstanceNorm: the next
-    entry of a layer list (``SequentialCell([conv, bn])``), or, for ``self.conv =``,
-    every ``self.conv(...)`` in the class is the input of ``self.<norm>(...)``
-    (directly, or through one local name: ``x = self.conv(x); x = self.bn(x)``)."""
-    parent = call.parent
-    if isinstance(parent, (nodes.List, nodes.Tuple)):
-        index = parent.elts.index(call)
-        return index + 1 < len(parent.elts) and _is_norm_call(parent.elts[index + 1])
+    layer of a sequence (``SequentialCell([conv, bn])``, ``SequentialCell(conv, bn)``,
+    ``self.append(conv)`` then ``self.append(bn)`` in a SequentialCell), or, for
+    ``self.conv =``, every ``self.conv(...)`` in the class is the input of
+    ``self.<norm>(...)`` (directly, or through one local name: ``x = self.conv(x);
+    x = self.bn(x)``)."""
+    following = _next_in_sequence(call)
+    if following is not None:
+        return _is_norm_call(following)
     statement = call.statement()
     if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
         return False
@@ -1209,6 +1422,76 @@ def _feeds_normalization(call: nodes.Call) -> bool:
         if reader is None or astutil.self_attribute(reader.func) not in norms:
             return False
     return True
+
+
+def _next_in_sequence(call: nodes.Call) -> nodes.NodeNG | None:
+    """The layer that runs right after ``call``'s in a sequence of layers: the next
+    entry of a list or tuple display, the next argument of ``SequentialCell(a, b, c)``,
+    or the cell the next statement of the block appends to the same sequence
+    (``self.append(conv)`` then ``self.append(bn)``); None when it has none."""
+    parent = call.parent
+    if isinstance(parent, (nodes.List, nodes.Tuple)):
+        index = parent.elts.index(call)
+        return parent.elts[index + 1] if index + 1 < len(parent.elts) else None
+    if isinstance(parent, nodes.Call) and call in parent.args and isinstance(parent.func, (nodes.Name, nodes.Attribute)):
+        if resolve.qualified_name(parent.func) in apis.SEQUENTIAL_CELLS:
+            index = parent.args.index(call)
+            following = parent.args[index + 1] if index + 1 < len(parent.args) else None
+            return None if isinstance(following, nodes.Starred) else following
+        if _added_cell(parent) is call:
+            return _next_added(parent)
+    return None
+
+
+def _added_cell(call: nodes.Call) -> nodes.NodeNG | None:
+    """The cell ``<sequence>.append(cell)`` (or PyTorch's ``add_module(name, cell)``,
+    which ms-torch-module-method reports: the port means the same order) adds to a
+    sequence: ``self`` in a SequentialCell subclass, or a local name."""
+    func = call.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname in apis.SEQUENCE_ADDERS and not call.keywords):
+        return None
+    position = apis.SEQUENCE_ADDERS[func.attrname]
+    if len(call.args) != position + 1 or isinstance(call.args[position], nodes.Starred):
+        return None
+    receiver = func.expr
+    if astutil.is_self(receiver):
+        cls = astutil.enclosing_class(receiver)
+        if cls is None or not resolve.derives_from(cls, apis.SEQUENTIAL_CELLS):
+            return None
+    elif not isinstance(receiver, nodes.Name):
+        return None
+    return call.args[position]
+
+
+def _next_added(adding: nodes.Call) -> nodes.NodeNG | None:
+    """The cell the next statement of the block adds to the sequence ``adding``
+    adds to; None when a statement in between does anything else with it."""
+    statement = adding.statement()
+    if _adding_call(statement) is not adding:
+        return None
+    receiver = adding.func.expr.as_string()
+    following = statement.next_sibling()
+    while following is not None:
+        added = _adding_call(following)
+        if added is not None and added.func.expr.as_string() == receiver:
+            return _added_cell(added)
+        if any(name.as_string() == receiver for name in following.nodes_of_class((nodes.Name, nodes.Attribute))):
+            return None  # ``if deep: layers.append(...)``: the next layer depends on it
+        following = following.next_sibling()
+    return None
+
+
+def _adding_call(statement: nodes.NodeNG) -> nodes.Call | None:
+    """``seq.append(cell)`` as a statement (also with a stray trailing comma,
+    ``self.add_module("conv", conv),``, a one-element tuple)."""
+    if not isinstance(statement, nodes.Expr):
+        return None
+    value = statement.value
+    if isinstance(value, nodes.Tuple) and len(value.elts) == 1:
+        value = value.elts[0]
+    if isinstance(value, nodes.Call) and _added_cell(value) is not None:
+        return value
+    return None
 
 
 def _callee_name(call: nodes.Call) -> str | None:

@@ -3,7 +3,9 @@ with the MindSpore spelling.
 
 Measured on MindSpore 2.10 and PyTorch 2.13 (tests/oracle/test_migration_api.py):
 - ``mindspore.nn`` has no Module, Sequential, ModuleList, ModuleDict (Cell,
-  SequentialCell, CellList, CellDict); ``mindspore.ms_function`` is gone (``jit``).
+  SequentialCell, CellList, CellDict), nor Parameter, init, functional, DataParallel,
+  ConvTranspose2d, SELU, ... (``guide.MISSING_NAMES``: the torch.nn names absent from
+  it, measured by introspection); ``mindspore.ms_function`` is gone (``jit``).
 - (A ``bprop`` written as PyTorch's ``backward``: ms-bprop-signature in graph_compile.py.)
 - ``torch.optim.lr_scheduler`` classes refuse a mindspore.nn optimizer (TypeError), which
   has no ``param_groups`` (AttributeError).
@@ -43,7 +45,8 @@ class MigrationApiChecker(BaseChecker):
             "%s does not exist in MindSpore 2.10 (%s when this runs): write %s",
             "ms-torch-class-name",
             "A PyTorch name looked up in mindspore.nn or mindspore.mint.nn (Module, Sequential, ModuleList, "
-            "ModuleDict), or the removed mindspore.ms_function: AttributeError or ImportError.",
+            "ModuleDict, Parameter, init, DataParallel, ConvTranspose2d, ...), or the removed "
+            "mindspore.ms_function: AttributeError or ImportError.",
         ),
         "E8203": (
             "%s is a mindspore.nn optimizer: %s; %s",
@@ -99,7 +102,7 @@ class MigrationApiChecker(BaseChecker):
         if values.never_runs(node):
             return  # the dead arm of ``nn.Sequential(...) if not glu else GEGLU(...)`` where every site passes glu=True
         replacement = guide.MISSING_NAMES[qname]
-        written = _replacement_text(node, qname, replacement)
+        written = guide.MISSING_NAME_ADVICE.get(qname) or _replacement_text(node, qname, replacement)
         edit = None
         if qname in guide.SAME_MODULE_RENAMES and _rename_is_exact(node, qname):
             edit = _rename_attribute(node, replacement)
@@ -111,20 +114,48 @@ class MigrationApiChecker(BaseChecker):
         if node.level or _guarded(node):
             return
         module = resolve.canonical(node.modname or "")
+        found = []  # (the name as imported, what to write, its rename edit or None)
         for name, alias in node.names:
             qname = resolve.canonical(f"{module}.{name}")
             if qname not in guide.MISSING_NAMES:
                 continue
             replacement = guide.MISSING_NAMES[qname]
-            written = f"from {module} import {replacement} as {alias or name}" if "." not in replacement else \
-                f"from {replacement.rpartition('.')[0]} import {replacement.rpartition('.')[2]}"
+            if qname in guide.MISSING_NAME_ADVICE:
+                written = guide.MISSING_NAME_ADVICE[qname]
+            elif "." not in replacement:
+                written = f"from {module} import {replacement} as {alias or name}"
+            else:  # the uses keep the name the module imports (``from mindspore.nn import functional as F``)
+                target_module, _, target_name = replacement.rpartition(".")
+                written = f"from {target_module} import {target_name}" + (
+                    f" as {alias or name}" if (alias or name) != target_name else "")
             edit = None
             if qname in guide.SAME_MODULE_RENAMES and alias is None and _import_rename_is_exact(node, name, qname):
                 edit = _rename_imported(node, name, f"{replacement} as {name}")
-            edits.offer("ms-torch-class-name", node, [edit] if edit else None, f"write {written}")
-            self.add_message(
-                "ms-torch-class-name", node=node, args=(f"{module}.{name}", "ImportError", written),
-            )
+            found.append((f"{module}.{name}", written, edit))
+        # one statement, one fix: every exact rename in it, on the first finding (a
+        # finding takes the fix offered for its node), so renamable names come first
+        found.sort(key=lambda entry: entry[2] is None)
+        renames = [entry for entry in found if entry[2] is not None]
+        if renames:
+            edits.offer("ms-torch-class-name", node, [edit for _, _, edit in renames],
+                        "; ".join(f"write {written}" for _, written, _ in renames))
+        for shown, written, _ in found:
+            self.add_message("ms-torch-class-name", node=node, args=(shown, "ImportError", written))
+
+    @only_required_for_messages("ms-torch-class-name")
+    def visit_import(self, node: nodes.Import) -> None:
+        """``import mindspore.nn.init as init``: a module MindSpore does not have
+        (ModuleNotFoundError), with the module to import instead."""
+        if _guarded(node):
+            return
+        for name, alias in node.names:
+            qname = resolve.canonical(name)
+            replacement = guide.MISSING_NAMES.get(qname)
+            if replacement is None or "." not in replacement or qname in guide.MISSING_NAME_ADVICE:
+                continue
+            written = f"import {replacement}" + (f" as {alias}" if alias else "")
+            edits.offer("ms-torch-class-name", node, None, f"write {written}")
+            self.add_message("ms-torch-class-name", node=node, args=(name, "ModuleNotFoundError", written))
 
     # -- calls ---------------------------------------------------------------------
     @only_required_for_messages(

@@ -86,6 +86,7 @@ def _symbols(report: dict) -> set[str]:
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     path.write_text(textwrap.dedent(text), encoding="utf-8")
     return path
@@ -126,6 +127,66 @@ def test_the_pytorch_original_beside_it_turns_them_on(tmp_path: Path, capsys: py
     report = _report(capsys, str(target))
     assert "ms-pool-implicit-stride" in _symbols(report)
     assert "its PyTorch original torch_model.py defines Down" in report["summary"]["summary"]
+
+
+MIRRORED_ORIGINAL = """
+import torch
+import torch.nn as nn
+
+
+class FixedEmbedding(nn.Module):
+    def __init__(self, rows, dim):
+        super().__init__()
+        self.emb = nn.Embedding(rows, dim)
+        self.emb.weight = nn.Parameter(torch.zeros(rows, dim), requires_grad=False)
+
+
+class TokenEmbedding(nn.Module):
+    def __init__(self, channels, dim):
+        super().__init__()
+        self.token_conv = nn.Conv1d(channels, dim, 3, padding=1, bias=False)
+        self.head = nn.Conv1d(dim, dim, 1)
+"""
+
+MIRRORED_PORT = """
+from mindspore import Parameter, nn, ops
+
+
+class FixedEmbedding(nn.Cell):
+    def __init__(self, rows, dim):
+        super().__init__()
+        self.emb = nn.Embedding(rows, dim)
+        self.emb.weight = Parameter(ops.zeros((rows, dim)), requires_grad=False)
+
+    def construct(self, ids):
+        return self.emb(ids)
+
+
+class TokenEmbedding(nn.Cell):
+    def __init__(self, channels, dim):
+        super().__init__()
+        self.token_conv = nn.Conv1d(channels, dim, 3, pad_mode="pad", padding=1)
+        self.head = nn.Conv1d(dim, dim, 1)
+
+    def construct(self, x):
+        return self.head(self.token_conv(x))
+"""
+
+
+def test_the_original_in_a_mirrored_tree_turns_them_on_and_is_compared(
+    tmp_path: Path, capsys: pytest.CaptureFixture,
+) -> None:
+    """A repository keeping the PyTorch project and its port side by side
+    (``model（P）/layers/embed.py``, ``model（M）/layers/embed.py``): the file at the
+    same place in the sibling tree is the original. The hints compare with it: its
+    conv without a bias and its replaced Embedding table leave nothing to say, its
+    conv with PyTorch's default bias does."""
+    _write(tmp_path / "model（P）" / "layers", "embed.py", MIRRORED_ORIGINAL)
+    target = _write(tmp_path / "model（M）" / "layers", "embed.py", MIRRORED_PORT)
+    report = _report(capsys, str(target))
+    assert "its PyTorch original ../../model（P）/layers/embed.py defines" in report["summary"]["summary"]
+    hints = [item["line"] for item in report["findings"] if item["symbol"] == "ms-layer-default-differs"]
+    assert hints == [19], report["findings"]
 
 
 def test_the_user_chooses(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:

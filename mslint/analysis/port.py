@@ -11,12 +11,17 @@ is a port (mslint.report.ports):
   ``manifest.PORT_EVIDENCE``, read from the module's findings, in the same
   top-level class or function as the port-rule finding, or at module level);
 - the project keeps the PyTorch original beside it: a file of the project that
-  imports torch defines classes with the same names as the module's
-  (:func:`pytorch_originals`);
+  imports torch defines classes with the same names as the module's, or the file
+  of the same name in a sibling tree does (``SparseTSF（P）/layers/Embed.py``
+  beside ``SparseTSF（M）/layers/Embed.py``) (:func:`pytorch_originals`);
 - the user says so: ``[tool.mslint] port-from = "pytorch"`` or ``--port``.
 
-Read with regular expressions over the bytes of the project's files: nothing is
-imported or parsed.
+Where the original is in sight, the port rules compare a layer with what the
+original really passes (:func:`original_layer`): the layer is found in the same
+method of the same class, by the attribute that holds it or by its rank among
+the calls of that layer class there. Read with regular expressions over the bytes
+of the project's files, and the original parsed with :mod:`ast`: nothing is
+imported.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from typing import NamedTuple
 
 from mslint.analysis import sites
 from mslint.analysis.astutil import UNKNOWN
@@ -86,7 +92,8 @@ def pytorch_originals(paths: list[str]) -> dict[str, str]:
         mine = {name.decode("ascii", "replace") for name in _CLASS.findall(data)}
         if not mine:
             continue
-        torch_classes = _torch_classes(_original_folder(path), cache)
+        torch_classes = dict(_mirrored_classes(path))
+        torch_classes.update(_torch_classes(_original_folder(path), cache))
         shared = sorted(name for name in mine if name in torch_classes)
         if len(shared) < 2 and not any(name not in _GENERIC_CLASSES for name in shared):
             continue
@@ -98,6 +105,91 @@ def pytorch_originals(paths: list[str]) -> dict[str, str]:
 
 _ORIGINALS: dict[str, dict[str, str]] = {}  # project folder -> class name -> torch file
 _REPOSITORY_MARKERS = (".git", "setup.py", "pyproject.toml", "setup.cfg")
+# How far above a port's folder a sibling tree holding its original is looked for,
+# and how many sibling folders each level looks into.
+_MIRROR_LEVELS = 4
+_MIRROR_SIBLINGS = 32
+
+
+def _is_torch_file(data: bytes | None) -> bool:
+    return data is not None and bool(_IMPORTS_TORCH.search(data)) and not _IMPORTS_MINDSPORE.search(data)
+
+
+def _mirrored_file(path: str) -> str | None:
+    """The PyTorch file at the same place in a sibling tree (a repository that keeps
+    ``model（P）/layers/embed.py`` beside the port ``model（M）/layers/embed.py``): for
+    each folder above the port's (up to _MIRROR_LEVELS, not past a repository's
+    root), the same relative path under each sibling of that folder."""
+    path = os.path.abspath(path)
+    folder = os.path.dirname(path)
+    for _ in range(_MIRROR_LEVELS):
+        parent = os.path.dirname(folder)
+        if parent == folder or any(os.path.exists(os.path.join(folder, marker)) for marker in _REPOSITORY_MARKERS):
+            return None  # the repository's root: the folders beside it are other projects
+        tail = os.path.relpath(path, folder)
+        try:
+            siblings = sorted(name for name in os.listdir(parent) if not name.startswith("."))[:_MIRROR_SIBLINGS]
+        except OSError:
+            return None
+        for name in siblings:
+            candidate = os.path.join(parent, name, tail)
+            if os.path.join(parent, name) != folder and os.path.isfile(candidate) \
+                    and _is_torch_file(sites.read_source(candidate)):
+                return candidate
+        folder = parent
+    return None
+
+
+_MIRRORS: dict[str, dict[str, str]] = {}  # port file -> class name -> its mirrored torch file
+
+
+def _mirrored_classes(path: str) -> dict[str, str]:
+    """Class name -> the mirrored PyTorch file (:func:`_mirrored_file`) defining it."""
+    known = _MIRRORS.get(path)
+    if known is None:
+        if len(_MIRRORS) > 256:
+            _MIRRORS.clear()
+        original = _mirrored_file(path)
+        data = sites.read_source(original) if original else None
+        known = _MIRRORS[path] = {
+            name.decode("ascii", "replace"): original for name in _CLASS.findall(data)
+        } if data is not None and original is not None else {}
+    return known
+
+
+def _original_file(path: str, class_name: str) -> str | None:
+    """The torch file beside ``path`` (in its project, else a mirrored tree) that
+    defines ``class_name``."""
+    folder = _original_folder(path)
+    if len(_ORIGINALS) > 16:
+        _ORIGINALS.clear()
+    return _torch_classes(folder, _ORIGINALS).get(class_name) or _mirrored_classes(os.path.abspath(path)).get(class_name)
+
+
+_TREES: dict[str, ast.Module | None] = {}
+
+
+def _parsed(path: str) -> ast.Module | None:
+    tree = _TREES.get(path, False)
+    if tree is False:
+        if len(_TREES) > 16:
+            _TREES.clear()
+        data = sites.read_source(path)
+        try:
+            tree = ast.parse(data) if data is not None else None
+        except (SyntaxError, ValueError):
+            tree = None
+        _TREES[path] = tree
+    return tree
+
+
+def _original_class(path: str, class_name: str) -> tuple[str, ast.Module, ast.ClassDef] | None:
+    original = _original_file(path, class_name)
+    tree = _parsed(original) if original else None
+    if tree is None:
+        return None
+    cls = next((node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node.name == class_name), None)
+    return (original, tree, cls) if cls is not None else None
 
 
 def original_argument(path: str, class_name: str, attr: str, keyword: str, position: int) -> object:
@@ -106,30 +198,194 @@ def original_argument(path: str, class_name: str, attr: str, keyword: str, posit
     argument at ``position``) of the layer ``self.<attr> = ...(...)`` in that class's
     ``__init__``: the number or tuple written there, None when that layer leaves it
     out; UNKNOWN when there is no such original or layer, or the value is not a literal."""
-    folder = _original_folder(path)
-    if len(_ORIGINALS) > 16:
-        _ORIGINALS.clear()
-    original = _torch_classes(folder, _ORIGINALS).get(class_name)
-    data = sites.read_source(original) if original else None
-    if data is None:
+    found = _original_class(path, class_name)
+    if found is None:
         return UNKNOWN
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
-        return UNKNOWN
-    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node.name == class_name):
-        for assign in (node for node in ast.walk(cls) if isinstance(node, ast.Assign) and len(node.targets) == 1):
-            target = assign.targets[0]
-            if not (isinstance(target, ast.Attribute) and target.attr == attr and isinstance(assign.value, ast.Call)):
-                continue
-            call = assign.value
-            given = next((kw.value for kw in call.keywords if kw.arg == keyword), None)
-            if given is None and len(call.args) > position:
-                given = call.args[position]
-            if given is None:
-                return None
-            try:
-                return ast.literal_eval(given)
-            except (ValueError, SyntaxError, TypeError):
-                return UNKNOWN
+    for assign in (node for node in ast.walk(found[2]) if isinstance(node, ast.Assign) and len(node.targets) == 1):
+        target = assign.targets[0]
+        if isinstance(target, ast.Attribute) and target.attr == attr and isinstance(assign.value, ast.Call):
+            return _argument(assign.value, keyword, position)
     return UNKNOWN
+
+
+def _argument(call: ast.Call, keyword: str, position: int) -> object:
+    given = next((kw.value for kw in call.keywords if kw.arg == keyword), None)
+    if given is None and len(call.args) > position and not any(isinstance(arg, ast.Starred) for arg in call.args):
+        given = call.args[position]
+    if given is None:
+        return None if not any(kw.arg is None for kw in call.keywords) else UNKNOWN  # **kwargs may give it
+    try:
+        return ast.literal_eval(given)
+    except (ValueError, SyntaxError, TypeError):
+        return UNKNOWN
+
+
+# ---------------------------------------------------------------------------
+# The layer a port's call stands for in the original
+# ---------------------------------------------------------------------------
+
+
+class Redraw(NamedTuple):
+    """How the original draws a layer's weight again after building it."""
+
+    text: str  # the call as written in the original (``uniform_(-0.1, 0.1)``)
+    # the distribution in MindSpore's initializer terms, when it is one of them:
+    # ("uniform", scale) for U(-scale, scale), ("normal", sigma) for N(0, sigma)
+    distribution: tuple[str, float] | None
+
+
+class OriginalLayer(NamedTuple):
+    """A layer of the PyTorch original: where it is, and how it is built."""
+
+    path: str  # the torch file
+    line: int
+    call: ast.Call
+    tree: ast.Module
+    cls: ast.ClassDef  # the original's class that builds it
+    attr: str | None  # the ``self.<attr>`` that holds it there, if any
+
+    def argument(self, keyword: str, position: int | None) -> object:
+        """The literal value written for ``keyword`` (or at ``position``): None when
+        the call leaves it out (PyTorch's default), UNKNOWN when it is not a literal."""
+        return _argument(self.call, keyword, position if position is not None else len(self.call.args))
+
+    def redraw(self) -> Redraw | None:
+        """How the original draws this layer's ``weight`` again (``self.emb.weight.data
+        .uniform_(-r, r)`` in an init method it runs, ``nn.init.normal_(...)``, a new
+        Parameter assigned): None when nothing in the original file does."""
+        return _redraw(self.tree, self.cls, self.attr) if self.attr is not None else None
+
+
+def original_layer(path: str, class_name: str, method: str, layer: str, index: int, count: int,
+                   attr: str | None) -> OriginalLayer | None:
+    """The call of ``layer`` (a class's last name, ``Conv2d``) that a port's call
+    stands for, in the PyTorch original of ``class_name`` kept beside ``path``: in
+    the same method, the one held by the same ``self.<attr>`` when there is one,
+    else the one of the same rank (``index``) among that method's ``count`` calls of
+    ``layer`` when the original makes as many. None when there is no original or no
+    such layer."""
+    found = _original_class(path, class_name)
+    if found is None:
+        return None
+    original, tree, cls = found
+    function = next((node for node in cls.body if isinstance(node, ast.FunctionDef) and node.name == method), None)
+    if function is None:
+        return None
+    calls = sorted(
+        (node for node in ast.walk(function) if isinstance(node, ast.Call) and _last_name(node.func) == layer),
+        key=lambda node: (node.lineno, node.col_offset),
+    )
+    held = _held_as(function)
+    if attr is not None:
+        mine = [call for call in calls if held.get(id(call)) == attr]
+        if len(mine) == 1:
+            return OriginalLayer(original, mine[0].lineno, mine[0], tree, cls, attr)
+    if len(calls) != count or not 0 <= index < count:
+        return None
+    call = calls[index]
+    return OriginalLayer(original, call.lineno, call, tree, cls, held.get(id(call)))
+
+
+def _last_name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _held_as(function: ast.FunctionDef) -> dict[int, str]:
+    """id of a call -> X for the calls assigned as ``self.X = call`` in ``function``."""
+    held: dict[int, str] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
+            target = node.targets[0]
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                held[id(node.value)] = target.attr
+    return held
+
+
+# PyTorch's in-place draws and torch.nn.init's functions (tensor first) that give a
+# MindSpore initializer: name -> the distribution's kind
+_DRAWS = {"uniform_": "uniform", "normal_": "normal"}
+
+
+def _redraw(tree: ast.Module, cls: ast.ClassDef, attr: str) -> Redraw | None:
+    """How ``<...>.<attr>.weight`` is drawn again or replaced in the original file,
+    in a function that runs: ``cls``'s ``__init__`` or a method of ``cls`` the file
+    calls by name, or a module-level function the file calls (another class's
+    ``self.<attr>`` is another layer)."""
+    called = {_last_name(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
+    methods = [node for node in cls.body if isinstance(node, kinds)]
+    for function in [*methods, *(node for node in tree.body if isinstance(node, kinds))]:
+        if not (function.name in called or function.name == "__init__" and function in methods):
+            continue
+        for node in ast.walk(function):
+            found = _redraw_at(node, attr, function)
+            if found is not None:
+                return found
+    return None
+
+
+def _weight_of(node: ast.AST, attr: str) -> bool:
+    """``<...>.<attr>.weight`` (or its ``.data``)."""
+    if isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    return isinstance(node, ast.Attribute) and node.attr == "weight" and isinstance(node.value, ast.Attribute) \
+        and node.value.attr == attr
+
+
+def _redraw_at(node: ast.AST, attr: str, function: ast.FunctionDef) -> Redraw | None:
+    if isinstance(node, ast.Assign) and any(_weight_of(target, attr) for target in node.targets):
+        return Redraw(ast.unparse(node.value), None)  # a new Parameter, a pretrained table
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr.endswith("_") and _weight_of(func.value, attr):
+        arguments = [*node.args]  # ``weight.data.uniform_(-r, r)``
+    elif node.args and _weight_of(node.args[0], attr) and _last_name(func) and _last_name(func).endswith("_"):
+        arguments = node.args[1:]  # ``nn.init.uniform_(weight, -r, r)``
+    else:
+        return None
+    name = _last_name(func) or ""
+    written = [ast.unparse(arg) for arg in arguments] + [f"{kw.arg}={ast.unparse(kw.value)}" for kw in node.keywords if kw.arg]
+    text = f"{name}({', '.join(written)})"
+    kind = _DRAWS.get(name)
+    keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
+    if kind is not None:
+        first, second = _DRAW_PARAMETERS[kind]
+        low = _number(_given(arguments, keywords, 0, first[0]), function, first[1])
+        high = _number(_given(arguments, keywords, 1, second[0]), function, second[1])
+        if kind == "uniform" and low is not None and high is not None and low == -high and high > 0:
+            return Redraw(text, ("uniform", high))
+        if kind == "normal" and low == 0 and high is not None and high > 0:
+            return Redraw(text, ("normal", high))
+    return Redraw(text, None)
+
+
+# the two parameters of each draw, with PyTorch's defaults: uniform_(a=0, b=1),
+# normal_(mean=0, std=1) (Tensor methods and torch.nn.init alike)
+_DRAW_PARAMETERS = {"uniform": (("a", 0.0), ("b", 1.0)), "normal": (("mean", 0.0), ("std", 1.0))}
+
+
+def _given(arguments: list[ast.AST], keywords: dict[str, ast.AST], position: int, keyword: str) -> ast.AST | None:
+    return arguments[position] if position < len(arguments) else keywords.get(keyword)
+
+
+def _number(node: ast.AST | None, function: ast.FunctionDef, default: float | None = None) -> float | None:
+    """A number written there, or a name the function binds once to one
+    (``initrange = 0.1`` then ``uniform_(-initrange, initrange)``); ``default``
+    where nothing is written."""
+    if node is None:
+        return default
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number(node.operand, function)
+        return -inner if inner is not None else None
+    if isinstance(node, ast.Name):
+        bound = [assign.value for assign in ast.walk(function) if isinstance(assign, ast.Assign)
+                 and any(isinstance(target, ast.Name) and target.id == node.id for target in assign.targets)]
+        return _number(bound[0], function) if len(bound) == 1 and not isinstance(bound[0], ast.Name) else None
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError):
+        return None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None

@@ -1737,6 +1737,36 @@ def received_together(exprs: list[nodes.NodeNG]) -> list[tuple[Received, ...]] |
     ]
 
 
+_PARTIAL = "functools.partial"
+
+
+def classes_named(expr: nodes.NodeNG, depth: int = 0) -> list[str | None] | None:
+    """The qualified names of what ``expr`` names, one per way its code is reached:
+    a name written there (``nn.BatchNorm2d``), or, for a parameter of its function
+    (``norm_layer`` in ``def block(c, norm_layer=nn.BatchNorm2d)``), what each
+    call in sight passes, the default where a call leaves it out (or where no call
+    is in sight), followed through the callers' own parameters;
+    ``functools.partial(cls, ...)`` names ``cls``. A None entry is a way whose
+    value mslint cannot name; None when nothing is known."""
+    qname = resolve.qualified_name(expr) if isinstance(expr, (nodes.Name, nodes.Attribute)) else None
+    if qname is not None:
+        return [qname]
+    if isinstance(expr, nodes.Call) and expr.args and isinstance(expr.func, (nodes.Name, nodes.Attribute)) \
+            and resolve.qualified_name(expr.func) == _PARTIAL:
+        return classes_named(expr.args[0], depth + 1)
+    if depth > _FLOW_DEPTH or _parameter_read(expr) is None:
+        return None
+    flows = received(expr)
+    if flows is None:  # no call in sight: how mslint judges code nothing builds
+        found = parameter_default(expr)
+        return classes_named(found[1], depth + 1) if found is not None else None
+    named: list[str | None] = []
+    for flow in flows:
+        inner = classes_named(flow.written, depth + 1) if flow.written not in (None, expr) else None
+        named.extend(inner if inner else [None])
+    return named
+
+
 def never_runs(node: nodes.NodeNG) -> bool:
     """Whether ``node`` sits under a guard of its function (``if``, ``a if c else
     b``) that every way the function is called in sight makes false: ``if not

@@ -5,7 +5,8 @@ literals are replaced by a stand-in, which the detail names); the callee is the
 MindSpore class the linter resolved it to, imported from mindspore, never from
 the user's module. What is measured (MindSpore 2.10, FACTS.md):
 
-* ms-conv-padding-ignored, ms-torch-positional-args: construction raises, or
+* ms-conv-padding-ignored, ms-torch-positional-args, ms-torch-argument-type:
+  construction raises, or
   (``nn.Dense(a, b, False)``) PyTorch's bias flag went to weight_init: every
   weight starts at the same value (0 for False, 1 for True) and the bias stays;
 * ms-dropout-keep-prob: the fraction of activations the layer keeps, in
@@ -128,7 +129,7 @@ def _shown(value) -> str:
 
 
 def _construction_failed(symbol: str, short: str, error: BaseException, note: str) -> dict:
-    if symbol in ("ms-conv-padding-ignored", "ms-torch-positional-args", "ms-dropout-keep-prob"):
+    if symbol in ("ms-conv-padding-ignored", "ms-torch-positional-args", "ms-torch-argument-type", "ms-dropout-keep-prob"):
         return _result(rules.CONFIRMED, f"{short}(...) raises {_error_text(error)}{note}")
     return _result(rules.NOT_RUN, f"building {short}(...) failed: {_error_text(error)}{note}")
 
@@ -158,7 +159,7 @@ def _literal(name: str, source: str, stand_in: int, stand_ins: list[str]):
         return None, f"argument {name}={source} is not a literal"
 
 
-def _padding_builds(ms, np, cls, short, layer, bound, args):
+def _builds_without_error(ms, np, cls, short, layer, bound, args):
     return rules.NOT_REPRODUCED, f"{short}(...) builds without error"
 
 
@@ -366,7 +367,8 @@ def _stored_momentum(layer):
 
 
 _CHECKS = {
-    "ms-conv-padding-ignored": _padding_builds,
+    "ms-conv-padding-ignored": _builds_without_error,
+    "ms-torch-argument-type": _builds_without_error,
     "ms-torch-positional-args": _positional,
     "ms-dropout-keep-prob": _dropout,
     "ms-conv-implicit-pad-mode": _conv_shape,

@@ -380,6 +380,26 @@ class DefaultDiff:
     # a bias that a following per-channel normalisation (apis.MEAN_REMOVING_NORMS)
     # subtracts again: the difference cannot change the output there
     removed_by_norm: bool = False
+    # MindSpore's default as a value, and PyTorch's values of the parameter as
+    # MindSpore's (None: the same value), to compare with what a PyTorch original
+    # passes; ms_value None where the PyTorch side is no argument (an initial draw)
+    ms_value: object = None
+    torch_values: dict[object, object] | None = None
+    # the effect against another value the original passes (``{value}``)
+    effect_against: str | None = None
+
+
+@dataclass(frozen=True)
+class ArgumentType:
+    """A value of a type PyTorch's layer takes and MindSpore's refuses at
+    construction (ms-torch-argument-type): ``nn.LayerNorm(d_model)``, PyTorch's int
+    normalized_shape, raises TypeError in MindSpore 2.10, which wants a tuple."""
+
+    param: str
+    position: int
+    refused: str  # the kind of value refused: "int"
+    wants: str  # what MindSpore takes there, as the message says it
+    error: str  # what the construction raises
 
 
 @dataclass(frozen=True)
@@ -405,6 +425,10 @@ class LayerApi:
     momentum_needs: str | None = None
     positional_traps: tuple[PositionalTrap, ...] = ()
     default_differs: tuple[DefaultDiff, ...] = ()
+    argument_types: tuple[ArgumentType, ...] = ()
+    # pools: the parameters MindSpore refuses at other values than these unless
+    # pad_mode="pad" (ValueError at construction; PyTorch has no pad_mode)
+    pad_mode_only: dict[str, object] = field(default_factory=dict)
 
 
 # PyTorch's padding written positionally where MindSpore expects pad_mode.
@@ -418,7 +442,7 @@ _CONV_TORCH_TO_MS = {
 }
 _CONV_BIAS = DefaultDiff(
     "has_bias", "False", "bias", "True", "has_bias=True",
-    "no bias parameter, where PyTorch's layer has one", removed_by_norm=True,
+    "no bias parameter, where PyTorch's layer has one", removed_by_norm=True, ms_value=False,
 )
 
 
@@ -469,6 +493,13 @@ def _pool(kind: str, dims: int) -> LayerApi:
             torch_params += ("divisor_override",)
     if dims == 2:
         params += ("data_format",)
+    # measured (MindSpore 2.10, tests/oracle/test_layers.py): without pad_mode="pad",
+    # MaxPool1d/2d/3d raise ValueError for padding other than 0, ceil_mode=True (PyTorch's
+    # SSD/VGG ports), dilation other than 1 and return_indices=True; AvgPool for padding
+    # only (its ceil_mode builds); pad_mode="pad" then gives PyTorch's result
+    pad_mode_only: dict[str, object] = {"padding": 0}
+    if kind == "Max":
+        pad_mode_only.update(dilation=1, return_indices=False, ceil_mode=False)
     return LayerApi(
         family="pool",
         params=params,
@@ -479,6 +510,7 @@ def _pool(kind: str, dims: int) -> LayerApi:
         torch_to_ms={name: name for name in torch_params},
         spatial_dims=dims,
         positional_traps=(PositionalTrap(2, "pad_mode", "padding", "padding", _PAD_MODE_CONSEQUENCE),),
+        pad_mode_only=pad_mode_only,
     )
 
 
@@ -592,8 +624,11 @@ LAYER_APIS["mindspore.nn.LayerNorm"] = LayerApi(
     ),
     default_differs=(
         DefaultDiff("epsilon", "1e-7", "eps", "1e-5", "epsilon=1e-5",
-                    "a different result wherever the variance is small"),
+                    "a different result wherever the variance is small", ms_value=1e-7),
     ),
+    # measured: nn.LayerNorm(16) raises TypeError ("the type of 'normalized_shape'
+    # must be tuple[int] or list[int]"); (16,) and [16] build
+    argument_types=(ArgumentType("normalized_shape", 0, "int", "a tuple or list of ints", "TypeError"),),
 )
 LAYER_APIS["mindspore.nn.LeakyReLU"] = LayerApi(
     family="leakyrelu",
@@ -605,7 +640,8 @@ LAYER_APIS["mindspore.nn.LeakyReLU"] = LayerApi(
     torch_to_ms={"negative_slope": "alpha", "inplace": None},
     default_differs=(
         DefaultDiff("alpha", "0.2", "negative_slope", "0.01", "alpha=0.01",
-                    "negative inputs scaled by 0.2 instead of 0.01"),
+                    "negative inputs scaled by 0.2 instead of 0.01", ms_value=0.2,
+                    effect_against="negative inputs scaled by 0.2 instead of {value}"),
     ),
 )
 for _dims in (1, 2, 3):
@@ -618,7 +654,7 @@ for _dims in (1, 2, 3):
         torch_defaults={"eps": 1e-5, "momentum": 0.1, "affine": False},
         default_differs=(
             DefaultDiff("affine", "True", "affine", "False", "affine=False",
-                        "trainable gamma and beta, where PyTorch's layer has no parameters"),
+                        "trainable gamma and beta, where PyTorch's layer has no parameters", ms_value=True),
         ),
     )
 LAYER_APIS["mindspore.nn.Embedding"] = LayerApi(
@@ -648,7 +684,8 @@ LAYER_APIS["mindspore.nn.GELU"] = LayerApi(
     torch_defaults={"approximate": "none"},
     default_differs=(
         DefaultDiff("approximate", "True", "approximate", '"none"', "approximate=False",
-                    "the tanh approximation, where PyTorch computes the exact erf form"),
+                    "the tanh approximation, where PyTorch computes the exact erf form", ms_value=True,
+                    torch_values={"none": False, "tanh": True}),
     ),
 )
 
@@ -1497,6 +1534,14 @@ SET_TRAIN_METHOD = "set_train"
 CELL_CONTAINERS: frozenset[str] = frozenset(
     {"mindspore.nn.SequentialCell", "mindspore.nn.CellList"}
 )
+# Containers that run their cells one after the other, in the order they hold them
+# (SequentialCell.construct loops over cell_list).
+SEQUENTIAL_CELLS: frozenset[str] = frozenset({"mindspore.nn.SequentialCell"})
+# Methods that add a cell at the end of such a sequence -> the position of the cell
+# argument: SequentialCell.append (measured: it extends cell_list, which construct
+# runs; insert_child_to_cell does not), and PyTorch's Sequential.add_module(name,
+# cell), which a port keeps (ms-torch-module-method reports it) meaning that order.
+SEQUENCE_ADDERS: dict[str, int] = {"append": 0, "add_module": 1}
 # Trainers that call set_train() on the network themselves (Model.train does).
 SET_TRAIN_RUNNERS: frozenset[str] = frozenset({"mindspore.Model", "mindspore.train.Model"})
 # ms-missing-set-train: how a grad call's weights name the network they belong to

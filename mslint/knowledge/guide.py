@@ -236,11 +236,45 @@ MISSING_NAMES: dict[str, str] = {
     "mindspore.mint.nn.ModuleList": "mindspore.nn.CellList",
     "mindspore.mint.nn.ModuleDict": "mindspore.nn.CellDict",
     "mindspore.ms_function": "jit",
+    # torch.nn names absent from mindspore.nn 2.10 (introspection of both installed
+    # modules: tests/oracle/test_migration_api.py), with MindSpore's spelling: a
+    # renamed mindspore.nn class of the same arguments, else mindspore.mint.nn's
+    # PyTorch-compatible class, else the closest mindspore.nn class (the mapping data's
+    # counterpart). torch.nn names with no MindSpore spelling are left out.
+    "mindspore.nn.Parameter": "mindspore.Parameter",
+    "mindspore.nn.init": "mindspore.common.initializer",
+    "mindspore.nn.functional": "mindspore.mint.nn.functional",
+    "mindspore.nn.SELU": "SeLU",
+    "mindspore.nn.Hardswish": "HSwish",
+    "mindspore.nn.Hardsigmoid": "HSigmoid",
+    "mindspore.nn.Hardshrink": "HShrink",
+    "mindspore.nn.Softshrink": "SoftShrink",
+    "mindspore.nn.MultiLabelMarginLoss": "MultilabelMarginLoss",
+    "mindspore.nn.ConvTranspose1d": "Conv1dTranspose",
+    "mindspore.nn.ConvTranspose2d": "mindspore.mint.nn.ConvTranspose2d",
+    "mindspore.nn.ConvTranspose3d": "Conv3dTranspose",
+    "mindspore.nn.LocalResponseNorm": "LRN",
+    "mindspore.nn.Bilinear": "BiDense",
+    "mindspore.nn.Fold": "mindspore.mint.nn.Fold",
+    "mindspore.nn.UpsamplingBilinear2d": "mindspore.mint.nn.UpsamplingBilinear2d",
+    "mindspore.nn.UpsamplingNearest2d": "mindspore.mint.nn.UpsamplingNearest2d",
+    "mindspore.nn.ZeroPad1d": "mindspore.mint.nn.ZeroPad1d",
+    "mindspore.nn.ZeroPad3d": "mindspore.mint.nn.ZeroPad3d",
+    "mindspore.nn.DataParallel": "the network itself",
 }
-# Where the replacement lives in the same module (a rename of the last name is exact).
+# What to write where the replacement is no name (MISSING_NAMES gives the short form).
+MISSING_NAME_ADVICE: dict[str, str] = {
+    "mindspore.nn.DataParallel": (
+        "the network itself, with mindspore.set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, "
+        "gradients_mean=True) after communication.init()"
+    ),
+}
+# Where the replacement lives in the same module and takes the same arguments (a
+# rename of the last name is exact: signatures compared by introspection).
 SAME_MODULE_RENAMES: frozenset[str] = frozenset(
     {"mindspore.nn.Module", "mindspore.nn.Sequential", "mindspore.nn.ModuleList", "mindspore.nn.ModuleDict",
-     "mindspore.ms_function"}
+     "mindspore.ms_function", "mindspore.nn.SELU", "mindspore.nn.Hardswish", "mindspore.nn.Hardsigmoid",
+     "mindspore.nn.Hardshrink", "mindspore.nn.Softshrink", "mindspore.nn.MultiLabelMarginLoss"}
 )
 # ops.transpose(input, dims) takes one permutation; PyTorch's transpose(x, a, b) swaps two axes.
 TRANSPOSE_CALLS: dict[str, str] = {"mindspore.ops.transpose": "swapaxes"}

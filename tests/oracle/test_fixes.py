@@ -64,8 +64,9 @@ def importable(folder: Path, **modules: tuple[str, str]) -> str:
 
 
 def test_table_fixes_safe_layer_fixes_build_with_pytorch_shapes(run_snippet):
-    """ms-conv-padding-ignored and ms-torch-positional-args: the naive calls raise
-    at construction; the fixed ones build and give PyTorch's output shapes."""
+    """ms-conv-padding-ignored (convs and pools), ms-torch-positional-args and
+    ms-torch-argument-type: the naive calls raise at construction; the fixed ones
+    build and give PyTorch's output shapes."""
     result = run_snippet(
         TORCH
         + fixed_code("ms-conv-padding-ignored", unsafe=False)
@@ -78,9 +79,13 @@ padding = dict(
     d=[shape_ms(net.d, 1, 3, 8, 8), shape_torch(torch.nn.Conv2d(3, 8, 3, padding=1), 1, 3, 8, 8)],
     e=[shape_ms(net.e, 1, 3, 8, 8), shape_torch(torch.nn.Conv2d(3, 8, 3, padding=(1, 2)), 1, 3, 8, 8)],
     f=[shape_ms(net.f, 1, 3, 8), shape_torch(torch.nn.Conv1d(3, 8, 3, padding=1), 1, 3, 8)],
+    pool=[shape_ms(net.pool, 1, 3, 7, 7), shape_torch(torch.nn.MaxPool2d(2, 2, ceil_mode=True), 1, 3, 7, 7)],
+    pool2=[shape_ms(net.pool2, 1, 3, 7, 7), shape_torch(torch.nn.MaxPool2d(3, 1, padding=1), 1, 3, 7, 7)],
+    avg=[shape_ms(net.avg, 1, 3, 7, 7), shape_torch(torch.nn.AvgPool2d(3, 1, padding=(1, 1)), 1, 3, 7, 7)],
 )
 padding_failed = failed
 naive = attempt(lambda: nn.Conv2d(3, 8, 3, padding=1))[0]
+naive_pool = attempt(lambda: nn.MaxPool2d(kernel_size=2, stride=2, ceil_mode=True))[0]
 '''
         + fixed_code("ms-torch-positional-args", unsafe=False)
         + '''
@@ -95,16 +100,31 @@ positional = dict(
     conv1d_list=[shape_ms(space["conv1d_list"], 1, 3, 8), shape_torch(torch.nn.Conv1d(3, 8, 3, 1, [1]), 1, 3, 8)],
     pool_tuple=[shape_ms(space["pool_tuple"], 1, 3, 8, 8), shape_torch(torch.nn.MaxPool2d(3, 2, (1, 0)), 1, 3, 8, 8)],
 )
+positional_failed = failed
+dense_bias, conv_more_bias = space["dense"].has_bias, space["conv_more"].has_bias
+naive_norm = attempt(lambda: nn.LayerNorm(16))[0]
+'''
+        + fixed_code("ms-torch-argument-type", unsafe=False)
+        + '''
+block = space["NET"]
+argument_type = {
+    name: [shape_ms(getattr(block, name), 2, size), shape_torch(torch.nn.LayerNorm(size), 2, size)]
+    for name, size in (("norm", 512), ("norm2", 512), ("hidden", 768), ("wide", 512), ("split", 512))
+}
 report(
-    padding=padding, padding_failed=padding_failed, naive=naive, positional=positional, positional_failed=failed,
-    dense_bias=space["dense"].has_bias, conv_more_bias=space["conv_more"].has_bias,
+    padding=padding, padding_failed=padding_failed, naive=naive, naive_pool=naive_pool,
+    positional=positional, positional_failed=positional_failed,
+    argument_type=argument_type, argument_type_failed=failed, naive_norm=naive_norm,
+    dense_bias=dense_bias, conv_more_bias=conv_more_bias,
     torch_dense_bias=torch.nn.Linear(16, 4, False).bias is not None,
 )
 '''
     )
-    assert result["naive"] == "error"
-    assert result["padding_failed"] == [] and result["positional_failed"] == []
-    for name, (mindspore_shape, torch_shape) in {**result["padding"], **result["positional"]}.items():
+    assert result["naive"] == "error" and result["naive_pool"] == "error" and result["naive_norm"] == "error"
+    assert result["padding_failed"] == [] and result["positional_failed"] == [] and result["argument_type_failed"] == []
+    for name, (mindspore_shape, torch_shape) in {
+        **result["padding"], **result["positional"], **result["argument_type"],
+    }.items():
         assert mindspore_shape == torch_shape, name
     assert result["dense_bias"] is False and result["conv_more_bias"] is False and result["torch_dense_bias"] is False
 

@@ -66,6 +66,10 @@ report(**{{name: describe(name) for name in names}})
             assert api.torch_params[trap.index] == trap.torch_param, qname
         for diff in api.default_differs:
             assert diff.ms_param in api.params, qname
+        for param, default in api.pad_mode_only.items():
+            assert installed["defaults"][param] == default, (qname, param)
+        for argument in api.argument_types:
+            assert api.params[argument.position] == argument.param, qname
 
 
 # -- ms-conv-implicit-pad-mode -----------------------------------------------
@@ -228,6 +232,82 @@ report(
     for fixed, reference in (("fixed", "torch"), ("fixed_t", "torch_t"), ("fixed_string", "torch_string"),
                              ("fixed_2d", "torch_2d"), ("fixed_1d", "torch_1d"), ("fixed_3d", "torch_3d")):
         assert result[fixed] == result[reference], fixed
+
+
+def test_ms_conv_padding_ignored_pools_refuse_torch_arguments_without_pad_mode(run_snippet):
+    """PyTorch's pooling arguments without pad_mode="pad": ValueError at construction
+    (padding for every pool; ceil_mode, dilation, return_indices for MaxPool); with
+    pad_mode="pad" the layer builds and gives PyTorch's output (values, not only shapes)."""
+    result = run_snippet(
+        TORCH
+        + '''
+def build(make):
+    return attempt(lambda: make() and "built")
+
+x = np.random.RandomState(0).randn(2, 3, 7, 7).astype(np.float32)
+x1 = x[:, :, 0, :]
+x3 = np.random.RandomState(1).randn(1, 2, 5, 5, 5).astype(np.float32)
+
+def same(cell, module, data):
+    mine = cell(Tensor(data)).asnumpy()
+    theirs = module(torch.tensor(data)).numpy()
+    return list(mine.shape) == list(theirs.shape) and bool(np.allclose(mine, theirs, atol=1e-5))
+
+report(
+    max_padding=build(lambda: nn.MaxPool2d(kernel_size=3, stride=1, padding=1)),
+    max_ceil=build(lambda: nn.MaxPool2d(kernel_size=2, stride=2, ceil_mode=True)),
+    max_dilation=build(lambda: nn.MaxPool2d(3, stride=1, dilation=2)),
+    max_indices=build(lambda: nn.MaxPool2d(3, stride=1, return_indices=True)),
+    max_same=build(lambda: nn.MaxPool2d(3, stride=1, pad_mode="same", padding=1)),
+    max1d_padding=build(lambda: nn.MaxPool1d(3, stride=2, padding=1)),
+    max3d_ceil=build(lambda: nn.MaxPool3d(2, stride=2, ceil_mode=True)),
+    max3d_padding=build(lambda: nn.MaxPool3d(3, stride=1, padding=1)),
+    avg_padding=build(lambda: nn.AvgPool2d(3, stride=1, padding=(1, 1))),
+    avg1d_padding=build(lambda: nn.AvgPool1d(3, stride=1, padding=1)),
+    avg_ceil=build(lambda: nn.AvgPool2d(2, stride=2, ceil_mode=True)),
+    zero=build(lambda: nn.MaxPool2d(3, stride=2, padding=0, ceil_mode=False, dilation=1, return_indices=False)),
+    fixed_padding=same(nn.MaxPool2d(3, stride=1, pad_mode="pad", padding=1), torch.nn.MaxPool2d(3, 1, padding=1), x),
+    fixed_ceil=same(nn.MaxPool2d(2, stride=2, pad_mode="pad", ceil_mode=True), torch.nn.MaxPool2d(2, 2, ceil_mode=True), x),
+    fixed_avg=same(nn.AvgPool2d(3, stride=1, pad_mode="pad", padding=(1, 1)), torch.nn.AvgPool2d(3, 1, padding=(1, 1)), x),
+    fixed_1d=same(nn.MaxPool1d(3, stride=2, pad_mode="pad", padding=1), torch.nn.MaxPool1d(3, 2, padding=1), x1),
+    fixed_3d=same(nn.MaxPool3d(2, stride=2, pad_mode="pad", ceil_mode=True), torch.nn.MaxPool3d(2, 2, ceil_mode=True), x3),
+    fixed_dilation=build(lambda: nn.MaxPool2d(3, stride=1, pad_mode="pad", dilation=2, return_indices=True)),
+)
+'''
+    )
+    for case in ("max_padding", "max_ceil", "max_dilation", "max_indices", "max_same", "max1d_padding",
+                 "max3d_ceil", "max3d_padding", "avg_padding", "avg1d_padding"):
+        assert result[case][0] == "error" and result[case][1].startswith("ValueError"), (case, result[case])
+    assert result["avg_ceil"] == ["ok", "built"] and result["zero"] == ["ok", "built"], result
+    for case in ("fixed_padding", "fixed_ceil", "fixed_avg", "fixed_1d", "fixed_3d"):
+        assert result[case] is True, case
+    assert result["fixed_dilation"] == ["ok", "built"], result
+
+
+# -- ms-torch-argument-type --------------------------------------------------
+
+
+def test_ms_torch_argument_type_layernorm_int_raises_and_the_tuple_matches_torch(run_snippet):
+    """nn.LayerNorm(d) with PyTorch's int: TypeError at construction (with epsilon
+    too); (d,) builds and, with epsilon=1e-5, computes PyTorch's LayerNorm(d)."""
+    result = run_snippet(
+        TORCH
+        + '''
+values = np.random.RandomState(0).randn(3, 16).astype(np.float32)
+fixed = nn.LayerNorm((16,), epsilon=1e-5)
+theirs = torch.nn.LayerNorm(16)(torch.tensor(values)).detach().numpy()
+report(
+    naive=attempt(lambda: nn.LayerNorm(16) and "built"),
+    naive_epsilon=attempt(lambda: nn.LayerNorm(16, epsilon=1e-5) and "built"),
+    keyword=attempt(lambda: nn.LayerNorm(normalized_shape=16) and "built"),
+    listed=attempt(lambda: nn.LayerNorm([16]) and "built"),
+    difference=float(np.abs(fixed(Tensor(values)).asnumpy() - theirs).max()),
+)
+'''
+    )
+    for case in ("naive", "naive_epsilon", "keyword"):
+        assert result[case][0] == "error" and result[case][1].startswith("TypeError"), (case, result[case])
+    assert result["listed"] == ["ok", "built"] and result["difference"] < 1e-5, result
 
 
 # -- ms-pool-implicit-stride -------------------------------------------------
@@ -768,9 +848,55 @@ def run(layers):
     net = nn.SequentialCell(layers)
     net.set_train()
     return net(x).asnumpy()
+def appended(layers):
+    net = nn.SequentialCell()
+    for layer in layers:
+        net.append(layer)
+    net.set_train()
+    return net(x).asnumpy()
+def varargs(layers):
+    net = nn.SequentialCell(*layers)
+    net.set_train()
+    return net(x).asnumpy()
 report(
     norm=bool(np.allclose(run([conv(True), nn.BatchNorm2d(4)]), run([conv(False), nn.BatchNorm2d(4)]), atol=1e-5)),
     relu=bool(np.allclose(run([conv(True), nn.ReLU()]), run([conv(False), nn.ReLU()]), atol=1e-5)),
+    appended=bool(np.allclose(appended([conv(True), nn.BatchNorm2d(4)]), run([conv(False), nn.BatchNorm2d(4)]), atol=1e-5)),
+    varargs=bool(np.allclose(varargs([conv(True), nn.BatchNorm2d(4)]), run([conv(False), nn.BatchNorm2d(4)]), atol=1e-5)),
+    appended_runs=bool(np.allclose(appended([conv(True), nn.BatchNorm2d(4)]), run([conv(True), nn.BatchNorm2d(4)]), atol=1e-5)),
 )
 ''')
     assert result["norm"] is True and result["relu"] is False
+    # SequentialCell given its cells one by one, or appended, runs them in that order too
+    assert result["appended"] is True and result["varargs"] is True and result["appended_runs"] is True
+
+
+def test_ms_layer_default_differs_embedding_table_assigned_replaces_the_draw(run_snippet):
+    """``emb.embedding_table = Parameter(table)`` replaces the table the lookup reads
+    (the initial draw is gone); ``emb.weight = Parameter(table)``, PyTorch's name,
+    adds another parameter and the lookup keeps the draw. MindSpore's Uniform(s) and
+    Normal(s), the initializers the hint names for a PyTorch original that draws the
+    table again with uniform_(-s, s) or normal_(0, s), draw those distributions."""
+    result = run_snippet('''
+from mindspore.common.initializer import Normal, Uniform, initializer
+table = np.arange(12, dtype=np.float32).reshape(4, 3)
+ids = Tensor(np.array([1, 2]), ms.int32)
+replaced = nn.Embedding(4, 3)
+replaced.embedding_table = Parameter(Tensor(table), requires_grad=False)
+renamed = nn.Embedding(4, 3)
+renamed.weight = Parameter(Tensor(table), requires_grad=False)
+uniform = initializer(Uniform(0.1), (200, 200), ms.float32).asnumpy()
+normal = initializer(Normal(0.02), (200, 200), ms.float32).asnumpy()
+report(
+    replaced=bool(np.allclose(replaced(ids).asnumpy(), table[[1, 2]])),
+    renamed=bool(np.allclose(renamed(ids).asnumpy(), table[[1, 2]])),
+    renamed_reads_draw=bool(np.allclose(renamed(ids).asnumpy(), renamed.embedding_table.asnumpy()[[1, 2]])),
+    uniform=[float(uniform.min()), float(uniform.max()), float(uniform.std())],
+    normal=[float(normal.mean()), float(normal.std())],
+)
+''')
+    assert result["replaced"] is True and result["renamed"] is False, result
+    assert result["renamed_reads_draw"] is True, result
+    low, high, std = result["uniform"]
+    assert -0.1 <= low < -0.09 and 0.09 < high <= 0.1 and std == pytest.approx(0.1 / 3 ** 0.5, rel=0.05), result
+    assert abs(result["normal"][0]) < 1e-3 and result["normal"][1] == pytest.approx(0.02, rel=0.05), result

@@ -14,19 +14,50 @@ pytestmark = pytest.mark.frameworks
 
 
 def test_ms_torch_class_name_is_missing_and_the_mindspore_name_exists(run_snippet):
+    """Each name of the table is absent (looked up by introspection of the installed
+    MindSpore), a mindspore.nn one is torch.nn's, and the spelling the message gives
+    exists (an advice in words is not a name); a same-module rename takes no
+    parameter PyTorch's class does not (the rename alone is exact)."""
     names = json.dumps(sorted(guide.MISSING_NAMES.items()))
+    advice = json.dumps(sorted(guide.MISSING_NAME_ADVICE))
+    renames = json.dumps(sorted(guide.SAME_MODULE_RENAMES))
     result = run_snippet(f'''
-import importlib
+import importlib, inspect
+import torch
 found = {{}}
 for qname, replacement in {names}:
     module, _, name = qname.rpartition(".")
     target = replacement if "." in replacement else module + "." + replacement
     target_module, _, target_name = target.rpartition(".")
-    found[qname] = [hasattr(importlib.import_module(module), name),
-                    hasattr(importlib.import_module(target_module), target_name)]
-report(**found)
+    exists = qname in {advice} or hasattr(importlib.import_module(target_module), target_name)
+    in_torch = not module == "mindspore.nn" or hasattr(torch.nn, name)
+    subset = True
+    if qname in {renames} and module == "mindspore.nn" and isinstance(getattr(torch.nn, name, None), type):
+        mine = {{p.name for p in inspect.signature(getattr(importlib.import_module(target_module), target_name)).parameters.values()
+                if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}}
+        subset = mine <= set(inspect.signature(getattr(torch.nn, name)).parameters)
+    found[qname] = [hasattr(importlib.import_module(module), name), exists, in_torch, subset]
+report(linear=hasattr(nn, "Linear"), **found)
 ''')
-    assert all(result[qname] == [False, True] for qname in guide.MISSING_NAMES), result
+    wrong = {qname: result[qname] for qname in guide.MISSING_NAMES if result[qname] != [False, True, True, True]}
+    assert not wrong, wrong
+    # not every PyTorch layer name is missing: mindspore.nn.Linear exists in 2.10
+    assert result["linear"] is True and "mindspore.nn.Linear" not in guide.MISSING_NAMES
+
+
+def test_ms_torch_class_name_missing_modules_fail_to_import(run_snippet):
+    """``import mindspore.nn.init`` / ``.functional``: ModuleNotFoundError; the
+    modules the message names import."""
+    result = run_snippet('''
+import importlib
+report(**{name: attempt(lambda name=name: importlib.import_module(name) and None)
+          for name in ("mindspore.nn.init", "mindspore.nn.functional",
+                       "mindspore.common.initializer", "mindspore.mint.nn.functional")})
+''')
+    assert result["mindspore.nn.init"][1].startswith("ModuleNotFoundError"), result
+    assert result["mindspore.nn.functional"][1].startswith("ModuleNotFoundError"), result
+    assert result["mindspore.common.initializer"] == ["ok", None], result
+    assert result["mindspore.mint.nn.functional"] == ["ok", None], result
 
 
 def test_ms_torch_optimizer_api_scheduler_and_param_groups_fail(run_snippet):
