@@ -117,7 +117,7 @@ class CheckpointChecker(BaseChecker):
             known = any(
                 isinstance(call.func, (nodes.Name, nodes.Attribute))
                 and resolve.call_name(call) in guide.TORCH_WEIGHT_READS
-                for call in module.nodes_of_class(nodes.Call)
+                for call in astutil.module_nodes(module, nodes.Call)
             )
             self._reads_torch[module] = known
         return known

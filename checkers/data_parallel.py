@@ -119,7 +119,7 @@ class DataParallelChecker(BaseChecker):
     def _check_seed(self, module: nodes.Module, call: nodes.Call) -> None:
         if training_code.program_mentions(module, _SEED_PATTERN):
             return
-        for node in module.nodes_of_class(nodes.Call):
+        for node in astutil.module_nodes(module, nodes.Call):
             if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
                 continue
             if resolve.call_name(node) in guide.CHECKPOINT_READS | guide.MINDSPORE_SEED_CALLS | guide.NUMPY_SEED_CALLS:
@@ -138,7 +138,7 @@ class DataParallelChecker(BaseChecker):
         """The reducer that reads gradients_mean from the context: a Model with an
         optimizer, TrainOneStepCell (or a subclass), DistributedGradReducer without mean."""
         explicit = False
-        for call in module.nodes_of_class(nodes.Call):
+        for call in astutil.module_nodes(module, nodes.Call):
             if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
                 continue
             qname = resolve.call_name(call)
@@ -149,7 +149,7 @@ class DataParallelChecker(BaseChecker):
                 explicit = True
         if explicit:
             return None  # the program chose the reducer's mean itself
-        for call in module.nodes_of_class(nodes.Call):
+        for call in astutil.module_nodes(module, nodes.Call):
             if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
                 continue
             qname = resolve.call_name(call)
@@ -167,7 +167,7 @@ class DataParallelChecker(BaseChecker):
     def _optimizers(module: nodes.Module) -> list[str]:
         """The optimizer classes the module builds (a user subclass counts as its base)."""
         found = []
-        for call in module.nodes_of_class(nodes.Call):
+        for call in astutil.module_nodes(module, nodes.Call):
             if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
                 continue
             qname = resolve.call_name(call)
@@ -182,7 +182,7 @@ class DataParallelChecker(BaseChecker):
 
     @staticmethod
     def _network_name(module: nodes.Module) -> str:
-        for call in module.nodes_of_class(nodes.Call):
+        for call in astutil.module_nodes(module, nodes.Call):
             if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
                 continue
             if resolve.call_name(call) in guide.MODEL_CLASSES | guide.REDUCING_TRAIN_CELLS:
@@ -334,7 +334,7 @@ def _under_rank_test(node: nodes.NodeNG, func: nodes.NodeNG) -> bool:
 
 def _reduces(module: nodes.Module) -> bool:
     """Anything in the module that reduces gradients across ranks."""
-    for call in module.nodes_of_class(nodes.Call):
+    for call in astutil.module_nodes(module, nodes.Call):
         func = call.func
         if isinstance(func, nodes.Call):
             func = func.func
@@ -414,7 +414,7 @@ def _reaches_training(construction: nodes.Call, depth: int = 0) -> bool:
             return True
         elif isinstance(node, nodes.Return) and isinstance(node.value, nodes.Name) and node.value.name in names \
                 and isinstance(func, nodes.FunctionDef):
-            for call in func.root().nodes_of_class(nodes.Call):
+            for call in astutil.module_nodes(func.root(), nodes.Call):
                 if isinstance(call.func, nodes.Name) and call.func.name == func.name and \
                         isinstance(call.parent, nodes.Assign) and _reaches_training(call, depth + 1):
                     return True

@@ -131,10 +131,10 @@ class EvaluationChecker(BaseChecker):
             return
         cleared = {
             astutil.attribute_path(call.func.expr)
-            for call in module.nodes_of_class(nodes.Call)
+            for call in astutil.module_nodes(module, nodes.Call)
             if isinstance(call.func, nodes.Attribute) and call.func.attrname == guide.METRIC_CLEAR
         }
-        for call in module.nodes_of_class(nodes.Call):
+        for call in astutil.module_nodes(module, nodes.Call):
             if not (isinstance(call.func, nodes.Attribute) and call.func.attrname == guide.METRIC_EVAL):
                 continue
             path = astutil.attribute_path(call.func.expr)
@@ -289,14 +289,14 @@ def _metric_paths(module: nodes.Module) -> dict[str, nodes.Assign]:
     assignment (only paths some ``.eval()`` reads: resolving every call is slow)."""
     read = {
         astutil.attribute_path(call.func.expr)
-        for call in module.nodes_of_class(nodes.Call)
+        for call in astutil.module_nodes(module, nodes.Call)
         if isinstance(call.func, nodes.Attribute) and call.func.attrname == guide.METRIC_EVAL and not call.args
     }
     read.discard(None)
     found: dict[str, nodes.Assign] = {}
     if not read:
         return found
-    for assign in module.nodes_of_class(nodes.Assign):
+    for assign in astutil.module_nodes(module, nodes.Assign):
         value = assign.value
         paths = [astutil.attribute_path(target) if isinstance(target, nodes.AssignAttr) else
                  getattr(target, "name", None) for target in assign.targets]
@@ -379,7 +379,7 @@ def _built_inside(assign: nodes.Assign, loop: nodes.NodeNG) -> bool:
 
 
 def _called_in_loop(func: nodes.FunctionDef) -> nodes.NodeNG | None:
-    for call in func.root().nodes_of_class(nodes.Call):
+    for call in astutil.module_nodes(func.root(), nodes.Call):
         callee = call.func
         named = callee.name if isinstance(callee, nodes.Name) else (
             callee.attrname if isinstance(callee, nodes.Attribute) and astutil.is_self(callee.expr) else None)

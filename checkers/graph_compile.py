@@ -907,9 +907,9 @@ def _spells_parameter(module: nodes.Module) -> bool:
         if len(_SPELLS_PARAMETER) > 256:
             _SPELLS_PARAMETER.clear()
         known = _SPELLS_PARAMETER[module] = any(
-            node.attrname == "Parameter" for node in module.nodes_of_class(nodes.Attribute)
+            node.attrname == "Parameter" for node in astutil.module_nodes(module, nodes.Attribute)
         ) or any(
-            name in ("Parameter", "*") for node in module.nodes_of_class((nodes.ImportFrom, nodes.Import))
+            name in ("Parameter", "*") for node in astutil.module_nodes(module, (nodes.ImportFrom, nodes.Import))
             for dotted, _ in node.names for name in [dotted.rpartition(".")[2]]
         )
     return known

@@ -543,7 +543,7 @@ def _weights_replaced(call: nodes.Call, parameter: str) -> bool:
         return False
     name = statement.targets[0].attrname
     module = call.root()
-    for use in module.nodes_of_class(nodes.Call):
+    for use in astutil.module_nodes(module, nodes.Call):
         func = use.func
         if (isinstance(func, nodes.Attribute) and func.attrname in _SETTERS
                 and isinstance(func.expr, nodes.Attribute) and func.expr.attrname == parameter
@@ -551,7 +551,7 @@ def _weights_replaced(call: nodes.Call, parameter: str) -> bool:
             return True
     return any(
         target.attrname == parameter and isinstance(target.expr, nodes.Attribute) and target.expr.attrname == name
-        for target in module.nodes_of_class(nodes.AssignAttr)
+        for target in astutil.module_nodes(module, nodes.AssignAttr)
     )
 
 
@@ -576,11 +576,11 @@ def _reinitialised(call: nodes.Call, parameter: str) -> bool:
         return True
     module = cls.root()
     if not any(read.name == cls.name and astutil.enclosing_class(read) is not cls
-               for read in module.nodes_of_class(nodes.Name)):
+               for read in astutil.module_nodes(module, nodes.Name)):
         return False  # a class the module's models never name: it may be used alone
     return any(
         resolve.is_cell_class(model) and _resets_every(method, layer, parameter)
-        for model in module.nodes_of_class(nodes.ClassDef)
+        for model in astutil.module_nodes(module, nodes.ClassDef)
         for method in [astutil.own_method(model, _INIT_WEIGHTS_METHOD)] if method is not None
     )
 

@@ -375,7 +375,7 @@ def _rename_is_exact(node: nodes.Attribute, qname: str) -> bool:
 def _import_rename_is_exact(node: nodes.ImportFrom, name: str, qname: str) -> bool:
     if qname != "mindspore.ms_function":
         return True
-    for used in node.root().nodes_of_class(nodes.Name):
+    for used in astutil.module_nodes(node.root(), nodes.Name):
         if used.name != name:
             continue
         parent = used.parent

@@ -490,7 +490,7 @@ class TrainingLoopChecker(BaseChecker):
         if known is None:
             known = _unscales_gradients(module) or any(
                 _unscales_gradients(func)
-                for func in {resolve.project_function(call.func) for call in module.nodes_of_class(nodes.Call)
+                for func in {resolve.project_function(call.func) for call in astutil.module_nodes(module, nodes.Call)
                              if isinstance(call.func, (nodes.Name, nodes.Attribute))} - {None}
             )
             self._unscaling_modules[module] = known
@@ -591,7 +591,7 @@ class TrainingLoopChecker(BaseChecker):
         if not names:
             return self._module_calls_set_train(module)  # no instance to follow: the module decides
         scopes = _training_scopes(node) | set(forward)
-        enabling = [call for call in module.nodes_of_class(nodes.Call) if _enables_training(call)]
+        enabling = [call for call in astutil.module_nodes(module, nodes.Call) if _enables_training(call)]
         for call in enabling:
             if isinstance(call.func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in apis.SET_TRAIN_RUNNERS:
                 held = astutil.argument(call, 0, "network")
@@ -621,7 +621,7 @@ class TrainingLoopChecker(BaseChecker):
         call that is not set_train(False), or a Model (Model.train calls it)."""
         known = self._module_trains.get(module)
         if known is None:
-            known = any(_enables_training(call) for call in module.nodes_of_class(nodes.Call))
+            known = any(_enables_training(call) for call in astutil.module_nodes(module, nodes.Call))
             self._module_trains[module] = known
         return known
 
@@ -641,7 +641,7 @@ def _switched_off_in_loop(node: nodes.Call, names: set[str], forward: list) -> t
                          and isinstance(assign.targets[0], nodes.AssignName)):
         return None
     step = assign.targets[0].name
-    for call in node.root().nodes_of_class(nodes.Call):
+    for call in astutil.module_nodes(node.root(), nodes.Call):
         if not (isinstance(call.func, nodes.Name) and call.func.name == step):
             continue
         loop = _enclosing_loop(call)
@@ -781,7 +781,7 @@ def _network_names(network: nodes.NodeNG, node: nodes.Call) -> set[str]:
     if not names:
         return names
     assigns = [
-        assign for assign in node.root().nodes_of_class(nodes.Assign)
+        assign for assign in astutil.module_nodes(node.root(), nodes.Assign)
         if len(assign.targets) == 1 and isinstance(assign.targets[0], (nodes.AssignName, nodes.AssignAttr))
     ]
     for _ in range(3):  # containers of containers
@@ -809,7 +809,7 @@ def _training_scopes(node: nodes.Call) -> set[nodes.NodeNG]:
     if bound is None:
         return scopes
     callers = {
-        call.scope() for call in node.root().nodes_of_class(nodes.Call)
+        call.scope() for call in astutil.module_nodes(node.root(), nodes.Call)
         if _root_name(call.func) == bound and call.func is not None
     }
     scopes |= callers
@@ -890,7 +890,7 @@ def _consuming_optimizers(node: nodes.Call) -> list[tuple[str, nodes.Call]]:
         if optimizer is not None:
             return [(optimizer, construction)]
     found = []
-    for call in node.root().nodes_of_class(nodes.Call):
+    for call in astutil.module_nodes(node.root(), nodes.Call):
         optimizer = _optimizer_qname(call)
         if optimizer is not None:
             found.append((optimizer, call))

@@ -204,7 +204,7 @@ class TrainingStepChecker(BaseChecker):
             return
         seeded = sorted({
             resolve.call_name(call).split(".")[0]
-            for call in module.nodes_of_class(nodes.Call)
+            for call in astutil.module_nodes(module, nodes.Call)
             if isinstance(call.func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in guide.OTHER_SEED_CALLS
         })
         if seeded == ["random"]:
@@ -378,7 +378,7 @@ def _untrained_parameters(network: nodes.NodeNG) -> str | None:
     layer = training_code.CellContents(guide.CELLS_WITH_UNTRAINED_PARAMETERS).of_expression(network)
     if layer is not None:
         return f"holds nn.{layer.rsplit('.', 1)[-1]}, whose moving statistics are parameters"
-    for assign in network.root().nodes_of_class(nodes.Assign):
+    for assign in astutil.module_nodes(network.root(), nodes.Assign):
         for target in assign.targets:
             if isinstance(target, nodes.AssignAttr) and target.attrname == "requires_grad" and \
                     isinstance(assign.value, nodes.Const) and assign.value.value is False:
@@ -409,7 +409,7 @@ def _random_beyond_weights(module: nodes.Module) -> bool:
         return True
     contents = training_code.CellContents(guide.DROPOUT_LAYERS)
     looked = 0
-    for call in module.nodes_of_class(nodes.Call):
+    for call in astutil.module_nodes(module, nodes.Call):
         if looked > 30:
             break
         func = call.func

@@ -139,7 +139,7 @@ def _default(parse: nodes.Call, dest: str) -> tuple[object, nodes.NodeNG | None]
 
 def _argument_calls(module: nodes.Module) -> list[nodes.Call]:
     return [
-        call for call in module.nodes_of_class(nodes.Call)
+        call for call in astutil.module_nodes(module, nodes.Call)
         if isinstance(call.func, nodes.Attribute) and call.func.attrname == "add_argument"
     ]
 
@@ -198,7 +198,7 @@ def _may_write_another(module: nodes.Module, dest: str, value: object) -> bool:
     ``value``: an assignment of anything else (``args.device_num = 8``,
     ``x.device_num += 1``), ``setattr``, ``vars(args).update``, ``.__dict__``,
     or ``set_defaults``."""
-    for node in module.nodes_of_class((nodes.AssignAttr, nodes.Call, nodes.Attribute)):
+    for node in astutil.module_nodes(module, (nodes.AssignAttr, nodes.Call, nodes.Attribute)):
         if isinstance(node, nodes.AssignAttr):
             if node.attrname != dest or isinstance(node.expr, nodes.Name) and node.expr.name == "self":
                 continue  # another attribute, or an object's own (``self.device_num = args.device_num``)

@@ -26,6 +26,47 @@ _BINARY_OPERATORS = {
 
 
 # ---------------------------------------------------------------------------
+# Every node of a module, walked once
+# ---------------------------------------------------------------------------
+# module -> (its nodes in the order nodes_of_class yields them, class -> those of it).
+# Dozens of questions walk a whole module for its calls, classes, assignments...;
+# astroid's nodes_of_class is a recursive generator, and those walks were a tenth
+# of mslint's time. Bounded: emptied past _MODULE_NODES_KEPT modules, so that it
+# never keeps many old trees alive.
+_MODULE_NODES: dict[nodes.Module, tuple[list[nodes.NodeNG], dict]] = {}
+_MODULE_NODES_KEPT = 64
+
+
+def forget() -> None:
+    """Drop the walked modules (mslint.run.compat, when astroid's trees go)."""
+    _MODULE_NODES.clear()
+
+
+def module_nodes(module: nodes.Module, klass: type | tuple[type, ...]) -> list:
+    """The nodes of ``module`` that are instances of ``klass``, in the order
+    ``module.nodes_of_class(klass)`` yields them (the module itself first when it
+    is one): from one walk of the module, kept. Callers must not change the list."""
+    known = _MODULE_NODES.get(module)
+    if known is None:
+        if len(_MODULE_NODES) >= _MODULE_NODES_KEPT:
+            _MODULE_NODES.clear()
+        walked: list[nodes.NodeNG] = []
+        stack: list[nodes.NodeNG] = [module]
+        while stack:
+            node = stack.pop()
+            walked.append(node)
+            children = list(node.get_children())
+            children.reverse()
+            stack.extend(children)
+        known = _MODULE_NODES[module] = (walked, {})
+    walked, by_class = known
+    found = by_class.get(klass)
+    if found is None:
+        found = by_class[klass] = [node for node in walked if isinstance(node, klass)]
+    return found
+
+
+# ---------------------------------------------------------------------------
 # Arguments
 # ---------------------------------------------------------------------------
 def argument(call: nodes.Call, index: int | None, keyword: str | None):

@@ -570,7 +570,7 @@ def _call_at(path: str, line: int, cls: nodes.ClassDef) -> nodes.Call | None:
         module = astroid.MANAGER.ast_from_file(path, module_name(path), source=True)
     except (astroid.AstroidError, OSError, SyntaxError):
         return None
-    return next((call for call in module.nodes_of_class(nodes.Call)
+    return next((call for call in astutil.module_nodes(module, nodes.Call)
                  if call.lineno == line and _builds(call, cls)), None)
 
 
@@ -598,7 +598,7 @@ def _uses_of(holder: nodes.ClassDef, attr: str) -> list[nodes.Attribute] | None:
     """The reads of ``self.<attr>`` in ``holder`` and the subclasses of its module;
     None when one of them may reach its Cells another way (``getattr(self, ...)``,
     ``self.cells()``)."""
-    classes = [klass for klass in holder.root().nodes_of_class(nodes.ClassDef)
+    classes = [klass for klass in astutil.module_nodes(holder.root(), nodes.ClassDef)
                if any(base is holder for base in resolve.class_hierarchy(klass)[0])]
     found = []
     for klass in classes:

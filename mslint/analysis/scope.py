@@ -116,7 +116,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         # A star import binds names only when its module is found (that depends on
         # what is installed): such a module's imports are walked instead.
         if source is None or _STAR_IMPORT_PATTERN.search(source):
-            self.imports = list(module.nodes_of_class((nodes.Import, nodes.ImportFrom)))
+            self.imports = list(astutil.module_nodes(module, (nodes.Import, nodes.ImportFrom)))
         self._find_roots(source)
         self._close_over_calls()
 
@@ -228,7 +228,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         classes, functions, imports = self.classes, self.functions, self.imports
         calls: list[nodes.Call] = []
         if source is None or _ROOT_CALL_PATTERN.search(source):
-            calls = list(self.module.nodes_of_class(nodes.Call))
+            calls = list(astutil.module_nodes(self.module, nodes.Call))
         for func in functions:
             if func.decorators and resolve.has_decorator(func, apis.JIT_DECORATORS):
                 self._add(func, GRAPH, entry=True)

@@ -122,7 +122,7 @@ def _read_calls(module: nodes.Module) -> dict[str, list[nodes.Call]]:
         _CLASSES.clear()
     known: dict[str, list[nodes.Call]] = {}
     passed: dict[str, list[tuple[nodes.Call, nodes.Name]]] = {}
-    for call in module.nodes_of_class(nodes.Call):
+    for call in astutil.module_nodes(module, nodes.Call):
         func = call.func
         short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
         if short is not None:
@@ -137,7 +137,7 @@ def _read_calls(module: nodes.Module) -> dict[str, list[nodes.Call]]:
 def _classes(module: nodes.Module) -> list[nodes.ClassDef]:
     known = _CLASSES.get(module)
     if known is None:
-        known = _CLASSES[module] = list(module.nodes_of_class(nodes.ClassDef))
+        known = _CLASSES[module] = list(astutil.module_nodes(module, nodes.ClassDef))
     return known
 
 
@@ -285,7 +285,7 @@ def _self_calls(cls: nodes.ClassDef, method: nodes.FunctionDef) -> list[Site]:
     """``self.<method>(...)`` in the classes of the module that run this method."""
     key = _key(method)
     sites: list[Site] = []
-    for klass in cls.root().nodes_of_class(nodes.ClassDef):
+    for klass in astutil.module_nodes(cls.root(), nodes.ClassDef):
         found = resolve.find_method(klass, method.name)
         if found is None or _key(found) != key:
             continue
@@ -412,7 +412,7 @@ def _hands_out_cells(cls: nodes.ClassDef, attr: str) -> bool:
 def _reads_attribute(module: nodes.Module, attr: str, family: set[tuple]) -> bool:
     """Whether a module reads ``<x>.<attr>``, but on the ``self`` of a class outside
     the family (another class's layer of the same name)."""
-    for node in module.nodes_of_class(nodes.Attribute):
+    for node in astutil.module_nodes(module, nodes.Attribute):
         if node.attrname != attr:
             continue
         owner = astutil.enclosing_class(node) if astutil.is_self(node.expr) else None

@@ -284,7 +284,7 @@ def grad_function_names(owner: nodes.NodeNG) -> frozenset[str]:
     if len(_GRAD_NAMES) > 64:
         _GRAD_NAMES.clear()
     names: set[str] = set()
-    for assign in module.nodes_of_class(nodes.Assign):
+    for assign in astutil.module_nodes(module, nodes.Assign):
         if not is_grad_call(assign.value):
             continue
         for target in assign.targets:
@@ -397,7 +397,7 @@ def names_an_optimizer(module: nodes.Module) -> bool:
 
 def _spelled_names(module: nodes.Module) -> Iterator[str]:
     """Every name the module's code spells: read, bound, as an attribute, a keyword, imported."""
-    for node in module.nodes_of_class(
+    for node in astutil.module_nodes(module,
         (nodes.Name, nodes.AssignName, nodes.Attribute, nodes.AssignAttr, nodes.Keyword, nodes.Import, nodes.ImportFrom)
     ):
         if isinstance(node, (nodes.Import, nodes.ImportFrom)):
@@ -446,7 +446,7 @@ def optimizer_class(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
         return None
     is_init = func.name == "__init__" and isinstance(func.parent, nodes.ClassDef)
     found: set[str | None] = set()
-    for call in held.root().nodes_of_class(nodes.Call):
+    for call in astutil.module_nodes(held.root(), nodes.Call):
         if is_init:
             if resolve.user_class_of_call(call) is not func.parent:
                 continue
@@ -513,7 +513,7 @@ def trainer(module: nodes.Module) -> str | None:
         _TRAINERS.clear()
     found = None
     if _mentions(module, _TRAINING_TEXT):
-        for call in module.nodes_of_class(nodes.Call):
+        for call in astutil.module_nodes(module, nodes.Call):
             func = call.func
             if not isinstance(func, (nodes.Name, nodes.Attribute)):
                 continue
@@ -629,7 +629,7 @@ def parallel_settings(module: nodes.Module) -> ParallelSettings:
         return settings  # a module that trains nothing runs no data-parallel program itself
     followed = 0
     seen: set[nodes.FunctionDef] = set()
-    for call in module.nodes_of_class(nodes.Call):
+    for call in astutil.module_nodes(module, nodes.Call):
         if followed >= _FOLLOW_CALLS:
             break
         if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
@@ -677,13 +677,13 @@ def divides_by_group_size(module: nodes.Module) -> bool:
     averaged by hand): ``loss / get_group_size()``, ``lr / device_num`` where
     ``device_num = get_group_size()``."""
     sized: set[str] = set()
-    for assign in module.nodes_of_class(nodes.Assign):
+    for assign in astutil.module_nodes(module, nodes.Assign):
         if isinstance(assign.value, nodes.Call) and _is_group_size_call(assign.value):
             for target in assign.targets:
                 sized.update(astutil.target_names(target))
                 if isinstance(target, nodes.AssignAttr):
                     sized.add(target.attrname)
-    for binop in module.nodes_of_class((nodes.BinOp, nodes.AugAssign)):
+    for binop in astutil.module_nodes(module, (nodes.BinOp, nodes.AugAssign)):
         op = binop.op if isinstance(binop, nodes.BinOp) else binop.op.rstrip("=")
         right = binop.right if isinstance(binop, nodes.BinOp) else binop.value
         if op not in ("/", "//"):

@@ -196,7 +196,7 @@ def values_at_calls(name: nodes.NodeNG) -> list[object] | None:
     func, param = found
     module = func.root()
     found: list[object] = []
-    for use in module.nodes_of_class(nodes.Name):
+    for use in astutil.module_nodes(module, nodes.Name):
         if use.name != func.name:
             continue
         call = use.parent
@@ -1419,7 +1419,7 @@ class ClassFacts:
         if not isinstance(assignment.value, nodes.Const):
             return astutil.UNKNOWN
         mine = {body.cls for body in self.bodies}
-        for other in self.cls.root().nodes_of_class(nodes.AssignAttr):
+        for other in astutil.module_nodes(self.cls.root(), nodes.AssignAttr):
             if other.attrname == attr and astutil.enclosing_class(other) not in mine:
                 return astutil.UNKNOWN
         return assignment.value.value
@@ -1954,7 +1954,7 @@ def _self_assignments(module: nodes.Module) -> dict[str, list[nodes.AssignAttr]]
         if len(_SELF_ASSIGNMENTS) > 256:
             _SELF_ASSIGNMENTS.clear()
         known = _SELF_ASSIGNMENTS[module] = {}
-        for target in module.nodes_of_class(nodes.AssignAttr):
+        for target in astutil.module_nodes(module, nodes.AssignAttr):
             if astutil.is_self(target.expr) and astutil.enclosing_class(target) is not None:
                 known.setdefault(target.attrname, []).append(target)
     return known

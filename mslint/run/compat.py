@@ -690,10 +690,11 @@ def _clear_checker_caches(same_files: bool = False) -> None:
     from pylint.checkers.clear_lru_cache import clear_lru_caches  # noqa: PLC0415
     from pylint.message.message_definition_store import MessageDefinitionStore  # noqa: PLC0415
 
-    from mslint.analysis import resolve, sites, values  # noqa: PLC0415
+    from mslint.analysis import astutil, resolve, sites, values  # noqa: PLC0415
     from mslint.checkers import graph_compile  # noqa: PLC0415
 
     resolve.clear_caches()
+    astutil.forget()  # every node of the modules walked whole
     graph_compile.forget()  # which classes replace construct (per node)
     values.forget_flow()  # what flows through each function's calls (per node)
     sites.forget(indexes=not same_files)
