@@ -373,6 +373,49 @@ def test_nested_configuration_keys_are_read_by_their_path(tmp_path: Path) -> Non
     }
 
 
+def test_an_option_another_script_declares_in_code_the_program_never_runs_gives_it_nothing(tmp_path: Path) -> None:
+    # eval.py imports a helper from train.py, whose parse_args() (never run by
+    # eval.py) declares --mode with GRAPH among its choices; eval.py reads its
+    # mode from its own YAML configuration
+    setter = "    ms.set_context(mode=ms.GRAPH_MODE if args.mode.upper().startswith('GRAPH') else ms.PYNATIVE_MODE)\n"
+    _project(tmp_path, {
+        "train.py": "import argparse\nimport mindspore as ms\ndef build_loader():\n    return []\ndef parse_args():\n"
+                    "    p = argparse.ArgumentParser()\n    p.add_argument('--mode', default='PYNATIVE', choices=['GRAPH', 'PYNATIVE'])\n"
+                    "    return p.parse_args()\nif __name__ == '__main__':\n    args = parse_args()\n" + setter,
+        "eval.py": "import argparse\nimport mindspore as ms\nfrom train import build_loader\nfrom cfg import load_cfg\ndef main():\n"
+                   "    p = argparse.ArgumentParser()\n    p.add_argument('--config', default='configs/eval.yaml')\n"
+                   "    args = load_cfg(p.parse_args().config)\n" + setter + "    build_loader()\n"
+                   "if __name__ == '__main__':\n    main()\n",
+        "cfg.py": "import yaml\nfrom argparse import Namespace\ndef load_cfg(name):\n    return Namespace(**yaml.safe_load(open(name)))\n",
+        "configs/eval.yaml": 'mode: "PYNATIVE"\n',
+    })
+    evaluate = next(program for program in _model(tmp_path).programs if program.path.endswith("eval.py"))
+    assert (evaluate.kind, evaluate.evidence) == (
+        programs.RUNS_PYNATIVE, "sets PYNATIVE_MODE (eval.py:9, 'mode' from configs/eval.yaml)")
+    # the same option, where eval.py runs the function that declares it, gives its choices
+    (tmp_path / "eval.py").write_text((tmp_path / "eval.py").read_text()
+                                      .replace("from train import build_loader", "from train import build_loader, parse_args")
+                                      .replace("load_cfg(p.parse_args().config)", "parse_args()"))
+    evaluate = next(program for program in _model(tmp_path).programs if program.path.endswith("eval.py"))
+    assert evaluate.kind == programs.SETS_GRAPH and "the choices of --mode at train.py:7" in evaluate.evidence
+
+
+def test_a_programs_own_top_level_takes_its_mode_with_its_own_reason(tmp_path: Path) -> None:
+    # a script that sets GRAPH_MODE and defines nothing the program reaches: its
+    # top level is the program, not code "no program builds"
+    paths = _project(tmp_path, {
+        "main.py": "import mindspore as ms\nms.set_context(mode=ms.GRAPH_MODE)\nfrom mindspore import nn\n"
+                   + CELL.format(name="Unused").split("\n", 1)[1]
+                   + "if __name__ == '__main__':\n    ms.set_auto_parallel_context(parallel_mode='data_parallel')\n",
+    })
+    model = _model(tmp_path)
+    assert model.module_decision(paths["main.py"]) == mode.Decision(mode.GRAPH, "main.py sets GRAPH_MODE")
+    # a Cell it defines and never builds is still only assumed compiled
+    unused = model.decision(paths["main.py"], "Unused")
+    assert (unused.mode, unused.assumed) == (mode.GRAPH, True)
+    assert unused.basis == "no program in sight builds it, and main.py, which imports it, compiles"
+
+
 def test_the_syntax_level_a_program_selects(tmp_path: Path) -> None:
     _project(tmp_path, {
         "train.py": "import mindspore as ms\nfrom net import Net\nms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.STRICT)\nNet()\n",

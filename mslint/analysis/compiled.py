@@ -318,6 +318,10 @@ def never_compiled(node: nodes.NodeNG, analysis: scope.ModuleAnalysis, parsed: b
       ``else`` of ``if self.training:``, the code after ``if self.training: ...
       return``) in code every program only trains, ``if self.training:`` in code
       they only evaluate;
+    - it sits under a guard every call of its function in sight makes false
+      (values.never_runs: ``if deterministic:`` left to its default False), or a
+      guard on ``self`` attributes every construction in sight (else the
+      defaults) makes false (values.never_runs_as_built);
     - or it is in a method every ``self.<method>(...)`` call of which is such code,
       or in the construct of a Cell every call of which is (a post-processor built
       in ``__init__`` as ``self.post`` and called only under ``if not
@@ -325,7 +329,7 @@ def never_compiled(node: nodes.NodeNG, analysis: scope.ModuleAnalysis, parsed: b
 
     ``parsed``: a problem of the function's syntax, which MindSpore meets in every
     branch of a function it compiles (checkers/follow.py, PARSE_ERRORS): only the
-    second kind then."""
+    last kind then."""
     cache = _never_called_cache(analysis)
     return _never_compiled(node, analysis, parsed, frozenset(), 0, cache)
 
@@ -344,8 +348,8 @@ def _never_called_cache(analysis: scope.ModuleAnalysis) -> dict:
 def _never_compiled(  # noqa: PLR0913
     node: nodes.NodeNG, analysis: scope.ModuleAnalysis, parsed: bool, seen: frozenset, depth: int, cache: dict
 ) -> bool:
-    if not parsed and _in_folded_branch(node, analysis):
-        return True
+    if not parsed and (_in_folded_branch(node, analysis) or values.never_runs(node) or values.never_runs_as_built(node)):
+        return True  # a guard every call (never_runs) or construction (never_runs_as_built) in sight makes false
     found = astutil.enclosing_method(node)
     if found is None or depth >= _CALLER_DEPTH:
         return False

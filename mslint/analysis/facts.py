@@ -42,7 +42,9 @@ The facts are a JSON-able dict:
             (mappings: [[option, reading, [[value, mode]]]], mslint.analysis.mode.ContextCall)
   devices   [[devices, runs, line, options]]: the device settings
             (mslint.analysis.devices.DeviceCall); absent when the file has none
-  arguments dest -> [default spec, [choices]]
+  arguments dest -> [default spec, [choices], line, runs]: runs is the body
+            whose code adds the option (MODULE, MAIN, a top-level function
+            or class name): the option is the program's only when it reaches it
   configs   [file names of .yaml/.yml/.json the file mentions]
   rebinds   [[target dotted, value dotted or "", runs]]
   called    names the top level calls (a function called there runs on import)
@@ -62,12 +64,13 @@ import functools
 import json
 import re
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 6
+FACTS_VERSION = 7
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -553,8 +556,9 @@ def _decorator(node: ast.expr) -> list:
 
 
 def _arguments(tree: ast.AST) -> dict[str, list]:
-    """argparse options: dest -> [default spec, [choices]]."""
+    """argparse options: dest -> [default spec, [choices], line, runs]."""
     found: dict[str, list] = {}
+    runs = _bodies_of_lines(tree)
     for dest, call in mode.argparse_options(tree).items():
         keywords = {keyword.arg: keyword.value for keyword in call.keywords if keyword.arg}
         default = keywords.get("default")
@@ -562,8 +566,26 @@ def _arguments(tree: ast.AST) -> dict[str, list]:
         literal_choices = []
         if isinstance(choices, (ast.List, ast.Tuple, ast.Set)):
             literal_choices = [item.value for item in choices.elts if isinstance(item, ast.Constant)]
-        found[dest] = [_literal_spec(default), literal_choices, call.lineno]
+        found[dest] = [_literal_spec(default), literal_choices, call.lineno, runs(call.lineno)]
     return found
+
+
+def _bodies_of_lines(tree: ast.AST) -> Callable[[int], str]:
+    """line -> the body that runs it: a top-level function's or class's name,
+    MAIN (the main guard) or MODULE (the rest of the top level)."""
+    spans: list[tuple[int, int, str]] = []
+    for statement in getattr(tree, "body", ()):
+        end = getattr(statement, "end_lineno", None) or statement.lineno
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            start = min([statement.lineno] + [decorator.lineno for decorator in statement.decorator_list])
+            spans.append((start, end, statement.name))
+        elif isinstance(statement, ast.If) and mode.is_main_guard(statement.test):
+            spans.append((statement.lineno, end, MAIN))
+
+    def body(line: int) -> str:
+        return next((name for start, end, name in spans if start <= line <= end), MODULE)
+
+    return body
 
 
 def _literal_spec(node: ast.expr | None) -> list | None:

@@ -36,7 +36,8 @@ layer, not the module it sits in:
 - **In which mode**: what the ``set_context`` calls the program reaches select
   (its own, those of the modules it imports at their top level, of the helper
   functions it calls), with ``args.mode`` / ``cfg.mode`` read from the argparse
-  options of the program's modules and the configuration files beside the
+  options the program's code declares (those of the bodies it runs: not another
+  script's ``main()`` in a module it imports for a helper) and the configuration files beside the
   entry (and in config/, configs/) or named in its code (nested keys by their
   path: ``cfg.system.context_mode``), also through a table of modes the code
   keys by the option (a dict, or branches comparing it with each name, or a
@@ -988,12 +989,13 @@ class Model:  # pylint: disable=too-many-instance-attributes
     def _option_values_of(self, program: Program, key: str, reached: set | None, sources: list | None,
                           given_by: dict[str, set[str]] | None = None) -> list:
         values: list = []
-        files = {node[0] for node in (reached if reached is not None else program.reached or ())}
+        nodes = reached if reached is not None else program.reached or set()
+        files = {node[0] for node in nodes}
         for path in sorted(files):
             option = self.facts(path)["arguments"].get(key)
-            if option is None:
-                continue
-            default, choices, line = option
+            if option is None or not _runs_in(nodes, path, option[3]):
+                continue  # an option of code the program never runs: another script's main()
+            default, choices, line = option[:3]
             where = f"{os.path.relpath(path, self.root)}:{line}"
             if choices:
                 if sources is not None:
@@ -1601,7 +1603,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
             known = constructions.get((path, name))
             if known is not None:
                 built[name] = {"params": facts["classes"][name]["params"], **known}
-        return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs), "built": built}
+        entry = any(program.path == path for program in self.programs)
+        return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs), "built": built,
+                "entry": entry}
 
     def constructions(self) -> dict[tuple[str, str], dict]:
         """(file, class) -> how the programs in sight build each project class they
@@ -1735,6 +1739,15 @@ _KIND_TEXT = {
     UNREADABLE: "graph mode assumed",
     RUNS_PYNATIVE: "PyNative",
 }
+
+
+def _runs_in(reached: set, path: str, body: str) -> bool:
+    """Whether the program that reaches ``reached`` runs ``body`` of ``path``:
+    the body itself, or a method of the class it names."""
+    if (path, body) in reached:
+        return True
+    prefix = body + "."
+    return any(node[0] == path and node[1].startswith(prefix) for node in reached)
 
 
 def _is_cell_qname(qname: str) -> bool:
@@ -1922,6 +1935,9 @@ def _user_mode(decision: Decision) -> Decision:
 
 def _module_row(verdict: dict) -> Decision:
     rows = [row for name, row in sorted(verdict["symbols"].items()) if name != MODULE]
+    if not rows and verdict.get("entry") and MODULE in verdict["symbols"]:
+        # a program's own file: its top level and main guard are what the program runs
+        rows = [verdict["symbols"][MODULE]]
     graph = [row for row in rows if row[0] == GRAPH]
     return Decision(*(graph[0] if graph else rows[0] if rows else verdict["default"]))
 

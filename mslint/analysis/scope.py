@@ -38,6 +38,49 @@ TRAINING, EXPORT, INFERENCE = "training", "export", "inference"
 
 
 _CLOSURE_NODES = (nodes.Call, nodes.FunctionDef, nodes.Lambda)
+
+
+def _wrappers(func: nodes.NodeNG) -> list[nodes.FunctionDef]:
+    """The functions the module's decorators of ``func`` return in its place,
+    defined in them: ``wrapper`` of ``@deco`` (``def deco(f): def wrapper(*a):
+    ...; return wrapper``) or of ``@factory()`` (whose returned decorator returns
+    it). Calling ``func`` runs them; the decorators themselves run where it is defined."""
+    found = []
+    for decorator in func.decorators.nodes if getattr(func, "decorators", None) else ():
+        target = decorator.func if isinstance(decorator, nodes.Call) else decorator
+        made = resolve.binding(target) if isinstance(target, nodes.Name) else None
+        if not isinstance(made, nodes.FunctionDef) or made.root() is not func.root():
+            continue
+        if isinstance(decorator, nodes.Call):
+            made = _returned_function(made)
+        wrapper = _returned_function(made) if made is not None else None
+        if wrapper is not None:
+            found.append(wrapper)
+    return found
+
+
+def _returned_function(func: nodes.FunctionDef) -> nodes.FunctionDef | None:
+    """The function defined in ``func`` that it returns by name, if one."""
+    for returned in func.nodes_of_class(nodes.Return, skip_klass=(nodes.FunctionDef, nodes.Lambda)):
+        if isinstance(returned.value, nodes.Name):
+            bound = func.locals.get(returned.value.name, ())
+            if len(bound) == 1 and isinstance(bound[0], nodes.FunctionDef) and bound[0].parent is func:
+                return bound[0]
+    return None
+
+
+def _run_by_calls(func: nodes.NodeNG):
+    """The calls and nested functions in ``func`` that run when it is called: not
+    its decorators, parameter defaults and annotations, which Python evaluates
+    once, where the function is defined (``@maybe_jit()`` on construct runs the
+    factory at class definition, never in the compiled graph)."""
+    definition_time = {id(getattr(func, field, None)) for field in ("decorators", "args", "returns")}
+    yield from (func,) if isinstance(func, _CLOSURE_NODES) else ()
+    for child in func.get_children():
+        if id(child) not in definition_time:
+            yield from child.nodes_of_class(_CLOSURE_NODES)
+
+
 # Last names of the APIs whose calls make graph or differentiated code.
 _ROOT_CALL_NAMES = frozenset(
     qname.rsplit(".", 1)[-1]
@@ -388,7 +431,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             caller = queue.popleft()
             kind = self.kinds[caller]
             nested_functions = []
-            for node in caller.nodes_of_class(_CLOSURE_NODES):
+            for node in _run_by_calls(caller):
                 if not isinstance(node, nodes.Call):
                     nested_functions.append(node)
                     continue
@@ -399,8 +442,9 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
                     self.call_sites.setdefault(callee, []).append((node, caller, skips_self))
                     if self._add(callee, kind, entry=False):
                         queue.append(callee)
-            # functions nested in graph code are graph code (lambdas, closures)
-            for nested in nested_functions:
+            # functions nested in graph code are graph code (lambdas, closures), and
+            # the wrapper a decorator of it puts in its place runs when it is called
+            for nested in [*nested_functions, *_wrappers(caller)]:
                 if nested is not caller and self._add(nested, kind, entry=False):
                     self.depths.setdefault(nested, self.depths.get(caller, 1))
                     queue.append(nested)

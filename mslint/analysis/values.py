@@ -1794,6 +1794,79 @@ def never_runs(node: nodes.NodeNG) -> bool:
     return all(_guards_hold(node, func, way, _unproven(way, reached)) is False for way in ways)
 
 
+def never_runs_as_built(node: nodes.NodeNG) -> bool:
+    """Whether ``node``, in a method other than ``__init__``, sits under a guard
+    (``if``, ``a if c else b``) on ``self`` attributes that ``__init__`` assigns
+    once from what it is given (``self.method = method``), which every
+    construction of the class in sight makes false, or, where no construction is
+    in sight, the ``__init__`` defaults do: ``if self.method == "special":`` in a
+    class built with ``method=""`` only (or nowhere, with that default). The
+    test may read only such attributes and constants. False when a construction
+    takes the branch, one cannot be read, or its value rests on a guess."""
+    found = astutil.enclosing_method(node)
+    if found is None or found[0].name == "__init__":
+        return False  # __init__'s own guards: never_runs
+    method = found[0]
+    child, parent = node, node.parent
+    while parent is not None and parent is not method:
+        if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
+            in_body = child is parent.body if isinstance(parent, nodes.IfExp) else child in parent.body
+            if _off_as_built(parent.test, in_body):
+                return True
+        child, parent = parent, parent.parent
+    return False
+
+
+def _off_as_built(test: nodes.NodeNG, in_body: bool) -> bool:
+    init = _init_read_by(test)
+    if init is None:
+        return False
+    ways = _ways(init, 0)
+    if ways is None:  # no construction in sight: its defaults, as mslint judges code nothing builds
+        ways = [{
+            param.name: Received(constant(default), None, default) if default is not None else Received(astutil.UNKNOWN, None, None)
+            for param in astutil.all_params(init)
+            for default in [astutil.default_of(init.args, param)]
+        }]
+        reached = True
+    else:
+        dropped = _DROPPED_ON.get(init, frozenset())
+        if not ways or _UNFOLLOWED in dropped:
+            return False
+        reached = any(way.get(_REACHED) for way in ways)
+        if not reached and _UNREACHED in dropped:
+            return False
+    for way in ways:
+        taken = _truth(test, way, init, _unproven(way, reached) if reached else _EVERY_GUESS)
+        if taken is None or taken == in_body:
+            return False
+    return True
+
+
+def _init_read_by(test: nodes.NodeNG) -> nodes.FunctionDef | None:
+    """The ``__init__`` that assigns every ``self`` attribute ``test`` reads, when
+    the test reads only such attributes and constants (through ``not``,
+    ``and``/``or`` and one comparison); None otherwise."""
+    allowed = (nodes.Const, nodes.Compare, nodes.BoolOp, nodes.UnaryOp, nodes.Attribute, nodes.Name)
+    inits: set[nodes.FunctionDef] = set()
+    for part in test.nodes_of_class(nodes.NodeNG):
+        if not isinstance(part, allowed) or (isinstance(part, nodes.UnaryOp) and part.op != "not"):
+            return None
+        if isinstance(part, nodes.Name):
+            if not (part.name == "self" and isinstance(part.parent, nodes.Attribute) and part.parent.expr is part):
+                return None
+        elif isinstance(part, nodes.Attribute):
+            attr = astutil.self_attribute(part)
+            assigned = _init_assignment(part, attr) if attr is not None else None
+            if assigned is None:
+                return None
+            inits.add(assigned.frame())
+    if len(inits) != 1:
+        return None
+    (init,) = inits
+    return init if isinstance(init, nodes.FunctionDef) else None
+
+
 def _unproven(way: _Way, reached: bool) -> frozenset[str]:
     """The guesses that prove nothing about a way's guards: a default read past the
     callers followed never does; the default of a caller nothing in sight calls

@@ -1207,3 +1207,75 @@ report(**forward_all(globals()))
     assert result["OwnWeight"][0] == "ok", result["OwnWeight"]
     # del and an attribute assignment would fail at every level if compiled
     assert result["DeadBranch"] == ["ok", [[2.0, 2.0], [2.0, 2.0]]], result["DeadBranch"]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_ms_forbidden_api_in_graph_and_neighbours_in_code_run_at_definition_or_in_branches_never_taken(run_snippet, level):
+    """A decorator factory's body runs at class definition, in Python: an import
+    there compiles (a wrapper it puts in construct's place is compiled, and its
+    import is refused); ``ms.set_seed`` under a parameter left to its default
+    False, and a wrong call under a test of an attribute the construction sets
+    otherwise, are folded away; passing the value that takes the branch fails."""
+    result = run_snippet(CELLS_HARNESS + f'''
+graph_mode("{level}")
+
+def _factory():
+    def decorator(func):
+        from mindspore import ops as _ops  # runs once, where construct is defined
+        return func
+    return decorator
+
+def _traced():
+    def decorator(func):
+        def wrapper(self, x):
+            from mindspore import ops as _ops
+            return _ops.relu(func(self, x))
+        return wrapper
+    return decorator
+
+class FactoryImport(nn.Cell):
+    @_factory()
+    def construct(self, x):
+        return x * 2
+
+class WrapperImport(nn.Cell):
+    @_traced()
+    def construct(self, x):
+        return x * 2
+
+def _aggregate(x, deterministic=False):
+    if deterministic:
+        ms.set_seed(1)
+    return x * 2
+
+class SeedLeftToDefault(nn.Cell):
+    def construct(self, x):
+        return _aggregate(x)
+
+class SeedPassed(nn.Cell):
+    def construct(self, x):
+        return _aggregate(x, deterministic=True)
+
+class _Loss3(nn.Cell):
+    def construct(self, a, b, n):
+        return a + b * n
+
+class _Head(nn.Cell):
+    def __init__(self, method=""):
+        super().__init__()
+        self.loss = _Loss3()
+        self.method = method
+    def construct(self, x):
+        if self.method == "special":
+            return self.loss(x, x)
+        return self.loss(x, x, 2)
+
+results = forward_all(globals())
+results["HeadDefault"] = attempt(lambda: _Head()(x).asnumpy().tolist())
+results["HeadSpecial"] = attempt(lambda: _Head("special")(x).asnumpy().tolist())
+report(**results)
+''')
+    for name in ("FactoryImport", "SeedLeftToDefault", "HeadDefault"):
+        assert result[name][0] == "ok", (name, result[name])
+    for name in ("WrapperImport", "SeedPassed", "HeadSpecial"):
+        assert result[name][0] == "error", (name, result[name])
