@@ -34,11 +34,15 @@ def _root(modname: str) -> str:
     return modname.split(".", 1)[0]
 
 
+def _imports_one_of(names: list[str], modules: tuple[str, ...]) -> bool:
+    return any(name == module or name.startswith(module + ".") for name in names for module in modules)
+
+
 class _ModuleFacts:
-    __slots__ = ("mindspore_only", "user_methods")
+    __slots__ = ("mindspore_only", "optimizer_compat", "torch_library", "user_methods")
 
     def __init__(self, module: nodes.Module) -> None:
-        imports_mindspore = imports_torch = False
+        imports_mindspore = imports_torch = optimizer_compat = torch_library = False
         analysis = scope.analysis(module)
         for node in analysis.imports:
             if isinstance(node, nodes.Import):
@@ -53,9 +57,19 @@ class _ModuleFacts:
             imports_torch = (
                 imports_torch
                 or bool(roots & apis.TORCH_PACKAGES)
-                or any(name == m or name.startswith(m + ".") for name in names for m in apis.TORCH_COMPAT_MODULES)
+                or _imports_one_of(names, apis.TORCH_COMPAT_MODULES)
             )
+            torch_library = torch_library or _imports_one_of(names, apis.TORCH_BASED_LIBRARIES)
+            optimizer_compat = optimizer_compat or _imports_one_of(names, apis.TORCH_COMPAT_OPTIMIZER_MODULES)
         self.mindspore_only = imports_mindspore and not imports_torch
+        # transformers, timm...: torch tensors and modules without ``import torch``: the
+        # receiver of a tensor or module idiom (.detach(), .cpu(), .cuda(), .to("cuda"))
+        # may be one. loss.backward() and optimizer.step() stay judged by the module:
+        # MindSpore code beside such a library (a tokenizer, a converted checkpoint)
+        # seldom trains a torch model without importing torch.
+        self.torch_library = torch_library
+        # x2ms_adapter's optimizers have step() and zero_grad() (no-ops)
+        self.optimizer_compat = optimizer_compat
         # Methods the module's own classes define: a call to one of these names may
         # reach the user's class, whatever its receiver is called.
         self.user_methods = {func.name for func in analysis.functions if isinstance(func.parent, nodes.ClassDef)}
@@ -122,8 +136,9 @@ class TorchIdiomsChecker(BaseChecker):
         cls = astutil.enclosing_class(node)
         return cls is not None and analysis.is_cell_class(cls)
 
-    def _mindspore_code(self, node: nodes.NodeNG, analysis: scope.ModuleAnalysis) -> bool:
-        if self._module_facts(node.root()).mindspore_only:
+    def _mindspore_code(self, node: nodes.NodeNG, analysis: scope.ModuleAnalysis, kind: str) -> bool:
+        facts = self._module_facts(node.root())
+        if facts.mindspore_only and not (facts.torch_library and kind in ("tensor", "any")):
             return True
         return analysis.in_graph_or_differentiated(node) or self._in_cell(node, analysis)
 
@@ -157,6 +172,8 @@ class TorchIdiomsChecker(BaseChecker):
             return
         if idiom.no_args and (node.args or node.keywords):
             return
+        if astutil.guarded_by_hasattr(node):
+            return  # ``if hasattr(x, "detach"): x.detach()``: never runs where the method is missing
         receiver = func.expr
         if _torch_idiom_call(receiver):
             return  # ``m.unsqueeze_(0).unsqueeze_(0)``: the first call fails first, and is judged itself
@@ -169,13 +186,15 @@ class TorchIdiomsChecker(BaseChecker):
                 # code only, .detach()/.cpu() exist on no object it can hold (neither
                 # MindSpore's tensors nor numpy's arrays; a Cell's is another rule's)
                 found = values.mindspore_object(receiver)
-                anywhere = facts.mindspore_only and func.attrname in apis.TORCH_TENSOR_ONLY_METHODS and found != values.CELL
+                anywhere = facts.mindspore_only and not facts.torch_library and func.attrname in apis.TORCH_TENSOR_ONLY_METHODS and found != values.CELL
                 if found != values.TENSOR and not anywhere:
                     return
             if resolve.tensor_method_rebound(node, func.attrname):
                 return  # the project gives Tensor this method (mslint.analysis.programs overrides)
         else:
-            if not self._mindspore_code(node, analysis):
+            if idiom.receiver == "optimizer" and facts.optimizer_compat and not self._mindspore_receiver(receiver, "optimizer"):
+                return  # x2ms_adapter's optimizers define step()/zero_grad(); only a mindspore.nn one lacks them
+            if not self._mindspore_code(node, analysis, idiom.receiver):
                 # a file that also imports torch: judge the receiver, not the file
                 if not self._mindspore_receiver(receiver, idiom.receiver):
                     return
@@ -223,7 +242,7 @@ class TorchIdiomsChecker(BaseChecker):
         if spelled_device is None:
             return
         analysis = scope.analysis(node.root())
-        if not self._mindspore_code(node, analysis) and values.mindspore_object(func.expr) is None:
+        if not self._mindspore_code(node, analysis, "any") and values.mindspore_object(func.expr) is None:
             return  # a file that also imports torch: only a MindSpore tensor or Cell is judged
         value = resolve.assigned_value(func.expr, sole=True)
         if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):

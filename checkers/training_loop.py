@@ -1144,6 +1144,8 @@ def _cell_constructions(expr: nodes.NodeNG | None, depth: int) -> list[nodes.Nod
     value = expr
     if not isinstance(value, nodes.Call):
         value = values.reaching_value(expr) if isinstance(expr, nodes.Name) else _value_of(expr)
+        if value is None and isinstance(expr, nodes.Attribute):
+            value = values.reaching_attribute_value(expr)  # self.models = nn.CellList() above, in this function
         if value is None and isinstance(expr, nodes.Name):
             passed = values.passed_values(expr)  # a parameter: what the callers pass
             found = [construction for item in passed or () for construction in _cell_constructions(item, depth + 1)]

@@ -908,3 +908,67 @@ def test_a_call_prunes_the_branches_of_its_callee_it_never_takes() -> None:
     assert [off(node, squash, plain, False) for node in (tanh, log1p, sqrt)] == [False, True, True]
     assert [off(node, squash, log, False) for node in (tanh, log1p, sqrt)] == [True, False, True]
     assert [off(node, squash, unknown, False) for node in (tanh, log1p, sqrt)] == [False, False, False]
+
+
+HASATTR_GUARDS = """
+def guarded(v, w):
+    if hasattr(v, "detach"):
+        a = v.detach()
+    b = v.detach() if hasattr(v, "detach") else v
+    c = hasattr(v, "detach") and v.detach()
+    if not hasattr(v, "cpu"):
+        pass
+    else:
+        d = v.cpu()
+    return a, b, c, d
+
+def early(v):
+    if not hasattr(v, "detach"):
+        return v
+    return v.detach()
+
+def unguarded(v, w):
+    if hasattr(v, "cpu"):
+        a = v.detach()
+    if hasattr(w, "detach"):
+        b = v.detach()
+    if not hasattr(v, "detach"):
+        print(v)
+    return a, b, v.detach()
+"""
+
+
+def test_a_call_under_hasattr_on_its_own_receiver_and_method_is_guarded() -> None:
+    module = astroid.parse(HASATTR_GUARDS)
+    calls = [call for call in module.nodes_of_class(nodes.Call) if isinstance(call.func, nodes.Attribute)]
+    guarded = {call.frame().name: [] for call in calls}
+    for call in calls:
+        guarded[call.frame().name].append(astutil.guarded_by_hasattr(call))
+    assert guarded == {"guarded": [True, True, True, True], "early": [True], "unguarded": [False, False, False]}
+
+
+NESTED_SELF = """
+from mindspore import nn
+
+class System(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        def fit(self, fresh, other):
+            if fresh:
+                self.maybe = nn.CellList()
+            self.models = nn.CellList()
+            for _ in range(3):
+                self.models.append(nn.Dense(2, 2))
+            other.models = nn.Dense(2, 2)
+            return self.models, self.maybe, other.models, self.unknown
+        self.fit = fit
+"""
+
+
+def test_an_attribute_read_takes_the_assignment_that_reaches_it_in_its_function() -> None:
+    module = astroid.parse(NESTED_SELF)
+    returned = next(module.nodes_of_class(nodes.Return)).value.elts
+    found = [values.reaching_attribute_value(read) for read in returned]
+    assert [value.as_string() if value is not None else None for value in found] == [
+        "nn.CellList()", None, "nn.Dense(2, 2)", None
+    ]

@@ -344,3 +344,64 @@ def unwrap_chain(value: nodes.NodeNG) -> tuple[nodes.NodeNG, list[nodes.Call]]:
         chained.append(value)
         value = value.func.expr
     return value, chained
+
+
+# ---------------------------------------------------------------------------
+# Guards
+# ---------------------------------------------------------------------------
+_EXITS = (nodes.Return, nodes.Raise, nodes.Continue, nodes.Break)
+
+
+def _hasattr_test(test: nodes.NodeNG, receiver: str, method: str, negated: bool) -> bool:
+    """``test`` (or one conjunct of it; with ``negated``, one disjunct of ``not
+    test``) is ``hasattr(receiver, "method")``."""
+    if negated:
+        if isinstance(test, nodes.UnaryOp) and test.op == "not":
+            return _hasattr_test(test.operand, receiver, method, negated=False)
+        return isinstance(test, nodes.BoolOp) and test.op == "or" and any(
+            _hasattr_test(value, receiver, method, negated=True) for value in test.values
+        )
+    if isinstance(test, nodes.BoolOp) and test.op == "and":
+        return any(_hasattr_test(value, receiver, method, negated=False) for value in test.values)
+    return (
+        isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "hasattr"
+        and len(test.args) == 2 and not test.keywords
+        and isinstance(test.args[1], nodes.Const) and test.args[1].value == method
+        and test.args[0].as_string() == receiver
+    )
+
+
+def guarded_by_hasattr(call: nodes.Call) -> bool:
+    """``receiver.method(...)`` runs only where ``hasattr(receiver, "method")`` holds:
+    in the body of ``if hasattr(x, "m")`` (or ``x.m() if hasattr(x, "m") else x``, or
+    ``hasattr(x, "m") and x.m()``), in the ``else`` of ``if not hasattr(x, "m")``, or
+    after ``if not hasattr(x, "m"): return ...`` in a block holding the call."""
+    if not isinstance(call.func, nodes.Attribute):
+        return False
+    receiver, method = call.func.expr.as_string(), call.func.attrname
+    frame = call.frame()
+    child: nodes.NodeNG = call
+    node = call.parent
+    while node is not None:
+        if isinstance(node, (nodes.If, nodes.IfExp)) and child is not node.test:
+            in_body = child in node.body if isinstance(node, nodes.If) else child is node.body
+            if _hasattr_test(node.test, receiver, method, negated=not in_body):
+                return True
+        elif isinstance(node, nodes.BoolOp) and node.op == "and":
+            earlier = node.values[: node.values.index(child)] if child in node.values else []
+            if any(_hasattr_test(value, receiver, method, negated=False) for value in earlier):
+                return True
+        if child.is_statement:
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(node, field, None)
+                if isinstance(block, list) and child in block:
+                    for earlier in block[: block.index(child)]:
+                        if (
+                            isinstance(earlier, nodes.If) and earlier.body and isinstance(earlier.body[-1], _EXITS)
+                            and _hasattr_test(earlier.test, receiver, method, negated=True)
+                        ):
+                            return True
+        if node is frame:
+            return False
+        child, node = node, node.parent
+    return False

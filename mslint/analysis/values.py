@@ -2523,6 +2523,32 @@ def reaching_assignment(name: nodes.Name) -> nodes.Assign | None:
     return statement if isinstance(statement, nodes.Assign) else None
 
 
+def reaching_attribute_value(attribute: nodes.NodeNG) -> nodes.NodeNG | None:
+    """The value ``owner.attr = value`` in the function of the use gives the read
+    ``owner.attr`` (``owner`` a bare name): the last such assignment above the use in
+    its block or an enclosing one, the only one in a loop around the use; None when
+    unsure (another form of assignment, none in the function). A helper nested in a
+    method that takes its own ``self`` sees its own ``self.models = nn.CellList()``."""
+    if not (isinstance(attribute, nodes.Attribute) and isinstance(attribute.expr, nodes.Name)):
+        return None
+    frame = attribute.frame()
+    if not isinstance(frame, (nodes.FunctionDef, nodes.AsyncFunctionDef)):
+        return None
+    owner, attr = attribute.expr.name, attribute.attrname
+    statements = []
+    for target in frame.nodes_of_class(nodes.AssignAttr, skip_klass=(nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)):
+        if target.attrname != attr or not (isinstance(target.expr, nodes.Name) and target.expr.name == owner):
+            continue
+        statement = target.statement()
+        if not (isinstance(statement, nodes.Assign) and statement.targets == [target]):
+            return None  # an unpacking, a loop target, an augmented assignment: unsure
+        statements.append(statement)
+    if any(isinstance(b, nodes.AssignName) and not isinstance(b.parent, nodes.Arguments) for b in frame.locals.get(owner, ())):
+        return None  # the owner itself is rebound in the function
+    last = _reaching_assignment(attribute, statements) if statements else None
+    return last.value if last is not None else None
+
+
 def passed_values(name: nodes.Name) -> list[nodes.NodeNG] | None:
     """What the calls in sight pass for the parameter ``name`` reads (as written at
     each site); None when it is no parameter or no call is in sight."""

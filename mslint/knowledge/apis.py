@@ -979,6 +979,22 @@ DEVICE_METHOD = "to"
 # mindnlp.core. Which version a module targets cannot be seen, so any mindnlp import
 # counts.
 TORCH_COMPAT_MODULES: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp", "hyper_parallel")
+# x2ms_adapter (the X2MindSpore converter's runtime): its optimizers (Adam, SGD, AdamW...
+# built through optim_register) mix in OptimAdaptorMixIn, whose step() and zero_grad()
+# are no-ops; it patches no Tensor.backward, .detach() or .cpu() (x2ms_adapter/__init__.py
+# patches operators and properties only). Where it is imported, only the optimizer
+# idioms are legal.
+TORCH_COMPAT_OPTIMIZER_MODULES: tuple[str, ...] = ("x2ms_adapter",)
+# Libraries built on PyTorch that hand out torch tensors and modules without the
+# module importing torch by name (``AutoModel.from_pretrained(...).named_parameters()``,
+# ``safetensors.torch.load_file``): in a module importing one, a receiver is not a
+# MindSpore tensor merely because the module imports mindspore and not torch.
+# (torchvision and torchaudio are in TORCH_PACKAGES.)
+TORCH_BASED_LIBRARIES: tuple[str, ...] = (
+    "transformers", "timm", "diffusers", "accelerate", "peft", "sentence_transformers",
+    "open_clip", "safetensors.torch", "torchmetrics", "torchtext", "fairseq", "detectron2",
+    "mmcv", "mmdet", "segmentation_models_pytorch", "kornia",
+)
 
 # --------------------------------------------------------------------------
 # Cells that hold trainable parameters (ms-cell-in-construct, issue 7): only
@@ -1447,6 +1463,16 @@ for _name in ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"):
     )
 for _name in ("Softmax", "LogSoftmax", "Softmin", "GLU"):
     TORCH_KEYWORD_APIS[f"mindspore.nn.{_name}"] = TorchKeywordApi(f"torch.nn.{_name}", _renames(dim="axis"))
+# The primitives ops.Softmax(axis=-1) and ops.LogSoftmax(axis=-1) take only the axis and
+# are then called on the tensor; ported code writes ops.Softmax(x, dim=-1) for
+# torch.softmax(x, dim=-1). No rename: with the tensor given first, axis=... fails too.
+for _name, _function in (("Softmax", "softmax"), ("LogSoftmax", "log_softmax")):
+    TORCH_KEYWORD_APIS[f"mindspore.ops.{_name}"] = TorchKeywordApi(
+        f"torch.nn.{_name}",
+        {"dim": TorchKeyword(
+            instead=f"build the primitive with the axis and call it on the tensor, ops.{_name}(axis=...)(x), "
+                    f"or call ops.{_function}(x, axis=...)")},
+    )
 for _name in ("LSTM", "GRU", "RNN", "LSTMCell", "GRUCell", "RNNCell"):
     TORCH_KEYWORD_APIS[f"mindspore.nn.{_name}"] = TorchKeywordApi(f"torch.nn.{_name}", _renames(bias="has_bias"))
 for _name, _torch in (
