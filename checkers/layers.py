@@ -27,7 +27,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, port, resolve, scope, sites, values
+from mslint.analysis import astutil, edits, port, programs, resolve, scope, sites, values
 from mslint.analysis.astutil import UNKNOWN, is_number, literal
 from mslint.checkers.messages import spelled
 
@@ -646,6 +646,20 @@ _HARMFUL_WHEN_RUN = frozenset({
 })
 
 
+# The rules whose harm happens only while the layer is trained: the share a
+# Dropout drops (with the training flag off it drops nothing, FACTS.md), the
+# weight a BatchNorm gives its running statistics (with the flag off they never
+# move: tests/oracle/test_layers.py). Silent where programs build the
+# layer and none of them may train it (mslint.analysis.programs.trained_at).
+_HARMFUL_WHEN_TRAINED = frozenset({"ms-dropout-keep-prob", "ms-batchnorm-momentum"})
+
+
+def _only_evaluated(call: nodes.Call) -> bool:
+    """The programs in sight build the code holding ``call`` and none of them may
+    train it: they load weights and evaluate, serve or export it."""
+    return programs.trained_at(getattr(call.root(), "file", None), programs.top_level_name(call)) is False
+
+
 def _layer_never_read(call: nodes.Call) -> bool:
     """``self.<name> = <layer>(...)`` in a method of a Cell, and nothing in sight ever
     reads ``<instance>.<name>`` (mslint.analysis.sites.attribute_never_read): the
@@ -975,7 +989,8 @@ class LayersChecker(BaseChecker):
         if is_number(value):
             if value >= 0.5:
                 return  # a keep probability (keep_prob=0.9, nn.Dropout(1 - 0.1))
-            if value <= 0:
+            fails = value <= 0
+            if fails:
                 effect = f"fails at construction: keep_prob must be a float in (0, 1]{note}"
             else:
                 effect = f"keeps only {_percent(value)} of the activations and drops {_percent(1 - value)}{note}"
@@ -989,6 +1004,7 @@ class LayersChecker(BaseChecker):
                         f"{fixed} for PyTorch's p={_text(node)}",
                     ),
                     _rate_edits(bound, node),
+                    fails=fails,
                 )
             else:
                 fixed.remove("keep_prob")
@@ -998,6 +1014,7 @@ class LayersChecker(BaseChecker):
                     bound,
                     (_CallText(bound.call), f"{effect}, and {_text(node)} looks like a drop rate", f"{fixed} if it is one"),
                     _rate_edits(bound, node),
+                    fails=fails,
                 )
             return
         if value is not UNKNOWN:
@@ -1160,6 +1177,8 @@ class LayersChecker(BaseChecker):
                 continue  # net.embedding.embedding_table.set_data(glove): the drawn table is thrown away
             if diff.ms_param in _INITIALISED_PARAMETER and _reinitialised(bound.call, _INITIALISED_PARAMETER[diff.ms_param]):
                 continue  # a PreTrainedModel's _init_weights draws every such table again
+            if diff.training_only and _only_evaluated(bound.call):
+                continue  # an initial draw, parameters that start as the identity: only training moves them
             if original is False:
                 original = _original_of(bound)
             against = _against_original(bound, diff, original) if original is not None else _PYTORCH_DEFAULT
@@ -1186,10 +1205,15 @@ class LayersChecker(BaseChecker):
                 ),
             )
 
-    def _emit(self, symbol: str, bound: _Bound, args: tuple, changes: list | None = None, *, unsafe: bool = False) -> None:
+    def _emit(self, symbol: str, bound: _Bound, args: tuple, changes: list | None = None, *, unsafe: bool = False,
+              fails: bool = False) -> None:
+        """Report ``symbol`` at the layer; ``fails``: the harm is a failure at
+        construction, which happens whether the layer is trained or not."""
         if values.never_runs(bound.call):
             return  # under a guard every construction in sight makes false: the layer is never built
         if symbol in _HARMFUL_WHEN_RUN and _layer_never_read(bound.call):
+            return
+        if symbol in _HARMFUL_WHEN_TRAINED and not fails and _only_evaluated(bound.call):
             return
         edits.offer(symbol, bound.call, changes, unsafe=unsafe)
         self.add_message(symbol, node=bound.call, args=tuple(str(arg) for arg in args))

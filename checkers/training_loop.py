@@ -123,7 +123,7 @@ class TrainingLoopChecker(BaseChecker):
         "W8003": (
             "%s returns one loss per sample%s and %s uses it as the objective: "
             "the gradient is that of the sum, %s; "
-            "pass reduction='mean' or reduce it (.mean()) before it is returned",
+            "pass reduction='mean' or reduce it before it is returned (.mean(); .sum() where the sum is meant)",
             "ms-loss-without-reduction",
             "A loss whose reduction is 'none' (explicitly, or by default as in "
             "nn.SoftmaxCrossEntropyWithLogits and nn.SmoothL1Loss) returned unreduced as the "
@@ -981,16 +981,50 @@ def _only_evaluates(model: nodes.Call) -> bool:
     method (``model.eval(ds)``) or hands it to a project class that never calls
     train() (a wrapper that only predicts with it): an eval script, nothing is
     trained. In a function, a Model bound to ``_`` or never used trains nothing
-    either (at module level another module may import it)."""
+    either (at module level another module may import it). The uses are those of
+    this binding (:func:`_uses_of_binding`): a notebook's evaluation cell that
+    binds a new Model to the name an earlier cell trained with trains nothing."""
     assign = model.parent
     if not (isinstance(assign, nodes.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0], nodes.AssignName)):
         return False
     name = assign.targets[0].name
     scope = assign.scope()
-    uses = [used for used in scope.nodes_of_class(nodes.Name) if used.name == name]
+    uses, rebound = _uses_of_binding(assign, name, [used for used in scope.nodes_of_class(nodes.Name) if used.name == name])
     if not uses:
-        return isinstance(scope, nodes.FunctionDef)
+        # (at module level another module may import it, unless the module rebinds it below)
+        return isinstance(scope, nodes.FunctionDef) or rebound
     return all(_evaluates(used) or _given_to_non_trainer(used) for used in uses)
+
+
+def _uses_of_binding(assign: nodes.Assign, name: str, uses: list[nodes.Name]) -> tuple[list[nodes.Name], bool]:
+    """The uses of ``name`` that may read the object ``assign`` binds, and whether
+    a later statement surely rebinds it: in its scope, those below it and above
+    the first later assignment of the name in the same block (one that surely
+    runs after it); when the assignment is in a loop, every use (a use above may
+    read it in the next iteration); uses in nested functions and lambdas always
+    (they run when called)."""
+    scope = assign.scope()
+    parent = assign.parent
+    while parent is not None and parent is not scope:
+        if isinstance(parent, (nodes.For, nodes.While, nodes.AsyncFor)):
+            return uses, False
+        parent = parent.parent
+    line = assign.lineno or 0
+    block = next((body for body in (getattr(assign.parent, field, None) for field in ("body", "orelse", "finalbody"))
+                  if isinstance(body, list) and any(statement is assign for statement in body)), [])
+    later = [
+        statement.lineno or 0 for statement in block
+        if isinstance(statement, nodes.Assign) and statement is not assign and (statement.lineno or 0) > line
+        and any(isinstance(target, nodes.AssignName) and target.name == name for target in statement.targets)
+    ]
+    end = min(later) if later else None
+    kept = [
+        used for used in uses
+        if used.scope() is not scope
+        or ((used.lineno or 0) > line and (end is None or (used.lineno or 0) < end))
+        or ((used.lineno or 0) == line and used.statement() is not assign)
+    ]
+    return kept, end is not None
 
 
 def _evaluates(used: nodes.Name) -> bool:

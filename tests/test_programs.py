@@ -939,3 +939,50 @@ def test_facts_of_a_function_defined_twice_one_definition_guarded() -> None:
     """).encode()
     read = facts.read_facts(source, "/project/calibrate.py")
     assert read["bodies"]["calibrate"]["guard"] == 5
+
+
+# -- trained or only evaluated, whatever the mode ------------------------------------
+
+
+def test_code_every_program_only_evaluates_is_untrained_in_pynative_too(tmp_path: Path) -> None:
+    files = _project(tmp_path, {
+        "serve.py": (
+            "import mindspore as ms\nfrom served import Served\nfrom shared import Shared\n"
+            "if __name__ == '__main__':\n"
+            "    for net in (Served(), Shared()):\n"
+            "        ms.load_param_into_net(net, ms.load_checkpoint('w.ckpt'))\n"
+            "        net.set_train(False)\n"
+            "        print(net(None))\n"
+        ),
+        "fit.py": (  # builds Shared through a table it keys by an option
+            "import argparse\nimport mindspore as ms\nfrom mindspore import nn\nfrom shared import TABLE\n"
+            "if __name__ == '__main__':\n"
+            "    parser = argparse.ArgumentParser()\n    parser.add_argument('--arch', default='shared')\n"
+            "    net = TABLE[parser.parse_args().arch]()\n"
+            "    opt = nn.SGD(net.get_parameters(), learning_rate=0.1)\n"
+            "    grads = ms.grad(lambda x: net(x).sum(), None, opt.parameters)(None)\n"
+            "    opt(grads)\n"
+        ),
+        "served.py": CELL.format(name="Served"),
+        "shared.py": CELL.format(name="Shared") + "TABLE = {'shared': Shared}\n",
+        "lonely.py": CELL.format(name="Lonely"),
+    })
+    model = _model(tmp_path)
+    assert model.decision(files["served.py"], "Served").mode == mode.PYNATIVE
+    assert model.verdict(files["served.py"])["untrained"] == ["Served"]
+    assert model.verdict(files["shared.py"])["untrained"] == []  # fit.py trains it
+    assert model.verdict(files["lonely.py"])["untrained"] == []  # no program builds it
+    programs.configure(verdicts={path: model.verdict(path) for path in files.values()})
+    try:
+        assert programs.trained_at(files["served.py"], "Served") is False
+        assert programs.trained_at(files["shared.py"], "Shared") is True
+        assert programs.trained_at(files["lonely.py"], "Lonely") is True
+    finally:
+        programs.release()
+    library = tmp_path / "library"
+    paths = _project(library, {"net.py": CELL.format(name="Net")})
+    programs.configure(verdicts={paths["net.py"]: _model(library).verdict(paths["net.py"])})
+    try:
+        assert programs.trained_at(paths["net.py"], "Net") is None  # no program in sight: anyone may train it
+    finally:
+        programs.release()

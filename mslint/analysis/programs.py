@@ -80,6 +80,11 @@ layer, not the module it sits in:
   (:attr:`Decision.exported_by`). One that every compiling program only trains
   (``set_train()``, ``Model.train``; nothing reached evaluates, exports or turns
   the flag off) compiles with ``self.training`` True (:attr:`Decision.evaluated`).
+  Whatever the mode: code that programs build and none of them may train
+  (nothing they reach steps an optimizer, differentiates, calls ``Model.train``
+  or turns the training flag on), in a file no program that may train reaches,
+  is only evaluated (:func:`trained_at`): a Dropout's rate, a BatchNorm's
+  momentum never act there.
 - **Overrides**: a project module that rebinds a framework name when it runs
   (``nn.Dropout = CustomDropout``, ``setattr(nn, "Dense", X)``,
   ``mindspore.nn.LayerNorm = ...``, ``Tensor.size = ...``) at its top level,
@@ -271,6 +276,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._program_configs: dict[tuple[str, int], dict[str, dict[str, list]]] = {}
         self._ascend: dict[str, tuple[str, int, str] | None] = {}  # program path -> ascend_setting
         self._constructions: dict[tuple[str, str], dict] | None = None
+        self._training_files: set[str] | None = None  # the files a program that may train reaches
         self.parsed = 0
         self._load()
         self.programs = [Program(path) for path in self.files if self._is_program(path)]
@@ -1604,8 +1610,26 @@ class Model:  # pylint: disable=too-many-instance-attributes
             if known is not None:
                 built[name] = {"params": facts["classes"][name]["params"], **known}
         entry = any(program.path == path for program in self.programs)
+        # (top-level names: a method's or a guarded part's is its owner's)
+        untrained = sorted(name for name in symbols if name != MODULE and "." not in name and PYNATIVE_PART not in name
+                           and self._only_evaluated(path, name))
         return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs), "built": built,
-                "entry": entry}
+                "entry": entry, "untrained": untrained}
+
+    def _only_evaluated(self, path: str, name: str) -> bool:
+        """Whether programs in sight build top-level ``name`` of ``path`` and none
+        of them may train it, whatever its mode: none reaches code whose text
+        trains (mslint.analysis.mode.TRAINS: an optimizer, a gradient, ``train(``,
+        ``set_train()``; a program whose entry shows no inference either counts as
+        training, Program.trains), and no program that may train reaches the file
+        at all (importing it: a factory mslint cannot follow may build the class
+        there)."""
+        programs = self._by_node.get((path, name))
+        if not programs or any(program.trains for program in programs):
+            return False
+        if self._training_files is None:
+            self._training_files = {node[0] for program in self.programs if program.trains for node in program.reached or ()}
+        return path not in self._training_files
 
     def constructions(self) -> dict[tuple[str, str], dict]:
         """(file, class) -> how the programs in sight build each project class they
@@ -1982,6 +2006,19 @@ def reached_at(path: str | None, name: str) -> bool | None:
     if verdict is None or not verdict.get("programs"):
         return None
     return name in verdict["symbols"]
+
+
+def trained_at(path: str | None, name: str) -> bool | None:
+    """Whether a program in sight may train top-level ``name`` (a class or
+    function) of the file at ``path``, in any mode: False when programs build it
+    and none of them trains nor turns the training flag on (they load weights and
+    evaluate, serve, export) and no program that may train imports the file
+    (Model._only_evaluated); None when no program is in sight (a library: anyone
+    may train it); True otherwise, also for code no program builds."""
+    verdict = verdict_for(path)
+    if verdict is None or not verdict.get("programs"):
+        return None
+    return name not in verdict.get("untrained", ())
 
 
 DEFAULT = object()  # Construction.values: a site that leaves the parameter to its default

@@ -387,6 +387,10 @@ class DefaultDiff:
     torch_values: dict[object, object] | None = None
     # the effect against another value the original passes (``{value}``)
     effect_against: str | None = None
+    # the difference acts only while the layer is trained (an initial draw that
+    # loaded or trained weights replace; affine parameters that start as the
+    # identity): silent where no program in sight trains the layer
+    training_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -654,7 +658,8 @@ for _dims in (1, 2, 3):
         torch_defaults={"eps": 1e-5, "momentum": 0.1, "affine": False},
         default_differs=(
             DefaultDiff("affine", "True", "affine", "False", "affine=False",
-                        "trainable gamma and beta, where PyTorch's layer has no parameters", ms_value=True),
+                        "trainable gamma and beta, where PyTorch's layer has no parameters", ms_value=True,
+                        training_only=True),
         ),
     )
 LAYER_APIS["mindspore.nn.Embedding"] = LayerApi(
@@ -672,7 +677,7 @@ LAYER_APIS["mindspore.nn.Embedding"] = LayerApi(
     ),
     default_differs=(
         DefaultDiff("embedding_table", '"normal"', "weight", "normal(0, 1)", "embedding_table=Normal(1.0)",
-                    "a table drawn with standard deviation 0.01, where PyTorch draws with 1.0"),
+                    "a table drawn with standard deviation 0.01, where PyTorch draws with 1.0", training_only=True),
     ),
 )
 LAYER_APIS["mindspore.nn.GELU"] = LayerApi(

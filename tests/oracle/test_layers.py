@@ -900,3 +900,73 @@ report(
     low, high, std = result["uniform"]
     assert -0.1 <= low < -0.09 and 0.09 < high <= 0.1 and std == pytest.approx(0.1 / 3 ** 0.5, rel=0.05), result
     assert abs(result["normal"][0]) < 1e-3 and result["normal"][1] == pytest.approx(0.02, rel=0.05), result
+
+
+# The premise of the silence of the training-only layer settings where programs
+# build the network and none of them may train it (mslint.analysis.programs.trained_at):
+# with the training flag off, as a new Cell has it and set_train(False) keeps it,
+# they change nothing the network computes, nor anything it keeps.
+EVALUATED = '''
+x = Tensor(np.random.RandomState(0).randn(4, 3, 5, 5).astype(np.float32) * 2 + 1)
+
+def twice(cell, flag):
+    if flag is not None:
+        cell.set_train(flag)
+    return cell(x).asnumpy(), cell(x).asnumpy()
+
+def same(a, b):
+    return bool(np.array_equal(a, b))
+'''
+
+
+def test_ms_dropout_keep_prob_drops_nothing_without_the_training_flag(run_snippet):
+    result = run_snippet(
+        EVALUATED
+        + '''
+out = {}
+for flag in (None, False):  # a new Cell, and set_train(False)
+    naive, again = twice(nn.Dropout(0.2), flag)
+    fixed, _ = twice(nn.Dropout(p=0.2), flag)
+    out[str(flag)] = same(naive, x.asnumpy()) and same(fixed, x.asnumpy()) and same(naive, again)
+trained, _ = twice(nn.Dropout(0.2), True)
+report(untrained=out, trained_zeroed=float((trained == 0).mean()))
+'''
+    )
+    assert result["untrained"] == {"None": True, "False": True}  # the input, whatever the argument
+    assert result["trained_zeroed"] > 0.5  # trained, it keeps 20%
+
+
+def test_ms_batchnorm_momentum_has_no_effect_without_the_training_flag(run_snippet):
+    result = run_snippet(
+        EVALUATED
+        + '''
+out = {}
+for flag in (None, False):
+    torch_like, fixed = nn.BatchNorm2d(3, momentum=0.1), nn.BatchNorm2d(3, momentum=0.9)
+    a, again = twice(torch_like, flag)
+    b, _ = twice(fixed, flag)
+    out[str(flag)] = [same(a, b) and same(a, again),
+                      same(torch_like.moving_mean.asnumpy(), np.zeros(3, np.float32))
+                      and same(torch_like.moving_variance.asnumpy(), np.ones(3, np.float32))]
+trained_a, trained_b = nn.BatchNorm2d(3, momentum=0.1), nn.BatchNorm2d(3, momentum=0.9)
+twice(trained_a, True)
+twice(trained_b, True)
+report(untrained=out, trained_differ=not same(trained_a.moving_mean.asnumpy(), trained_b.moving_mean.asnumpy()))
+'''
+    )
+    # the same output whatever the momentum, and moving statistics that never move
+    assert result["untrained"] == {"None": [True, True], "False": [True, True]}
+    assert result["trained_differ"]
+
+
+def test_ms_layer_default_differs_instancenorm_affine_starts_as_the_identity(run_snippet):
+    """InstanceNorm has no CPU kernel: its affine parameters as built are gamma 1
+    and beta 0, the identity of y = gamma * x_hat + beta, so affine=True computes
+    what affine=False does until training moves them."""
+    result = run_snippet(
+        '''
+norm = nn.InstanceNorm2d(3)
+report(gamma=norm.gamma.asnumpy().tolist(), beta=norm.beta.asnumpy().tolist(), trainable=norm.gamma.requires_grad)
+'''
+    )
+    assert result == {"gamma": [1.0, 1.0, 1.0], "beta": [0.0, 0.0, 0.0], "trainable": True}
