@@ -245,6 +245,38 @@ def _bind(call: nodes.Call, api: apis.LayerApi) -> _Bound | None:
     return _Bound(call, api, args) if args is not None else None
 
 
+def _partial_layer(call: nodes.Call) -> _Bound | None:
+    """``functools.partial(nn.BatchNorm2d, eps=0.001, momentum=0.01)``: the arguments
+    it fixes for every layer built from it, bound to the layer's parameters (its
+    positional ones after the class). None for another partial, for arguments that
+    cannot all be seen, or for one held in a local name nothing reads (it builds no
+    layer)."""
+    if not (call.args and isinstance(call.func, (nodes.Name, nodes.Attribute))
+            and resolve.qualified_name(call.func) == "functools.partial"):
+        return None
+    layer = call.args[0]
+    qname = resolve.qualified_name(layer) if isinstance(layer, (nodes.Name, nodes.Attribute)) else None
+    api = apis.LAYER_APIS.get(qname) if qname else None
+    if api is None:
+        return None
+    rest = call.args[1:]
+    if any(isinstance(arg, nodes.Starred) for arg in rest) or len(rest) > len(api.params):
+        return None
+    if any(keyword.arg is None for keyword in call.keywords or ()):
+        return None
+    args = dict(zip(api.params, rest))
+    args.update((keyword.arg, keyword.value) for keyword in call.keywords or ())
+    holder = call.parent
+    if isinstance(holder, nodes.Assign) and holder.value is call and len(holder.targets) == 1 \
+            and isinstance(holder.targets[0], nodes.AssignName):
+        name, scope = holder.targets[0].name, holder.scope()
+        if not any(read.name == name for read in scope.nodes_of_class(nodes.Name)):
+            return None
+    bound = _Bound(call, api, args)
+    bound.positional = {name: index + 1 for index, name in enumerate(api.params[: len(rest)])}
+    return bound
+
+
 def _base_layer_init(call: nodes.Call) -> _Bound | None:
     """``super().__init__(...)`` in ``__init__`` of a user subclass of a layer in the
     table, whose next ``__init__`` is the layer's: the layer built with these arguments."""
@@ -764,6 +796,11 @@ class LayersChecker(BaseChecker):
     def visit_call(self, node: nodes.Call) -> None:
         func = node.func
         short = func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else None
+        if short == "partial":
+            bound = _partial_layer(node)  # partial(nn.BatchNorm2d, eps=0.001, momentum=0.01)
+            if bound is not None and bound.api.momentum_meaning is not None:
+                self._check_momentum(bound)
+            return
         if short == "__init__":
             bound = _base_layer_init(node)  # class MyBN(nn.BatchNorm2d): super().__init__(c, momentum=momentum)
             if bound is None:
@@ -953,6 +990,8 @@ class LayersChecker(BaseChecker):
         kernel = _ints(bound.value("kernel_size"))
         if kernel is not None and all(k == 1 for k in kernel):
             return  # stride 1 is kernel_size: both frameworks agree
+        if _wrong_rank_kernel(bound):
+            return  # MaxPool2d(kernel_size=(1, 2, 2)): never pools at all, stride=(1, 2, 2) neither
         if _mentions_shape(bound.args["kernel_size"]):
             return  # global pooling sized from the input (kernel_size=x.shape[2:]): one output either way
         pad_mode = bound.value("pad_mode")
@@ -1425,6 +1464,8 @@ def _feeds_normalization(call: nodes.Call) -> bool:
     statement = call.statement()
     if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
         return False
+    if isinstance(statement.targets[0], nodes.AssignName):
+        return _local_feeds_normalization(statement.targets[0])
     attr = astutil.self_attribute(statement.targets[0])
     cls = astutil.enclosing_class(call)
     if attr is None or cls is None:
@@ -1446,6 +1487,46 @@ def _feeds_normalization(call: nodes.Call) -> bool:
         if reader is None or astutil.self_attribute(reader.func) not in norms:
             return False
     return True
+
+
+def _local_feeds_normalization(target: nodes.AssignName) -> bool:
+    """``conv1 = nn.Conv2d(...)`` bound once in its function, and every read of
+    ``conv1`` is a layer of a sequence whose next layer is a BatchNorm/InstanceNorm,
+    written inline or held in a name bound once to one
+    (``bn1 = nn.BatchNorm2d(64); nn.SequentialCell([conv1, bn1, relu])``)."""
+    scope = target.scope()
+    if not isinstance(scope, nodes.FunctionDef) or _bindings(scope, target.name) != 1:
+        return False
+    reads = [read for read in scope.nodes_of_class(nodes.Name) if read.name == target.name]
+    if not reads:
+        return False
+    for read in reads:
+        following = _next_in_sequence(read)
+        if following is None:
+            return False
+        if isinstance(following, nodes.Name):
+            following = _only_value(scope, following.name)
+        if not _is_norm_call(following):
+            return False
+    return True
+
+
+def _bindings(scope: nodes.FunctionDef, name: str) -> int:
+    """How many times ``name`` is bound in ``scope`` (a parameter counts as one)."""
+    count = sum(1 for node in scope.nodes_of_class(nodes.AssignName) if node.name == name)
+    return count + sum(1 for node in scope.nodes_of_class((nodes.Global, nodes.Nonlocal)) if name in node.names)
+
+
+def _only_value(scope: nodes.FunctionDef, name: str) -> nodes.NodeNG | None:
+    """The value of ``name = <value>``, the name's only binding in ``scope``."""
+    if _bindings(scope, name) != 1:
+        return None
+    for node in scope.nodes_of_class(nodes.AssignName):
+        if node.name == name:
+            assign = node.parent
+            if isinstance(assign, nodes.Assign) and len(assign.targets) == 1 and assign.targets[0] is node:
+                return assign.value
+    return None
 
 
 def _next_in_sequence(call: nodes.Call) -> nodes.NodeNG | None:
@@ -1561,6 +1642,19 @@ def _next_read(value: nodes.NodeNG) -> nodes.Name | None:
         if read.name == name and (read.lineno or 0) > (holder.lineno or 0)
     ]
     return min(reads, key=lambda read: (read.lineno, read.col_offset)) if reads else None
+
+
+def _wrong_rank_kernel(bound: _Bound) -> bool:
+    """A pool whose kernel_size is a tuple of more numbers than it has spatial
+    dimensions, or any tuple for a 1-d pool: MaxPool2d(kernel_size=(1, 2, 2)) raises
+    ValueError at construction, AvgPool2d at its first call, MaxPool1d((2, 2)) TypeError
+    (measured)."""
+    if "kernel_size" not in bound:
+        return False
+    kernel = bound.value("kernel_size")
+    if not isinstance(kernel, (tuple, list)):
+        return False
+    return bound.api.spatial_dims == 1 or len(kernel) > bound.api.spatial_dims
 
 
 def _is_global_pool(call: nodes.Call) -> bool:

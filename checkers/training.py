@@ -146,11 +146,11 @@ class TrainingChecker(BaseChecker):
             "backbone with auto_prefix=False whose sub-cells then share parameter names.",
         ),
         "E7604": (
-            "%s defines forward() but %s: MindSpore calls construct, so %s; rename forward to construct",
+            "%s defines %s() but %s: MindSpore calls construct, so %s; rename %s to construct",
             "ms-forward-not-construct",
-            "An nn.Cell subclass that defines the PyTorch forward method and neither defines "
-            "nor inherits construct, or inherits it from a project base class whose construct "
-            "never calls forward.",
+            "An nn.Cell subclass that defines the PyTorch forward method (or a misspelled construct, "
+            "such as consturct) and neither defines nor inherits construct, or inherits it from a "
+            "project base class whose construct never calls forward.",
         ),
     }
 
@@ -524,6 +524,9 @@ class TrainingChecker(BaseChecker):
         forward = next(
             (m for m in node.locals.get(apis.TORCH_FORWARD_METHOD, ()) if isinstance(m, nodes.FunctionDef)), None
         )
+        misspelled = forward is None and apis.TORCH_FORWARD_METHOD not in node.locals
+        if misspelled:
+            forward = _misspelled_construct(node)
         if forward is None or _only_raises(forward):
             return
         user, external = resolve.class_hierarchy(node)
@@ -535,6 +538,10 @@ class TrainingChecker(BaseChecker):
         if owner is None:
             what, harm, unsafe = ("no construct()", "calling the Cell raises AttributeError "
                                   "(\"the method 'construct' is not defined\")", False)
+            if misspelled:
+                what = f"no construct() ({forward.name} is a misspelling of it)"
+        elif misspelled:
+            return  # a construct of its own or from a project base: the other method is the author's
         elif owner is not node and _construct_ignores_forward(owner, user):
             # the base's construct runs instead (measured: tests/oracle/test_training.py)
             what = f"inherits construct() from {owner.name}, which never calls forward"
@@ -547,7 +554,7 @@ class TrainingChecker(BaseChecker):
         # keep working (a rename broke those mslint cannot see)
         edits.offer("ms-forward-not-construct", forward,
                     [edits.add_line_after(forward, f"{apis.CELL_FORWARD_METHOD} = {forward.name}")], unsafe=unsafe)
-        self.add_message("ms-forward-not-construct", node=forward, args=(node.name, what, harm))
+        self.add_message("ms-forward-not-construct", node=forward, args=(node.name, forward.name, what, harm, forward.name))
 
     def _check_auto_prefix(self, node: nodes.ClassDef, analysis) -> None:
         """The backbone half: ``auto_prefix=False`` on a Cell holding no optimizer
@@ -747,6 +754,39 @@ def _construct_ignores_forward(owner: nodes.ClassDef, user: list[nodes.ClassDef]
                 if isinstance(call.func, nodes.Name) and call.func.name == "getattr":
                     return False  # getattr(self, name): it may look forward up
     return True
+
+
+def _misspelled_construct(cls: nodes.ClassDef) -> nodes.FunctionDef | None:
+    """A method of ``cls`` whose name is construct misspelled: within two edits of it
+    (a transposed pair counts as one: ``consturct``, ``constuct``, ``contruct``),
+    starting with its ``c`` and not containing "construct" (``constructor``,
+    ``reconstruct`` and ``_construct`` are names of their own), that nothing in the
+    module calls by that name."""
+    for name, found in cls.locals.items():
+        if name == apis.CELL_FORWARD_METHOD or not name.startswith("c") or apis.CELL_FORWARD_METHOD in name:
+            continue
+        if _edit_distance(name, apis.CELL_FORWARD_METHOD) > 2:
+            continue
+        method = next((m for m in found if isinstance(m, nodes.FunctionDef)), None)
+        if method is None or not method.args.args:
+            continue
+        if any(attribute.attrname == name for attribute in cls.root().nodes_of_class(nodes.Attribute)):
+            continue  # self.consturct(x), or net.consturct: called by that name
+        return method
+    return None
+
+
+def _edit_distance(first: str, second: str) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) from one name to the other."""
+    rows = [list(range(len(second) + 1))]
+    for i, a in enumerate(first, 1):
+        row = [i] + [0] * len(second)
+        for j, b in enumerate(second, 1):
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (a != b))
+            if i > 1 and j > 1 and a == second[j - 2] and first[i - 2] == b:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def _only_raises(func: nodes.FunctionDef) -> bool:

@@ -221,6 +221,8 @@ class TrainingLoopChecker(BaseChecker):
             return
         qname = resolve.call_name(node)
         if qname is None:
+            if isinstance(node.func, nodes.Name) and node.keywords:
+                self._check_class_variable_keywords(node)  # act_layer(inplace=True), act_layer=nn.ReLU6
             return
         if qname in apis.TORCH_KEYWORD_APIS:
             self._check_torch_keywords(node, qname)
@@ -267,6 +269,43 @@ class TrainingLoopChecker(BaseChecker):
                 "ms-torch-keyword-args",
                 node=keyword,
                 args=(spelled(node.func), keyword.arg, api.torch, api.call, api.raises, instead),
+            )
+
+    def _check_class_variable_keywords(self, node: nodes.Call) -> None:
+        """A PyTorch keyword given to a name that holds a layer class (a parameter
+        ``act_layer=None`` filled in with ``nn.ReLU6``, what each call passes):
+        reported only when every class it may hold is known, and each refuses the
+        keyword in the same way."""
+        if not self.linter.is_message_enabled("ms-torch-keyword-args"):
+            return
+        if not any(keyword.arg is not None for keyword in node.keywords):
+            return
+        named = values.classes_named(node.func)
+        if not named or any(qname not in apis.TORCH_KEYWORD_APIS for qname in named):
+            return  # a class mslint cannot name (nn.Identity takes any keyword), or a user's
+        held = sorted(set(named))
+        found = [apis.TORCH_KEYWORD_APIS[qname] for qname in held]
+        if len({(api.call, api.raises) for api in found}) != 1:
+            return
+        if values.never_runs(node) or versions.older_mindspore_only(node):
+            return
+        classes = " or ".join(qname.replace("mindspore.", "", 1) for qname in held)
+        torch_names = "/".join(dict.fromkeys(api.torch for api in found))
+        for keyword in node.keywords:
+            fixes = {api.keywords.get(keyword.arg) for api in found}
+            if None in fixes or len(fixes) != 1:
+                continue  # a class that takes it, or classes that want different fixes
+            fix = fixes.pop()
+            instead = f"write {fix.rename}={keyword.value.as_string()}" if fix.rename else fix.instead
+            edit = edits.rename_keyword(keyword, fix.rename) if fix.rename else edits.delete_argument(node, keyword) if fix.delete else None
+            if fix.rename and edits.keyword_named(node, fix.rename) is not None:
+                instead, edit = f"remove {keyword.arg}={keyword.value.as_string()} ({fix.rename} is already given)", None
+            edits.offer("ms-torch-keyword-args", keyword, [edit] if edit else None, instead)
+            self.add_message(
+                "ms-torch-keyword-args",
+                node=keyword,
+                args=(f"{node.func.name} (always {classes} here)", keyword.arg, torch_names,
+                      found[0].call, found[0].raises, instead),
             )
 
     # -- ms-unknown-context-keyword ----------------------------------------------

@@ -121,6 +121,17 @@ def test_a_module_with_pytorch_idioms_turns_them_on(tmp_path: Path, capsys: pyte
     assert "1 more from port rules" in report["summary"]["summary"]
 
 
+def test_a_misspelled_construct_is_no_sign_of_a_port(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """ms-forward-not-construct on ``consturct`` (a typo) turns nothing on; on
+    PyTorch's ``forward`` it does."""
+    typo = _write(tmp_path / "typo", "typo.py", NATIVE.replace("def construct", "def consturct"))
+    report = _report(capsys, str(typo))
+    assert "ms-forward-not-construct" in _symbols(report)
+    assert not _symbols(report) & PORT_RULES
+    forward = _write(tmp_path / "forward", "forward.py", NATIVE.replace("def construct", "def forward"))
+    assert "ms-pool-implicit-stride" in _symbols(_report(capsys, str(forward)))
+
+
 def test_the_pytorch_original_beside_it_turns_them_on(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     _write(tmp_path, "torch_model.py", TORCH_ORIGINAL)
     target = _write(tmp_path, "ms_model.py", NATIVE)

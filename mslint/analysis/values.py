@@ -1754,6 +1754,9 @@ def classes_named(expr: nodes.NodeNG, depth: int = 0) -> list[str | None] | None
     if isinstance(expr, nodes.Call) and expr.args and isinstance(expr.func, (nodes.Name, nodes.Attribute)) \
             and resolve.qualified_name(expr.func) == _PARTIAL:
         return classes_named(expr.args[0], depth + 1)
+    replaced = _defaulted_in_place(expr)
+    if replaced is not None and depth <= _FLOW_DEPTH:
+        return _classes_of_defaulted(expr, replaced, depth)
     if depth > _FLOW_DEPTH or _parameter_read(expr) is None:
         return None
     flows = received(expr)
@@ -1765,6 +1768,59 @@ def classes_named(expr: nodes.NodeNG, depth: int = 0) -> list[str | None] | None
         inner = classes_named(flow.written, depth + 1) if flow.written not in (None, expr) else None
         named.extend(inner if inner else [None])
     return named
+
+
+def _defaulted_in_place(name: nodes.NodeNG) -> nodes.NodeNG | None:
+    """``X`` when ``name`` reads a parameter that its function rebinds only in
+    ``if <param> is None: <param> = X`` (a statement of the function's body, without
+    ``else``, before the read): a None default filled in where it is used
+    (``act_layer=None`` then ``act_layer = nn.ReLU6``)."""
+    if not isinstance(name, nodes.Name):
+        return None
+    func = name.frame()
+    if not isinstance(func, nodes.FunctionDef):
+        return None
+    bound = func.locals.get(name.name, ())
+    if len(bound) != 2 or not isinstance(bound[0].parent, nodes.Arguments):
+        return None
+    target = bound[1]
+    assign = target.parent
+    guard = assign.parent if isinstance(assign, nodes.Assign) else None
+    if not (isinstance(guard, nodes.If) and guard.parent is func and not guard.orelse
+            and assign.targets == [target] and guard.lineno < (name.lineno or 0)):
+        return None
+    test = guard.test
+    if not (isinstance(test, nodes.Compare) and isinstance(test.left, nodes.Name) and test.left.name == name.name
+            and len(test.ops) == 1 and test.ops[0][0] == "is"
+            and isinstance(test.ops[0][1], nodes.Const) and test.ops[0][1].value is None):
+        return None
+    return assign.value
+
+
+def _classes_of_defaulted(name: nodes.Name, replacement: nodes.NodeNG, depth: int) -> list[str | None] | None:
+    """classes_named of a parameter filled in by ``if p is None: p = X``: what each
+    call in sight passes, ``X`` where that is None (or the default None)."""
+    func = name.frame()
+    param = func.locals[name.name][0]
+    ways = _ways(func, 0)
+    if ways is None:  # no call in sight: the default, how mslint judges code nothing builds
+        default = astutil.default_of(func.args, param)
+        written = [default]
+    else:
+        written = [way[name.name].written if way.get(name.name) is not None else _NOT_PASSED for way in ways]
+    named: list[str | None] = []
+    for expr in written:
+        if expr is _NOT_PASSED:
+            named.append(None)
+            continue
+        if expr is None or isinstance(expr, nodes.Const) and expr.value is None:
+            expr = replacement
+        inner = classes_named(expr, depth + 1)
+        named.extend(inner if inner else [None])
+    return named
+
+
+_NOT_PASSED = object()  # a way that gives the parameter nothing mslint can read
 
 
 def never_runs(node: nodes.NodeNG) -> bool:

@@ -261,6 +261,9 @@ MISSING_NAMES: dict[str, str] = {
     "mindspore.nn.ZeroPad1d": "mindspore.mint.nn.ZeroPad1d",
     "mindspore.nn.ZeroPad3d": "mindspore.mint.nn.ZeroPad3d",
     "mindspore.nn.DataParallel": "the network itself",
+    # torch.optim's AdamW looked up in mindspore.nn (absent in 2.10): mint's takes
+    # PyTorch's arguments (lr=, betas=, weight_decay=; tests/oracle/test_migration_api.py)
+    "mindspore.nn.AdamW": "mindspore.mint.optim.AdamW",
 }
 # What to write where the replacement is no name (MISSING_NAMES gives the short form).
 MISSING_NAME_ADVICE: dict[str, str] = {

@@ -55,7 +55,7 @@ class PortView:
         # nothing of another); evidence outside any class speaks for the module
         evidence: dict[tuple[str, str], set[str]] = {}
         for item in found:
-            if item.symbol in PORT_EVIDENCE:
+            if item.symbol in PORT_EVIDENCE and not _misspelled_construct(item):
                 evidence.setdefault((os.path.abspath(item.path), _owner(item)), set()).add(item.symbol)
         shown = []
         for item in found:
@@ -97,6 +97,12 @@ class PortView:
                 "if this code is ported from PyTorch."
             )
         return " ".join(parts)
+
+
+def _misspelled_construct(item: Finding) -> bool:
+    """An ms-forward-not-construct finding on a misspelled construct (``consturct``),
+    not on PyTorch's ``forward``: a typo, no sign of a port."""
+    return item.symbol == "ms-forward-not-construct" and not (item.obj or "").endswith(".forward")
 
 
 def _owner(item: Finding) -> str:

@@ -357,6 +357,29 @@ report(
     assert result["mint_stride_defaults"] == [None, None]
 
 
+def test_ms_pool_implicit_stride_a_kernel_of_the_wrong_rank_never_pools(run_snippet):
+    """A 3-d kernel on a 2-d pool, or a tuple on a 1-d pool: the layer cannot run, with
+    the default stride or with stride=kernel_size, so the stride advice does not apply.
+    A 3-d pool with the same kernel builds and strides by 1."""
+    result = run_snippet(
+        TORCH
+        + '''
+report(
+    max2d=attempt(lambda: nn.MaxPool2d(kernel_size=(1, 2, 2))),
+    max2d_strided=attempt(lambda: nn.MaxPool2d(kernel_size=(1, 2, 2), stride=(1, 2, 2))),
+    avg2d=attempt(lambda: shape(nn.AvgPool2d(kernel_size=(1, 2, 2)), 1, 3, 8, 8)),
+    avg2d_strided=attempt(lambda: shape(nn.AvgPool2d(kernel_size=(1, 2, 2), stride=(1, 2, 2)), 1, 3, 8, 8)),
+    max1d=attempt(lambda: nn.MaxPool1d(kernel_size=(2, 2))),
+    max3d=attempt(lambda: shape(nn.MaxPool3d(kernel_size=(1, 2, 2)), 1, 3, 4, 8, 8)),
+)
+'''
+    )
+    for name in ("max2d", "max2d_strided", "avg2d", "avg2d_strided"):
+        assert result[name][0] == "error" and result[name][1].startswith("ValueError"), (name, result[name])
+    assert result["max1d"][0] == "error" and result["max1d"][1].startswith("TypeError"), result["max1d"]
+    assert result["max3d"] == ["ok", [1, 3, 4, 7, 7]]
+
+
 # -- ms-dropout-keep-prob ----------------------------------------------------
 
 

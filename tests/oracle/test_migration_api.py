@@ -15,7 +15,8 @@ pytestmark = pytest.mark.frameworks
 
 def test_ms_torch_class_name_is_missing_and_the_mindspore_name_exists(run_snippet):
     """Each name of the table is absent (looked up by introspection of the installed
-    MindSpore), a mindspore.nn one is torch.nn's, and the spelling the message gives
+    MindSpore), a mindspore.nn one is torch.nn's (or
+    torch.optim's: AdamW), and the spelling the message gives
     exists (an advice in words is not a name); a same-module rename takes no
     parameter PyTorch's class does not (the rename alone is exact)."""
     names = json.dumps(sorted(guide.MISSING_NAMES.items()))
@@ -30,7 +31,7 @@ for qname, replacement in {names}:
     target = replacement if "." in replacement else module + "." + replacement
     target_module, _, target_name = target.rpartition(".")
     exists = qname in {advice} or hasattr(importlib.import_module(target_module), target_name)
-    in_torch = not module == "mindspore.nn" or hasattr(torch.nn, name)
+    in_torch = not module == "mindspore.nn" or hasattr(torch.nn, name) or hasattr(torch.optim, name)
     subset = True
     if qname in {renames} and module == "mindspore.nn" and isinstance(getattr(torch.nn, name, None), type):
         mine = {{p.name for p in inspect.signature(getattr(importlib.import_module(target_module), target_name)).parameters.values()
@@ -43,6 +44,21 @@ report(linear=hasattr(nn, "Linear"), **found)
     assert not wrong, wrong
     # not every PyTorch layer name is missing: mindspore.nn.Linear exists in 2.10
     assert result["linear"] is True and "mindspore.nn.Linear" not in guide.MISSING_NAMES
+
+
+def test_ms_torch_class_name_adamw_is_mint_optim(run_snippet):
+    """``mindspore.nn.AdamW`` (torch.optim's name) raises AttributeError; the
+    replacement the message gives, mindspore.mint.optim.AdamW, is built with
+    PyTorch's arguments (its AdamW kernel is not registered on CPU, so no step is
+    taken here; nn.AdamWeightDecay's neither)."""
+    result = run_snippet('''
+from mindspore import mint
+net = nn.Dense(2, 2)
+build = lambda: type(mint.optim.AdamW(net.trainable_params(), lr=1e-3, betas=(0.9, 0.999), weight_decay=1e-2)).__name__
+report(missing=attempt(lambda: nn.AdamW and None), mint=attempt(build))
+''')
+    assert result["missing"][0] == "error" and result["missing"][1].startswith("AttributeError"), result
+    assert result["mint"] == ["ok", "AdamW"], result
 
 
 def test_ms_torch_class_name_missing_modules_fail_to_import(run_snippet):

@@ -486,6 +486,26 @@ report(ported=attempt(lambda: Ported()(x).shape), fixed=attempt(lambda: Fixed()(
     assert result["cell_has_forward"] is False
 
 
+def test_ms_forward_not_construct_a_misspelled_construct_raises_and_the_alias_fixes_it(run_snippet):
+    """A Cell whose only forward method is ``consturct``: calling it raises the same
+    AttributeError as a PyTorch forward; ``construct = consturct`` (the fix) runs it."""
+    result = run_snippet('''
+x = Tensor(np.ones((2, 2)), ms.float32)
+class Typo(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(2, 2)
+    def consturct(self, x):
+        return self.fc(x)
+class Fixed(Typo):
+    construct = Typo.consturct
+report(typo=attempt(lambda: Typo()(x).shape), fixed=attempt(lambda: Fixed()(x).shape))
+''')
+    assert result["typo"][0] == "error"
+    assert "AttributeError" in result["typo"][1] and "'construct' is not defined" in result["typo"][1]
+    assert result["fixed"] == ["ok", [2, 2]]
+
+
 @pytest.mark.parametrize("mode", ["pynative", "graph"])
 def test_ms_forward_not_construct_inherited_construct_runs_instead(run_snippet, mode):
     """A subclass that ports forward() under a project base whose construct never

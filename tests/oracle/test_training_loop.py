@@ -756,3 +756,23 @@ report(naive=run(False), fixed=run(True))
 ''')
     assert result["naive"] == [[True, False, False, False], [True, False, False, False]]
     assert result["fixed"] == [[True, True, True, True], [True, True, True, True]]
+
+
+def test_ms_torch_keyword_args_through_a_layer_class_variable(run_snippet):
+    """``act_layer(inplace=True)`` where act_layer holds nn.ReLU6 or nn.HSwish raises
+    TypeError as the class written there would; nn.Identity takes any keyword, so a
+    name that may hold it is not reported."""
+    result = run_snippet('''
+def block(act_layer=None):
+    if act_layer is None:
+        act_layer = nn.ReLU6
+    return act_layer(inplace=True)
+report(
+    relu6=attempt(lambda: type(block()).__name__),
+    hswish=attempt(lambda: type(block(nn.HSwish)).__name__),
+    identity=attempt(lambda: type(block(nn.Identity)).__name__),
+)
+''')
+    assert result["relu6"][0] == "error" and result["relu6"][1].startswith("TypeError"), result["relu6"]
+    assert result["hswish"][0] == "error" and result["hswish"][1].startswith("TypeError"), result["hswish"]
+    assert result["identity"] == ["ok", "Identity"]
