@@ -70,6 +70,8 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
             runtime = _runtime_arguments(node, analysis)
             if runtime:
                 self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _NOT_CONSTANT.format(runtime)))
+            elif _never_called(node):
+                return  # built and dropped: nothing it would drop or train ever runs
             elif _is_dropout(qname):
                 self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _NEVER_DROPS))
             # Softmax, ReLU, pooling, losses: no weights, nothing left untrained
@@ -82,6 +84,8 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
         runtime = _runtime_arguments(node, analysis)
         if runtime:
             self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _NOT_CONSTANT.format(runtime)))
+        elif _never_called(node):
+            return  # ``loss = SegLoss()`` and its use commented out: no weight of it ever runs
         elif analysis.class_facts(cls).creates_trainable_parameters(analysis.class_facts):
             self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _UNTRAINED))
 
@@ -93,6 +97,21 @@ _NEVER_DROPS = (
     "is a new Cell with training=False, which net.set_train() never reaches: it drops nothing, "
     "in training too"
 )
+
+
+def _never_called(call: nodes.Call) -> bool:
+    """A Cell built in graph code and dropped: a bare expression statement, or a local
+    name nothing in its function reads (``loss = SegLoss()`` whose call was commented
+    out). Measured on 2.10 (GRAPH_MODE): such a construct compiles, runs and trains
+    the rest of the network; the dead Cell's weights never take part."""
+    parent = call.parent
+    if isinstance(parent, nodes.Expr):
+        return True
+    if not (isinstance(parent, nodes.Assign) and parent.value is call and len(parent.targets) == 1
+            and isinstance(parent.targets[0], nodes.AssignName)):
+        return False
+    name = parent.targets[0].name
+    return not any(read.name == name for read in parent.scope().nodes_of_class(nodes.Name))
 
 
 def _is_dropout(qname: str) -> bool:

@@ -277,6 +277,50 @@ def _partial_layer(call: nodes.Call) -> _Bound | None:
     return bound
 
 
+def _guard_false_before(call: nodes.Call) -> bool:
+    """``mod_id = 0`` ... ``if mod_id == 4: drop = partial(nn.Dropout, keep_prob=0.3)``:
+    the call sits in the body of an ``if <name> == <constant>`` whose name was last
+    bound, before it and in a block around it, to another constant, with no binding
+    of the name inside a loop around the ``if``: the branch never runs there."""
+    func = call.frame()
+    node = call
+    while node is not func and node.parent is not None:
+        parent = node.parent
+        if isinstance(parent, nodes.If) and node in parent.body:
+            test = parent.test
+            if (isinstance(test, nodes.Compare) and isinstance(test.left, nodes.Name) and len(test.ops) == 1
+                    and test.ops[0][0] == "==" and isinstance(test.ops[0][1], nodes.Const)):
+                value = _constant_before(parent, test.left.name, func)
+                if value is not UNKNOWN and value != test.ops[0][1].value:
+                    return True
+        node = parent
+    return False
+
+
+def _constant_before(statement: nodes.If, name: str, func: nodes.NodeNG) -> object:
+    """The constant ``name`` holds when ``statement`` runs, from its last binding
+    before it in a block around it; UNKNOWN when unsure."""
+    binders = [found for found in func.nodes_of_class(nodes.AssignName) if found.name == name]
+    ancestors = []
+    node = statement.parent
+    while node is not None and node is not func.parent:
+        ancestors.append(node)
+        node = node.parent
+    for loop in ancestors:
+        if isinstance(loop, (nodes.For, nodes.While)) and any(
+                binder is not loop and loop.parent_of(binder) for binder in binders):
+            return UNKNOWN  # rebound inside a loop around the if: another value on a later pass
+    before = [binder for binder in binders if (binder.lineno or 0) < (statement.lineno or 0)]
+    if not before:
+        return UNKNOWN
+    last = max(before, key=lambda binder: (binder.lineno, binder.col_offset))
+    assign = last.parent
+    if not (isinstance(assign, nodes.Assign) and len(assign.targets) == 1 and assign.targets[0] is last
+            and isinstance(assign.value, nodes.Const) and assign.parent in ancestors):
+        return UNKNOWN
+    return assign.value.value
+
+
 def _base_layer_init(call: nodes.Call) -> _Bound | None:
     """``super().__init__(...)`` in ``__init__`` of a user subclass of a layer in the
     table, whose next ``__init__`` is the layer's: the layer built with these arguments."""
@@ -800,6 +844,9 @@ class LayersChecker(BaseChecker):
             bound = _partial_layer(node)  # partial(nn.BatchNorm2d, eps=0.001, momentum=0.01)
             if bound is not None and bound.api.momentum_meaning is not None:
                 self._check_momentum(bound)
+            if bound is not None and bound.api.family == "dropout" and not bound.api.follows_torch \
+                    and not _guard_false_before(node):
+                self._check_dropout(bound)  # partial(nn.Dropout, keep_prob=0.3): every layer built from it
             return
         if short == "__init__":
             bound = _base_layer_init(node)  # class MyBN(nn.BatchNorm2d): super().__init__(c, momentum=momentum)
@@ -1007,13 +1054,16 @@ class LayersChecker(BaseChecker):
     # -- ms-dropout-keep-prob ----------------------------------------------
 
     def _check_dropout(self, bound: _Bound) -> None:
-        if "p" in bound or "keep_prob" not in bound:
-            return  # p overrides keep_prob; the default 0.5 is the same either way
         frame = bound.call.frame()
         if isinstance(frame, nodes.FunctionDef) and frame.name == apis.CELL_FORWARD_METHOD:
             # built in construct: a new Cell with training=False that drops nothing
             # whatever its argument (measured); ms-cell-in-construct reports it
             return
+        if "p" in bound:
+            self._check_complement_as_p(bound)  # p overrides keep_prob
+            return
+        if "keep_prob" not in bound:
+            return  # the default 0.5 is the same either way
         node = bound.args["keep_prob"]
         if _one_minus(node):
             return  # 1 - rate is the conversion to a keep probability, whatever rate a caller picks
@@ -1024,7 +1074,7 @@ class LayersChecker(BaseChecker):
         positional = "keep_prob" in bound.positional
         fixed = _CallText(bound.call)
         if positional:
-            fixed.items[0] = ("p", _text(node))
+            fixed.items[bound.positional["keep_prob"]] = ("p", _text(node))
         if is_number(value):
             if value >= 0.5:
                 return  # a keep probability (keep_prob=0.9, nn.Dropout(1 - 0.1))
@@ -1088,6 +1138,50 @@ class LayersChecker(BaseChecker):
                 "a rate of 0.1 would keep only 10% of the activations"
             )
             self._emit("ms-dropout-keep-prob", bound, (_CallText(bound.call), effect, str(fixed)), _rate_edits(bound, node))
+
+    def _check_complement_as_p(self, bound: _Bound) -> None:
+        """``nn.Dropout(p=1.0 - dropout)``: a drop rate converted to a keep probability
+        (what keep_prob took) but passed as p, which is already the drop rate:
+        with dropout=0.05 it drops 95% of the activations (measured)."""
+        node = bound.args["p"]
+        if not _is_complement(node):
+            return
+        rate = node.right
+        value, note = _judged(rate, lambda given: is_number(given) and given < 0.5)
+        if value is _NEVER_BUILT:
+            return
+        fixed = _CallText(bound.call)
+        fixed.set(bound, "p", _text(rate))
+        if is_number(value):
+            if value >= 0.5:
+                return  # 1 - 0.9: the author means to drop 10%, whatever the name says
+            effect = (
+                f"drops {_percent(1 - value)} of the activations and keeps only {_percent(value)}{note}: "
+                f"p is already the drop rate, and {_text(node)} converts it to a keep probability"
+            )
+            self._emit("ms-dropout-keep-prob", bound, (_CallText(bound.call), effect, str(fixed)))
+            return
+        if value is not UNKNOWN:
+            return
+        name = _identifier(rate)
+        if name is None:
+            return
+        lowered = name.lower()
+        if "keep" in lowered or not (lowered in _RATE_NAMES or any(word in lowered for word in _RATE_WORDS)):
+            return
+        if _sites_pass_complements(rate):
+            return  # every construction passes ``1 - x``: a keep probability under a rate's name
+        assigned = values.init_value(rate)
+        if assigned is not None and _is_complement(assigned):
+            return  # ``self.drop = 1 - keep`` in __init__: the name holds a keep probability
+        every = values.local_constants(rate)
+        if every is not None and all(is_number(each) and each >= 0.5 for each in every):
+            return
+        effect = (
+            f"passes {spelled(node)} as p, which is already the drop rate, and {name} reads like a drop rate: "
+            "a rate of 0.1 would drop 90% of the activations"
+        )
+        self._emit("ms-dropout-keep-prob", bound, (_CallText(bound.call), effect, f"{fixed} if it is one"))
 
     # -- ms-batchnorm-momentum ---------------------------------------------
 
@@ -1325,6 +1419,8 @@ def _refused_arguments(bound: _Bound) -> list[tuple[apis.ArgumentType, nodes.Nod
             value = values.constant(node, defaults=True)
         if value is UNKNOWN:
             value, note = _int_by_use(node)
+        if value is UNKNOWN:
+            value, note = _int_by_use_at_sites(node)
         if _is_int(value):
             refused.append((argument, node, note))
     return refused
@@ -1356,6 +1452,21 @@ def _int_by_use(node: nodes.NodeNG) -> tuple[object, str]:
         for param, value in (args or {}).items():
             if param in _INT_ONLY_PARAMETERS and isinstance(value, nodes.Name) and value.name == node.name:
                 return 1, f" ({node.name} is an int: {spelled(call.func)} takes it as {param}, line {call.lineno})"
+    return UNKNOWN, ""
+
+
+def _int_by_use_at_sites(node: nodes.NodeNG) -> tuple[object, str]:
+    """:func:`_int_by_use` one call up: a parameter some construction in sight fills
+    with a name that its own function passes to an int-only layer parameter
+    (``PreNorm(dim, ...)`` beside ``nn.Dense(dim, n)``, for ``nn.LayerNorm(dim)`` in
+    PreNorm). (UNKNOWN, "") otherwise."""
+    for found in values.received(node) or ():
+        written = found.written
+        if found.site is None or not isinstance(written, nodes.Name) or written is node:
+            continue
+        value, why = _int_by_use(written)
+        if value is not UNKNOWN:
+            return value, f"{_flow_note(node, found)[:-1]}; {why.strip()[1:]}"
     return UNKNOWN, ""
 
 
@@ -1535,6 +1646,13 @@ def _next_in_sequence(call: nodes.Call) -> nodes.NodeNG | None:
     or the cell the next statement of the block appends to the same sequence
     (``self.append(conv)`` then ``self.append(bn)``); None when it has none."""
     parent = call.parent
+    if isinstance(parent, nodes.Call) and parent.func is call:
+        # built and called inline: ``pooled = nn.AvgPool2d(kernel_size=(h, h))(x)``,
+        # then ``pooled.view(pooled.shape[0], -1)``
+        if _flattens(parent, {}):
+            return True
+        following = _next_read(parent)
+        return following is not None and _flattens(following, {})
     if isinstance(parent, (nodes.List, nodes.Tuple)):
         index = parent.elts.index(call)
         return parent.elts[index + 1] if index + 1 < len(parent.elts) else None
@@ -1659,8 +1777,16 @@ def _wrong_rank_kernel(bound: _Bound) -> bool:
 
 def _is_global_pool(call: nodes.Call) -> bool:
     """A pool whose output is flattened, squeezed, reshaped, averaged or fed to a Dense:
-    the next entry of a layer list, or what ``self.<attr>(x)`` returns in the class."""
+    the next entry of a layer list, what ``self.<attr>(x)`` returns in the class, or
+    what a pool built and called inline returns."""
     parent = call.parent
+    if isinstance(parent, nodes.Call) and parent.func is call:
+        # built and called inline: ``pooled = nn.AvgPool2d(kernel_size=(h, h))(x)``,
+        # then ``pooled.view(pooled.shape[0], -1)``
+        if _flattens(parent, {}):
+            return True
+        following = _next_read(parent)
+        return following is not None and _flattens(following, {})
     if isinstance(parent, (nodes.List, nodes.Tuple)):
         index = parent.elts.index(call)
         following = parent.elts[index + 1:index + 2]

@@ -415,10 +415,46 @@ def _reads_attribute(module: nodes.Module, attr: str, family: set[tuple]) -> boo
     for node in astutil.module_nodes(module, nodes.Attribute):
         if node.attrname != attr:
             continue
-        owner = astutil.enclosing_class(node) if astutil.is_self(node.expr) else None
-        if owner is None or _key(owner) in family:
+        if astutil.is_self(node.expr):
+            owner = astutil.enclosing_class(node)
+            if owner is None or _key(owner) in family:
+                return True
+        elif not _other_object(node.expr, family):
             return True
     return False
+
+
+def _other_object(receiver: nodes.NodeNG, family: set[tuple]) -> bool:
+    """A local name of a function (not a parameter) that holds something proven not to
+    be an instance of the family: ``trunk = make_backbone()`` returning another class's
+    instance, whose ``trunk.conv1`` is not the family's ``self.conv1``. False when
+    anything about it is unknown."""
+    if not isinstance(receiver, nodes.Name):
+        return False
+    frame = receiver.frame()
+    if not isinstance(frame, nodes.FunctionDef) or receiver.name in frame.argnames():
+        return False
+    if receiver.name not in frame.locals:
+        return False
+    try:
+        inferred = list(receiver.infer())
+    except (astroid.InferenceError, RecursionError):
+        return False
+    if not inferred or len(inferred) > 8:
+        return False
+    for value in inferred:
+        if isinstance(value, nodes.Module):
+            continue
+        cls = value._proxied if isinstance(value, astroid.Instance) else None
+        if not isinstance(cls, nodes.ClassDef) or cls.root().name == "builtins":
+            return False
+        try:
+            lineage = [cls, *cls.ancestors()]
+        except (astroid.InferenceError, RecursionError):
+            return False
+        if any(_key(klass) in family for klass in lineage):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------

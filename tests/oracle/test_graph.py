@@ -273,6 +273,41 @@ report(inline_trainable=len(inline.trainable_params()), fixed_trainable=len(fixe
     assert result["fixed_trainable"] == 2
 
 
+def test_ms_cell_in_construct_a_dead_local_cell_compiles_and_trains_the_rest(run_snippet):
+    """``loss = SegLoss()`` in construct, never called: graph mode compiles it, and a
+    training step trains the network's own weights (the dead Cell takes no part)."""
+    result = run_snippet('''
+graph_mode()
+
+class SegLoss(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.prelu = nn.PReLU()
+
+    def construct(self, x):
+        return self.prelu(x)
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Dense(4, 3)
+
+    def construct(self, x):
+        out = self.head(x)
+        loss = SegLoss()
+        return out
+
+net = Net()
+before = net.head.weight.asnumpy().copy()
+step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+step.set_train()
+step(Tensor(np.ones((2, 4)), ms.float32), Tensor(np.zeros((2, 3)), ms.float32))
+report(trainable=len(net.trainable_params()), moved=bool((net.head.weight.asnumpy() != before).any()))
+''')
+    assert result["trainable"] == 2
+    assert result["moved"] is True
+
+
 def test_ms_cell_in_construct_frozen_parameters_train_nothing(run_snippet):
     """A Cell holding only frozen Parameters (requires_grad False as the third positional
     argument, as a keyword, or set after creation) has nothing to train wherever it is

@@ -858,6 +858,25 @@ report(keep_prob=dropped(nn.Dropout(drop)), p=dropped(nn.Dropout(p=drop)))
     assert abs(result["keep_prob"] - 0.5) < 0.02 and abs(result["p"] - 0.5) < 0.02
 
 
+def test_ms_dropout_keep_prob_complement_as_p_drops_the_keep_share(run_snippet):
+    """nn.Dropout(p=1.0 - dropout) with dropout=0.05 (a rate converted to a keep
+    probability, then passed as p) drops 95%; a partial of nn.Dropout builds the layer
+    with the arguments it fixes (keep_prob=0.3 keeps 30%)."""
+    result = run_snippet('''
+pynative_mode()
+from functools import partial
+def dropped(cell):
+    cell.set_train()
+    return float((cell(Tensor(np.ones((20000,)), ms.float32)).asnumpy() == 0).mean())
+dropout = 0.05
+report(complement=dropped(nn.Dropout(p=1.0 - dropout)), rate=dropped(nn.Dropout(p=dropout)),
+       partial_keep=dropped(partial(nn.Dropout, keep_prob=0.3)()))
+''')
+    assert abs(result["complement"] - 0.95) < 0.02
+    assert abs(result["rate"] - 0.05) < 0.02
+    assert abs(result["partial_keep"] - 0.7) < 0.02
+
+
 def test_ms_layer_default_differs_a_bias_before_batchnorm_changes_nothing(run_snippet):
     """A conv whose output goes straight into a BatchNorm: with or without a bias the
     output is the same (the norm subtracts the per-channel mean), so MindSpore's
