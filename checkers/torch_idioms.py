@@ -186,6 +186,8 @@ class TorchIdiomsChecker(BaseChecker):
                 # code only, .detach()/.cpu() exist on no object it can hold (neither
                 # MindSpore's tensors nor numpy's arrays; a Cell's is another rule's)
                 found = values.mindspore_object(receiver)
+                if found is None and func.attrname in apis.TORCH_SIZE_METHODS:
+                    found = values.cell_output(receiver)  # ``feats = self.pre(x)``: a layer's tensor
                 anywhere = facts.mindspore_only and not facts.torch_library and func.attrname in apis.TORCH_TENSOR_ONLY_METHODS and found != values.CELL
                 if found != values.TENSOR and not anywhere:
                     return
@@ -203,6 +205,8 @@ class TorchIdiomsChecker(BaseChecker):
             value = resolve.assigned_value(receiver, sole=True)
             if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):
                 return  # a torch object kept beside MindSpore code
+            if _made_by_foreign_class(receiver) or _made_by_foreign_class(value):
+                return  # ``BVH(...).cuda()``: an object of a class not MindSpore's
         changes = _size_edits(node) if func.attrname in apis.TORCH_SIZE_METHODS else None
         self._report(node, args=(f"{_short(node)}: {idiom.harm}", idiom.instead), changes=changes)
 
@@ -347,6 +351,26 @@ class TorchIdiomsChecker(BaseChecker):
 # Torch on purpose: a host-side conversion in a method no graph compiles
 # ---------------------------------------------------------------------------
 _HOST_DEPTH = 6
+
+
+def _made_by_foreign_class(expr: nodes.NodeNG | None) -> bool:
+    """``expr`` is an object built by a class that is neither MindSpore's nor a
+    project Cell: a name defined nowhere in sight (``BVH(...)`` of a PyTorch
+    extension whose import is missing), one imported from a package outside
+    MindSpore and the project, or a project class that is not a Cell. Its
+    ``.cuda()`` may well exist: what the call does is not proven."""
+    if not isinstance(expr, nodes.Call) or not isinstance(expr.func, (nodes.Name, nodes.Attribute)):
+        return False
+    if values.mindspore_object(expr) is not None or resolve.project_function(expr.func) is not None:
+        return False
+    cls = resolve.user_class_of_call(expr)
+    if cls is not None:
+        return not resolve.is_cell_class(cls)
+    qname = resolve.qualified_name(expr.func)
+    if qname is None:
+        # a bare name bound nowhere (not a builtin): undefined here
+        return isinstance(expr.func, nodes.Name) and resolve.binding(expr.func) is None
+    return not _mindspore_family(_root(qname)) and "." in qname
 
 
 def _host_interop(call: nodes.Call) -> bool:

@@ -77,6 +77,33 @@ def test_the_binding_that_reaches_the_use_in_source_order() -> None:
     assert _value_at_use("net = Pretrain()\ndef fit():\n    train(__(net))\nnet = Classifier()") == "Classifier()"
 
 
+def test_a_later_import_rebinds_the_name() -> None:
+    """``from mindspore import nn`` then ``from torch import nn``: below the second
+    import, and in any function of the module, ``nn`` is torch's."""
+    two = "from mindspore import ops, nn\nfrom torch import nn\n"
+    assert _call_name(two + "nn.MaxPool2d(3, 1, 1) #@") == "torch.nn.MaxPool2d"
+    assert _call_name(two + "def f():\n    nn.MaxPool2d(3, 1, 1) #@") == "torch.nn.MaxPool2d"
+    assert _call_name(two + "class A(nn.Module):\n    def f(self):\n        nn.ReLU() #@") == "torch.nn.ReLU"
+    # a use between the two imports reads the first
+    assert _call_name("from mindspore import nn\nnn.ReLU() #@\nfrom torch import nn") == "mindspore.nn.ReLU"
+    # the same name imported twice stays sure
+    assert _call_name("from mindspore import nn\nif X:\n    from mindspore import nn\nnn.ReLU() #@") \
+        == "mindspore.nn.ReLU"
+    # an except handler's import is the fallback of the try's
+    source = "try:\n    from mindspore import nn\nexcept ImportError:\n    from torch import nn\nnn.ReLU() #@"
+    assert _call_name(source) == "mindspore.nn.ReLU"
+
+
+def test_an_import_in_a_branch_beside_another_leaves_the_name_unsure() -> None:
+    source = "from mindspore import nn\nif TORCH:\n    from torch import nn\nnn.ReLU() #@"
+    assert _call_name(source) is None
+    source = "if TORCH:\n    from torch import nn\nelse:\n    from mindspore import nn\ndef f():\n    nn.ReLU() #@"
+    assert _call_name(source) is None
+    # a straight-line import after the branch decides again
+    source = "if TORCH:\n    from torch import nn\nfrom mindspore import nn\nnn.ReLU() #@"
+    assert _call_name(source) == "mindspore.nn.ReLU"
+
+
 def test_star_imports_stay_unresolved() -> None:
     # What a star import binds depends on what is installed: never guess.
     assert _call_name("from mindspore.nn import *\nConv2d(1, 2, 3) #@") is None

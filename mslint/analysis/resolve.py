@@ -105,11 +105,78 @@ def binding(name_node: nodes.Name) -> nodes.NodeNG | None:
             continue
         # An import wins over a fallback such as
         # ``try: import numpy as np`` / ``except ImportError: np = None``.
-        for candidate in bound:
-            if isinstance(candidate, (nodes.Import, nodes.ImportFrom)):
-                return candidate
+        imports = [candidate for candidate in bound if isinstance(candidate, (nodes.Import, nodes.ImportFrom))]
+        if imports:
+            return _reaching_import(imports, name_node, scope)[0]
         return _reaching(bound, name_node) if scope is name_node.frame() else bound[-1]
     return None
+
+
+def _reaching_import(imports: list[nodes.NodeNG], use: nodes.Name,
+                     scope: nodes.LocalsDictNodeNG) -> tuple[nodes.NodeNG, bool]:
+    """Of the imports that bind ``use``'s name in ``scope``, the one that reaches
+    the use, and whether it surely does. ``from mindspore import nn`` then
+    ``from torch import nn``: ``nn`` is torch's below the second. A use in the
+    frame that imports (or a class body in it) reads the last import above it; a
+    use inside a function of it runs when called, after every import of the
+    module. The chosen import
+    is sure when it sits straight in the scope's body (it always runs and
+    replaces any earlier one) or when every import that may reach binds the same
+    name; an import in an ``if``/``try`` branch beside another one leaves the
+    name unsure. Imports in an ``except`` handler are fallbacks of the ``try``
+    above them (the framework is installed where the code runs) when another
+    import remains."""
+    if len(imports) == 1:
+        return imports[0], True
+    kept = [imp for imp in imports if not _in_except_handler(imp, scope)] or imports
+    if _runs_in_order(use, scope):
+        line = use.statement().fromlineno or 0
+        above = [imp for imp in kept if _bound_before(imp, use, line)]
+        if not above:
+            return kept[0], len({_import_target(imp, use.name) for imp in kept}) == 1
+        kept = above
+    kept.sort(key=lambda imp: imp.fromlineno or 0)
+    chosen = kept[-1]
+    if chosen.parent is scope:
+        return chosen, True
+    # Which branch ran is not known: sure only when the candidates agree (the
+    # last straight-line import and everything after it).
+    straight = [index for index, imp in enumerate(kept) if imp.parent is scope]
+    reaching = kept[straight[-1]:] if straight else kept
+    return chosen, len({_import_target(imp, use.name) for imp in reaching}) == 1
+
+
+def _runs_in_order(use: nodes.NodeNG, scope: nodes.NodeNG) -> bool:
+    """Whether ``use`` runs as ``scope``'s own code reaches it (a class body
+    does), not later when a function defined there is called."""
+    parent = use.parent
+    while parent is not None and parent is not scope:
+        if isinstance(parent, (nodes.FunctionDef, nodes.Lambda)):
+            return False
+        parent = parent.parent
+    return True
+
+
+def _in_except_handler(node: nodes.NodeNG, scope: nodes.NodeNG) -> bool:
+    parent = node.parent
+    while parent is not None and parent is not scope:
+        if isinstance(parent, nodes.ExceptHandler):
+            return True
+        parent = parent.parent
+    return False
+
+
+def import_is_sure(name_node: nodes.Name, bound: nodes.NodeNG) -> bool:
+    """Whether ``bound`` (what :func:`binding` gave for ``name_node``) is the
+    only import that may reach the use (see :func:`_reaching_import`)."""
+    if not isinstance(bound, (nodes.Import, nodes.ImportFrom)):
+        return True
+    scope = bound.scope()
+    imports = [candidate for candidate in scope.locals.get(name_node.name, ())
+               if isinstance(candidate, (nodes.Import, nodes.ImportFrom))]
+    if len(imports) <= 1:
+        return True
+    return _reaching_import(imports, name_node, scope)[1]
 
 
 def _reaching(bound: list[nodes.NodeNG], use: nodes.NodeNG) -> nodes.NodeNG:
@@ -181,7 +248,7 @@ def _qualified_name(expr: nodes.NodeNG) -> str | None:
     if bound is None:
         base = node.name if node.name in _BUILTIN_NAMES else None
     elif isinstance(bound, (nodes.Import, nodes.ImportFrom)):
-        base = _import_target(bound, node.name)
+        base = _import_target(bound, node.name) if import_is_sure(node, bound) else None
     elif isinstance(bound, (nodes.ClassDef, nodes.FunctionDef)) and isinstance(bound.parent, nodes.Module):
         base = f"{bound.root().name}.{bound.name}"
     else:

@@ -2507,6 +2507,8 @@ def mindspore_object(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
         bound = _reaching_binding(expr)
         if bound is None:
             return None
+        if _dataset_loop_item(bound) == TENSOR:
+            return TENSOR  # the loop's target reaches the use (``x = x.float()`` elsewhere)
         if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments):
             if _declared_tensor(bound):
                 return TENSOR
@@ -2521,6 +2523,62 @@ def mindspore_object(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
     if isinstance(expr, nodes.Attribute) and expr.attrname in apis.TENSOR_RESULT_ATTRIBUTES:
         return TENSOR if mindspore_object(expr.expr, depth + 1) == TENSOR else None  # p.data, x.T
     return None
+
+
+def cell_output(expr: nodes.NodeNG | None) -> str | None:
+    """TENSOR when ``expr`` is what a call of a MindSpore layer returned, a layer
+    whose call returns one tensor (apis.TENSOR_OUTPUT_CELLS, or a SequentialCell
+    whose last cell is one): ``feats = self.pre(x)`` with ``self.pre =
+    nn.SequentialCell(nn.Conv2d(...), nn.ReLU())``. None when unsure (a project
+    Cell, whose construct may return anything; a sequence that grows later)."""
+    if isinstance(expr, nodes.Name):
+        bound = _reaching_binding(expr)
+        statement = bound.parent if isinstance(bound, nodes.AssignName) else None
+        if not (isinstance(statement, nodes.Assign) and statement.targets == [bound]):
+            return None
+        expr = statement.value
+    if not isinstance(expr, nodes.Call) or expr.args and isinstance(expr.args[0], nodes.Starred):
+        return None
+    return TENSOR if _tensor_output_layer(expr.func, 0) else None
+
+
+def _tensor_output_layer(layer: nodes.NodeNG, depth: int) -> bool:
+    """Whether ``layer`` certainly holds a layer whose call returns one tensor."""
+    if depth > _CONSTANT_DEPTH:
+        return False
+    if isinstance(layer, nodes.Name):
+        return _tensor_output_layer(resolve.assigned_value(layer, sole=True), depth + 1)
+    attr = astutil.self_attribute(layer)
+    if attr is not None:
+        cls = astutil.enclosing_class(layer)
+        if cls is None:
+            return False
+        made = []
+        for klass in resolve.class_hierarchy(cls)[0]:
+            for node in klass.nodes_of_class((nodes.AssignAttr, nodes.Attribute)):
+                if node.attrname != attr or not astutil.is_self(node.expr):
+                    continue
+                if isinstance(node, nodes.AssignAttr):
+                    statement = node.parent
+                    if not (isinstance(statement, nodes.Assign) and statement.targets == [node]):
+                        return False
+                    made.append(statement.value)
+                elif isinstance(node.parent, nodes.Attribute):
+                    return False  # ``self.pre.append(...)``: the sequence may change
+        return bool(made) and all(_tensor_output_layer(value, depth + 1) for value in made)
+    if not isinstance(layer, nodes.Call) or not isinstance(layer.func, (nodes.Name, nodes.Attribute)):
+        return False
+    qname = resolve.qualified_name(layer.func)
+    if qname in apis.TENSOR_OUTPUT_CELLS:
+        return True
+    if qname not in apis.SEQUENTIAL_CELLS or layer.keywords or not layer.args:
+        return False
+    cells = layer.args
+    if len(cells) == 1 and isinstance(cells[0], (nodes.List, nodes.Tuple)):
+        cells = cells[0].elts
+    if not cells or any(isinstance(cell, nodes.Starred) for cell in cells):
+        return False
+    return _tensor_output_layer(cells[-1], depth + 1)
 
 
 def _arithmetic_object(expr: nodes.BinOp, depth: int) -> str | None:
@@ -2666,25 +2724,67 @@ def _iterated_from_dataset(name: nodes.Name) -> str | None:
     of tensors, or a dict of them for create_dict_iterator)."""
     frame = name.frame()
     for binding in frame.locals.get(name.name, ()):
-        loop = binding.parent
-        while isinstance(loop, (nodes.Tuple, nodes.List)):
-            loop = loop.parent
-        if not isinstance(loop, nodes.For):
-            return None
-        iterator = loop.iter
-        if isinstance(iterator, nodes.Call) and isinstance(iterator.func, nodes.Name) and iterator.func.name == "enumerate":
-            iterator = iterator.args[0] if iterator.args else None
-        if not (isinstance(iterator, nodes.Call) and isinstance(iterator.func, nodes.Attribute)):
-            return None
-        if iterator.func.attrname not in apis.DATASET_TENSOR_ITERATORS:
-            return None
-        numpy_output = astutil.argument(iterator, None, "output_numpy")
-        if numpy_output is astutil.UNKNOWN or (numpy_output is not None and astutil.literal_bool(numpy_output) is not False):
-            return None
-        if binding.parent is loop:  # the whole item: a dict or a list of tensors
-            return "container"
-        return TENSOR
+        return _dataset_loop_item(binding)
     return None
+
+
+def _dataset_loop_item(binding: nodes.NodeNG) -> str | None:
+    """What the loop target ``binding`` holds when its loop runs over a MindSpore
+    dataset iterator (see :func:`_iterated_from_dataset`), else None."""
+    loop = binding.parent
+    while isinstance(loop, (nodes.Tuple, nodes.List)):
+        loop = loop.parent
+    if not isinstance(loop, nodes.For) or not loop.parent_of(binding):
+        return None
+    enumerated, iterator = _dataset_iterator(loop.iter, 0)
+    if iterator is None:
+        return None
+    if binding.parent is loop:  # the whole item: a dict or a list of tensors
+        return None if enumerated else "container"
+    if enumerated:
+        # ``for step, (x, y) in enumerate(...)``: the step is an int; the item is
+        # the second element
+        pair = binding.parent
+        while isinstance(pair.parent, (nodes.Tuple, nodes.List)):
+            pair = pair.parent
+        if not (isinstance(pair, nodes.Tuple) and len(pair.elts) == 2 and pair.parent is loop):
+            return None
+        item = pair.elts[1]
+        if item is binding:
+            return "container"
+        if not item.parent_of(binding):
+            return None
+    return TENSOR
+
+
+def _dataset_iterator(expr: nodes.NodeNG | None, depth: int) -> tuple[bool, nodes.Call | None]:
+    """The dataset iterator call a loop runs over (``ds.create_tuple_iterator()``,
+    through ``enumerate(...)``, ``tqdm(...)`` or a name assigned it once), and whether
+    ``enumerate`` pairs each item with its step; (False, None) when it is not one."""
+    enumerated = False
+    while depth <= _CONSTANT_DEPTH:
+        depth += 1
+        if isinstance(expr, nodes.Name):
+            expr = resolve.assigned_value(expr, sole=True)
+            continue
+        if not isinstance(expr, nodes.Call):
+            return False, None
+        func = expr.func
+        if isinstance(func, nodes.Name) and func.name == "enumerate" and resolve.binding(func) is None:
+            if enumerated or not expr.args:
+                return False, None
+            enumerated, expr = True, expr.args[0]
+            continue
+        if isinstance(func, (nodes.Name, nodes.Attribute)) and resolve.qualified_name(func) in apis.ITEM_PRESERVING_WRAPPERS:
+            expr = expr.args[0] if expr.args else None
+            continue
+        if not (isinstance(func, nodes.Attribute) and func.attrname in apis.DATASET_TENSOR_ITERATORS):
+            return False, None
+        numpy_output = astutil.argument(expr, None, "output_numpy")
+        if numpy_output is astutil.UNKNOWN or (numpy_output is not None and astutil.literal_bool(numpy_output) is not False):
+            return False, None
+        return enumerated, expr
+    return False, None
 
 
 def _declared_tensor(param: nodes.AssignName) -> bool:

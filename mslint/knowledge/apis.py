@@ -1568,6 +1568,17 @@ CELL_CONTAINERS: frozenset[str] = frozenset(
 # Containers that run their cells one after the other, in the order they hold them
 # (SequentialCell.construct loops over cell_list).
 SEQUENTIAL_CELLS: frozenset[str] = frozenset({"mindspore.nn.SequentialCell"})
+# mindspore.nn layers whose call returns one tensor (measured on MindSpore 2.10:
+# tests/oracle/test_torch_idioms.py), so ``layer(x).size(0)`` raises TypeError
+# (Tensor.size is an int). Recurrent layers and attention return tuples: not here.
+TENSOR_OUTPUT_CELLS: frozenset[str] = frozenset(
+    f"mindspore.nn.{name}" for name in (
+        "Conv1d", "Conv2d", "Conv3d", "Conv2dTranspose", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
+        "LayerNorm", "GroupNorm", "Dense", "ReLU", "ReLU6", "LeakyReLU", "GELU", "Sigmoid", "Tanh",
+        "SiLU", "Softmax", "PReLU", "ELU", "Dropout", "Flatten", "Identity", "MaxPool1d", "MaxPool2d",
+        "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "Embedding",
+    )
+)
 # Methods that add a cell at the end of such a sequence -> the position of the cell
 # argument: SequentialCell.append (measured: it extends cell_list, which construct
 # runs; insert_child_to_cell does not), and PyTorch's Sequential.add_module(name,
@@ -1948,6 +1959,9 @@ TENSOR_ANNOTATIONS: frozenset[str] = frozenset(
 # Dataset iterators whose items are MindSpore tensors (unless output_numpy=True).
 DATASET_DICT_ITERATOR = "create_dict_iterator"
 DATASET_TENSOR_ITERATORS: frozenset[str] = frozenset({"create_tuple_iterator", DATASET_DICT_ITERATOR})
+# Wrappers that yield the items of the iterable they are given, unchanged: a loop
+# over ``tqdm(loader)`` gets the dataset's items (``enumerate`` is handled apart).
+ITEM_PRESERVING_WRAPPERS: frozenset[str] = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm"})
 # ms-amp-overrides-to-float: Cell methods that iterate over its sub-cells (a loop
 # that sets each BatchNorm back to float32, as the migration guide shows).
 CELL_ITERATING_METHODS: frozenset[str] = frozenset({"cells_and_names", "cells", "name_cells"})

@@ -316,3 +316,44 @@ report(methods=methods, attributes=attributes, arithmetic=arithmetic, declared=d
     assert result["index"] == ["Tensor", "Tensor", "Tensor"]
     assert result["number_left"] == "Tensor" and result["numpy_left"] == "ndarray"
     assert all(result["declared"])  # the annotations taken as a declared tensor name Tensor classes
+
+
+# An input each layer of apis.TENSOR_OUTPUT_CELLS takes, and the arguments it is built with.
+_LAYER_CASES = {
+    "Conv1d": ("(4, 8, 1)", (1, 4, 6)), "Conv2d": ("(4, 8, 1)", (1, 4, 6, 6)),
+    "Conv3d": ("(4, 8, 1)", (1, 4, 6, 6, 6)), "Conv2dTranspose": ("(4, 8, 1)", (1, 4, 6, 6)),
+    "BatchNorm1d": ("(4,)", (2, 4)), "BatchNorm2d": ("(4,)", (1, 4, 6, 6)),
+    "BatchNorm3d": ("(4,)", (1, 4, 6, 6, 6)), "LayerNorm": ("((6,),)", (1, 4, 6)),
+    "GroupNorm": ("(2, 4)", (1, 4, 6, 6)), "Dense": ("(6, 3)", (2, 6)), "ReLU": ("()", (2, 6)),
+    "ReLU6": ("()", (2, 6)), "LeakyReLU": ("()", (2, 6)), "GELU": ("()", (2, 6)), "Sigmoid": ("()", (2, 6)),
+    "Tanh": ("()", (2, 6)), "SiLU": ("()", (2, 6)), "Softmax": ("()", (2, 6)), "PReLU": ("()", (2, 6)),
+    "ELU": ("()", (2, 6)), "Dropout": ("()", (2, 6)), "Flatten": ("()", (1, 4, 6, 6)),
+    "Identity": ("()", (2, 6)), "MaxPool1d": ("(2, 2)", (1, 4, 6)), "MaxPool2d": ("(2, 2)", (1, 4, 6, 6)),
+    "AvgPool1d": ("(2, 2)", (1, 4, 6)), "AvgPool2d": ("(2, 2)", (1, 4, 6, 6)),
+    "AdaptiveAvgPool2d": ("(1,)", (1, 4, 6, 6)), "Embedding": ("(10, 4)", None),
+}
+
+
+def test_ms_torch_in_cell_layer_outputs_are_tensors_so_size_0_raises(run_snippet):
+    """Each layer of apis.TENSOR_OUTPUT_CELLS returns one MindSpore tensor, and so does
+    a SequentialCell ending with one: ``.size(0)`` on the result raises TypeError
+    (PyNative, as in a helper method outside construct)."""
+    from mslint.knowledge import apis
+
+    assert {f"mindspore.nn.{name}" for name in _LAYER_CASES} == set(apis.TENSOR_OUTPUT_CELLS)
+    result = run_snippet(f'''
+pynative_mode()
+cases = {_LAYER_CASES!r}
+out = {{}}
+for name, (args, shape) in cases.items():
+    layer = getattr(nn, name)(*eval(args))
+    x = Tensor(np.ones((2, 3)), ms.int32) if shape is None else Tensor(np.ones(shape), ms.float32)
+    y = layer(x)
+    out[name] = [type(y).__name__, attempt(lambda: y.size(0))[1].split(":")[0]]
+seq = nn.SequentialCell(nn.Conv2d(4, 8, 1, has_bias=True), nn.BatchNorm2d(8), nn.ReLU())
+y = seq(Tensor(np.ones((1, 4, 6, 6)), ms.float32))
+out["SequentialCell"] = [type(y).__name__, attempt(lambda: y.size(0))[1].split(":")[0]]
+report(**out)
+''')
+    wrong = {name: got for name, got in result.items() if got != ["Tensor", "TypeError"]}
+    assert not wrong, wrong
