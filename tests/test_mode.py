@@ -425,7 +425,7 @@ def test_a_module_only_export_scripts_compile_is_never_differentiated_in_graph_m
     paths.update(_project(tmp_path, {"export.py": export.replace("ms.export(net, x, file_name='net')",
                                                                  "train_one_epoch(net, data)")}))
     assert programs.decide(paths.values())[paths["src/model.py"]].trained
-    # a graph-mode program that shows no inference is taken to train
+    # a graph-mode program that shows no use mslint can read (no inference, no weights loaded) is taken to train
     paths.update(_project(tmp_path, {"export.py": "import mindspore as ms\nfrom src.model import Net\n"
                                                   "ms.set_context(mode=ms.GRAPH_MODE)\nprint(Net()(x))\n"}))
     assert programs.decide(paths.values())[paths["src/model.py"]] == mode.Decision(mode.GRAPH, "../export.py sets GRAPH_MODE")

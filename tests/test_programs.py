@@ -510,8 +510,11 @@ def test_a_cell_a_graph_program_builds_and_never_calls_is_not_compiled_by_it(tmp
     if not compiled:
         assert decided.basis == "eval.py builds it and never calls it (eval.py:8)"
         assert "[not compiled there: it builds it and never calls it (eval.py:8)]" in model.explain()
-    # the sub-cells it builds are built all the same
-    assert model.decision(paths["pair.py"], "Encoder") == mode.Decision(mode.GRAPH, "eval.py sets GRAPH_MODE")
+    # the sub-cells it builds are built all the same (a program that loads weights and
+    # reaches no training text runs inference only: Program.trains)
+    encoder = model.decision(paths["pair.py"], "Encoder")
+    assert (encoder.mode, encoder.basis.split(",")[0]) == (mode.GRAPH, "eval.py sets GRAPH_MODE")
+    assert encoder.trained == ("load_checkpoint" not in uses)
 
 
 @pytest.mark.parametrize(("uses", "compiled"), [
@@ -536,7 +539,10 @@ def test_a_cell_whose_construct_a_graph_program_only_calls_directly_is_not_compi
     assert decided.mode == (mode.GRAPH if compiled else mode.PYNATIVE)
     if not compiled:
         assert decided.basis.startswith("eval.py calls its construct directly, as plain Python (eval.py:")
-    assert model.decision(paths["pair.py"], "Encoder") == mode.Decision(mode.GRAPH, "eval.py sets GRAPH_MODE")
+    encoder = model.decision(paths["pair.py"], "Encoder")
+    assert (encoder.mode, encoder.basis.split(",")[0]) == (mode.GRAPH, "eval.py sets GRAPH_MODE")
+    # a program calling construct itself, with no training text, runs forward passes only
+    assert encoder.trained == ("ms.grad" in uses)
 
 
 def test_a_direct_construct_call_in_a_function_handed_on_or_decorated_may_be_compiled(tmp_path: Path) -> None:
@@ -986,3 +992,33 @@ def test_code_every_program_only_evaluates_is_untrained_in_pynative_too(tmp_path
         assert programs.trained_at(paths["net.py"], "Net") is None  # no program in sight: anyone may train it
     finally:
         programs.release()
+
+
+@pytest.mark.parametrize(("script", "trains"), [
+    # loads weights and runs forward passes; stop_gradient (a port of torch.no_grad),
+    # from_pretrained and a method named degrad_... are no training text
+    ("net = Net()\n    ms.load_param_into_net(net, ms.load_checkpoint('w.ckpt'))\n"
+     "    print(ms.ops.stop_gradient(net(1)))\n", False),
+    ("net = Net()\n    ms.load_checkpoint('w.ckpt', net)\n    print(net.degrad_latent(net(1)))\n", False),
+    ("net = Net.from_pretrained('w.ckpt')\n    print(net(1))\n", False),
+    # calls construct itself to look at a shape (a notebook's scratch cell)
+    ("print(Net().construct(1).shape)\n", False),
+    # training text anywhere it reaches: it may train
+    ("net = Net()\n    ms.load_checkpoint('w.ckpt', net)\n    net.set_train()\n    print(net(1))\n", True),
+    ("net = Net()\n    ms.load_checkpoint('w.ckpt', net)\n    ms.value_and_grad(net)(1)\n", True),
+    ("net = Net()\n    ms.load_checkpoint('w.ckpt', net)\n    train_one_epoch(net)\n", True),
+    # shows no use mslint can read: it may hand the network to code that trains it
+    ("run(Net())\n", True),
+    ("print(Net()(1))\n", True),
+])
+def test_a_program_that_only_loads_weights_and_runs_forward_does_not_train(
+        tmp_path: Path, script: str, trains: bool) -> None:
+    files = _project(tmp_path, {
+        "net.py": CELL.format(name="Net"),
+        "main.py": "import mindspore as ms\nfrom net import Net\nfrom engine import run, train_one_epoch\n"
+                   "if __name__ == '__main__':\n    " + script,
+    })
+    model = _model(tmp_path)
+    (program,) = [program for program in model.programs if program.path.endswith("main.py")]
+    assert program.trains is trains
+    assert model.verdict(files["net.py"])["untrained"] == ([] if trains else ["Net"])

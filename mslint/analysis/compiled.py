@@ -17,7 +17,7 @@ import astroid
 from astroid import nodes
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, programs, resolve, scope, values
+from mslint.analysis import astutil, programs, resolve, scope, sites, values
 from mslint.analysis.project import module_name
 
 _NESTED_SCOPES = (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)
@@ -360,6 +360,12 @@ def _never_compiled(  # noqa: PLR0913
         return False  # ``ms.jit(self.step)``, ``grad(self.forward)``: run from elsewhere
     seen = seen | {method}
     if method.name == apis.CELL_FORWARD_METHOD:
+        if resolve.is_cell_class(cls):
+            held = cache.get(("never called", cls))
+            if held is None:
+                held = cache[("never called", cls)] = _cell_never_called_compiled(cls)
+            if held:
+                return True
         # (looked for only where the programs fix the training flag: finding a
         # class's constructions in the project costs a search of its modules)
         if not resolve.is_cell_class(cls) or _decision(method, analysis).training_flag() is None:
@@ -566,6 +572,45 @@ def _cell_never_called(  # noqa: PLR0913
             if not _never_compiled(called, analysis, False, seen, depth + 1, cache):
                 return False
     return True
+
+
+def _cell_never_called_compiled(cls: nodes.ClassDef) -> bool:
+    """Whether no Cell of class ``cls`` is ever called where it may be compiled:
+    the programs in sight build it (mslint.analysis.programs.construction; no
+    subclass, no reference passed on) only as ``self.<attr> = Cls(...)`` in the
+    ``__init__`` of a class whose ``<instance>.<attr>`` nothing in sight reads
+    (sites.attribute_never_read: a metric Cell a ``Metric`` holds and never
+    calls), or else in the main guard of an entry whose own program runs
+    PyNative (a module's self-test), and at least once the first way. Its
+    construct then never runs compiled."""
+    built = programs.construction(cls.root().file, cls.name) if isinstance(cls.parent, nodes.Module) else None
+    if built is None or not built.sites or built.passed_along or built.subclasses:
+        return False
+    held_once = False
+    for site in built.sites:
+        if site.pynative_main:
+            continue
+        call = _call_at(site.path, site.line, cls)
+        held = _held_by_any(call, cls) if call is not None else None
+        if held is None or not sites.attribute_never_read(*held):
+            return False
+        held_once = True
+    return held_once
+
+
+def _held_by_any(call: nodes.Call, cls: nodes.ClassDef) -> tuple[nodes.ClassDef, str] | None:
+    """(holder, attribute) when ``call`` is ``self.<attribute> = Cls(...)`` in the
+    ``__init__`` of a class ``holder`` (a Cell or not) and builds ``cls`` itself."""
+    if not _builds(call, cls):
+        return None
+    statement = call.parent
+    if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
+        return None
+    attr = astutil.self_attribute(statement.targets[0])
+    found = astutil.enclosing_method(call)
+    if attr is None or found is None or found[0].name != "__init__":
+        return None
+    return found[1], attr
 
 
 def _call_at(path: str, line: int, cls: nodes.ClassDef) -> nodes.Call | None:

@@ -70,7 +70,7 @@ from typing import Any
 from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 7
+FACTS_VERSION = 8
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -93,6 +93,8 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
         "entry": mode.is_entry(data),
         "trains": mode.TRAINS.search(data) is not None,
         "infers": mode.INFERS.search(data) is not None,
+        "loads_weights": mode.LOADS_WEIGHTS.search(data) is not None,
+        "calls_construct": mode.CALLS_CONSTRUCT.search(data) is not None,
         "exports": b"export" in data and mode.EXPORTS.search(data) is not None,
         "sets_training": b"train" in data and (
             mode.SETS_TRAINING.search(data) is not None

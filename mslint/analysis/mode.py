@@ -63,13 +63,27 @@ _TOP_GRAD = re.compile(rb"^[\w.]+\s*=\s*[\w.]*\b(?:value_and_grad|grad)\s*\(", r
 # a program that differentiates what it runs (anywhere in its project import
 # closure), and one that runs inference: export, evaluation, prediction
 # (any call whose name holds "train" or "grad": ``train_one_epoch(...)``,
-# ``set_train()``, ``value_and_grad(...)``, but not ``set_train(False)``; an optimizer)
+# ``set_train()``, ``value_and_grad(...)``, but not ``set_train(False)``; an optimizer).
+# A name counts from its start or after an underscore (``set_train(``,
+# ``value_and_grad(``, ``zero_grad(``), not inside a word (``degrad(``,
+# ``constrain(``, ``upgrade(``); the names that stop or load rather than train
+# do not count: ``stop_gradient(`` / ``StopGradient(`` (the port of
+# ``torch.no_grad``), ``no_grad(``, ``from_pretrained(`` / ``load_pretrained(``.
 TRAINS = re.compile(
-    rb"(?:[Tt]rain|[Gg]rad|jacfwd|jacrev|vjp|jvp)\w*\s*\((?!\s*(?:mode\s*=\s*)?False\b)"
+    rb"(?<![A-Za-z0-9])(?<!stop_)(?<!no_)"
+    rb"(?:(?:pre|re)?[Tt]rain(?!ed\b)|[Gg]rad|jacfwd|jacrev|vjp|jvp)\w*\s*\((?!\s*(?:mode\s*=\s*)?False\b)"
     rb"|\bTrainOneStep\w*|\bTrainer\b|\bgrad_fn\b|\.fit\s*\("
     rb"|\b(?:Momentum|Adam\w*|SGD|Lamb|LARS|RMSProp|Optimizer)\s*\("
 )
 INFERS = re.compile(rb"\b(?:export|predict|eval|infer)\s*\(|\bset_train\s*\(\s*(?:mode\s*=\s*)?False\b")
+# A program that uses trained weights (loads a checkpoint into a network, or
+# pretrained ones), and one that calls a Cell's construct itself (a notebook
+# checking shapes): with nothing it reaches training (TRAINS), it runs the
+# network forward only (mslint.analysis.programs: Program.trains).
+LOADS_WEIGHTS = re.compile(
+    rb"\b(?:load_checkpoint|load_param_into_net|load_state_dict|from_pretrained|load_pretrained)\s*\("
+)
+CALLS_CONSTRUCT = re.compile(rb"\.construct\s*\(")
 # A program that turns the training flag on (``Cell.training``, which graph mode
 # folds as a constant: measured, tests/oracle/test_graph.py): ``set_train()``,
 # ``set_train(True)``, or a ``Model(...)`` whose ``.train(...)`` calls set_train (FACTS.md;

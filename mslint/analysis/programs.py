@@ -75,7 +75,8 @@ layer, not the module it sits in:
   (:attr:`Decision.ascend`), for the rules whose harm is Ascend's.
 - **Trained or only evaluated**: a graph-mode Cell that every compiling program
   only evaluates or exports (``.predict``, ``.eval``, ``set_train(False)``,
-  ``mindspore.export``, and nothing they reach trains) loses no gradient under
+  ``mindspore.export``, weights loaded and forward passes run, and nothing they
+  reach trains: Model._may_train) loses no gradient under
   LAX (:attr:`Decision.trained`); ``mindspore.export`` compiles under STRICT
   (:attr:`Decision.exported_by`). One that every compiling program only trains
   (``set_train()``, ``Model.train``; nothing reached evaluates, exports or turns
@@ -1110,9 +1111,26 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if by_config and GRAPH in selected:
             # the mode is the configuration's: what only PyNative ones select runs PyNative (Model._reach)
             program.pynative_configs = frozenset(config for config, modes in by_config.items() if modes == {PYNATIVE})
-        program.trains = any(self.facts(path)["trains"] for path in files) or not self.facts(entry)["infers"]
+        program.trains = self._may_train(entry, files)
         program.exports = self.facts(entry)["exports"]
         program.only_trains = self._only_trains(files | {entry})
+
+    def _may_train(self, entry: str, files: set[str]) -> bool:
+        """Whether the program of ``entry``, reaching ``files``, may train what it
+        builds: what it reaches shows training text (mslint.analysis.mode.TRAINS:
+        an optimizer, a gradient, ``train(``, ``fit(``, ``set_train()``,
+        TrainOneStepCell), or it shows no use of the network mslint can read,
+        so it may hand it to code mslint cannot follow: its entry neither runs
+        inference (INFERS), nor calls a Cell's ``construct`` itself, and nothing
+        it reaches loads weights (LOADS_WEIGHTS). A program that loads a
+        checkpoint, or runs forward passes only, and reaches no training text
+        does not train: its Cells keep ``training=False`` (FACTS.md)."""
+        if any(self.facts(path)["trains"] for path in files | {entry}):
+            return True
+        own = self.facts(entry)
+        if own["infers"] or own.get("calls_construct"):
+            return False
+        return not any(self.facts(path).get("loads_weights") for path in files | {entry})
 
     def _only_trains(self, files: set[str]) -> bool:
         """Whether a program reaching ``files`` turns the Cells' training flag on
@@ -1620,8 +1638,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """Whether programs in sight build top-level ``name`` of ``path`` and none
         of them may train it, whatever its mode: none reaches code whose text
         trains (mslint.analysis.mode.TRAINS: an optimizer, a gradient, ``train(``,
-        ``set_train()``; a program whose entry shows no inference either counts as
-        training, Program.trains), and no program that may train reaches the file
+        ``set_train()``; a program that shows no use of the network mslint can read
+        either counts as training, Model._may_train), and no program that may train reaches the file
         at all (importing it: a factory mslint cannot follow may build the class
         there)."""
         programs = self._by_node.get((path, name))
@@ -1646,6 +1664,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
             return found.setdefault((target[1], target[2]), {"sites": [], "passed": False, "subclasses": []})
 
         entries = {program.path for program in self.programs}  # (a module's top-level names build nothing)
+        # the entries whose own program runs PyNative: what their main guard builds and calls runs uncompiled
+        plain = {program.path for program in self.programs if program.kind not in _COMPILING}
 
         def is_class(target: tuple | None) -> bool:
             return target is not None and target[0] == "sym" and target[2] in self.facts(target[1])["classes"]
@@ -1662,7 +1682,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 if owner and self.resolve(path, owner, local) == target:
                     entry(target)["passed"] = True  # C.create(...): built with what the method passes
                 else:
-                    entry(target)["sites"].append([path, line, args, keywords, unread])
+                    entry(target)["sites"].append([path, line, args, keywords, unread, name == MAIN and path in plain])
             for dotted in body.get("refs", ()) if name != MODULE or path in entries else ():
                 target = self.resolve(path, dotted, local)
                 # (the class's own code naming it, ``super(C, self)``, passes nothing on)
@@ -2035,6 +2055,7 @@ class Site:
     args: tuple
     keywords: dict
     unread: bool  # *args, **kwargs: more is passed than the specs say
+    pynative_main: bool = False  # in the main guard of an entry whose program runs PyNative
 
 
 @dataclass(frozen=True)
@@ -2081,7 +2102,8 @@ def construction(path: str | None, cls: str) -> Construction | None:
         return None
     return Construction(
         params=tuple(known["params"]),
-        sites=tuple(Site(site[0], site[1], tuple(site[2]), dict(site[3]), bool(site[4])) for site in known["sites"]),
+        sites=tuple(Site(site[0], site[1], tuple(site[2]), dict(site[3]), bool(site[4]), bool(site[5:6] and site[5]))
+                    for site in known["sites"]),
         passed_along=bool(known["passed"]),
         subclasses=tuple((item[0], item[1]) for item in known["subclasses"]),
     )

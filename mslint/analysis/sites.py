@@ -26,7 +26,7 @@ import re
 import astroid
 from astroid import nodes
 
-from mslint.knowledge import apis
+from mslint.knowledge import apis, guide
 from mslint.analysis import astutil, resolve
 from mslint.analysis.project import module_name, package_root, read_source
 
@@ -56,6 +56,8 @@ def calls_of(func: nodes.FunctionDef) -> list[Site]:
             return []
         if func.name == "__init__":
             return _constructions(parent, func)
+        if func.name == apis.CELL_FORWARD_METHOD:
+            return _self_calls(parent, func) + _instance_calls(parent)
         return _self_calls(parent, func)
     if isinstance(parent, nodes.Module):
         return _function_calls(func)
@@ -295,6 +297,66 @@ def _self_calls(cls: nodes.ClassDef, method: nodes.FunctionDef) -> list[Site]:
     return sites
 
 
+def _instance_calls(cls: nodes.ClassDef) -> list[Site]:
+    """The calls of a Cell's instances, which run its construct (``self.norm(x)``
+    runs ``Normalize.construct(self, x)``): only when every instance in sight is
+    held as ``self.<attr> = Cls(...)`` in the ``__init__`` of a class, and every
+    read of ``<x>.<attr>`` in sight is such a call ``self.<attr>(...)`` in that
+    class (never passed along, stored elsewhere, or reached by a computed name);
+    [] otherwise (also with subclasses in sight, or a construction passed
+    through a function): the calls in sight are then not all the ways it runs."""
+    if not resolve.is_cell_class(cls):
+        return []
+    modules = _modules_naming(cls, {cls.name})
+    if modules is None or _subclasses_in(cls, modules):
+        return []
+    found: list[Site] = []
+    constructions = _constructions(cls, cls)
+    if not constructions:
+        return []
+    for call, _ in constructions:
+        statement = call.parent
+        if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
+            return []
+        attr = astutil.self_attribute(statement.targets[0])
+        held = astutil.enclosing_method(call)
+        if attr is None or held is None or held[0].name != "__init__":
+            return []
+        calls = _attribute_calls(held[1], attr)
+        if calls is None:
+            return []
+        found += [(use, True) for use in calls]
+    return found
+
+
+def _attribute_calls(holder: nodes.ClassDef, attr: str) -> list[nodes.Call] | None:
+    """Every ``self.<attr>(...)`` in ``holder`` when those calls are the only reads of
+    ``<x>.<attr>`` in sight (as attribute_never_read searches); None otherwise."""
+    modules = _modules_naming(holder, {holder.name})
+    if modules is None or _subclasses_in(holder, modules):
+        return None
+    user, external = resolve.class_hierarchy(holder)
+    if not external <= _SILENT_BASES or len(user) != 1 or _hands_out_cells(holder, attr):
+        return None
+    seen = {module.file for module in modules}
+    if holder.root().file not in seen:
+        modules.append(holder.root())
+    calls = []
+    for module in modules:
+        for node in astutil.module_nodes(module, nodes.Attribute):
+            if node.attrname != attr:
+                continue
+            owner = astutil.enclosing_class(node) if astutil.is_self(node.expr) else None
+            if owner is None:
+                return None  # <x>.<attr> on another object: may be an instance's
+            if _key(owner) != _key(holder):
+                continue  # another class's attribute of the same name
+            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+                return None  # passed along, stored elsewhere: it may run anywhere
+            calls.append(node.parent)
+    return calls
+
+
 def _function_calls(func: nodes.FunctionDef) -> list[Site]:
     key = _key(func)
     sites: list[Site] = []
@@ -326,8 +388,10 @@ _CELL_EXPORTS = frozenset({
     "children", "named_children", "modules", "named_modules",
 })
 _DYNAMIC_READERS = frozenset({"getattr", "vars"})
-# The external bases whose code reads no attribute a subclass sets (Cell itself, mixins).
-_SILENT_BASES = apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES | {"builtins.object"}
+# The external bases whose code reads no attribute a subclass sets (Cell itself, mixins;
+# mindspore.train.Metric reads only clear/update/eval and its own private state:
+# tests/oracle/test_graph.py).
+_SILENT_BASES = apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES | {"builtins.object"} | guide.METRIC_BASES
 
 _NEVER_READ: dict[tuple, bool] = {}
 

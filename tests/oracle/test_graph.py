@@ -1039,3 +1039,49 @@ report(direct=direct, called=called, sub_cell=sub_cell, graph_grad=graph_grad, e
     assert result["sub_cell"][0] == "error" and "asnumpy" in result["sub_cell"][1]
     assert result["eager_grad"] == ["ok", 4.0]  # d(sum(x * w) * 1)/dw: the step count is a constant
     assert result["graph_grad"] == ["ok", 0.0]
+
+
+def test_ms_asnumpy_in_graph_in_a_cell_a_metric_holds_and_never_calls_never_runs(run_snippet):
+    """mslint.analysis.sites._SILENT_BASES: mindspore.train.Metric's own code reads
+    no attribute a subclass sets but the methods it defines (clear, update, eval),
+    so a Cell a Metric holds runs only where the subclass calls it; a Metric
+    driven through Model.eval, in GRAPH_MODE, never calls a held Cell that its
+    own methods do not call."""
+    result = run_snippet('''
+import ast, inspect, textwrap
+from mindspore.train import Metric, Model
+
+source = textwrap.dedent(inspect.getsource(Metric))
+reads = sorted({node.attr for node in ast.walk(ast.parse(source))
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"})
+
+graph_mode("strict")
+calls = []
+
+class HostCell(nn.Cell):
+    def construct(self, x):
+        calls.append(1)
+        return float(np.mean(x.asnumpy()))
+
+class Held(Metric):
+    def __init__(self):
+        super().__init__()
+        self.host = HostCell()
+        self.clear()
+    def clear(self):
+        self.n = 0
+    def update(self, *inputs):
+        self.n += 1
+    def eval(self):
+        return self.n
+
+import mindspore.dataset as ds
+data = ds.NumpySlicesDataset({"x": np.ones((4, 2), np.float32), "y": np.ones((4, 1), np.float32)},
+                             shuffle=False).batch(2)
+net = nn.Dense(2, 1)
+model = Model(net, nn.MSELoss(), metrics={"held": Held()})
+report(reads=reads, result=model.eval(data, dataset_sink_mode=False), calls=len(calls))
+''')
+    assert set(result["reads"]) <= {"clear", "update", "eval", "_indexes", "_abs_error_sum", "_samples_num"}, result["reads"]
+    assert result["result"] == {"held": 2}
+    assert result["calls"] == 0
