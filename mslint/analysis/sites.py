@@ -492,33 +492,73 @@ def _other_object(receiver: nodes.NodeNG, family: set[tuple]) -> bool:
     """A local name of a function (not a parameter) that holds something proven not to
     be an instance of the family: ``trunk = make_backbone()`` returning another class's
     instance, whose ``trunk.conv1`` is not the family's ``self.conv1``. False when
-    anything about it is unknown."""
+    anything about it is unknown. Read from the assignments and the project
+    functions' return statements, never by astroid's inference (which would enter
+    mindspore's sources: tests/test_no_external_inference.py)."""
     if not isinstance(receiver, nodes.Name):
         return False
     frame = receiver.frame()
     if not isinstance(frame, nodes.FunctionDef) or receiver.name in frame.argnames():
         return False
-    if receiver.name not in frame.locals:
+    classes = _classes_bound(frame, receiver.name, 0)
+    if not classes:
         return False
-    try:
-        inferred = list(receiver.infer())
-    except (astroid.InferenceError, RecursionError):
-        return False
-    if not inferred or len(inferred) > 8:
-        return False
-    for value in inferred:
-        if isinstance(value, nodes.Module):
-            continue
-        cls = value._proxied if isinstance(value, astroid.Instance) else None
-        if not isinstance(cls, nodes.ClassDef) or cls.root().name == "builtins":
-            return False
-        try:
-            lineage = [cls, *cls.ancestors()]
-        except (astroid.InferenceError, RecursionError):
-            return False
+    for cls in classes:
+        lineage, _ = resolve.class_hierarchy(cls)
         if any(_key(klass) in family for klass in lineage):
             return False
     return True
+
+
+_RETURN_DEPTH = 2  # factories followed: ``resnet50()`` -> ``_resnet(...)`` -> ``ResNet(...)``
+
+
+def _classes_bound(scope: nodes.FunctionDef, name: str, depth: int) -> list[nodes.ClassDef] | None:
+    """The project classes every assignment of ``name`` in ``scope`` constructs
+    (directly, or through project functions that return a construction); None
+    when any is something else or unknown."""
+    assigned = [node for node in scope.nodes_of_class(nodes.AssignName) if node.name == name and node.scope() is scope]
+    if not assigned:
+        return None
+    found: list[nodes.ClassDef] = []
+    for target in assigned:
+        statement = target.parent
+        if not isinstance(statement, nodes.Assign) or len(statement.targets) != 1 or statement.targets[0] is not target:
+            return None
+        classes = _classes_of_value(statement.value, depth)
+        if not classes:
+            return None
+        found.extend(classes)
+    return found
+
+
+def _classes_of_value(value: nodes.NodeNG, depth: int) -> list[nodes.ClassDef] | None:
+    if not isinstance(value, nodes.Call):
+        return None
+    cls = resolve.user_class_of_call(value)
+    if cls is not None:
+        return [cls]
+    if depth >= _RETURN_DEPTH:
+        return None
+    func = resolve.project_function(value.func)
+    if func is None and isinstance(value.func, nodes.Name):
+        bound = resolve.binding(value.func)
+        func = bound if isinstance(bound, nodes.FunctionDef) else None
+    if func is None:
+        return None
+    found: list[nodes.ClassDef] = []
+    returns = [node for node in func.nodes_of_class(nodes.Return) if node.scope() is func]
+    if not returns:
+        return None
+    for statement in returns:
+        if isinstance(statement.value, nodes.Name):
+            classes = _classes_bound(func, statement.value.name, depth + 1)
+        else:
+            classes = _classes_of_value(statement.value, depth + 1) if statement.value is not None else None
+        if not classes:
+            return None
+        found.extend(classes)
+    return found
 
 
 # ---------------------------------------------------------------------------
