@@ -392,10 +392,27 @@ def imported_module(importer: nodes.Module, modname: str) -> nodes.Module:
 
 
 def _project_file(importer: nodes.Module, modname: str) -> str | None:
-    """The file of ``modname`` below the package root of ``importer``'s file."""
+    """The file of ``modname`` below the package root of ``importer``'s file;
+    else below a folder between the two, the importer's own first: a program run
+    from ``exp/src`` imports ``from model import common`` as ``exp/src/model``
+    even when ``exp/src`` holds an ``__init__.py`` (Python puts the script's
+    folder on sys.path; the program model searches the same folders)."""
     if not importer.file or not os.path.isabs(importer.file) or not modname:
         return None
-    return _file_below(project.package_root(importer.file), modname)
+    root = project.package_root(importer.file)
+    found = _file_below(root, modname)
+    if found is not None:
+        return found
+    folder = os.path.dirname(importer.file)
+    while folder.startswith(root) and folder != root:
+        found = _file_below(folder, modname)
+        if found is not None:
+            return found
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return None
 
 
 @functools.lru_cache(maxsize=8192)
