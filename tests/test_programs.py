@@ -789,6 +789,26 @@ def test_the_program_model_is_cached_and_follows_its_configs(tmp_path: Path, cap
     assert [item["line"] for item in _lint(capsys, ".")["findings"]] == [4]
 
 
+@pytest.mark.usefixtures("_isolated")
+def test_facts_read_past_the_first_reading_are_cached_too(tmp_path: Path) -> None:
+    # a library (no program): the model's first reading reads no file; the facts
+    # asked later (names resolved through a module, a verdict) are kept, and the
+    # next run takes them from the cache instead of parsing the file again
+    paths = _project(tmp_path, {"lib/__init__.py": "", "lib/model.py": CELL.format(name="Net")})
+    from mslint.run import cache
+
+    parsed = []
+    for _ in range(2):
+        store = cache.ResultCache()
+        try:
+            model = programs.Model(str(tmp_path), list(paths.values()), facts_store=store)
+            assert "Net" in model.facts(paths["lib/model.py"])["classes"]
+            parsed.append(model.parsed)
+        finally:
+            store.close()
+    assert parsed == [1, 0]
+
+
 def test_explain_prints_the_programs_their_modes_and_what_they_build(tmp_path: Path, capsys) -> None:
     _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.GRAPH_MODE)\n"
                                     "def main():\n    Net()\nif __name__ == '__main__':\n    main()\n",

@@ -374,9 +374,27 @@ class Model:  # pylint: disable=too-many-instance-attributes
         known = self._facts.get(path)
         if known is None:
             data = self.data(path)
-            known = self._facts[path] = read_facts(data, path) if data is not None else read_facts(b"", path)
-            self.parsed += 1
+            known = self._stored_facts(data) if data is not None else None
+            if known is None:
+                known = read_facts(data, path) if data is not None else read_facts(b"", path)
+                self.parsed += 1
+                if data is not None and self._store is not None:
+                    try:  # a file the first reading did not foresee: kept for the next run too
+                        self._store.put_facts([(content_hash(data), known)])
+                    except Exception:  # noqa: BLE001 - a cache problem never stops a run
+                        pass
+            self._facts[path] = known
         return known
+
+    def _stored_facts(self, data: bytes) -> dict | None:
+        """The facts the store keeps for this content, when current."""
+        if self._store is None:
+            return None
+        try:
+            stored = self._store.get_facts([content_hash(data)]).get(content_hash(data))
+        except Exception:  # noqa: BLE001
+            return None
+        return stored if isinstance(stored, dict) and stored.get("v") == FACTS_VERSION else None
 
     def _script_candidate(self, path: str) -> bool:
         """A file outside packages whose top level calls something: it may be a
