@@ -277,50 +277,6 @@ def _partial_layer(call: nodes.Call) -> _Bound | None:
     return bound
 
 
-def _guard_false_before(call: nodes.Call) -> bool:
-    """``mod_id = 0`` ... ``if mod_id == 4: drop = partial(nn.Dropout, keep_prob=0.3)``:
-    the call sits in the body of an ``if <name> == <constant>`` whose name was last
-    bound, before it and in a block around it, to another constant, with no binding
-    of the name inside a loop around the ``if``: the branch never runs there."""
-    func = call.frame()
-    node = call
-    while node is not func and node.parent is not None:
-        parent = node.parent
-        if isinstance(parent, nodes.If) and node in parent.body:
-            test = parent.test
-            if (isinstance(test, nodes.Compare) and isinstance(test.left, nodes.Name) and len(test.ops) == 1
-                    and test.ops[0][0] == "==" and isinstance(test.ops[0][1], nodes.Const)):
-                value = _constant_before(parent, test.left.name, func)
-                if value is not UNKNOWN and value != test.ops[0][1].value:
-                    return True
-        node = parent
-    return False
-
-
-def _constant_before(statement: nodes.If, name: str, func: nodes.NodeNG) -> object:
-    """The constant ``name`` holds when ``statement`` runs, from its last binding
-    before it in a block around it; UNKNOWN when unsure."""
-    binders = [found for found in func.nodes_of_class(nodes.AssignName) if found.name == name]
-    ancestors = []
-    node = statement.parent
-    while node is not None and node is not func.parent:
-        ancestors.append(node)
-        node = node.parent
-    for loop in ancestors:
-        if isinstance(loop, (nodes.For, nodes.While)) and any(
-                binder is not loop and loop.parent_of(binder) for binder in binders):
-            return UNKNOWN  # rebound inside a loop around the if: another value on a later pass
-    before = [binder for binder in binders if (binder.lineno or 0) < (statement.lineno or 0)]
-    if not before:
-        return UNKNOWN
-    last = max(before, key=lambda binder: (binder.lineno, binder.col_offset))
-    assign = last.parent
-    if not (isinstance(assign, nodes.Assign) and len(assign.targets) == 1 and assign.targets[0] is last
-            and isinstance(assign.value, nodes.Const) and assign.parent in ancestors):
-        return UNKNOWN
-    return assign.value.value
-
-
 def _base_layer_init(call: nodes.Call) -> _Bound | None:
     """``super().__init__(...)`` in ``__init__`` of a user subclass of a layer in the
     table, whose next ``__init__`` is the layer's: the layer built with these arguments."""
@@ -844,8 +800,7 @@ class LayersChecker(BaseChecker):
             bound = _partial_layer(node)  # partial(nn.BatchNorm2d, eps=0.001, momentum=0.01)
             if bound is not None and bound.api.momentum_meaning is not None:
                 self._check_momentum(bound)
-            if bound is not None and bound.api.family == "dropout" and not bound.api.follows_torch \
-                    and not _guard_false_before(node):
+            if bound is not None and bound.api.family == "dropout" and not bound.api.follows_torch:
                 self._check_dropout(bound)  # partial(nn.Dropout, keep_prob=0.3): every layer built from it
             return
         if short == "__init__":
@@ -1342,8 +1297,10 @@ class LayersChecker(BaseChecker):
               fails: bool = False) -> None:
         """Report ``symbol`` at the layer; ``fails``: the harm is a failure at
         construction, which happens whether the layer is trained or not."""
-        if values.never_runs(bound.call):
-            return  # under a guard every construction in sight makes false: the layer is never built
+        if values.never_runs(bound.call) or values.guarded_off(bound.call):
+            # under a guard every construction in sight makes false, or that its own
+            # constants make false (``mod_id = 0`` then ``if mod_id == 4:``): never built
+            return
         if symbol in _HARMFUL_WHEN_RUN and _layer_never_read(bound.call):
             return
         if symbol in _HARMFUL_WHEN_TRAINED and not fails and _only_evaluated(bound.call):

@@ -804,6 +804,7 @@ def test_facts_read_past_the_first_reading_are_cached_too(tmp_path: Path) -> Non
             model = programs.Model(str(tmp_path), list(paths.values()), facts_store=store)
             assert "Net" in model.facts(paths["lib/model.py"])["classes"]
             parsed.append(model.parsed)
+            model.keep_late_facts()
         finally:
             store.close()
     assert parsed == [1, 0]

@@ -260,6 +260,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._always_programs = {_real(path) for path in always_programs}  # notebooks run top to bottom
         self._data: dict[str, bytes | None] = {}
         self._facts: dict[str, dict] = {}
+        self._late_facts: list[tuple[str, dict]] = []  # read after _load: kept by keep_late_facts
         self._isfile: dict[str, bool] = {}
         self._module_files: dict[tuple, str | None] = {}
         self._resolved: dict[tuple, Any] = {}
@@ -374,27 +375,32 @@ class Model:  # pylint: disable=too-many-instance-attributes
         known = self._facts.get(path)
         if known is None:
             data = self.data(path)
-            known = self._stored_facts(data) if data is not None else None
+            digest = content_hash(data) if data is not None and self._store is not None else None
+            known = self._stored_facts(digest) if digest is not None else None
             if known is None:
                 known = read_facts(data, path) if data is not None else read_facts(b"", path)
                 self.parsed += 1
-                if data is not None and self._store is not None:
-                    try:  # a file the first reading did not foresee: kept for the next run too
-                        self._store.put_facts([(content_hash(data), known)])
-                    except Exception:  # noqa: BLE001 - a cache problem never stops a run
-                        pass
+                if digest is not None:  # a file the first reading did not foresee: for the next run too
+                    self._late_facts.append((digest, known))
             self._facts[path] = known
         return known
 
-    def _stored_facts(self, data: bytes) -> dict | None:
+    def _stored_facts(self, digest: str) -> dict | None:
         """The facts the store keeps for this content, when current."""
-        if self._store is None:
-            return None
         try:
-            stored = self._store.get_facts([content_hash(data)]).get(content_hash(data))
-        except Exception:  # noqa: BLE001
+            stored = self._store.get_facts([digest]).get(digest)
+        except Exception:  # noqa: BLE001 - a cache problem never stops a run
             return None
         return stored if isinstance(stored, dict) and stored.get("v") == FACTS_VERSION else None
+
+    def keep_late_facts(self) -> None:
+        """Store the facts read after the first reading, in one write."""
+        if self._late_facts and self._store is not None:
+            try:
+                self._store.put_facts(self._late_facts)
+            except Exception:  # noqa: BLE001
+                pass
+        self._late_facts = []
 
     def _script_candidate(self, path: str) -> bool:
         """A file outside packages whose top level calls something: it may be a
@@ -2188,6 +2194,7 @@ def verdicts(
             verdict = model.verdict(source)
             verdict["overrides"] = [index + offset for index in verdict["overrides"]]
             verdict_of[source] = verdict
+        model.keep_late_facts()
         del model
     for path, source in sources.items():
         found[path] = verdict_of[source]

@@ -538,15 +538,11 @@ def _classes_of_value(value: nodes.NodeNG, depth: int) -> list[nodes.ClassDef] |
     cls = resolve.user_class_of_call(value)
     if cls is not None:
         return [cls]
-    if depth >= _RETURN_DEPTH:
+    found = _callee(value) if depth < _RETURN_DEPTH else None
+    if found is None:
         return None
-    func = resolve.project_function(value.func)
-    if func is None and isinstance(value.func, nodes.Name):
-        bound = resolve.binding(value.func)
-        func = bound if isinstance(bound, nodes.FunctionDef) else None
-    if func is None:
-        return None
-    found: list[nodes.ClassDef] = []
+    func = found[0]
+    classes_found: list[nodes.ClassDef] = []
     returns = [node for node in func.nodes_of_class(nodes.Return) if node.scope() is func]
     if not returns:
         return None
@@ -557,8 +553,8 @@ def _classes_of_value(value: nodes.NodeNG, depth: int) -> list[nodes.ClassDef] |
             classes = _classes_of_value(statement.value, depth + 1) if statement.value is not None else None
         if not classes:
             return None
-        found.extend(classes)
-    return found
+        classes_found.extend(classes)
+    return classes_found
 
 
 # ---------------------------------------------------------------------------

@@ -224,7 +224,26 @@ def _local_constant(node: nodes.NodeNG) -> object:
     bound = frame.locals.get(node.name, ()) if isinstance(frame, nodes.FunctionDef) else ()
     if len(bound) == 1 and isinstance(bound[0].parent, nodes.Assign) and bound[0].parent.targets == [bound[0]]:
         return constant(bound[0].parent.value)
-    return astutil.UNKNOWN
+    return _reaching_constant(node, frame, bound) if bound else astutil.UNKNOWN
+
+
+def _reaching_constant(node: nodes.Name, frame: nodes.FunctionDef, bound: list) -> object:
+    """The constant a name bound several times holds where ``node`` reads it:
+    its reaching binding (:func:`_reaching_binding`) when that is a plain
+    assignment of a constant and no binding sits in a loop around the read
+    (``mod_id = 0`` ... ``mod_id = 4``, then ``if mod_id == 4:``); UNKNOWN
+    otherwise (a later pass of a loop may bring another value)."""
+    around = node.parent
+    while around is not None and around is not frame:
+        if isinstance(around, (nodes.For, nodes.While)) and any(
+                binding is not around and around.parent_of(binding) for binding in bound):
+            return astutil.UNKNOWN
+        around = around.parent
+    reaching = _reaching_binding(node)
+    assign = reaching.parent if reaching is not None else None
+    if not (isinstance(assign, nodes.Assign) and assign.targets == [reaching]):
+        return astutil.UNKNOWN
+    return constant(assign.value)
 
 
 def local_constants(node: nodes.NodeNG) -> list[object] | None:
