@@ -45,8 +45,9 @@ class MigrationApiChecker(BaseChecker):
             "%s does not exist in MindSpore 2.10 (%s when this runs): write %s",
             "ms-torch-class-name",
             "A PyTorch name looked up in mindspore.nn or mindspore.mint.nn (Module, Sequential, ModuleList, "
-            "ModuleDict, Parameter, init, DataParallel, ConvTranspose2d, ...), or the removed "
-            "mindspore.ms_function: AttributeError or ImportError.",
+            "ModuleDict, Parameter, init, DataParallel, ConvTranspose2d, ...), PyTorch's typed tensor classes "
+            "looked up in mindspore (LongTensor, FloatTensor, ...), or the removed mindspore.ms_function: "
+            "AttributeError or ImportError.",
         ),
         "E8203": (
             "%s is a mindspore.nn optimizer: %s; %s",

@@ -143,8 +143,12 @@ class TorchIdiomsChecker(BaseChecker):
         return analysis.in_graph_or_differentiated(node) or self._in_cell(node, analysis)
 
     def _report(self, node: nodes.NodeNG, args: tuple[str, str], changes: list | None = None) -> None:
-        if values.never_runs(node):
-            return  # under a guard every call in sight makes false (``if use_torch_head:`` in __init__)
+        if values.never_runs(node) or values.never_runs_as_built(node, defaults=False):
+            # under a guard every call in sight makes false (``if use_torch_head:`` in
+            # __init__), or one on self attributes every construction makes false
+            # (``elif self.pool == "avg":`` in a class only ever built with "max"; a
+            # class nothing in sight builds may be built either way)
+            return
         edits.offer("ms-torch-in-cell", node, changes)
         self.add_message("ms-torch-in-cell", node=node, args=args)
 

@@ -751,8 +751,30 @@ def _construct_ignores_forward(owner: nodes.ClassDef, user: list[nodes.ClassDef]
                 if attribute.attrname == apis.TORCH_FORWARD_METHOD and astutil.is_self(attribute.expr):
                     return False
             for call in method.nodes_of_class(nodes.Call):
-                if isinstance(call.func, nodes.Name) and call.func.name == "getattr":
+                if isinstance(call.func, nodes.Name) and call.func.name == "getattr" and _may_name_forward(call):
                     return False  # getattr(self, name): it may look forward up
+    return True
+
+
+# the names through which a getattr may reach the subclass's forward
+_FORWARD_NAMES = (apis.TORCH_FORWARD_METHOD, apis.CELL_FORWARD_METHOD)
+
+
+def _may_name_forward(call: nodes.Call) -> bool:
+    """Whether ``getattr(obj, name, ...)`` may look up forward (or construct): a
+    name mslint cannot read may be any; a string written there, or an f-string
+    whose written start and end no such name has (``f"indices_{s}"``, a buffer),
+    cannot."""
+    if len(call.args) < 2 or call.keywords:
+        return True
+    name = call.args[1]
+    if isinstance(name, nodes.Const):
+        return not isinstance(name.value, str) or name.value in _FORWARD_NAMES
+    if isinstance(name, nodes.JoinedStr) and name.values:
+        first, last = name.values[0], name.values[-1]
+        prefix = first.value if isinstance(first, nodes.Const) and isinstance(first.value, str) else ""
+        suffix = last.value if isinstance(last, nodes.Const) and isinstance(last.value, str) else ""
+        return any(target.startswith(prefix) and target.endswith(suffix) for target in _FORWARD_NAMES)
     return True
 
 

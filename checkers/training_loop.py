@@ -351,7 +351,8 @@ class TrainingLoopChecker(BaseChecker):
             return  # the project gives nn.Cell this method (mslint.analysis.programs overrides)
         if values.never_runs(node):
             return  # under a guard every call in sight makes false (``if not requires_grad:``)
-        name = receiver.as_string() if not isinstance(receiver, nodes.Call) else spelled(receiver.func) + "(...)"
+        name = receiver.as_string() if not isinstance(receiver, nodes.Call) or _is_super_call(receiver) \
+            else spelled(receiver.func) + "(...)"
         advice = apis.TORCH_MODULE_METHODS[method]
         changes = _method_edits(node)
         if method in apis.OPTIMIZER_PARAMETERS_ADVICE and _feeds_optimizer(node):
@@ -1206,8 +1207,40 @@ def _is_mindspore_cell(receiver: nodes.NodeNG, method: str) -> bool:
         frame = receiver.frame()
         cls = frame.parent if isinstance(frame, nodes.FunctionDef) else None
         return isinstance(cls, nodes.ClassDef) and _is_plain_cell_class(cls, method)
+    if _is_super_call(receiver):
+        return _super_lacks(receiver, method)
     constructions = _cell_constructions(receiver, 0)
     return bool(constructions) and all(_constructs_cell(value, method) for value in constructions)
+
+
+def _is_super_call(receiver: nodes.NodeNG) -> bool:
+    return (isinstance(receiver, nodes.Call) and isinstance(receiver.func, nodes.Name)
+            and receiver.func.name == "super" and resolve.binding(receiver.func) is None)
+
+
+def _super_lacks(receiver: nodes.Call, method: str) -> bool:
+    """``super().<method>`` (or ``super(Cls, self)``) in a method of a Cell class
+    ``Cls`` whose bases (user classes, MindSpore Cells, abc.ABC) define no
+    ``method``: the lookup skips ``Cls`` itself, so a class that defines the method
+    and hands it on to ``super()`` (``def add_module(...): super().add_module(...)``)
+    reaches nn.Cell, which lacks it."""
+    frame = receiver.frame()
+    cls = frame.parent if isinstance(frame, nodes.FunctionDef) else None
+    if not isinstance(cls, nodes.ClassDef):
+        return False
+    if receiver.args:
+        first = receiver.args[0]
+        if not (len(receiver.args) == 2 and isinstance(first, nodes.Name) and first.name == cls.name
+                and isinstance(receiver.args[1], nodes.Name) and receiver.args[1].name == "self"):
+            return False
+    elif receiver.keywords:
+        return False
+    user, external = resolve.class_hierarchy(cls)
+    if not external or not all(resolve.is_cell_qname(q) or q in apis.NON_CELL_MIXIN_BASES for q in external):
+        return False
+    if not any(resolve.is_cell_qname(q) for q in external):
+        return False
+    return not any(method in klass.locals for klass in user if klass is not cls)
 
 
 def _cell_constructions(expr: nodes.NodeNG | None, depth: int) -> list[nodes.NodeNG]:

@@ -1869,7 +1869,7 @@ def never_runs(node: nodes.NodeNG) -> bool:
     return all(_guards_hold(node, func, way, _unproven(way, reached)) is False for way in ways)
 
 
-def never_runs_as_built(node: nodes.NodeNG) -> bool:
+def never_runs_as_built(node: nodes.NodeNG, defaults: bool = True) -> bool:
     """Whether ``node``, in a method other than ``__init__``, sits under a guard
     (``if``, ``a if c else b``) on ``self`` attributes that ``__init__`` assigns
     once from what it is given (``self.method = method``), which every
@@ -1877,7 +1877,9 @@ def never_runs_as_built(node: nodes.NodeNG) -> bool:
     in sight, the ``__init__`` defaults do: ``if self.method == "special":`` in a
     class built with ``method=""`` only (or nowhere, with that default). The
     test may read only such attributes and constants. False when a construction
-    takes the branch, one cannot be read, or its value rests on a guess."""
+    takes the branch, one cannot be read, or its value rests on a guess.
+    Without ``defaults``, a class no construction in sight builds (a library's:
+    it may be built either way) does not count by its defaults: False."""
     found = astutil.enclosing_method(node)
     if found is None or found[0].name == "__init__":
         return False  # __init__'s own guards: never_runs
@@ -1886,36 +1888,149 @@ def never_runs_as_built(node: nodes.NodeNG) -> bool:
     while parent is not None and parent is not method:
         if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
             in_body = child is parent.body if isinstance(parent, nodes.IfExp) else child in parent.body
-            if _off_as_built(parent.test, in_body):
+            if _off_as_built(parent.test, in_body, defaults):
                 return True
         child, parent = parent, parent.parent
     return False
 
 
-def _off_as_built(test: nodes.NodeNG, in_body: bool) -> bool:
+def _off_as_built(test: nodes.NodeNG, in_body: bool, defaults: bool = True) -> bool:
     init = _init_read_by(test)
     if init is None:
+        return _off_as_assigned(test, in_body, defaults)
+    built = _built_ways(init, defaults)
+    if built is None:
         return False
-    ways = _ways(init, 0)
-    if ways is None:  # no construction in sight: its defaults, as mslint judges code nothing builds
-        ways = [{
-            param.name: Received(constant(default), None, default) if default is not None else Received(astutil.UNKNOWN, None, None)
-            for param in astutil.all_params(init)
-            for default in [astutil.default_of(init.args, param)]
-        }]
-        reached = True
-    else:
-        dropped = _DROPPED_ON.get(init, frozenset())
-        if not ways or _UNFOLLOWED in dropped:
-            return False
-        reached = any(way.get(_REACHED) for way in ways)
-        if not reached and _UNREACHED in dropped:
-            return False
+    ways, reached = built
     for way in ways:
         taken = _truth(test, way, init, _unproven(way, reached) if reached else _EVERY_GUESS)
         if taken is None or taken == in_body:
             return False
     return True
+
+
+def _built_ways(init: nodes.FunctionDef, defaults: bool = True) -> tuple[list[_Way], bool] | None:
+    """The ways ``init`` runs, and whether one starts in code that runs: the
+    constructions in sight, else (with ``defaults``) its defaults, as mslint
+    judges code nothing builds; None when some ways were left out on a guess,
+    or when nothing is in sight and ``defaults`` is False."""
+    ways = _ways(init, 0)
+    if ways is None and not defaults:
+        return None
+    if ways is None:  # no construction in sight: its defaults, as mslint judges code nothing builds
+        return [{
+            param.name: Received(constant(default), None, default) if default is not None else Received(astutil.UNKNOWN, None, None)
+            for param in astutil.all_params(init)
+            for default in [astutil.default_of(init.args, param)]
+        }], True
+    dropped = _DROPPED_ON.get(init, frozenset())
+    if not ways or _UNFOLLOWED in dropped:
+        return None
+    reached = any(way.get(_REACHED) for way in ways)
+    if not reached and _UNREACHED in dropped:
+        return None
+    return ways, reached
+
+
+def _off_as_assigned(test: nodes.NodeNG, in_body: bool, defaults: bool = True) -> bool:
+    """_off_as_built for a test of one ``self`` attribute (and constants) that
+    several ``__init__`` of the class's hierarchy and subclasses assign (a base's
+    ``self.pool = "max"``, a subclass's ``self.pool = pool`` after
+    ``super().__init__()``): the attribute ends up holding what one of them
+    assigns, so the branch never runs when no value any of them gives in any way
+    it is built takes it."""
+    attrs: set[str] = set()
+    anchor = None
+    for part in test.nodes_of_class(nodes.NodeNG):
+        if isinstance(part, nodes.Attribute):
+            attr = astutil.self_attribute(part)
+            if attr is None:
+                return False
+            attrs.add(attr)
+            anchor = part
+        elif isinstance(part, nodes.Name):
+            if not (part.name == "self" and isinstance(part.parent, nodes.Attribute) and part.parent.expr is part):
+                return False
+        elif not isinstance(part, (nodes.Const, nodes.Compare, nodes.BoolOp, nodes.UnaryOp)) or (
+                isinstance(part, nodes.UnaryOp) and part.op != "not"):
+            return False
+    if len(attrs) != 1 or anchor is None:
+        return False
+    (attr,) = attrs
+    assigned = _init_assignments(anchor, attr)
+    if not assigned:
+        return False
+    held: list[object] = []
+    for value in assigned:
+        init = value.frame()
+        direct = _evaluate(value, None, init, 0)
+        if direct.value is not astutil.UNKNOWN and direct.guess is None:
+            held.append(direct.value)  # a constant, whatever the construction passes
+            continue
+        built = _built_ways(init, defaults)
+        if built is None:
+            return False
+        ways, reached = built
+        for way in ways:
+            found = _evaluate(value, way, init, 0)
+            if found.value is astutil.UNKNOWN or found.guess in (_unproven(way, reached) if reached else _EVERY_GUESS):
+                return False
+            held.append(found.value)
+    for one in held:
+        taken = _truth_given(test, lambda node, one=one: one if astutil.self_attribute(node) == attr else astutil.UNKNOWN)
+        if taken is None or taken == in_body:
+            return False
+    return True
+
+
+def _init_assignments(node: nodes.NodeNG, attr: str) -> list[nodes.NodeNG] | None:
+    """The values of every ``self.<attr> = value`` in the class of ``node``, its user
+    bases and their subclasses in those modules, when each is a plain assignment
+    made directly in an ``__init__`` of one of those classes; None otherwise."""
+    cls = astutil.enclosing_class(node)
+    if cls is None:
+        return None
+    user, _ = resolve.class_hierarchy(cls)
+    found = [
+        target for module in {klass.root() for klass in user} for target in _self_assignments(module).get(attr, ())
+        if _related(astutil.enclosing_class(target), cls, user)
+    ]
+    assigned = []
+    for target in found:
+        statement, method = target.parent, target.frame()
+        if not (isinstance(statement, nodes.Assign) and statement.targets == [target]):
+            return None
+        if not (isinstance(method, nodes.FunctionDef) and method.name == "__init__"
+                and _related(method.parent if isinstance(method.parent, nodes.ClassDef) else None, cls, user)):
+            return None
+        assigned.append(statement.value)
+    return assigned
+
+
+def _truth_given(test: nodes.NodeNG, lookup: Callable[[nodes.NodeNG], object]) -> bool | None:
+    """The truth of a test of constants and names ``lookup`` gives (``not``,
+    ``and``/``or``, one comparison); None when unknown."""
+    if isinstance(test, nodes.UnaryOp) and test.op == "not":
+        inner = _truth_given(test.operand, lookup)
+        return None if inner is None else not inner
+    if isinstance(test, nodes.BoolOp):
+        results = [_truth_given(value, lookup) for value in test.values]
+        stop = test.op == "or"
+        if stop in results:
+            return stop
+        return None if None in results else not stop
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1:
+        operator, right = test.ops[0]
+        left_value, right_value = astutil.literal(test.left, lookup), astutil.literal(right, lookup)
+        compare = _COMPARISONS.get(operator)
+        if compare is None or astutil.UNKNOWN in (left_value, right_value):
+            return None
+        try:
+            return bool(compare(left_value, right_value))
+        except TypeError:
+            return None
+    value = astutil.literal(test, lookup)
+    return None if value is astutil.UNKNOWN else bool(value)
 
 
 def _init_read_by(test: nodes.NodeNG) -> nodes.FunctionDef | None:

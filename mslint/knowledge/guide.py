@@ -264,6 +264,19 @@ MISSING_NAMES: dict[str, str] = {
     # torch.optim's AdamW looked up in mindspore.nn (absent in 2.10): mint's takes
     # PyTorch's arguments (lr=, betas=, weight_decay=; tests/oracle/test_migration_api.py)
     "mindspore.nn.AdamW": "mindspore.mint.optim.AdamW",
+    # PyTorch's typed tensor classes looked up in mindspore (absent in 2.10:
+    # tests/oracle/test_migration_api.py): a Tensor of that dtype (TORCH_TENSOR_TYPES)
+    **{"mindspore." + name: "mindspore.Tensor" for name in (
+        "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor", "CharTensor",
+        "ShortTensor", "IntTensor", "LongTensor", "BoolTensor")},
+}
+# torch's typed tensor class -> the MindSpore dtype of its elements (torch.LongTensor
+# holds int64). ``torch.LongTensor(3)`` is an empty tensor of shape (3,) where
+# ``Tensor(3, ...)`` holds the number 3: no rename is exact, the message only advises.
+TORCH_TENSOR_TYPES: dict[str, str] = {
+    "FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16", "BFloat16Tensor": "bfloat16",
+    "ByteTensor": "uint8", "CharTensor": "int8", "ShortTensor": "int16", "IntTensor": "int32",
+    "LongTensor": "int64", "BoolTensor": "bool_",
 }
 # What to write where the replacement is no name (MISSING_NAMES gives the short form).
 MISSING_NAME_ADVICE: dict[str, str] = {
@@ -271,6 +284,8 @@ MISSING_NAME_ADVICE: dict[str, str] = {
         "the network itself, with mindspore.set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, "
         "gradients_mean=True) after communication.init()"
     ),
+    **{f"mindspore.{name}": f"mindspore.Tensor(data, dtype=mindspore.{dtype}) (PyTorch's {name} holds {dtype.rstrip('_')})"
+       for name, dtype in TORCH_TENSOR_TYPES.items()},
 }
 # Where the replacement lives in the same module and takes the same arguments (a
 # rename of the last name is exact: signatures compared by introspection).

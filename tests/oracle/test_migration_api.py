@@ -76,6 +76,31 @@ report(**{name: attempt(lambda name=name: importlib.import_module(name) and None
     assert result["mindspore.mint.nn.functional"] == ["ok", None], result
 
 
+def test_ms_torch_class_name_torch_tensor_types_are_missing(run_snippet):
+    """PyTorch's typed tensor classes (``LongTensor``, ``FloatTensor``, ...) looked
+    up in mindspore raise AttributeError (``from mindspore import LongTensor``:
+    ImportError); the dtype the message names is the one torch's class holds, and
+    ``mindspore.Tensor(data, dtype=mindspore.<dtype>)`` builds a tensor of it."""
+    table = json.dumps(guide.TORCH_TENSOR_TYPES)
+    result = run_snippet(f'''
+import torch
+import mindspore
+found = {{}}
+for name, dtype in {table}.items():
+    torch_dtype = str(getattr(torch, name)().dtype).replace("torch.", "")
+    built = mindspore.Tensor([1, 0], dtype=getattr(mindspore, dtype)).dtype == getattr(mindspore, dtype)
+    found[name] = [hasattr(mindspore, name), torch_dtype == dtype.rstrip("_"), built]
+def imported():
+    from mindspore import LongTensor  # noqa: F401
+report(imported=attempt(imported), attribute=attempt(lambda: mindspore.LongTensor([1]) and None), **found)
+''')
+    wrong = {name: result[name] for name in guide.TORCH_TENSOR_TYPES if result[name] != [False, True, True]}
+    assert not wrong, wrong
+    assert result["imported"][0] == "error" and result["imported"][1].startswith("ImportError"), result
+    assert result["attribute"][0] == "error" and result["attribute"][1].startswith("AttributeError"), result
+    assert all(f"mindspore.{name}" in guide.MISSING_NAMES for name in guide.TORCH_TENSOR_TYPES)
+
+
 def test_ms_torch_optimizer_api_scheduler_and_param_groups_fail(run_snippet):
     result = run_snippet('''
 import torch
