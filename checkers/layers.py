@@ -549,6 +549,42 @@ def _is_complement(node: nodes.NodeNG | None) -> bool:
     )
 
 
+def _zero_selects_other_layer(call: nodes.Call, names: set[str]) -> bool:
+    """The layer is built under a test of one of ``names`` that 0 makes false
+    (``nn.Identity() if self.dropout == 0.0 else nn.Dropout(self.dropout)``,
+    ``if drop > 0: ...``, ``if drop: ...``): a 0 never reaches it."""
+    child: nodes.NodeNG = call
+    for parent in call.node_ancestors():
+        if isinstance(parent, (nodes.FunctionDef, nodes.ClassDef, nodes.Module)):
+            return False
+        if isinstance(parent, (nodes.If, nodes.IfExp)) and child is not parent.test:
+            test = parent.test
+            mentioned = {_identifier(item) for item in test.nodes_of_class((nodes.Name, nodes.Attribute))}
+            if mentioned & names:
+                zero = any(isinstance(item, nodes.Const) and item.value == 0 and not isinstance(item.value, bool)
+                           for item in test.nodes_of_class(nodes.Const))
+                if zero or _identifier(test) in names:
+                    return True
+        child = parent
+    return False
+
+
+def _visible_keep_probabilities(node: nodes.NodeNG, assigned: nodes.NodeNG | None, call: nodes.Call) -> bool:
+    """Every number the project writes for the name the argument reads (and the
+    parameter it was assigned from: ``self.dropout = dropout``), as a default, a
+    keyword, a dict or JSON/YAML key, is a keep probability (>= 0.5), or 0 where 0
+    builds no Dropout: the name says rate, the values say keep probability."""
+    names = {_identifier(node)}
+    if assigned is not None and _identifier(assigned) is not None:
+        names.add(_identifier(assigned))
+    names.discard(None)
+    path = node.root().file
+    seen = [value for name in sorted(names) for value in programs.visible_values(path, name)]
+    if not seen:
+        return False
+    return all(value >= 0.5 or (value == 0 and _zero_selects_other_layer(call, names)) for value in seen)
+
+
 def _sites_pass_complements(node: nodes.NodeNG) -> bool:
     """Every way in sight gives the parameter ``node`` names ``1 - x``
     (``_VDropout(1 - drop_rate)`` building ``nn.Dropout(drop_rate)``): the name
@@ -907,6 +943,17 @@ class LayersChecker(BaseChecker):
         changes = [_set(bound, "pad_mode", _quoted("pad"), before="padding")] if pad_mode != "pad" else []
         if torch_shaped:
             changes.append(edits.replace(padding_node, _padding_for_mindspore(padding_node, dims)))
+        # a keyword neither the layer nor PyTorch's takes (``activation=act``): TypeError comes first, so
+        # the suggestion leaves it out, and no fix is offered (the rewrite would still fail)
+        # (PyTorch's own keywords, ``bias=``, are ms-torch-keyword-args' to rename)
+        foreign = [name for name in bound.args if name not in bound.api.params
+                   and name not in bound.api.torch_params and name not in bound.api.torch_to_ms]
+        if foreign:
+            for name in foreign:
+                fixed.remove(name)
+            taken = ", ".join(f"{name}=" for name in foreign)
+            reasons.insert(0, f"{spelled(bound.call.func)} takes no {taken} (apply it after the layer)")
+            error, changes = "TypeError", None
         self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), error, "; ".join(reasons), fixed), changes)
         return True
 
@@ -1075,6 +1122,8 @@ class LayersChecker(BaseChecker):
         lowered = name.lower()
         if "keep" in lowered or _sites_pass_complements(node):
             return
+        if _visible_keep_probabilities(node, assigned, bound.call):
+            return  # every value the project writes for the name is a keep probability (or selects no Dropout)
         if not positional:
             # keep_prob= written out: the author chose the keyword, so only a name that
             # says "drop rate" in both words contradicts it (not dropout_prob)

@@ -1917,6 +1917,8 @@ def configure(setting: str = "auto", verdicts: dict[str, dict] | None = None, wh
     _State.command = True
     _OVERRIDES.clear()
     _VERDICTS.clear()
+    _VISIBLE.clear()
+    _PINS.clear()
 
 
 def release() -> None:
@@ -2244,3 +2246,160 @@ def explain(path: str) -> str:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# ---------------------------------------------------------------------------
+# The values a name is given anywhere in the project (the name heuristics of the
+# value rules: ``nn.Dropout(dropout)`` where every value in sight is a keep
+# probability)
+# ---------------------------------------------------------------------------
+
+_VISIBLE: dict[tuple[str, str], list] = {}
+_CONFIG_LIMIT = 300  # configuration files read per project
+_NUMBER = r"-?(?:\d+\.?\d*|\.\d+)(?:[eE]-?\d+)?"
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _values_in_source(data: bytes, name: str) -> list:
+    """The numbers ``name`` is given in a Python file: a parameter's default
+    (``def defaults(dropout=0.9)``), a keyword (``dict(dropout=0.9)``,
+    ``Block(dropout=0.1)``), a dict literal's key (``{"dropout": 0.9}``)."""
+    import ast  # noqa: PLC0415 - only where a name heuristic asks
+
+    if not re.search(rb"\b" + re.escape(name.encode()) + rb"\b", data):
+        return []
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return []
+
+    def number(node: ast.AST | None) -> float | None:
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = number(node.operand)
+            return -inner if inner is not None else None
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return float(node.value)
+        return None
+
+    found: list = []
+    for node in ast.walk(tree):
+        pairs: list[tuple[str | None, ast.AST | None]] = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            arguments = node.args
+            positional = arguments.posonlyargs + arguments.args
+            defaults = [None] * (len(positional) - len(arguments.defaults)) + list(arguments.defaults)
+            pairs += [(arg.arg, default) for arg, default in zip(positional, defaults) if default is not None]
+            pairs += [(arg.arg, default) for arg, default in zip(arguments.kwonlyargs, arguments.kw_defaults)
+                      if default is not None]
+        elif isinstance(node, ast.Call):
+            pairs += [(keyword.arg, keyword.value) for keyword in node.keywords]
+        elif isinstance(node, ast.Dict):
+            pairs += [(key.value, value) for key, value in zip(node.keys, node.values)
+                      if isinstance(key, ast.Constant) and isinstance(key.value, str)]
+        for key, value in pairs:
+            if key == name:
+                given = number(value)
+                found.append(given if given is not None else UNKNOWN)
+    return [value for value in found if value is not UNKNOWN]
+
+
+def _values_in_config(text: str, name: str, json: bool) -> list:
+    key = re.escape(name)
+    pattern = rf'"{key}"\s*:\s*({_NUMBER})\b' if json else rf"^[ \t]*{key}[ \t]*:[ \t]*({_NUMBER})[ \t]*(?:#.*)?$"
+    return [value for value in (_number(text) for text in re.findall(pattern, text, re.MULTILINE)) if value is not None]
+
+
+def visible_values(path: str | None, name: str) -> list:
+    """Every number the project of ``path`` gives ``name`` where it is written out:
+    a parameter default, a keyword argument or a dict key of that name in its
+    Python files, a key of that name in its JSON and YAML files. Empty when the
+    project shows none. A file alone (no project in sight) is read by itself."""
+    if not path:
+        return []
+    real = _real(path)
+    root = project_root(real) if _State.in_sight else real
+    known = _VISIBLE.get((root, name))
+    if known is not None:
+        return known
+    found: list = []
+    if not _State.in_sight:
+        data = read_source(real)
+        found = _values_in_source(data, name) if data else []
+    else:
+        for source in python_files(root, [real]):
+            data = read_source(source)
+            if data:
+                found += _values_in_source(data, name)
+        count = 0
+        for current, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(folder for folder in dirnames if folder not in SKIPPED_FOLDERS and not folder.startswith("."))
+            for filename in sorted(filenames):
+                if not filename.endswith((".json", ".yaml", ".yml")):
+                    continue
+                count += 1
+                if count > _CONFIG_LIMIT:
+                    break
+                try:
+                    with open(os.path.join(current, filename), encoding="utf-8", errors="replace") as stream:
+                        text = stream.read(200_000)
+                except OSError:
+                    continue
+                if name in text:
+                    found += _values_in_config(text, name, filename.endswith(".json"))
+            if count > _CONFIG_LIMIT:
+                break
+    if len(_VISIBLE) > 1024:
+        _VISIBLE.clear()
+    _VISIBLE[(root, name)] = found
+    return found
+
+
+_PINS: dict[tuple[str, str], str | None] = {}
+
+
+def pinned_version(path: str | None, package: str) -> str | None:
+    """The version of ``package`` the project of ``path`` pins exactly
+    (``mindnlp==0.1.1`` in a requirements*.txt in the file's folder or one
+    above it, up to the project root); None when none does."""
+    if not path:
+        return None
+    real = _real(path)
+    root = project_root(real)
+    folder = os.path.dirname(real)
+    key = (folder, package)
+    if key in _PINS:
+        return _PINS[key]
+    pattern = re.compile(rf"^\s*{re.escape(package)}\s*==\s*([\w.]+)", re.IGNORECASE | re.MULTILINE)
+    found = None
+    current = folder
+    for _ in range(12):
+        try:
+            names = sorted(os.listdir(current))
+        except OSError:
+            names = []
+        for name in names:
+            if name.startswith("requirements") and name.endswith(".txt"):
+                try:
+                    with open(os.path.join(current, name), encoding="utf-8", errors="replace") as stream:
+                        match = pattern.search(stream.read(100_000))
+                except OSError:
+                    continue
+                if match:
+                    found = match.group(1)
+                    break
+        if found is not None or current == root or len(current) <= len(root):
+            break
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    if len(_PINS) > 1024:
+        _PINS.clear()
+    _PINS[key] = found
+    return found

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import astroid
 from astroid import nodes
 
-from mslint.knowledge import apis
+from mslint.knowledge import apis, injections
 from mslint.analysis import astutil, programs, project
 
 _SORTED_ALIASES = sorted(apis.MODULE_ALIASES.items(), key=lambda item: -len(item[0]))
@@ -273,18 +273,77 @@ def _qualified_name(expr: nodes.NodeNG) -> str | None:
 _CANONICAL_OVERRIDES: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
 
 
+# Libraries that rebind MindSpore names when imported (mindnlp 0.3.x runs
+# mindnlp/injection.py: ``nn.Dropout = CustomDropout`` taking PyTorch's ``p``,
+# ``nn.LayerNorm`` accepting an int, ``Tensor.unflatten``...): in a module that
+# imports one, the names its injection patched mean the library's replacement,
+# whose version cannot be seen, and rules stay silent on them; the names it never
+# patched (``nn.Parameter``, ``Tensor.cpu``) keep MindSpore's meaning.
+_INJECTING_LIBRARIES: dict[str, dict[str, str]] = {
+    "mindnlp": {name: "mindnlp.injection." + name.split(".", 1)[1] for name in injections.MINDNLP_PATCHED},
+}
+_INJECTED: dict[int, tuple[nodes.NodeNG, dict[str, str]]] = {}
+_MERGED_OVERRIDES: dict[tuple[int, int], tuple[dict[str, str], dict[str, str], dict[str, str]]] = {}
+
+
+def _injected(module: nodes.NodeNG) -> dict[str, str]:
+    """The names rebound by the libraries ``module`` imports (anywhere in it)."""
+    known = _INJECTED.get(id(module))
+    if known is not None and known[0] is module:
+        return known[1]
+    found: dict[str, str] = {}
+    for node in module.nodes_of_class((nodes.Import, nodes.ImportFrom)):
+        if isinstance(node, nodes.ImportFrom):
+            if node.level:
+                continue  # the project's own package
+            names = [node.modname or ""]
+        else:
+            names = [name for name, _ in node.names]
+        for name in names:
+            library = name.split(".", 1)[0]
+            patched = _INJECTING_LIBRARIES.get(library)
+            if patched is not None and _may_inject(module, library):
+                found.update(patched)
+    if len(_INJECTED) > 256:
+        _INJECTED.clear()
+    _INJECTED[id(module)] = (module, found)
+    return found
+
+
+_PATCHING_RELEASES = {"mindnlp": injections.MINDNLP_PATCHING_RELEASES}
+
+
+def _may_inject(module: nodes.NodeNG, library: str) -> bool:
+    """The library's injection may run: the project pins no release of it
+    without one (``mindnlp==0.1.1`` predates it, 0.4 on replaced it)."""
+    pinned = programs.pinned_version(getattr(module, "file", None), library)
+    if pinned is None:
+        return True
+    return any(pinned == release or pinned.startswith(release + ".") for release in _PATCHING_RELEASES[library])
+
+
 def _overrides(module: nodes.NodeNG) -> dict[str, str]:
     """The framework names rebound for ``module``'s file: canonical name -> the
-    project's replacement."""
+    project's replacement (or an injecting library's, which the project's own
+    rebinding, seen later, overrides)."""
     mapping = programs.overrides_for(getattr(module, "file", None))
+    injected = _injected(module) if isinstance(module, nodes.Module) else {}
     if not mapping:
-        return mapping
+        return injected or mapping
     known = _CANONICAL_OVERRIDES.get(id(mapping))
     if known is None or known[0] is not mapping:
         if len(_CANONICAL_OVERRIDES) > 256:
             _CANONICAL_OVERRIDES.clear()
         known = _CANONICAL_OVERRIDES[id(mapping)] = (mapping, {canonical(key): value for key, value in mapping.items()})
-    return known[1]
+    if not injected:
+        return known[1]
+    key = (id(known[1]), id(injected))
+    merged = _MERGED_OVERRIDES.get(key)
+    if merged is None or merged[0] is not known[1] or merged[1] is not injected:
+        if len(_MERGED_OVERRIDES) > 256:
+            _MERGED_OVERRIDES.clear()
+        merged = _MERGED_OVERRIDES[key] = (known[1], injected, {**injected, **known[1]})
+    return merged[2]
 
 
 def _rebound(module: nodes.NodeNG, qname: str) -> str | None:

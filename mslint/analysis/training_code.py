@@ -551,10 +551,15 @@ class ParallelSettings:
     unknown_mode: bool = False  # a parallel_mode mslint cannot read (args.mode, **config)
 
 
-def is_data_parallel_value(value: nodes.NodeNG | None) -> bool | None:
-    """True for DATA_PARALLEL as written; False for another literal mode; None unsure."""
+def is_data_parallel_value(value: nodes.NodeNG | None, depth: int = 0) -> bool | None:
+    """True for DATA_PARALLEL as written; False for another literal mode; None unsure.
+    A local name reads the assignment that reaches it (``mode = ParallelMode.DATA_PARALLEL``,
+    then ``parallel_mode=mode``)."""
     if value is None:
         return False
+    if isinstance(value, nodes.Name) and depth < 3 and resolve.qualified_name(value) is None:
+        assigned = values.reaching_value(value)
+        return is_data_parallel_value(assigned, depth + 1) if assigned is not None else None
     if isinstance(value, nodes.Const):
         return isinstance(value.value, str) and value.value.lower() == guide.DATA_PARALLEL_STRING
     qname = resolve.qualified_name(value) if isinstance(value, (nodes.Name, nodes.Attribute)) else None

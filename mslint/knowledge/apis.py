@@ -92,7 +92,9 @@ GRAD_WRAPPER_CELLS: frozenset[str] = frozenset(
 
 # Cell base classes: anything exported by these packages with a capitalised name
 # is an nn.Cell, except the classes below.
-CELL_PACKAGES: tuple[str, ...] = ("mindspore.nn", "mindspore.mint.nn")
+# (mindnlp.injection.nn: the layers mindnlp's injection puts in mindspore.nn's
+# place, mslint.analysis.resolve; all are Cells)
+CELL_PACKAGES: tuple[str, ...] = ("mindspore.nn", "mindspore.mint.nn", "mindnlp.injection.nn")
 NON_CELL_CLASSES: frozenset[str] = frozenset(
     "mindspore.nn." + name
     for name in (
