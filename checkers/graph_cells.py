@@ -127,13 +127,18 @@ _NOT_CONSTANT = (
 
 def _runtime_arguments(call: nodes.Call, analysis: scope.ModuleAnalysis) -> str:
     """The first argument that is certainly a runtime tensor (its shape would be a
-    constant; a bare construct parameter may be a Python number), as written."""
+    constant; a bare construct parameter may be a Python number; what a MindSpore
+    layer of TENSOR_OUTPUT_CELLS returned is one), as written."""
     known = analysis.values_at(call)
     if known is None:
         return ""
     cls = astutil.enclosing_class(call)
     for argument in astutil.call_arguments(call):
         if not known.is_tensor(argument):
+            if values.cell_output(argument) == values.TENSOR:
+                # ``out = self.relu(self.conv(x))`` then ``nn.AdaptiveAvgPool2d(out, 1)``:
+                # what a MindSpore layer returned (PyTorch's F.adaptive_avg_pool2d misread)
+                return spelled(argument)
             continue
         attr = astutil.self_attribute(argument)
         if attr is not None and (cls is None or analysis.class_facts(cls).kind(attr) != values.PARAMETER):

@@ -266,12 +266,8 @@ def _partial_layer(call: nodes.Call) -> _Bound | None:
         return None
     args = dict(zip(api.params, rest))
     args.update((keyword.arg, keyword.value) for keyword in call.keywords or ())
-    holder = call.parent
-    if isinstance(holder, nodes.Assign) and holder.value is call and len(holder.targets) == 1 \
-            and isinstance(holder.targets[0], nodes.AssignName):
-        name, scope = holder.targets[0].name, holder.scope()
-        if not any(read.name == name for read in scope.nodes_of_class(nodes.Name)):
-            return None
+    if astutil.held_by_unread_local(call):
+        return None
     bound = _Bound(call, api, args)
     bound.positional = {name: index + 1 for index, name in enumerate(api.params[: len(rest)])}
     return bound

@@ -154,7 +154,7 @@ class TrainingLoopChecker(BaseChecker):
             "%s is a MindSpore Cell, which has no %s() (a PyTorch Module method): the call raises "
             "AttributeError; %s",
             "ms-torch-module-method",
-            "A PyTorch nn.Module method MindSpore 2.10 Cells lack (.eval(), .train(), .parameters(), "
+            "A PyTorch nn.Module method MindSpore 2.10 Cells lack (.eval(), .train(), .forward(), .parameters(), "
             ".named_parameters(), .cpu(), .half(), .float(), .modules(), .children(), "
             ".requires_grad_()...) called on a known Cell, with its MindSpore equivalent.",
         ),
@@ -226,6 +226,8 @@ class TrainingLoopChecker(BaseChecker):
             return
         if qname in apis.TORCH_KEYWORD_APIS:
             self._check_torch_keywords(node, qname)
+        elif qname == "functools.partial":
+            self._check_partial_keywords(node)  # partial(nn.InstanceNorm2d, track_running_stats=False)
         if qname in apis.CONTEXT_KEYWORDS:
             self._check_context_keywords(node, qname)
         if qname in apis.HAS_AUX_GRAD_FUNCTIONS:
@@ -247,7 +249,7 @@ class TrainingLoopChecker(BaseChecker):
                 self._check_train_cell(node, cls.name)
 
     # -- ms-torch-keyword-args -------------------------------------------------
-    def _check_torch_keywords(self, node: nodes.Call, qname: str) -> None:
+    def _check_torch_keywords(self, node: nodes.Call, qname: str, called: str | None = None) -> None:
         if not self.linter.is_message_enabled("ms-torch-keyword-args"):
             return
         if versions.older_mindspore_only(node):
@@ -268,8 +270,21 @@ class TrainingLoopChecker(BaseChecker):
             self.add_message(
                 "ms-torch-keyword-args",
                 node=keyword,
-                args=(spelled(node.func), keyword.arg, api.torch, api.call, api.raises, instead),
+                args=(called or spelled(node.func), keyword.arg, api.torch, api.call, api.raises, instead),
             )
+
+    def _check_partial_keywords(self, node: nodes.Call) -> None:
+        """``functools.partial(nn.InstanceNorm2d, affine=False, track_running_stats=False)``:
+        the keywords it fixes are given to every layer built from it, and the first
+        call raises as the direct construction would. Silent for a partial held in
+        a local name nothing reads (it builds nothing)."""
+        layer = node.args[0] if node.args else None
+        if not isinstance(layer, (nodes.Name, nodes.Attribute)):
+            return
+        qname = resolve.qualified_name(layer)
+        if qname not in apis.TORCH_KEYWORD_APIS or astutil.held_by_unread_local(node):
+            return
+        self._check_torch_keywords(node, qname, f"{spelled(layer)} (through functools.partial)")
 
     def _check_class_variable_keywords(self, node: nodes.Call) -> None:
         """A PyTorch keyword given to a name that holds a layer class (a parameter
@@ -1176,7 +1191,15 @@ def _is_plain_cell_class(cls: nodes.ClassDef, method: str) -> bool:
         return False
     if not any(resolve.is_cell_qname(q) for q in external) or resolve.find_method(cls, method) is not None:
         return False
+    if any(method in klass.locals for klass in user) or any(_owns_method(q, method) for q in external):
+        return False  # ``forward = construct`` in the class body; a probability Bijector's forward
     return not scope.analysis(cls.root()).class_facts(cls).values(method)
+
+
+def _owns_method(qname: str, method: str) -> bool:
+    """A MindSpore class that defines ``method`` itself (apis.TORCH_MODULE_METHOD_OWNERS)."""
+    return qname in apis.TORCH_MODULE_METHOD_OWNERS.get(method, ()) \
+        or qname.startswith(apis.TORCH_MODULE_METHOD_OWNER_PACKAGES.get(method, ()))
 
 
 def _constructs_cell(value: nodes.NodeNG | None, method: str) -> bool:
@@ -1184,7 +1207,7 @@ def _constructs_cell(value: nodes.NodeNG | None, method: str) -> bool:
         return False
     qname = resolve.call_name(value)
     if qname is not None and resolve.is_cell_qname(qname):
-        return True
+        return not _owns_method(qname, method)
     cls = resolve.user_class_of_call(value)
     return cls is not None and _is_plain_cell_class(cls, method)
 
@@ -1192,6 +1215,10 @@ def _constructs_cell(value: nodes.NodeNG | None, method: str) -> bool:
 def _method_edits(call: nodes.Call) -> list | None:
     """The autofix of a PyTorch Module method call (apis.TORCH_MODULE_METHOD_FIXES)."""
     method = call.func.attrname
+    if method == "forward":  # self.conv.forward(x) -> self.conv(x); never self(x) or super()(x)
+        receiver = call.func.expr
+        plain = not (isinstance(receiver, nodes.Name) and receiver.name == "self") and not _is_super_call(receiver)
+        return [edits.drop_method(call)] if plain else None
     if call.args or call.keywords:
         rename = apis.TORCH_MODULE_METHOD_RENAMES.get(method)
         return [edits.rename_method(call, rename)] if rename else None
@@ -1238,7 +1265,7 @@ def _super_lacks(receiver: nodes.Call, method: str) -> bool:
     user, external = resolve.class_hierarchy(cls)
     if not external or not all(resolve.is_cell_qname(q) or q in apis.NON_CELL_MIXIN_BASES for q in external):
         return False
-    if not any(resolve.is_cell_qname(q) for q in external):
+    if not any(resolve.is_cell_qname(q) for q in external) or any(_owns_method(q, method) for q in external):
         return False
     return not any(method in klass.locals for klass in user if klass is not cls)
 
@@ -1254,8 +1281,8 @@ def _cell_constructions(expr: nodes.NodeNG | None, depth: int) -> list[nodes.Nod
             value = values.reaching_attribute_value(expr)  # self.models = nn.CellList() above, in this function
         if value is None and isinstance(expr, nodes.Name):
             passed = values.passed_values(expr)  # a parameter: what the callers pass
-            found = [construction for item in passed or () for construction in _cell_constructions(item, depth + 1)]
-            return found if passed and len(found) == len(passed) else []
+            each = [_cell_constructions(item, depth + 1) for item in passed or ()]
+            return [construction for found in each for construction in found] if each and all(each) else []
         if isinstance(value, (nodes.Name, nodes.Attribute)):
             return _cell_constructions(value, depth + 1)  # self.backbone = backbone
     while (
@@ -1263,7 +1290,25 @@ def _cell_constructions(expr: nodes.NodeNG | None, depth: int) -> list[nodes.Nod
         and value.func.attrname in apis.CELL_SELF_RETURNING_METHODS
     ):
         value = value.func.expr
-    return [value] if isinstance(value, nodes.Call) else []
+    if not isinstance(value, nodes.Call):
+        return []
+    factory = _factory_of(value)
+    if factory is not None:  # ``features = backbone_features()``: what it returns, every product
+        each = [_cell_constructions(product, depth + 1) for product in _factory_products(factory) or ()]
+        return [construction for found in each for construction in found] if each and all(each) else []
+    return [value]
+
+
+def _factory_of(call: nodes.Call) -> nodes.FunctionDef | None:
+    """The project function ``call`` calls (not a class, not a method of one)."""
+    if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+        return None
+    qname = resolve.call_name(call)
+    if qname is not None and resolve.is_external(qname) or resolve.user_class_of_call(call) is not None:
+        return None
+    func = _module_helper(call) if isinstance(call.func, nodes.Name) else None
+    func = func or resolve.project_function(call.func)
+    return func if isinstance(func, nodes.FunctionDef) and not isinstance(func.parent, nodes.ClassDef) else None
 
 
 class _ModeDependence:

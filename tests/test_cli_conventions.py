@@ -327,7 +327,8 @@ def test_per_file_ignores_errors(repo: Path, capsys: pytest.CaptureFixture, body
 
 def test_an_unknown_rule_in_a_pragma_is_reported(repo: Path, capsys: pytest.CaptureFixture) -> None:
     (repo / "clean.py").write_text(
-        "import numpy as np  # pylint: disable=ms-numpy-on-tensr\nimport os  # pylint: disable=unused-import,not-a-rule-at-all\n",
+        "import numpy as np  # pylint: disable=ms-numpy-on-tensr\nimport os  # pylint: disable=unused-import,not-a-rule-at-all\n"
+        "from os import path  # pylint: disable=g-importing-member\n",
         encoding="utf-8",
     )
     for _ in range(2):  # the second run takes the file from the cache, and still says so
@@ -340,6 +341,8 @@ def test_an_unknown_rule_in_a_pragma_is_reported(repo: Path, capsys: pytest.Capt
         )
         assert "clean.py:2: warning: `# pylint: disable=not-a-rule-at-all` names no rule" in err
         assert "unused-import`" not in err
+        # another tool's name (Google's pylint) is no typo of an mslint rule: no suggestion
+        assert "clean.py:3: warning: `# pylint: disable=g-importing-member` names no rule mslint or pylint knows, so it silences nothing\n" in err
 
 
 def test_an_unknown_rule_in_the_configuration_is_reported_by_the_plugin(repo: Path) -> None:

@@ -157,6 +157,18 @@ def is_bound_method(func: nodes.FunctionDef) -> bool:
     return True
 
 
+def held_by_unread_local(value: nodes.NodeNG) -> bool:
+    """``value`` is the whole right side of ``name = value`` in a scope where
+    nothing reads ``name``: what it makes is never used (a ``functools.partial``
+    that builds no layer)."""
+    holder = value.parent
+    if not (isinstance(holder, nodes.Assign) and holder.value is value and len(holder.targets) == 1
+            and isinstance(holder.targets[0], nodes.AssignName)):
+        return False
+    name, scope = holder.targets[0].name, holder.scope()
+    return not any(read.name == name for read in scope.nodes_of_class(nodes.Name))
+
+
 def bind_call(
     call: nodes.Call, callee: nodes.FunctionDef | nodes.Lambda, skips_self: bool
 ) -> Iterator[tuple[list[str], nodes.NodeNG]]:

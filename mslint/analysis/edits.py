@@ -314,6 +314,14 @@ def replace_method_call(call: nodes.Call, text: str) -> Edit | None:
     return Edit(receiver.end_lineno, receiver.end_col_offset, call.end_lineno, call.end_col_offset, text)
 
 
+def drop_method(call: nodes.Call) -> Edit | None:
+    """``receiver.old(args)`` -> ``receiver(args)``: the attribute is deleted."""
+    receiver, func = getattr(call.func, "expr", None), call.func
+    if receiver is None or receiver.end_lineno is None or func.end_lineno is None:
+        return None
+    return Edit(receiver.end_lineno, receiver.end_col_offset, func.end_lineno, func.end_col_offset, "")
+
+
 def rename_method(call: nodes.Call, name: str) -> Edit | None:
     """``receiver.old(args)`` -> ``receiver.name(args)``: only the method name changes."""
     func = call.func

@@ -2651,6 +2651,10 @@ def mindspore_object(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
         if isinstance(statement, nodes.Assign) and statement.targets == [bound]:
             return mindspore_object(statement.value, depth + 1)
         return None
+    if isinstance(expr, nodes.Attribute) and expr.attrname in apis.LAYER_PARAMETER_ATTRIBUTES \
+            and not astutil.is_self(expr.expr) \
+            and _mindspore_layer(expr.expr, depth + 1) in apis.LAYERS_WITH_PARAMETER_ATTRIBUTES:
+        return TENSOR  # layer.weight of an nn.Dense: a Parameter
     attr = astutil.self_attribute(expr)
     if attr is not None:
         return _attribute_object(expr, attr, depth)
@@ -2919,6 +2923,47 @@ def _dataset_iterator(expr: nodes.NodeNG | None, depth: int) -> tuple[bool, node
             return False, None
         return enumerated, expr
     return False, None
+
+
+def _mindspore_layer(expr: nodes.NodeNG | None, depth: int) -> str | None:
+    """The MindSpore layer class ``expr`` certainly holds (``nn.Dense(...)``, a name
+    the reaching assignment binds to one, ``self.fc`` that every assignment in its
+    class binds to the same class, a parameter annotated with a mindspore class and
+    no None default); None when unsure."""
+    if expr is None or depth > _CONSTANT_DEPTH:
+        return None
+    if isinstance(expr, nodes.Call):
+        qname = resolve.call_name(expr) if isinstance(expr.func, (nodes.Name, nodes.Attribute)) else None
+        return qname if qname is not None and resolve.is_cell_qname(qname) else None
+    if isinstance(expr, nodes.Name):
+        bound = _reaching_binding(expr)
+        if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments):
+            annotation = astutil.annotation_of(bound.parent, bound)
+            if not isinstance(annotation, (nodes.Name, nodes.Attribute)):
+                return None
+            default = _default_of(bound.parent, bound)
+            if isinstance(default, nodes.Const) and default.value is None:
+                return None
+            qname = resolve.qualified_name(annotation)
+            return qname if qname is not None and resolve.is_cell_qname(qname) else None
+        statement = bound.parent if isinstance(bound, nodes.AssignName) else None
+        if isinstance(statement, nodes.Assign) and statement.targets == [bound]:
+            return _mindspore_layer(statement.value, depth + 1)
+        return None
+    attr = astutil.self_attribute(expr)
+    cls = astutil.enclosing_class(expr) if attr is not None else None
+    if cls is None:
+        return None
+    found = set()
+    for klass in resolve.class_hierarchy(cls)[0]:
+        for target in klass.nodes_of_class(nodes.AssignAttr):
+            if target.attrname != attr or not astutil.is_self(target.expr):
+                continue
+            statement = target.parent
+            if not (isinstance(statement, nodes.Assign) and statement.targets == [target]):
+                return None
+            found.add(_mindspore_layer(statement.value, depth + 1))
+    return found.pop() if len(found) == 1 else None
 
 
 def _declared_tensor(param: nodes.AssignName) -> bool:

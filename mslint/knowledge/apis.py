@@ -1621,7 +1621,22 @@ TORCH_MODULE_METHODS: dict[str, str] = {
     "children": "write {0}.cells()",
     "named_children": "write {0}.name_cells().items()",
     "requires_grad_": "set p.requires_grad in a loop over {0}.trainable_params()",
+    # a Cell runs construct when called; nn.Cell defines no forward (measured: no
+    # mindspore.nn or mint.nn class has one, the probability bijectors aside)
+    "forward": "call {0}(...) (calling a Cell runs its construct)",
 }
+# MindSpore classes that define the method themselves (measured: every
+# mindspore.nn.probability Bijector has forward): a Cell of theirs, or derived from
+# one, is not judged. Named as mslint spells them (mindspore.nn.probability.bijector.Exp
+# is flattened to mindspore.nn.Exp, and its Softplus shares the activation's name), and
+# anything still spelled under mindspore.nn.probability.
+TORCH_MODULE_METHOD_OWNERS: dict[str, frozenset[str]] = {
+    "forward": frozenset(
+        f"mindspore.nn.{name}"
+        for name in ("Bijector", "Exp", "GumbelCDF", "Invert", "PowerTransform", "ScalarAffine", "Softplus")
+    ),
+}
+TORCH_MODULE_METHOD_OWNER_PACKAGES: dict[str, tuple[str, ...]] = {"forward": ("mindspore.nn.probability.",)}
 
 # ms-loss-scale-without-unscale: a differentiated function that returns
 # ``scaler.scale(loss)`` gives gradients multiplied by the scale until
@@ -1950,10 +1965,20 @@ TENSOR_RESULT_METHODS: frozenset[str] = frozenset(
         "abs", "exp", "log", "sqrt", "rsqrt", "pow", "square", "neg", "sigmoid", "tanh", "softmax",
         "sum", "mean", "prod", "norm", "cumsum", "clamp", "clip", "repeat_interleave",
         "tile", "flip", "narrow", "index_select", "gather", "masked_fill", "matmul",
-        "add", "sub", "mul", "div", "t", "tril", "triu",
+        "add", "sub", "mul", "div", "t", "tril", "triu", "clone",
     }
 )
 TENSOR_RESULT_ATTRIBUTES: frozenset[str] = frozenset({"data", "T"})
+# The Parameters a MindSpore layer holds as attributes (measured: ``weight`` is a
+# Parameter on each, ``bias`` a Parameter when the layer has one, else None):
+# ``layer.weight`` of such a layer is a MindSpore tensor.
+LAYER_PARAMETER_ATTRIBUTES: frozenset[str] = frozenset({"weight", "bias"})
+LAYERS_WITH_PARAMETER_ATTRIBUTES: frozenset[str] = frozenset(
+    {f"mindspore.nn.{name}" for name in (
+        "Dense", "BiDense", "Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose",
+    )}
+    | {f"mindspore.mint.nn.{name}" for name in ("Linear", "Conv1d", "Conv2d", "Conv3d")}
+)
 # A parameter so annotated is declared a MindSpore tensor.
 TENSOR_ANNOTATIONS: frozenset[str] = frozenset(
     {"mindspore.Tensor", "mindspore.common.tensor.Tensor", "mindspore.Parameter", "mindspore.common.parameter.Parameter"}

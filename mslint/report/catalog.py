@@ -77,9 +77,13 @@ def first_sentence(text: str) -> str:
 
 def close_rules(name: str, rules: Iterable[Rule]) -> list[str]:
     """The rules a mistyped ``name`` may mean (at most 2): mslint's first, by
-    symbol, by id, or whose symbol contains it as a word (``numpy``)."""
+    symbol, by id, or whose symbol contains it as a word (``numpy``); none for a
+    name in another tool's namespace (``g-importing-member``) or only loosely like one."""
     known = [rule for rule in rules if rule.mslint] or list(rules)
     wanted = name.strip().lower()
+    prefix = re.match(r"([a-z]{1,4})-", wanted)
+    if prefix and not any(rule.symbol.startswith(prefix.group(0)) for rule in known):
+        return []  # another tool's namespace (g-importing-member, c-extension-no-member): not a typo of ours
     if len(wanted) == 5 and wanted[:1].isalpha() and wanted[1:].isdigit():  # an id: E7011
         ids = [rule.msgid for rule in known]
         swapped = [msgid for msgid in ids if sorted(msgid) == sorted(wanted.upper())]  # two digits swapped
@@ -90,9 +94,7 @@ def close_rules(name: str, rules: Iterable[Rule]) -> list[str]:
     if close:
         return close[:1] if len(close) > 1 and difflib.SequenceMatcher(None, wanted, close[0]).ratio() > 0.9 else close
     words = [rule.symbol for rule in known if wanted and wanted in rule.symbol.split("-")]
-    if words:
-        return words[:2]
-    return difflib.get_close_matches(wanted, [rule.symbol for rule in known], n=1)
+    return words[:2]  # nothing looser: a name sharing one word with a rule is not a typo of it
 
 
 def unknown_rule(name: str, rules: Iterable[Rule]) -> str:

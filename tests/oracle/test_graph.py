@@ -1085,3 +1085,36 @@ report(reads=reads, result=model.eval(data, dataset_sink_mode=False), calls=len(
     assert set(result["reads"]) <= {"clear", "update", "eval", "_indexes", "_abs_error_sum", "_samples_num"}, result["reads"]
     assert result["result"] == {"held": 2}
     assert result["calls"] == 0
+
+
+def test_ms_cell_in_construct_a_layer_built_from_a_layers_output_fails_in_graph_mode(run_snippet):
+    """``nn.AdaptiveAvgPool2d(out, 1)`` / ``nn.AvgPool2d(out, 2)`` in construct, ``out``
+    what a layer returned: graph mode refuses to build the Cell; built in __init__ it runs."""
+    result = run_snippet('''
+graph_mode()
+class Naive(nn.Cell):
+    def __init__(self, which):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, pad_mode="pad", padding=1, has_bias=True)
+        self.relu = nn.ReLU()
+        self.which = which
+    def construct(self, x):
+        out = self.relu(self.conv(x))
+        if self.which == 0:
+            return nn.AdaptiveAvgPool2d(out, 1)
+        return nn.AvgPool2d(out, 2)
+class Fixed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, pad_mode="pad", padding=1, has_bias=True)
+        self.relu = nn.ReLU()
+        self.pool = nn.AdaptiveAvgPool2d(1)
+    def construct(self, x):
+        return self.pool(self.relu(self.conv(x)))
+x = Tensor(np.ones((1, 3, 4, 4), np.float32))
+report(adaptive=attempt(lambda: Naive(0)(x).shape), avg=attempt(lambda: Naive(1)(x).shape),
+       fixed=attempt(lambda: list(Fixed()(x).shape)))
+''')
+    assert result["adaptive"][0] == "error" and result["adaptive"][1].startswith("TypeError"), result["adaptive"]
+    assert result["avg"][0] == "error" and result["avg"][1].startswith("TypeError"), result["avg"]
+    assert result["fixed"] == ["ok", [1, 8, 1, 1]], result["fixed"]

@@ -357,3 +357,26 @@ report(**out)
 ''')
     wrong = {name: got for name, got in result.items() if got != ["Tensor", "TypeError"]}
     assert not wrong, wrong
+
+
+def test_ms_torch_in_cell_layer_parameters_are_mindspore_tensors(run_snippet):
+    """The weight and bias of the layers in LAYERS_WITH_PARAMETER_ATTRIBUTES are
+    Parameters (bias: or None), without .detach(); clone() of a tensor is a tensor
+    (TENSOR_RESULT_METHODS)."""
+    result = run_snippet('''
+import importlib
+from mslint.knowledge import apis
+ARGS = {"Dense": (2, 2), "BiDense": (2, 2, 2), "Linear": (2, 2)}
+out = {}
+for qname in sorted(apis.LAYERS_WITH_PARAMETER_ATTRIBUTES):
+    module, name = qname.rsplit(".", 1)
+    cls = getattr(importlib.import_module(module), name)
+    layer = cls(*ARGS.get(name, (2, 2, 1)))
+    out[qname] = [type(layer.weight).__name__, type(getattr(layer, "bias", "missing")).__name__,
+                  hasattr(layer.weight, "detach")]
+report(layers=out, clone=attempt(lambda: type(Tensor(np.ones(2, np.float32)).clone()).__name__),
+       detach=hasattr(ms.Tensor, "detach"))
+''')
+    for qname, (weight, bias, has_detach) in result["layers"].items():
+        assert weight == "Parameter" and bias in ("Parameter", "NoneType") and not has_detach, (qname, weight, bias)
+    assert result["clone"] == ["ok", "Tensor"] and result["detach"] is False, result

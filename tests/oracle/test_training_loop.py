@@ -455,6 +455,65 @@ report(
     assert result["equivalents"] == ["ok", [2, 2, 3, 2, 2, "SequentialCell"]], result["equivalents"]
 
 
+def test_ms_torch_module_method_forward_is_missing_but_on_bijectors(run_snippet):
+    owners = json.dumps(sorted(apis.TORCH_MODULE_METHOD_OWNERS["forward"]))
+    result = run_snippet(f'''
+import importlib, inspect, pkgutil
+from mindspore import mint
+from mindspore.nn.probability import bijector
+pynative_mode()
+class Block(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(2, 2, 1)
+    def construct(self, x):
+        return self.conv.forward(x)
+class Fixed(Block):
+    def construct(self, x):
+        return self.conv(x)
+x = Tensor(np.ones((1, 2, 3, 3), np.float32))
+with_forward = set()
+for package in ("mindspore.nn", "mindspore.mint.nn"):
+    root = importlib.import_module(package)
+    modules = [root]
+    for info in pkgutil.walk_packages(root.__path__, package + "."):
+        try:
+            modules.append(importlib.import_module(info.name))
+        except Exception:
+            pass
+    for module in modules:
+        for name, cls in vars(module).items():
+            if inspect.isclass(cls) and issubclass(cls, nn.Cell) and hasattr(cls, "forward"):
+                with_forward.add(cls.__module__ + "." + cls.__qualname__)
+report(
+    naive=attempt(lambda: Block()(x).shape),
+    fixed=attempt(lambda: list(Fixed()(x).shape)),
+    with_forward=sorted(with_forward),
+    bijectors=sorted(name for name in dir(bijector) if inspect.isclass(getattr(bijector, name))),
+    owners_have_it=[hasattr(getattr(bijector, q.rsplit(".", 1)[1]), "forward") for q in {owners}],
+)
+''')
+    assert result["naive"][0] == "error" and result["naive"][1].startswith("AttributeError"), result["naive"]
+    assert result["fixed"] == ["ok", [1, 2, 3, 3]], result["fixed"]
+    # only the probability bijectors define forward; the table names each of them
+    assert all(name.startswith("mindspore.nn.probability.") for name in result["with_forward"]), result["with_forward"]
+    assert {name.rsplit(".", 1)[1] for name in result["with_forward"]} <= {
+        q.rsplit(".", 1)[1] for q in apis.TORCH_MODULE_METHOD_OWNERS["forward"]}, result["with_forward"]
+    assert all(result["owners_have_it"]), result["owners_have_it"]
+
+
+def test_ms_torch_keyword_args_through_a_partial_raises_when_it_builds(run_snippet):
+    result = run_snippet('''
+import functools
+norm = functools.partial(nn.InstanceNorm2d, affine=False, track_running_stats=False)
+fixed = functools.partial(nn.InstanceNorm2d, affine=False)
+report(naive=attempt(lambda: type(norm(4)).__name__), fixed=attempt(lambda: type(fixed(4)).__name__))
+''')
+    assert result["naive"][0] == "error" and result["naive"][1].startswith("TypeError"), result["naive"]
+    assert "track_running_stats" in result["naive"][1], result["naive"]
+    assert result["fixed"] == ["ok", "InstanceNorm2d"], result["fixed"]
+
+
 # ---------------------------------------------------------------------------
 # ms-loss-scale-without-unscale
 # ---------------------------------------------------------------------------
