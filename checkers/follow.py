@@ -136,6 +136,18 @@ def redirect(msgid: str, node: nodes.NodeNG | None) -> list[tuple[nodes.Call, st
     return targets
 
 
+def calls_into(func: nodes.NodeNG) -> list[tuple[nodes.Call, bool, scope.ModuleAnalysis]]:
+    """In a followed walk of ``func`` (a function of another module that graph or
+    differentiated code of the home module calls): (the home module's call, whether
+    it skips ``self``, the home module's analysis) for each call that runs it;
+    empty elsewhere."""
+    if not _WALKING or _WALKING[-1].callee is not func:
+        return []
+    walk = _WALKING[-1]
+    home = scope.analysis(walk.view.home)
+    return [(call, walk.skips_self[call], home) for call in walk.calls]
+
+
 def _never_run_for_tensors(
     node: nodes.NodeNG, view: scope.ModuleAnalysis, parsed: bool, seen: frozenset = frozenset()
 ) -> bool:

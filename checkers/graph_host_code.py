@@ -16,7 +16,7 @@ from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
 from mslint.analysis import astutil, edits, mode, resolve, scope, values
-from mslint.checkers.follow import GraphModeNote
+from mslint.checkers.follow import GraphModeNote, calls_into
 from mslint.checkers.messages import export_consequence, host_code_consequence, jit_syntax_level, spelled
 
 if TYPE_CHECKING:
@@ -179,7 +179,36 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         found = analysis.enclosing(node)
         if found is None or not isinstance(found[0], nodes.FunctionDef):
             return False
-        return analysis.differentiated_by_weights_only(found[0]) and _input_only(func.expr, found[0], frozenset())
+        if not _input_only(func.expr, found[0], frozenset()):
+            return False
+        if analysis.differentiated_by_weights_only(found[0]):
+            return True
+        return _inputs_passed_on(func.expr, found[0])
+
+
+def _inputs_passed_on(expr: nodes.NodeNG, callee: nodes.FunctionDef) -> bool:
+    """In a function of another module that differentiated code calls (the first
+    layer's ``construct``, given the batch by the network's): every call passes the
+    parameters ``expr`` reads the inputs of a function differentiated with respect
+    to the weights only, or values computed from them and constants alone."""
+    calls = calls_into(callee)
+    if not calls:
+        return False
+    params = {param.name for param in astutil.all_params(callee)}
+    read = {name.name for name in [expr, *expr.nodes_of_class(nodes.Name)] if isinstance(name, nodes.Name)} & params
+    for call, skips_self, home in calls:
+        found = home.enclosing(call)
+        caller = found[0] if found is not None else None
+        if not isinstance(caller, nodes.FunctionDef) or not home.differentiated_by_weights_only(caller):
+            return False
+        passed = {}
+        for names, value in astutil.bind_call(call, callee, skips_self):
+            for name in names:
+                passed.setdefault(name, []).append(value)
+        for name in read:
+            if len(passed.get(name, ())) != 1 or not _input_only(passed[name][0], caller, frozenset()):
+                return False  # left to its default, or bound through *args/**kwargs: unsure
+    return True
 
 
 def _defines_bprop(node: nodes.NodeNG) -> bool:
@@ -211,6 +240,8 @@ def _input_only(expr: nodes.NodeNG | None, func: nodes.FunctionDef, seen: frozen
         for binding in bindings:
             parent = binding.parent
             if isinstance(parent, nodes.Arguments):
+                if _is_self_parameter(binding, func):
+                    return False  # ``self``: the Cell, its layers and weights
                 continue
             if not (isinstance(parent, nodes.Assign) and parent.targets == [binding]):
                 return False
@@ -234,9 +265,17 @@ def _input_only(expr: nodes.NodeNG | None, func: nodes.FunctionDef, seen: frozen
             if qname is None or resolve.root_package(qname) not in _CONSTANT_PACKAGES | {"int", "float"}:
                 return False
         return all(_input_only(argument, func, seen) for argument in arguments)
-    if isinstance(expr, (nodes.Subscript, nodes.BinOp, nodes.UnaryOp, nodes.Compare, nodes.Tuple, nodes.List)):
+    if isinstance(expr, (nodes.Subscript, nodes.Slice, nodes.BinOp, nodes.UnaryOp, nodes.Compare, nodes.Tuple, nodes.List)):
         return all(_input_only(child, func, seen) for child in expr.get_children())
     return False
+
+
+def _is_self_parameter(param: nodes.AssignName, func: nodes.FunctionDef) -> bool:
+    """``self`` of a method (``construct``): what it reaches is the Cell's state."""
+    if not (isinstance(func.parent, nodes.ClassDef) and astutil.is_bound_method(func)):
+        return False
+    positional = astutil.positional_params(func)
+    return bool(positional) and positional[0] is param
 
 
 # Packages whose names are constants or tensor constructors, not trainable state:

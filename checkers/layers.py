@@ -1659,13 +1659,31 @@ def _next_in_sequence(call: nodes.Call) -> nodes.NodeNG | None:
         index = parent.elts.index(call)
         return parent.elts[index + 1] if index + 1 < len(parent.elts) else None
     if isinstance(parent, nodes.Call) and call in parent.args and isinstance(parent.func, (nodes.Name, nodes.Attribute)):
-        if resolve.qualified_name(parent.func) in apis.SEQUENTIAL_CELLS:
+        if resolve.qualified_name(parent.func) in apis.SEQUENTIAL_CELLS or _sequential_super_init(parent):
             index = parent.args.index(call)
             following = parent.args[index + 1] if index + 1 < len(parent.args) else None
             return None if isinstance(following, nodes.Starred) else following
         if _added_cell(parent) is call:
             return _next_added(parent)
     return None
+
+
+def _sequential_super_init(call: nodes.Call) -> bool:
+    """``super().__init__(conv, bn, relu)`` (``super(C, self).__init__(...)``) in
+    the ``__init__`` of a SequentialCell subclass: its arguments are the layers,
+    in order, as for ``SequentialCell(conv, bn, relu)``, while the subclass keeps
+    SequentialCell's ``construct``."""
+    func = call.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname == "__init__" and isinstance(func.expr, nodes.Call)):
+        return False
+    callee = func.expr.func
+    if not (isinstance(callee, nodes.Name) and callee.name == "super" and resolve.binding(callee) is None):
+        return False
+    method = astutil.enclosing_method(call)
+    if method is None or method[0].name != "__init__":
+        return False
+    cls = method[1]
+    return resolve.find_method(cls, apis.CELL_FORWARD_METHOD) is None and resolve.derives_from(cls, apis.SEQUENTIAL_CELLS)
 
 
 def _added_cell(call: nodes.Call) -> nodes.NodeNG | None:

@@ -451,7 +451,10 @@ class Model:  # pylint: disable=too-many-instance-attributes
         return self._runs_project_code(path)
 
     def _package_imported(self, folder: str) -> bool:
-        """Whether a file in sight outside the package at ``folder`` imports it by name."""
+        """Whether a file in sight outside the package at ``folder`` imports it by
+        name: an import of that name that finds another project file (a sibling
+        project's own ``src`` package, where each project of a repository has
+        one) does not import this one."""
         known = self._imported_packages.get(folder)
         if known is None:
             name = os.path.basename(folder).encode()
@@ -459,10 +462,26 @@ class Model:  # pylint: disable=too-many-instance-attributes
             inside = folder + os.sep
             known = any(
                 not path.startswith(inside) and name in (self.data(path) or b"") and pattern.search(self.data(path) or b"")
+                and self._imports_package(path, name.decode(), inside)
                 for path in self.files
             )
             self._imported_packages[folder] = known
         return known
+
+    def _imports_package(self, path: str, name: str, inside: str) -> bool:
+        """Whether an absolute import of ``name`` (or below it) in ``path`` may load
+        a file under ``inside``: it finds one there, or no project file at all."""
+        for level, module, names in scan_imports(self.data(path) or b"", LINE_START_IMPORT_RE):
+            if level:
+                continue
+            for item in module.split(",") if names is None else [module]:
+                item = item.strip()
+                if item.split(".", 1)[0] != name:
+                    continue
+                targets = self._import_targets(path, 0, item, names)
+                if not targets or any(target.startswith(inside) for target in targets):
+                    return True
+        return False
 
     # -- files and modules -----------------------------------------------------
     def _is_file(self, path: str) -> bool:

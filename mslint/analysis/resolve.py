@@ -471,6 +471,28 @@ def _project_file(importer: nodes.Module, modname: str) -> str | None:
         if parent == folder:
             break
         folder = parent
+    return _file_above(root, modname.partition(".")[0], modname)
+
+
+# folders above a package root searched for an absolute import, at most
+_ABOVE_LIMIT = 4
+
+
+def _file_above(root: str, top: str, modname: str) -> str | None:
+    """The file of ``modname`` in the first folder above ``root`` that holds its
+    top name (``src/``, ``src.py``): a module of ``proj/src/model/`` imports
+    ``from src.model.blocks import X`` as ``proj/src/model/blocks.py``, because
+    the program that runs it, ``proj/train.py``, puts ``proj`` first on sys.path
+    (the program model searches the same folders); a sibling project's
+    ``src/model.py``, also on pylint's sys.path in a monorepo, is not it."""
+    folder = root
+    for _ in range(_ABOVE_LIMIT):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+        if os.path.exists(os.path.join(folder, top)) or os.path.isfile(os.path.join(folder, top + ".py")):
+            return _file_below(folder, modname)
     return None
 
 

@@ -822,6 +822,46 @@ report(copied=step_gradient(HostActivation()), chained=step_gradient(chained),
     assert result["ops"] > 0
 
 
+def test_ms_asnumpy_in_graph_pynative_train_one_step_copy_of_the_input_batch_keeps_the_weights_gradient(run_snippet):
+    """PyNative: TrainOneStepCell(WithLossCell(net)) where the network hands its input
+    batch to a first layer that copies a slice of it to the host: nothing before the
+    copy has weights, and the layer's weight gets its true gradient (the same as
+    without the copy); a layer with weights before the copy gets none."""
+    result = run_snippet('''
+pynative_mode()
+class First(nn.Cell):
+    def __init__(self, host):
+        super().__init__()
+        self.host = host
+        self.w = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="w")
+    def construct(self, feats):
+        own = Tensor(feats[:, 0].asnumpy(), ms.float32) if self.host else feats[:, 0]
+        return ops.matmul(own, self.w)
+class Net(nn.Cell):
+    def __init__(self, host, embed=False):
+        super().__init__()
+        self.embed = nn.Dense(3, 3, weight_init="ones") if embed else None
+        self.first = First(host)
+    def construct(self, feats):
+        return self.first(self.embed(feats) if self.embed is not None else feats)
+feats = Tensor(np.arange(24).reshape(4, 2, 3) * 0.1, ms.float32)
+def gradients(net):
+    grad_fn = ms.value_and_grad(nn.WithLossCell(net, nn.MSELoss()), None, net.trainable_params())
+    _, grads = grad_fn(feats, Tensor(np.zeros((4, 2)), ms.float32))
+    return [float(np.abs(g.asnumpy()).sum()) for g in grads]
+before = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="p")
+net = Net(True)
+step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+step.set_train()
+step(feats, Tensor(np.zeros((4, 2)), ms.float32))
+report(host=gradients(Net(True)), device=gradients(Net(False)), stepped=float(net.first.w.asnumpy().sum()),
+       deep=gradients(Net(True, embed=True)))
+''')
+    assert result["host"] == pytest.approx(result["device"]) and result["host"][0] > 0
+    assert result["stepped"] != 6.0  # the training step moved the weight
+    assert result["deep"][0] == 0.0 and result["deep"][-1] > 0  # the Dense before the copy: cut
+
+
 def test_ms_cell_in_construct_dropout_built_in_construct_never_drops(run_snippet):
     """nn.Dropout built inside construct is a new Cell with training=False each call:
     net.set_train() never reaches it, so it zeroes nothing (both modes, every dropout
