@@ -104,9 +104,70 @@ def test_an_import_in_a_branch_beside_another_leaves_the_name_unsure() -> None:
     assert _call_name(source) == "mindspore.nn.ReLU"
 
 
-def test_star_imports_stay_unresolved() -> None:
-    # What a star import binds depends on what is installed: never guess.
-    assert _call_name("from mindspore.nn import *\nConv2d(1, 2, 3) #@") is None
+def test_framework_star_imports_bind_the_measured_all() -> None:
+    # MindSpore 2.10's __all__ (mslint.knowledge.apis.star_exports), whatever is installed
+    assert _call_name("from mindspore.nn import *\nConv2d(1, 2, 3) #@") == "mindspore.nn.Conv2d"
+    assert _call_name("from mindspore.ops import *\nmax(a, b) #@") == "mindspore.ops.max"
+    # not in the module's __all__: a NameError, not MindSpore's
+    assert _call_name("from mindspore.nn import *\nSequential() #@") is None
+    assert _call_name("from mindspore import *\nnn.Conv2d(1, 2, 3) #@") is None
+    # a framework mslint has no table for: unknown; the builtin stays the builtin
+    assert _call_name("from torch.nn import *\nConv2d(1, 2, 3) #@") is None
+    assert _call_name("from torch.nn import *\nmax(1, 2) #@") == "max"
+    # a definition after the star import replaces the name
+    shadowed = _call_name("from mindspore.nn import *\nclass Conv2d: pass\nConv2d(1) #@")
+    assert shadowed is not None and shadowed.endswith("Conv2d") and not shadowed.startswith("mindspore")
+
+
+def test_project_star_imports_bind_what_python_binds(tmp_path, monkeypatch) -> None:
+    _write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/common.py": "import mindspore.nn as nn\nfrom torch import nn as tnn\n_hidden = nn\n",
+        "pkg/shared.py": "from .common import *\n",
+        "pkg/limited.py": "from mindspore import nn, ops\n__all__ = ['ops']\n",
+        "pkg/blocks.py": "from mindspore import nn\nclass Block(nn.Cell):\n    pass\n",
+        "pkg/cycle_a.py": "from .cycle_b import *\n",
+        "pkg/cycle_b.py": "from .cycle_a import *\n",
+        "pkg/net.py": "from .shared import *\nfrom .limited import *\nfrom .blocks import *\nfrom .cycle_a import *\n"
+                      "nn.Conv2d(1, 2, 3)\ntnn.Linear(1, 2)\nops.exp(1)\n_hidden.Dense(1, 2)\nBlock()\nundefined()\n",
+    })
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        module = astroid.MANAGER.ast_from_file(str(tmp_path / "pkg/net.py"), "pkg.net")
+        calls = [node.value for node in module.body if isinstance(node, nodes.Expr)]
+        # two levels of star imports, an import's alias, a name __all__ lists
+        assert [resolve.call_name(call) for call in calls[:3]] == [
+            "mindspore.nn.Conv2d", "torch.nn.Linear", "mindspore.ops.exp"]
+        # a private name is not brought without __all__; a cycle brings nothing new
+        assert resolve.call_name(calls[3]) is None and resolve.call_name(calls[5]) is None
+        # the project class, to its definition (its constructions are sites)
+        built = resolve.user_class_of_call(calls[4])
+        assert built is not None and built.name == "Block" and resolve.is_cell_class(built)
+    finally:
+        for name in list(astroid.MANAGER.astroid_cache):
+            if name == "pkg" or name.startswith("pkg."):
+                astroid.MANAGER.astroid_cache.pop(name, None)
+        astroid.MANAGER.clear_cache()
+        resolve.clear_caches()
+
+
+def test_project_star_import_all_leaves_names_out(tmp_path, monkeypatch) -> None:
+    _write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/limited.py": "from mindspore import nn, ops\n__all__ = ['ops']\n",
+        "pkg/net.py": "from .limited import *\nnn.Conv2d(1, 2, 3)\n",
+    })
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        module = astroid.MANAGER.ast_from_file(str(tmp_path / "pkg/net.py"), "pkg.net")
+        call = next(node.value for node in module.body if isinstance(node, nodes.Expr))
+        assert resolve.call_name(call) is None
+    finally:
+        for name in list(astroid.MANAGER.astroid_cache):
+            if name == "pkg" or name.startswith("pkg."):
+                astroid.MANAGER.astroid_cache.pop(name, None)
+        astroid.MANAGER.clear_cache()
+        resolve.clear_caches()
 
 
 def test_function_level_imports_resolve() -> None:

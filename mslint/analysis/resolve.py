@@ -62,19 +62,170 @@ def _import_target(import_node: nodes.NodeNG, name: str) -> str | None:
                 return name
         return None
     if isinstance(import_node, nodes.ImportFrom):
-        modname = import_node.modname
-        if import_node.level:
-            try:
-                modname = import_node.root().relative_to_absolute_name(modname, import_node.level)
-            except Exception:  # noqa: BLE001 - a relative import above the top package
-                return None
+        modname = _import_target_module(import_node)
+        if modname is None:
+            return None
         for imported, alias in import_node.names:
             if imported == "*":
-                # The names a star import binds depend on what is installed:
-                # stay unresolved so findings do not change with the environment.
-                continue
+                return star_target(import_node.root(), modname, name) if modname else None
             if (alias or imported) == name:
                 return f"{modname}.{imported}" if modname else imported
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Star imports: ``from pkg.common import *`` binds what Python binds
+# ---------------------------------------------------------------------------
+# (file, module name, name) -> qualified name or None, for project modules: each
+# module's exports are worked out once per run (clear_caches empties it).
+_STAR_MEMO: dict[tuple[str, str, str], object] = {}
+_STAR_MEMO_LIMIT = 100000
+_IN_PROGRESS = object()
+_UNREADABLE_ALL = object()  # an ``__all__`` that is not a literal list of strings
+# module -> its top-level star imports, in source order (module_stars)
+_MODULE_STARS: dict[nodes.Module, tuple[nodes.ImportFrom, ...]] = {}
+
+
+def star_target(importer: nodes.Module, modname: str, name: str, depth: int = 0) -> str | None:
+    """The qualified name ``name`` is bound to by ``from <modname> import *`` in
+    ``importer`` (``modname`` absolute), as Python binds it: a framework module's
+    names from the knowledge's tables of ``__all__`` (:func:`apis.star_exports`;
+    unknown for other frameworks and installed libraries: unresolved); a project
+    module's literal ``__all__`` if it defines one, else every public top-level
+    name, with what it imports itself and what its own star imports bring. None
+    when the name is not exported or what it is bound to is unsure."""
+    if depth > _FOLLOW_DEPTH or not modname:
+        return None
+    if is_external(modname):
+        exported = apis.star_exports(modname)
+        return canonical(f"{modname}.{name}") if exported is not None and name in exported else None
+    if is_installed(modname, importer.file):
+        return None
+    try:
+        module = imported_module(importer, modname)
+    except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+        return None
+    if module is importer or _is_library_module(module):
+        return None
+    key = (os.path.realpath(module.file) if module.file else "", module.name, name)
+    known = _STAR_MEMO.get(key, None)
+    if known is _IN_PROGRESS:
+        return None  # a star-import cycle
+    if key in _STAR_MEMO:
+        return known
+    if len(_STAR_MEMO) >= _STAR_MEMO_LIMIT:
+        _STAR_MEMO.clear()
+    _STAR_MEMO[key] = _IN_PROGRESS
+    try:
+        found = _exported(module, name, depth)
+    except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+        found = None
+    _STAR_MEMO[key] = found
+    return found
+
+
+def _exported(module: nodes.Module, name: str, depth: int) -> str | None:
+    exports = _literal_all(module)
+    if exports is _UNREADABLE_ALL:
+        return None
+    if exports is None and name.startswith("_"):
+        return None
+    if exports is not None and name not in exports:
+        return None
+    bound = module.locals.get(name, ())
+    if not bound:
+        # a name astroid did not bind (a framework's star import, or a module of
+        # the same name elsewhere took the place of the project's): the star
+        # imports bind it, the last one first
+        for node in reversed(module_stars(module)):
+            star = _import_target_module(node)
+            found = star_target(module, star, name, depth + 1) if star else None
+            if found is not None:
+                return found
+        return None
+    return _module_binding_target(module, name, list(bound), depth)
+
+
+def _module_binding_target(module: nodes.Module, name: str, bound: list[nodes.NodeNG], depth: int) -> str | None:
+    """What a module's top-level ``name`` names once the module has run: one
+    definition, or imports that all agree (a fallback in an ``except`` aside)."""
+    imports = [node for node in bound if isinstance(node, (nodes.Import, nodes.ImportFrom))]
+    others = [node for node in bound if node not in imports]
+    if imports and others:
+        others = [node for node in others if not _in_except_handler(node, module)]
+        if others:
+            return None
+    if not imports:
+        if len(others) == 1 and isinstance(others[0], (nodes.ClassDef, nodes.FunctionDef)) \
+                and others[0].parent is module:
+            return f"{module.name}.{name}"
+        return None
+    kept = [node for node in imports if not _in_except_handler(node, module)] or imports
+    targets = set()
+    for node in kept:
+        if _is_star(node):
+            star = _import_target_module(node)
+            targets.add(star_target(module, star, name, depth + 1) if star else None)
+        else:
+            targets.add(_import_target(node, name))
+    return targets.pop() if len(targets) == 1 else None
+
+
+def _literal_all(module: nodes.Module) -> frozenset[str] | object | None:
+    """A module's ``__all__``: the names of its literal list or tuple (``+=`` of
+    literals included), None when it has none, or _UNREADABLE_ALL."""
+    bound = module.locals.get("__all__")
+    if not bound:
+        return None
+    names: set[str] = set()
+    for node in bound:
+        statement = node.parent
+        if not isinstance(node, nodes.AssignName) or statement.parent is not module \
+                or not isinstance(statement, (nodes.Assign, nodes.AugAssign)):
+            return _UNREADABLE_ALL
+        value = statement.value
+        if not isinstance(value, (nodes.List, nodes.Tuple)) \
+                or not all(isinstance(item, nodes.Const) and isinstance(item.value, str) for item in value.elts):
+            return _UNREADABLE_ALL
+        if isinstance(statement, nodes.Assign):
+            names = set()
+        names.update(item.value for item in value.elts)
+    return frozenset(names)
+
+
+def module_stars(module: nodes.Module) -> tuple[nodes.ImportFrom, ...]:
+    """``module``'s top-level star imports, in source order (those in a
+    top-level ``try``/``if`` included)."""
+    known = _MODULE_STARS.get(module)
+    if known is not None:
+        return known
+    found = []
+    pending = list(module.body)
+    while pending:
+        node = pending.pop(0)
+        if _is_star(node):
+            found.append(node)
+        elif isinstance(node, (nodes.If, nodes.Try)):
+            pending[:0] = list(node.get_children())
+        elif isinstance(node, nodes.ExceptHandler):
+            pending[:0] = list(node.body)
+    if len(_MODULE_STARS) > 256:
+        _MODULE_STARS.clear()
+    known = _MODULE_STARS[module] = tuple(found)
+    return known
+
+
+def _star_binding(name_node: nodes.Name) -> nodes.ImportFrom | None:
+    """For a name no scope binds: the star import of its module that binds it (a
+    framework's, whose names astroid does not load, or a project module astroid
+    did not find), the last one first; None for a builtin or an undefined name."""
+    module = name_node.root()
+    if not isinstance(module, nodes.Module):
+        return None
+    stars = module_stars(module)
+    for node in reversed(stars):
+        if _import_target(node, name_node.name) is not None:
+            return node
     return None
 
 
@@ -96,7 +247,9 @@ def binding(name_node: nodes.Name) -> nodes.NodeNG | None:
     """The statement that binds a bare name, looked up without inference.
 
     Returns an Import/ImportFrom, ClassDef, FunctionDef or AssignName node, or
-    None when the name is unbound here (a builtin, or a star import).
+    None when the name is unbound here (a builtin). A name a star import binds
+    gives that ImportFrom, also where astroid did not bind it (a framework's
+    star import: :func:`star_target`).
     """
     name = name_node.name
     for scope in _binding_scopes(name_node):
@@ -106,10 +259,14 @@ def binding(name_node: nodes.Name) -> nodes.NodeNG | None:
         # An import wins over a fallback such as
         # ``try: import numpy as np`` / ``except ImportError: np = None``.
         imports = [candidate for candidate in bound if isinstance(candidate, (nodes.Import, nodes.ImportFrom))]
+        if imports and len(imports) < len(bound) and all(_is_star(candidate) for candidate in imports):
+            # ``from .common import *`` then ``class Conv(...)``: a star import is
+            # no guarded import with a fallback; the bindings count in source order
+            return _reaching(bound, name_node) if scope is name_node.frame() else bound[-1]
         if imports:
             return _reaching_import(imports, name_node, scope)[0]
         return _reaching(bound, name_node) if scope is name_node.frame() else bound[-1]
-    return None
+    return _star_binding(name_node)
 
 
 def _reaching_import(imports: list[nodes.NodeNG], use: nodes.Name,
@@ -522,11 +679,14 @@ def clear_caches() -> None:
     _QNAME_MEMO.clear()
     _BY_FILE.clear()
     _file_below.cache_clear()
+    _STAR_MEMO.clear()
+    _MODULE_STARS.clear()
 
 
 def forget_names() -> None:
     """Empty the per-module name memo (a new module is being checked)."""
     _QNAME_MEMO.clear()
+    _MODULE_STARS.clear()
 
 
 def _resolve_base(base: nodes.NodeNG) -> tuple[nodes.ClassDef | None, str | None]:
@@ -578,6 +738,12 @@ def _follow_import(node: nodes.Import | nodes.ImportFrom, name: str, rest: list[
     target = _import_target(node, name)
     if target is None:
         return None
+    if _is_star(node) and not is_external(target):
+        # what the star-imported module binds, looked up there (its own imports)
+        star = _import_target_module(node)
+        module = imported_module(node.root(), star) if star else None
+        if module is not None and not _is_library_module(module):
+            return _lookup(module, [name, *rest], depth + 1)
     if isinstance(node, nodes.Import):
         # ``import pkg.models as models`` binds the module pkg.models; ``import pkg.models`` binds pkg
         modname = target
@@ -672,13 +838,28 @@ def _lookup_in_star_imports(module: nodes.Module, names: list[str], depth: int):
     return None
 
 
+def _is_star(node: nodes.NodeNG) -> bool:
+    return isinstance(node, nodes.ImportFrom) and [imported for imported, _ in node.names] == ["*"]
+
+
 def _import_target_module(node: nodes.ImportFrom) -> str | None:
+    """The absolute name of the module an ImportFrom names."""
     if not node.level:
         return node.modname
+    root = node.root()
     try:
-        return node.root().relative_to_absolute_name(node.modname, node.level)
+        return root.relative_to_absolute_name(node.modname, node.level)
     except Exception:  # noqa: BLE001 - a relative import above the top package
-        return None
+        pass
+    # ``from .blocks import *`` in model/net.py where model/ has no __init__.py:
+    # a namespace package where the program imports it (``from model.net import
+    # Net``), and model/ is the folder the module's own name starts from
+    # (mslint.analysis.project.module_name): the sibling module
+    file = getattr(root, "file", None)
+    if node.level == 1 and node.modname and file and not root.package \
+            and "." not in root.name and not os.path.isfile(os.path.join(os.path.dirname(file), "__init__.py")):
+        return node.modname
+    return None
 
 
 def _nested_class(cls: nodes.ClassDef, names: list[str]) -> nodes.ClassDef | None:

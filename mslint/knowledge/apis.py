@@ -55,6 +55,36 @@ EXTERNAL_PACKAGES: frozenset[str] = frozenset(
     }
 )
 
+# What ``from <module> import *`` binds for the framework modules mslint knows it
+# for: the module's ``__all__`` in the measured MindSpore (mapping/star_exports.json,
+# checked by tests/oracle/test_star_exports.py). ``from mindspore import *`` binds
+# ``Tensor`` and ``set_context`` but not ``nn`` (in 2.10 the statement itself raises
+# ModuleNotFoundError: its ``__all__`` holds the characters of the version string;
+# the table keeps the names it has, what the statement binds where it works);
+# ``from mindspore.ops import *`` binds ``max``, ``sum``, ``range``... over the
+# builtins. Other modules: unknown (None).
+STAR_EXPORTS_FILE = "star_exports.json"
+
+
+def star_exports(module: str) -> frozenset[str] | None:
+    """The names ``from <module> import *`` binds, or None when not known."""
+    return _star_exports().get(module)
+
+
+def _star_exports() -> dict[str, frozenset[str]]:
+    global _STAR_EXPORTS  # noqa: PLW0603 - read once, on first use
+    if _STAR_EXPORTS is None:
+        import json  # noqa: PLC0415
+        from pathlib import Path  # noqa: PLC0415
+
+        path = Path(__file__).resolve().parent / "mapping" / STAR_EXPORTS_FILE
+        data = json.loads(path.read_text(encoding="utf-8"))
+        _STAR_EXPORTS = {module: frozenset(names) for module, names in data["modules"].items()}
+    return _STAR_EXPORTS
+
+
+_STAR_EXPORTS: dict[str, frozenset[str]] | None = None
+
 # --------------------------------------------------------------------------
 # Graph mode: what graph code is.
 # --------------------------------------------------------------------------
