@@ -227,6 +227,26 @@ def test_the_mode_of_a_config_helper_counts_when_the_entry_sets_none(tmp_path: P
     assert programs.decide(paths.values())[paths["net.py"]].mode == mode.GRAPH
 
 
+@pytest.mark.parametrize(("selected", "expected"), [("pynative_mode", mode.PYNATIVE), ("graph_mode", mode.GRAPH)])
+def test_a_helper_the_main_path_calls_supersedes_the_entrys_top_level_mode(
+        tmp_path: Path, selected: str, expected: str) -> None:
+    # export.py sets GRAPH_MODE on import, then its main calls init_env(cfg), which sets
+    # the mode its configuration selects: what it builds after runs in that mode
+    paths = _project(
+        tmp_path,
+        {
+            "export.py": "from mindspore import context\nfrom utils import init_env\nfrom net import Net\n"
+                         "context.set_context(mode=context.GRAPH_MODE)\n"
+                         "if __name__ == '__main__':\n    cfg = load('config.yaml')\n    init_env(cfg)\n    Net()\n",
+            "utils.py": "from mindspore import context\ndef init_env(cfg):\n"
+                        "    context.set_context(mode={'graph_mode': context.GRAPH_MODE, "
+                        "'pynative_mode': context.PYNATIVE_MODE}[cfg.system.context_mode])\n",
+            "config.yaml": f"system:\n  context_mode: {selected}\n",
+            "net.py": MODEL,
+        },
+    )
+    assert programs.decide(paths.values())[paths["net.py"]].mode == expected
+
 
 def test_when_each_set_context_runs() -> None:
     source = textwrap.dedent("""
@@ -510,3 +530,23 @@ def test_the_training_flag_is_fixed_only_when_every_compiling_program_agrees(tmp
     paths.update(_project(tmp_path, {"eval.py": evaluate, "train.py": train.replace("GRAPH_MODE", "PYNATIVE_MODE")}))
     decided = programs.decide(paths.values())[paths["src/model.py"]]
     assert (decided.trained, decided.training_flag()) == (False, False)
+
+
+@pytest.mark.parametrize(("source", "trains"), [
+    ("opt = nn.Adam(net.trainable_params())\nopt(grads)\n", True),
+    ("opt = nn.Adam(net.trainable_params())\nmodel = Model(net, loss, opt)\n", True),
+    ("model = Model(net, loss, nn.Adam(net.trainable_params()))\n", True),
+    ("def main():\n    opt = nn.SGD(net.trainable_params())\n    def step(g):\n        return opt(g)\n", True),
+    ("train_one_epoch(net)\n", True),
+    # built and never read; a training loop in a comment or a docstring; a parameter count;
+    # an optimizer's own class definition; a training function only defined
+    ("opt = nn.Adam(net.trainable_params())\nnet.set_train(False)\n", False),
+    ("# train_loop(net, opt)\n'''do_train(bool): whether to train'''\n", False),
+    ("n = sum(p.size for p in net.trainable_params())\n", False),
+    ("class Momentum(Optimizer):\n    pass\n", False),
+    ("def train_loop(net):\n    pass\n", False),
+    ("x = '中文'  # 训练 train(net)\nopt = nn.Adam(net.trainable_params())\n", False),
+])
+def test_training_text_is_read_past_comments_strings_and_idle_optimizers(source: str, trains: bool) -> None:
+    data = source.encode("utf-8")
+    assert mode.shows_training(data, ast.parse(data)) is trains

@@ -1030,6 +1030,12 @@ def test_code_every_program_only_evaluates_is_untrained_in_pynative_too(tmp_path
     ("net = Net()\n    ms.load_checkpoint('w.ckpt', net)\n    net.set_train()\n    print(net(1))\n", True),
     ("net = Net()\n    ms.load_checkpoint('w.ckpt', net)\n    ms.value_and_grad(net)(1)\n", True),
     ("net = Net()\n    ms.load_checkpoint('w.ckpt', net)\n    train_one_epoch(net)\n", True),
+    # an optimizer built and never used, a training loop left in a comment: no training
+    ("net = Net()\n    opt = ms.nn.Adam(net.trainable_params())\n    net.set_train(False)\n"
+     "    # train_one_epoch(net, opt)\n    print(net(1))\n", False),
+    # the optimizer handed on: whatever takes it may step it
+    ("net = Net()\n    opt = ms.nn.Adam(net.trainable_params())\n    net.set_train(False)\n"
+     "    print(net(1))\n    run(net, opt)\n", True),
     # shows no use mslint can read: it may hand the network to code that trains it
     ("run(Net())\n", True),
     ("print(Net()(1))\n", True),

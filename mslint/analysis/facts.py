@@ -49,7 +49,8 @@ The facts are a JSON-able dict:
   rebinds   [[target dotted, value dotted or "", runs]]
   called    names the top level calls (a function called there runs on import)
   trains, infers, exports, sets_training, may_evaluate
-            what its text shows a program doing (mslint.analysis.mode: TRAINS,
+            what its text shows a program doing (mslint.analysis.mode: TRAINS
+            read by shows_training,
             INFERS, EXPORTS, SETS_TRAINING, MAY_EVALUATE)
 
 A spec is what an argument or a key may be: ["lit", value], ["param", name,
@@ -70,7 +71,7 @@ from typing import Any
 from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 8
+FACTS_VERSION = 9
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -110,6 +111,8 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
         facts.update(bindings={}, stars=[], classes={}, functions={}, bodies={}, dicts={}, contexts=[],
                      arguments={}, configs=[], rebinds=[], called=[], broken=True)
         return facts, None
+    if facts["trains"]:
+        facts["trains"] = mode.shows_training(data, tree)  # past comments, strings, idle optimizers
     try:
         facts.update(_FactsReader(tree, data, may_run=facts["entry"] or path.endswith(".ipynb")).facts())
         facts["contexts"] = [

@@ -44,9 +44,11 @@ from __future__ import annotations
 
 import ast
 import functools
+import io
 import itertools
 import os
 import re
+import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -71,10 +73,104 @@ _TOP_GRAD = re.compile(rb"^[\w.]+\s*=\s*[\w.]*\b(?:value_and_grad|grad)\s*\(", r
 # ``torch.no_grad``), ``no_grad(``, ``from_pretrained(`` / ``load_pretrained(``.
 TRAINS = re.compile(
     rb"(?<![A-Za-z0-9])(?<!stop_)(?<!no_)"
-    rb"(?:(?:pre|re)?[Tt]rain(?!ed\b)|[Gg]rad|jacfwd|jacrev|vjp|jvp)\w*\s*\((?!\s*(?:mode\s*=\s*)?False\b)"
+    rb"(?:(?:pre|re)?[Tt]rain(?!ed\b|able_params\b)|[Gg]rad|jacfwd|jacrev|vjp|jvp)\w*\s*\((?!\s*(?:mode\s*=\s*)?False\b)"
     rb"|\bTrainOneStep\w*|\bTrainer\b|\bgrad_fn\b|\.fit\s*\("
     rb"|\b(?:Momentum|Adam\w*|SGD|Lamb|LARS|RMSProp|Optimizer)\s*\("
 )
+_OPTIMIZER_NAME = re.compile(r"(?:Momentum|Adam\w*|SGD|Lamb|LARS|RMSProp|Optimizer)")
+# where a TRAINS match is only a definition's header (``def train_loop(``, ``class Momentum(Optimizer)``)
+_DEFINED = re.compile(rb"\b(?:def|class)\s+$")
+
+
+def shows_training(data: bytes, tree: ast.AST | None) -> bool:
+    """Whether a source's code shows training (TRAINS), read past its comments and
+    string literals (a commented-out ``# train_loop(...)``, a docstring's
+    ``do_train(bool)``), past the headers of definitions (``def train_loop(``: the
+    calls of it are what trains) and past an optimizer that is built and never used
+    (``optimizer = nn.Adam(...)`` whose name nothing in its scope reads: nothing
+    steps it, and no Model or TrainOneStepCell is given it). The plain text search
+    when the source cannot be read so (no tree, a tokenizer error)."""
+    if TRAINS.search(data) is None:
+        return False
+    if tree is None:
+        return True
+    masked = _code_only(data)
+    if masked is None:
+        return True
+    starts = [0]
+    for line in masked.split(b"\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    idle = [(starts[call.lineno - 1] + call.col_offset, starts[call.end_lineno - 1] + call.end_col_offset)
+            for call in _idle_optimizers(tree) if call.end_lineno is not None and call.lineno <= len(starts)
+            and call.end_lineno <= len(starts)]
+    for found in TRAINS.finditer(masked):
+        at = found.start()
+        if any(start <= at < end for start, end in idle):
+            continue
+        if _DEFINED.search(masked, max(0, masked.rfind(b"\n", 0, at) + 1), at):
+            continue
+        return True
+    return False
+
+
+def _code_only(data: bytes) -> bytes | None:
+    """The source with its comments and string literals blanked (same length, lines
+    kept); None when the tokenizer cannot read it."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    lines = io.StringIO(text).readlines()  # as the tokenizer reads them
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode("utf-8")))
+    out = bytearray(data)
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type not in (tokenize.COMMENT, tokenize.STRING):
+                continue
+            (row, col), (end_row, end_col) = token.start, token.end
+            first = starts[row - 1] + len(lines[row - 1][:col].encode("utf-8"))
+            last = starts[end_row - 1] + len(lines[end_row - 1][:end_col].encode("utf-8"))
+            for index in range(first, last):
+                if out[index] not in b"\r\n":
+                    out[index] = 32
+    except (tokenize.TokenError, SyntaxError, IndexError):
+        return None
+    return bytes(out)
+
+
+def _idle_optimizers(tree: ast.AST) -> list[ast.Call]:
+    """The optimizer constructions bound to a name (``opt = nn.Adam(...)``) that
+    nothing in the scope binding it reads (nor its nested functions)."""
+    found = []
+    scopes = [tree] + [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in scopes:
+        body = [node for statement in getattr(scope, "body", ()) for node in _own_nodes(statement)]
+        reads = {node.id for node in body if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)}
+        reads |= {node.id for nested in body if isinstance(nested, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+                  for node in ast.walk(nested) if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)}
+        for node in body:
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and isinstance(node.value, ast.Call)):
+                continue
+            func = node.value.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if _OPTIMIZER_NAME.fullmatch(name) and node.targets[0].id not in reads:
+                found.append(node.value)
+    return found
+
+
+def _own_nodes(node: ast.AST):
+    """The nodes of a statement outside the functions and classes it defines (those
+    yielded themselves, not entered)."""
+    yield node
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        return
+    for child in ast.iter_child_nodes(node):
+        yield from _own_nodes(child)
+
+
 INFERS = re.compile(rb"\b(?:export|predict|eval|infer)\s*\(|\bset_train\s*\(\s*(?:mode\s*=\s*)?False\b")
 # A program that uses trained weights (loads a checkpoint into a network, or
 # pretrained ones), and one that calls a Cell's construct itself (a notebook

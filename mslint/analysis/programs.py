@@ -35,7 +35,9 @@ layer, not the module it sits in:
   hook, still runs when its owner calls it).
 - **In which mode**: what the ``set_context`` calls the program reaches select
   (its own, those of the modules it imports at their top level, of the helper
-  functions it calls), with ``args.mode`` / ``cfg.mode`` read from the argparse
+  functions it calls; where the entry's own all run at its top level and its
+  main path then calls a helper that selects the mode again, the helper's),
+  with ``args.mode`` / ``cfg.mode`` read from the argparse
   options the program's code declares (those of the bodies it runs: not another
   script's ``main()`` in a module it imports for a helper) and the configuration files beside the
   entry (and in config/, configs/) or named in its code (nested keys by their
@@ -1109,7 +1111,10 @@ class Model:  # pylint: disable=too-many-instance-attributes
         evidence: dict[str, str] = {}
         own = self.facts(entry)["contexts"]
         sources = [(entry, call) for call in own]
-        if not own:
+        later = self._superseding(entry, own, files, reached)
+        if later:
+            sources = later
+        elif not own:
             for path in sorted(files - {entry}):
                 for call in self.facts(path)["contexts"]:
                     runs = call[1]
@@ -1157,6 +1162,18 @@ class Model:  # pylint: disable=too-many-instance-attributes
         program.trains = self._may_train(entry, files)
         program.exports = self.facts(entry)["exports"]
         program.only_trains = self._only_trains(files | {entry})
+
+    def _superseding(self, entry: str, own: list, files: set[str], reached: set) -> list[tuple[str, list]]:
+        """The ``set_context`` calls that select the mode after the entry's own, when
+        those all run on import (``context.set_context(mode=GRAPH_MODE)`` at its top
+        level) and the program's main path then calls a function of a module it
+        imports that selects the mode again (``init_env(cfg)`` ->
+        ``set_context(mode=MODES[cfg.system.context_mode])``): what the program builds
+        after it runs in the mode that call selects. [] otherwise."""
+        if not own or any(call[1] != mode.ON_IMPORT for call in own) or not any(call[0] for call in own):
+            return []
+        return [(path, call) for path in sorted(files - {entry}) for call in self.facts(path)["contexts"]
+                if call[0] and call[1] not in (mode.ON_IMPORT, mode.AS_SCRIPT) and (path, call[1]) in reached]
 
     def _may_train(self, entry: str, files: set[str]) -> bool:
         """Whether the program of ``entry``, reaching ``files``, may train what it

@@ -331,7 +331,13 @@ def _instance_calls(cls: nodes.ClassDef) -> list[Site]:
 
 def _attribute_calls(holder: nodes.ClassDef, attr: str) -> list[nodes.Call] | None:
     """Every ``self.<attr>(...)`` in ``holder`` when those calls are the only reads of
-    ``<x>.<attr>`` in sight (as attribute_never_read searches); None otherwise."""
+    the instance's ``<attr>`` in sight (as attribute_never_read searches); None
+    otherwise. A call ``<x>.<attr>(...)`` on another receiver counts as one more call
+    (it may be an instance's: its arguments are read like the others'). A read of
+    ``<x>.<attr>`` that calls nothing counts only where ``x`` is ``self`` of the holder
+    or a local bound to a construction of its family (``model = Model(); run(model.head)``):
+    ``config.head`` handed to a constructor is a configuration's field of the same
+    name, not the instance's layer."""
     modules = _modules_naming(holder, {holder.name})
     if modules is None or _subclasses_in(holder, modules):
         return None
@@ -346,15 +352,51 @@ def _attribute_calls(holder: nodes.ClassDef, attr: str) -> list[nodes.Call] | No
         for node in astutil.module_nodes(module, nodes.Attribute):
             if node.attrname != attr:
                 continue
+            called = isinstance(node.parent, nodes.Call) and node.parent.func is node
             owner = astutil.enclosing_class(node) if astutil.is_self(node.expr) else None
             if owner is None:
-                return None  # <x>.<attr> on another object: may be an instance's
+                if called:
+                    calls.append(node.parent)  # <x>.<attr>(...): may be an instance's call
+                elif _holds_family(node.expr, holder):
+                    return None  # an instance's layer handed on: it may run anywhere
+                continue  # config.<attr>: another object's field of the same name
             if _key(owner) != _key(holder):
                 continue  # another class's attribute of the same name
-            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+            if not called:
                 return None  # passed along, stored elsewhere: it may run anywhere
             calls.append(node.parent)
     return calls
+
+
+def _holds_family(receiver: nodes.NodeNG, holder: nodes.ClassDef) -> bool:
+    """Whether ``receiver`` is a local name (or a ``self.<name>`` of the enclosing
+    class) bound to a construction of ``holder`` or of a class derived from it
+    (directly or through the project's factories)."""
+    inner = astutil.self_attribute(receiver)
+    if inner is not None:
+        klass = astutil.enclosing_class(receiver)
+        if klass is None:
+            return False
+        assigned = [node for node in klass.nodes_of_class(nodes.AssignAttr)
+                    if node.attrname == inner and astutil.is_self(node.expr)]
+    elif isinstance(receiver, nodes.Name):
+        frame = receiver.frame()
+        if not isinstance(frame, (nodes.FunctionDef, nodes.Module)):
+            return False
+        assigned = [node for node in frame.nodes_of_class(nodes.AssignName)
+                    if node.name == receiver.name and node.scope() is frame]
+    else:
+        return False
+    target = _key(holder)
+    for name in assigned:
+        statement = name.parent
+        value = statement.value if isinstance(statement, nodes.Assign) else None
+        classes = _classes_of_value(value, 0) if value is not None else None
+        if classes is None:
+            continue
+        if any(_key(klass) == target for cls in classes for klass in resolve.class_hierarchy(cls)[0]):
+            return True
+    return False
 
 
 def _function_calls(func: nodes.FunctionDef) -> list[Site]:
