@@ -789,6 +789,107 @@ def test_the_program_model_is_cached_and_follows_its_configs(tmp_path: Path, cap
     assert [item["line"] for item in _lint(capsys, ".")["findings"]] == [4]
 
 
+class _ModelStore:
+    """The result cache's model entries, in memory (mslint.run.cache.ResultCache)."""
+
+    def __init__(self) -> None:
+        self.models: dict[str, object] = {}
+        self.facts: dict[str, dict] = {}
+
+    def get_facts(self, hashes):
+        return {digest: self.facts[digest] for digest in hashes if digest in self.facts}
+
+    def put_facts(self, rows) -> None:
+        self.facts.update(rows)
+
+    def get_model(self, key):
+        return json.loads(json.dumps(self.models.get(key)))
+
+    def put_model(self, key, value) -> None:
+        self.models[key] = value
+
+
+def _verdicts_built(store: _ModelStore, files: list[str], monkeypatch) -> tuple[dict, int]:
+    """programs.verdicts of ``files`` with ``store``, and how many models it built."""
+    built = []
+    real_init = programs.Model.__init__
+
+    def counting(self, *args, **kwargs):
+        built.append(1)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(programs.Model, "__init__", counting)
+    found, _ = programs.verdicts(files, None, store)
+    monkeypatch.setattr(programs.Model, "__init__", real_init)
+    return found, len(built)
+
+
+def test_an_unchanged_project_takes_the_models_verdicts_from_the_cache(tmp_path: Path, monkeypatch) -> None:
+    paths = _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.GRAPH_MODE)\n"
+                                            "if __name__ == '__main__':\n    Net()\n",
+                                "model.py": CELL.format(name="Net"), "lib/__init__.py": "", "lib/util.py": "x = 1\n"})
+    store = _ModelStore()
+    files = list(paths.values())
+    first, built = _verdicts_built(store, files, monkeypatch)
+    assert built == 1 and first[paths["model.py"]]["symbols"]["Net"][0] == mode.GRAPH
+    again, built = _verdicts_built(store, files, monkeypatch)
+    assert built == 0  # nothing it read changed: not built again
+    assert json.loads(json.dumps(again)) == json.loads(json.dumps(first))
+    # a file it read changes: built again, and so for a file in sight added
+    (tmp_path / "lib" / "util.py").write_text("x = 2\n")
+    assert _verdicts_built(store, files, monkeypatch)[1] == 1
+    assert _verdicts_built(store, files, monkeypatch)[1] == 0
+    (tmp_path / "lib" / "more.py").write_text("y = 1\n")
+    assert _verdicts_built(store, [*files, str(tmp_path / "lib" / "more.py")], monkeypatch)[1] == 1
+    # a file checked that the entry does not hold: built again (its verdict was not kept)
+    assert _verdicts_built(store, files[:1], monkeypatch)[1] == 0
+
+
+def test_the_cached_model_follows_its_configs_and_entries(tmp_path: Path, monkeypatch) -> None:
+    paths = _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\ncfg = load('run.yaml')\n"
+                                            "ms.set_context(mode=cfg['mode'])\nNet()\n",
+                                "model.py": CELL.format(name="Net")})
+    files = list(paths.values())
+    store = _ModelStore()
+
+    def net_mode() -> str:
+        return _verdicts_built(store, files, monkeypatch)[0][paths["model.py"]]["symbols"]["Net"][0]
+
+    # run.yaml, which the code names, is missing: the mode cannot be read (graph assumed)
+    assert net_mode() == mode.GRAPH and _verdicts_built(store, files, monkeypatch)[1] == 0
+    (tmp_path / "run.yaml").write_text("mode: 1\n")  # the configuration looked for appears: PyNative
+    assert net_mode() == mode.PYNATIVE
+    assert _verdicts_built(store, files, monkeypatch)[1] == 0
+    (tmp_path / "run.yaml").write_text("mode: 0\n")  # edited: GRAPH_MODE
+    assert net_mode() == mode.GRAPH
+    (tmp_path / "run.yaml").write_text("mode: 1\n")
+    assert net_mode() == mode.PYNATIVE
+    # a YAML file beside the entry, read whatever the code names
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "big.yaml").write_text("mode: 0\n")
+    assert net_mode() == mode.GRAPH
+    (tmp_path / "configs" / "big.yaml").unlink()
+    assert net_mode() == mode.PYNATIVE
+    # the entry edited: it sets the mode itself
+    (tmp_path / "train.py").write_text("import mindspore as ms\nfrom model import Net\nms.set_context(mode=ms.GRAPH_MODE)\nNet()\n")
+    assert net_mode() == mode.GRAPH
+
+
+@pytest.mark.usefixtures("_isolated")
+def test_the_command_keeps_the_model_in_its_result_cache(tmp_path: Path, capsys, monkeypatch) -> None:
+    _project(tmp_path, {"train.py": "import mindspore as ms\nfrom model import Net\ncfg = load('run.yaml')\n"
+                                    "ms.set_context(mode=cfg['mode'])\nNet()\n",
+                        "run.yaml": "mode: 1\n", "model.py": CELL.format(name="Net")})
+    monkeypatch.chdir(tmp_path)
+    assert _lint(capsys, ".")["findings"] == []
+    built = []
+    real_init = programs.Model.__init__
+    monkeypatch.setattr(programs.Model, "__init__", lambda self, *a, **k: (built.append(1), real_init(self, *a, **k))[1])
+    assert _lint(capsys, ".")["findings"] == [] and built == []
+    (tmp_path / "run.yaml").write_text("mode: 0\n")  # only the configuration changes: re-decided
+    assert [item["line"] for item in _lint(capsys, ".")["findings"]] == [4] and built == [1]
+
+
 @pytest.mark.usefixtures("_isolated")
 def test_facts_read_past_the_first_reading_are_cached_too(tmp_path: Path) -> None:
     # a library (no program): the model's first reading reads no file; the facts
@@ -1051,3 +1152,21 @@ def test_a_program_that_only_loads_weights_and_runs_forward_does_not_train(
     (program,) = [program for program in model.programs if program.path.endswith("main.py")]
     assert program.trains is trains
     assert model.verdict(files["net.py"])["untrained"] == ([] if trains else ["Net"])
+
+
+def test_the_facts_readers_led_patterns_match_as_the_patterns_do() -> None:
+    # facts._TRAINS and facts._MAY_EVALUATE are mode's patterns led by the bytes a
+    # match can start with: the same matches on every alternative and on real sources
+    from mslint.analysis import facts
+
+    samples = [b"x.train(1)", b"pretrain_x(a)", b"retrain(", b"Train(", b"grad(f)", b"Grad(", b"jacfwd(f)", b"jacrev(f)",
+               b"vjp(f)", b"jvp(f)", b"TrainOneStepCell", b"Trainer", b"grad_fn", b"m.fit(ds)", b"Momentum(p)",
+               b"AdamWeightDecay(p)", b"SGD(p)", b"Lamb(p)", b"LARS(o)", b"RMSProp(p)", b"Optimizer(p)", b"stop_gradient(x)",
+               b"no_grad()", b"set_train(False)", b"set_train(True)", b"set_train(flag)", b"net.set_train()", b"export(n)",
+               b"predict(x)", b"eval(x)", b"infer(x)", b"net.training = False", b"a.training == b", b"trained(x)"]
+    root = Path(__file__).resolve().parents[1]
+    sources = samples + [path.read_bytes() for folder in ("fixtures", "mslint") for path in sorted((root / folder).rglob("*.py"))]
+    for led, plain in ((facts._TRAINS, mode.TRAINS), (facts._MAY_EVALUATE, mode.MAY_EVALUATE)):
+        for source in sources:
+            found, expected = led.search(source), plain.search(source)
+            assert (found and found.span()) == (expected and expected.span()), source[:80]

@@ -79,6 +79,19 @@ PYNATIVE_PART = "|pynative"
 _CONFIG_NAME = re.compile(r"[\w./\\-]+\.(?:ya?ml|json)$")
 
 
+def _led(pattern: re.Pattern, first: bytes) -> re.Pattern:
+    """``pattern``, led by a look-ahead for the bytes a match of it can start
+    with (every alternative's first character): the same matches, but Python's
+    engine no longer tries each alternative, and TRAINS' look-behinds, at every
+    byte of the file (TRAINS: 3.7 s of CPU on the benchmark's 3,297 files, 1.1 s led).
+    ``first`` must be kept with the pattern (tests/test_programs.py checks both on sources)."""
+    return re.compile(b"(?=[" + first + b"])(?:" + pattern.pattern + b")", pattern.flags)
+
+
+_TRAINS = _led(mode.TRAINS, rb"prTtGgjv.MASLRO")
+_MAY_EVALUATE = _led(mode.MAY_EVALUATE, rb"epis.")
+
+
 
 def read_facts(data: bytes, path: str = "") -> dict[str, Any]:
     """The facts of one file's source (see above)."""
@@ -92,7 +105,7 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
     facts: dict[str, Any] = {
         "v": FACTS_VERSION,
         "entry": mode.is_entry(data),
-        "trains": mode.TRAINS.search(data) is not None,
+        "trains": _TRAINS.search(data) is not None,
         "infers": mode.INFERS.search(data) is not None,
         "loads_weights": mode.LOADS_WEIGHTS.search(data) is not None,
         "calls_construct": mode.CALLS_CONSTRUCT.search(data) is not None,
@@ -101,7 +114,7 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
             mode.SETS_TRAINING.search(data) is not None
             or (mode.BUILDS_MODEL.search(data) is not None and mode.TRAINS_MODEL.search(data) is not None)
         ),
-        "may_evaluate": mode.MAY_EVALUATE.search(data) is not None,
+        "may_evaluate": _MAY_EVALUATE.search(data) is not None,
     }
     try:
         with warnings.catch_warnings():

@@ -104,11 +104,18 @@ the files the programs' imports reach are parsed. The links between files are
 resolved lazily and memoized, so the model is linear in what the programs
 reach. The command builds the model once per run (``python -m mslint
 --explain PATH`` prints it) and gives each worker the verdicts of its files
-(:func:`configure`); the plugin builds it once per project and process.
+(:func:`configure`); the plugin builds it once per project and process. The
+command keeps each project's verdicts in its result cache with everything the
+model read (:meth:`Model.dependencies`: the content of each file, each file and
+folder test, each configuration file looked for, found or not, each
+configuration folder's YAML files), and serves them again while all of it reads
+the same (:func:`unchanged`).
 """
 
 from __future__ import annotations
 
+import functools
+import io
 import os
 import re
 import sys
@@ -215,6 +222,25 @@ def _real(path: str) -> str:
 # ---------------------------------------------------------------------------
 
 
+class _Reached(set):
+    """The (file, body) pairs a program reaches, with the order they were
+    reached in, and indexes of them that grow with it (Model._index_reached):
+    the files, the bodies reached per file, the files declaring each argparse
+    option, the call sites of each project function or class. The questions
+    asked while a program's reach grows (a lookup's key traced to a factory's
+    callers, an option's values) read these instead of walking every reached
+    node each time: on mindone that walk was most of the model's time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.order: list[tuple[str, str]] = []
+        self.files: set[str] = set()
+        self.bodies: dict[str, set[str]] = {}  # file -> its bodies reached
+        self.options: dict[str, list[str]] = {}  # option name -> the reached files declaring it
+        self.sites: dict[tuple[str, str], list] = {}  # callee -> [(caller node, args, keywords)]
+        self.indexed = 0  # how much of order the indexes hold
+
+
 @dataclass
 class Program:
     """One entry script: its kind (KINDS), why, and what it reaches."""
@@ -269,10 +295,19 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._lookups: dict[tuple, Any] = {}
         self._namespaces: dict[str, dict[str, tuple[str, str]]] = {}
         self._edges: dict[tuple[str, str], list] = {}
+        self._calls_of: dict[tuple[str, str], list] = {}  # node -> its calls of project code (_node_calls)
+        self._isdir: dict[str, bool] = {}
+        self._search_paths: dict[str, list[str]] = {}  # folder -> where its absolute imports are found
+        self._targets: dict[tuple, list[str]] = {}  # (folder, level, module, names) -> the files an import loads
         self._cells: dict[tuple[str, str], bool] = {}
         self._registries: dict[tuple[str, str], list] | None = None
         self._folder_configs: dict[str, dict[str, list]] = {}
         self._named_configs: dict[str, dict[str, list]] = {}
+        # what the model read, for its cache (Model.dependencies): each file's content hash
+        # (None: missing or unreadable), each configuration's fingerprint, each folder's YAML files
+        self._hashes: dict[str, str | None] = {}
+        self._seen_configs: dict[str, str | None] = {}
+        self._config_listings: dict[str, list[str]] = {}
         self._imported_packages: dict[str, bool] = {}
         self._by_lookup: set[tuple[str, str]] = set()  # built by a registry or getattr lookup
         self._scans: dict[str, list[str]] = {}  # path -> the files its imports load
@@ -299,8 +334,23 @@ class Model:  # pylint: disable=too-many-instance-attributes
     # -- reading -------------------------------------------------------------
     def data(self, path: str) -> bytes | None:
         if path not in self._data:
-            self._data[path] = self._read(path)
+            data = self._data[path] = self._read(path)
+            if path not in self._hashes:
+                self._hashes[path] = content_hash(data) if data is not None else None
         return self._data[path]
+
+    def dependencies(self) -> dict[str, Any]:
+        """Everything the model read so far, as :func:`unchanged` checks it
+        again: the content hash of each file (None: missing or unreadable), what
+        each file or folder test found, each configuration file's fingerprint
+        (None: looked for and missing), each configuration folder's YAML files."""
+        return {
+            "sources": sorted([path, digest] for path, digest in self._hashes.items()),
+            "isfile": sorted([path, found] for path, found in self._isfile.items()),
+            "isdir": sorted([path, found] for path, found in self._isdir.items()),
+            "configs": sorted([path, digest] for path, digest in self._seen_configs.items()),
+            "folders": sorted([folder, paths] for folder, paths in self._config_listings.items()),
+        }
 
     def _load(self) -> None:
         """Read the files: the facts of the entries and of what their imports reach."""
@@ -321,9 +371,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         wanted = order + [path for path in self.files if path not in seen and self._may_rebind(path)]
         hashes = {}
         for path in wanted:
-            data = self.data(path)
-            if data is not None:
-                hashes[path] = content_hash(data)
+            if self.data(path) is not None:
+                hashes[path] = self._hashes[path]
         stored = {}
         if self._store is not None:
             try:
@@ -509,9 +558,15 @@ class Model:  # pylint: disable=too-many-instance-attributes
     def _search_path(self, importer: str) -> list[str]:
         """The folders an absolute import of ``importer`` is found in, first match
         first: its own folder (Python puts the entry's first on sys.path), then
-        the folders above it up to the root."""
+        the folders above it up to the root (memoized per folder; not to be changed)."""
+        start = os.path.dirname(importer)
+        known = self._search_paths.get(start)
+        if known is None:
+            known = self._search_paths[start] = self._folders_up(start)
+        return known
+
+    def _folders_up(self, folder: str) -> list[str]:
         folders = []
-        folder = os.path.dirname(importer)
         while True:
             folders.append(folder)
             parent = os.path.dirname(folder)
@@ -535,7 +590,15 @@ class Model:  # pylint: disable=too-many-instance-attributes
         return None
 
     def _import_targets(self, importer: str, level: int, module: str, names: list | None) -> list[str]:
-        """Every project file an import statement loads (packages on the way included)."""
+        """Every project file an import statement loads (packages on the way
+        included); memoized per importing folder (not to be changed)."""
+        key = (os.path.dirname(importer), level, module, tuple(names) if names is not None else None)
+        known = self._targets.get(key)
+        if known is None:
+            known = self._targets[key] = self._find_import_targets(importer, level, module, names)
+        return known
+
+    def _find_import_targets(self, importer: str, level: int, module: str, names: list | None) -> list[str]:
         found = []
         parts = [part for part in module.split(".") if part]
         if level:
@@ -568,7 +631,13 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """Whether ``folder`` holds what ``from a.b import c`` (``import a.b``)
         names under a top folder without ``__init__.py``, a namespace package
         (``from src.config import lr``, ``from src import config``)."""
-        if not parts or not os.path.isdir(os.path.join(folder, parts[0])):
+        if not parts:
+            return False
+        where = os.path.join(folder, parts[0])
+        is_folder = self._isdir.get(where)
+        if is_folder is None:
+            is_folder = self._isdir[where] = os.path.isdir(where)
+        if not is_folder:
             return False
         if len(parts) > 1 and self._find_module(folder, parts) is not None:
             return True
@@ -763,7 +832,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         reached class is reached when reached code names it (``x.name``,
         ``x.name(...)``): which object it is called on is not known, so any."""
         entry = program.path
-        reached: set[tuple[str, str]] = set()
+        reached = _Reached()
+        order = reached.order
         parents: dict[tuple[str, str], tuple] = {}
         queue: list[tuple[str, str]] = []
         names: set[str] = set()  # attribute names reached code uses
@@ -777,6 +847,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
             if body is None:
                 return
             reached.add(node)
+            order.append(node)
             if self._explain:
                 parents[node] = parent
             queue.append(node)
@@ -1000,22 +1071,55 @@ class Model:  # pylint: disable=too-many-instance-attributes
             index = params.index(name) if name in params else -1
             found: set[str] = set()
             sites = 0
-            for node in reached:
-                caller_facts = self.facts(node[0])
-                caller = caller_facts["bodies"].get(node[1]) or {}
-                for dotted, args, keywords, *_ in caller.get("calls", ()):
-                    if self._symbol_nodes(self.resolve(node[0], dotted, caller.get("locals"))) != [callee]:
-                        continue
-                    sites += 1
-                    argument = keywords.get(name) if name in keywords else args[index] if 0 <= index < len(args) else None
-                    if argument is None and name not in keywords and not (0 <= index < len(args)):
-                        continue  # the parameter's default: not a key we can read here
-                    values = self._evaluate(argument, node[0], node[1], program, reached, depth + 1, options)
-                    if values is ANY:
-                        return ANY
-                    found |= values
+            for node, args, keywords in self._call_sites(reached, callee):
+                sites += 1
+                argument = keywords.get(name) if name in keywords else args[index] if 0 <= index < len(args) else None
+                if argument is None and name not in keywords and not (0 <= index < len(args)):
+                    continue  # the parameter's default: not a key we can read here
+                values = self._evaluate(argument, node[0], node[1], program, reached, depth + 1, options)
+                if values is ANY:
+                    return ANY
+                found |= values
             return found if sites and found else ANY
         return ANY
+
+    def _node_calls(self, node: tuple[str, str]) -> list[tuple[tuple[str, str], Any, Any]]:
+        """The calls of ``node``'s body to a project function or class:
+        (callee node, args, keywords), in the body's order (the same for every program)."""
+        known = self._calls_of.get(node)
+        if known is None:
+            body = self.facts(node[0])["bodies"].get(node[1]) or {}
+            local = body.get("locals")
+            known = []
+            for dotted, args, keywords, *_ in body.get("calls", ()):
+                target = self.resolve(node[0], dotted, local)
+                if target is not None and target[0] == "sym":
+                    known.append(((target[1], target[2]), args, keywords))
+            self._calls_of[node] = known
+        return known
+
+    def _index_reached(self, reached: _Reached) -> None:
+        """Bring ``reached``'s indexes up to what it holds now."""
+        order = reached.order
+        for position in range(reached.indexed, len(order)):
+            node = order[position]
+            path = node[0]
+            if path not in reached.files:
+                reached.files.add(path)
+                for option in self.facts(path)["arguments"]:
+                    reached.options.setdefault(option, []).append(path)
+            reached.bodies.setdefault(path, set()).add(node[1])
+            for callee, args, keywords in self._node_calls(node):
+                reached.sites.setdefault(callee, []).append((node, args, keywords))
+        reached.indexed = len(order)
+
+    def _call_sites(self, reached: set, callee: tuple[str, str]) -> list:
+        """The calls of ``callee`` in the code of ``reached``: (caller node, args, keywords)."""
+        if isinstance(reached, _Reached):
+            self._index_reached(reached)
+            return reached.sites.get(callee, [])
+        return [(node, args, keywords) for node in reached for target, args, keywords in self._node_calls(node)
+                if target == callee]
 
     # -- options and configuration files ----------------------------------------
     def _option_values(self, program: Program, key: str, reached: set | None = None, sources: list | None = None) -> list:
@@ -1042,8 +1146,14 @@ class Model:  # pylint: disable=too-many-instance-attributes
                           given_by: dict[str, set[str]] | None = None) -> list:
         values: list = []
         nodes = reached if reached is not None else program.reached or set()
-        files = {node[0] for node in nodes}
-        for path in sorted(files):
+        if isinstance(nodes, _Reached):
+            self._index_reached(nodes)
+            files = nodes.files
+            declaring = sorted(nodes.options.get(key, ()))
+        else:
+            files = {node[0] for node in nodes}
+            declaring = sorted(path for path in files if key in self.facts(path)["arguments"])
+        for path in declaring:
             option = self.facts(path)["arguments"].get(key)
             if option is None or not _runs_in(nodes, path, option[3]):
                 continue  # an option of code the program never runs: another script's main()
@@ -1085,7 +1195,10 @@ class Model:  # pylint: disable=too-many-instance-attributes
         found: dict[str, dict[str, list]] = {}
         folder = os.path.dirname(program.path)
         if folder not in self._folder_configs:
-            self._folder_configs[folder] = _config_folder(folder)
+            listing: dict[str, str | None] = {}
+            self._folder_configs[folder] = _config_folder(folder, listing)
+            self._config_listings[folder] = list(listing)
+            self._seen_configs.update(listing)
         found.update(self._folder_configs[folder])
         for path in sorted(files):
             for name in self.facts(path)["configs"]:
@@ -1094,7 +1207,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     if candidate in found:
                         break
                     if candidate not in self._named_configs:
-                        self._named_configs[candidate] = _config_file(candidate) if os.path.isfile(candidate) else {}
+                        fingerprint, keys = _config_read(candidate) if os.path.isfile(candidate) else (None, {})
+                        self._named_configs[candidate] = keys
+                        self._seen_configs.setdefault(candidate, fingerprint)
                     if self._named_configs[candidate]:
                         found[candidate] = self._named_configs[candidate]
                         break
@@ -1851,6 +1966,8 @@ def _runs_in(reached: set, path: str, body: str) -> bool:
     if (path, body) in reached:
         return True
     prefix = body + "."
+    if isinstance(reached, _Reached) and reached.indexed == len(reached.order):
+        return any(name.startswith(prefix) for name in reached.bodies.get(path, ()))
     return any(node[0] == path and node[1].startswith(prefix) for node in reached)
 
 
@@ -1865,16 +1982,21 @@ def _is_cell_qname(qname: str) -> bool:
 
 def _shown(entry: str, module: str) -> str:
     """The entry script as the module's reader finds it: relative to the module's folder."""
+    return _relative(entry, os.path.dirname(module))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _relative(path: str, folder: str) -> str:
     try:
-        return os.path.relpath(entry, os.path.dirname(module))
+        return os.path.relpath(path, folder)
     except ValueError:
-        return entry
+        return path
 
 
-def _config_folder(folder: str) -> dict[str, dict[str, list]]:
-    """The YAML files beside an entry and under its config/, configs/ folders."""
-    found: dict[str, dict[str, list]] = {}
-    count = 0
+def _config_paths(folder: str) -> list[str]:
+    """The YAML files beside an entry and under its config/, configs/ folders, in
+    the order read (at most _MAX_CONFIG_FILES)."""
+    found: list[str] = []
     for sub in mode.CONFIG_FOLDERS:
         where = os.path.join(folder, sub)
         if not os.path.isdir(where):
@@ -1885,25 +2007,63 @@ def _config_folder(folder: str) -> dict[str, dict[str, list]]:
             for name in sorted(filenames):
                 if not name.endswith((".yaml", ".yml")):
                     continue
-                count += 1
-                if count > _MAX_CONFIG_FILES:
+                if len(found) >= _MAX_CONFIG_FILES:
                     return found
-                path = os.path.join(current, name)
-                keys = _config_file(path)
-                if keys:
-                    found[path] = keys
+                found.append(os.path.join(current, name))
     return found
+
+
+def _config_folder(folder: str, seen: dict[str, str | None] | None = None) -> dict[str, dict[str, list]]:
+    """The YAML files beside an entry and under its config/, configs/ folders;
+    ``seen`` gets each file's fingerprint (:func:`_config_read`)."""
+    found: dict[str, dict[str, list]] = {}
+    for path in _config_paths(folder):
+        fingerprint, keys = _config_read(path)
+        if seen is not None:
+            seen[path] = fingerprint
+        if keys:
+            found[path] = keys
+    return found
+
+
+# the bytes of a configuration file that decide its keys: the first 50,000
+# characters, each at most 4 bytes of UTF-8
+_CONFIG_CHARS = 50_000
+_CONFIG_BYTES = 4 * _CONFIG_CHARS
+
+
+def _config_read(path: str) -> tuple[str | None, dict[str, list]]:
+    """(its fingerprint: the hash of the bytes read, None where it cannot be
+    read; its keys: :func:`_config_file`)."""
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(_CONFIG_BYTES)
+    except OSError:
+        return None, {}
+    text = io.TextIOWrapper(io.BytesIO(head), encoding="utf-8", errors="replace").read(_CONFIG_CHARS)
+    return content_hash(head), _config_keys(path, text)
+
+
+def _config_fingerprint(path: str) -> str | None:
+    """What the model keeps of a configuration file it looked for: the hash of
+    the bytes that decide its keys, None when it is not a file or unreadable."""
+    if not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as stream:
+            return content_hash(stream.read(_CONFIG_BYTES))
+    except OSError:
+        return None
 
 
 def _config_file(path: str) -> dict[str, list]:
     """The keys of a YAML file with their values: the top-level ones by name,
     the nested ones by their path (``system.context_mode`` for ``system:`` /
     ``  context_mode: ...``); every key of a JSON file."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as stream:
-            text = stream.read(50_000)
-    except OSError:
-        return {}
+    return _config_read(path)[1]
+
+
+def _config_keys(path: str, text: str) -> dict[str, list]:
     found: dict[str, list] = {}
     if path.endswith(".json"):
         for key, value in _JSON_KEY.findall(text):
@@ -2223,20 +2383,97 @@ def verdicts(
     found: dict[str, dict] = {}
     groups: list[dict] = []
     verdict_of: dict[str, dict] = {}
+    keeps_models = hasattr(facts_store, "get_model") and hasattr(facts_store, "put_model")
     for root, named in sorted(by_root.items()):
-        model = Model(root, python_files(root, named), read, facts_store,
-                      always_programs={source for source in named if source.endswith(".ipynb")}, jobs=jobs)
+        files = python_files(root, named)
+        always = {source for source in named if source.endswith(".ipynb")}
+        key = _model_key(root, files, always)
+        stored = _stored_model(facts_store, key, named, read) if keeps_models else None
+        if stored is not None:
+            own_groups, own_verdicts = stored
+        else:
+            model = Model(root, files, read, facts_store, always_programs=always, jobs=jobs)
+            own_groups = model.override_groups()
+            own_verdicts = {source: model.verdict(source) for source in named}
+            model.keep_late_facts()
+            if keeps_models:
+                _store_model(facts_store, key, model.dependencies(), own_groups, own_verdicts)
+            del model
         offset = len(groups)
-        groups.extend(model.override_groups())
+        groups.extend(own_groups)
         for source in named:
-            verdict = model.verdict(source)
+            verdict = dict(own_verdicts[source])
             verdict["overrides"] = [index + offset for index in verdict["overrides"]]
             verdict_of[source] = verdict
-        model.keep_late_facts()
-        del model
     for path, source in sources.items():
         found[path] = verdict_of[source]
     return found, groups
+
+
+# The cache of the program model's verdicts (the command's result cache keeps them,
+# with mslint's code identity in the key): what a project's model told the
+# workers, stored with everything it read, and served again while all of that is
+# unchanged. Bump when what a model reads or returns changes shape.
+MODEL_CACHE_VERSION = 1
+
+
+def _model_key(root: str, files: list[str], always: set[str]) -> str:
+    """The model of ``root`` with these Python files in sight (and these files
+    run as programs whatever they hold): the key its cached verdicts are kept under."""
+    text = "\0".join([f"v{MODEL_CACHE_VERSION}", f"facts{FACTS_VERSION}", root, *files, "\0always", *sorted(always)])
+    return content_hash(text.encode("utf-8", "surrogatepass"))
+
+
+def unchanged(dependencies: dict[str, Any], read: Callable[[str], bytes | None]) -> bool:
+    """Whether everything a model read (Model.dependencies) reads the same now:
+    each file's content (through ``read``), each file and folder test, each
+    configuration file looked for, and the YAML files of each configuration folder."""
+    try:
+        for folder, paths in dependencies["folders"]:
+            if _config_paths(folder) != paths:
+                return False
+        for path, found in dependencies["isdir"]:
+            if os.path.isdir(path) != found:
+                return False
+        for path, found in dependencies["isfile"]:
+            if os.path.isfile(path) != found:
+                return False
+        for path, fingerprint in dependencies["configs"]:
+            if _config_fingerprint(path) != fingerprint:
+                return False
+        for path, digest in dependencies["sources"]:
+            data = read(path)
+            if (content_hash(data) if data is not None else None) != digest:
+                return False
+    except (KeyError, TypeError, ValueError, OSError):
+        return False  # an entry of another shape: a miss
+    return True
+
+
+def _stored_model(store: Any, key: str, named: list[str], read: Callable[[str], bytes | None]) -> tuple | None:
+    """The override groups and the verdicts of ``named`` kept under ``key``,
+    when the entry holds them all and nothing it read has changed; else None."""
+    try:
+        entry = store.get_model(key)
+    except Exception:  # noqa: BLE001 - a cache problem never stops a run
+        return None
+    if not isinstance(entry, dict) or entry.get("v") != MODEL_CACHE_VERSION:
+        return None
+    verdicts_kept, groups = entry.get("verdicts"), entry.get("groups")
+    if not isinstance(verdicts_kept, dict) or not isinstance(groups, list) \
+            or any(not isinstance(verdicts_kept.get(source), dict) for source in named):
+        return None
+    if not unchanged(entry.get("dependencies") or {}, read):
+        return None
+    return groups, verdicts_kept
+
+
+def _store_model(store: Any, key: str, dependencies: dict, groups: list, verdicts_found: dict) -> None:
+    try:
+        store.put_model(key, {"v": MODEL_CACHE_VERSION, "dependencies": dependencies, "groups": groups,
+                              "verdicts": verdicts_found})
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def decide(
