@@ -29,7 +29,7 @@ from pylint.checkers.utils import only_required_for_messages
 from mslint.knowledge import apis
 from mslint.analysis import astutil, edits, port, programs, resolve, scope, sites, values
 from mslint.analysis.astutil import UNKNOWN, is_number, literal
-from mslint.checkers.messages import spelled
+from mslint.checkers.messages import may_report, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -860,16 +860,20 @@ class LayersChecker(BaseChecker):
             return  # mindspore.mint.nn: PyTorch's meanings
         if api.family in ("conv", "conv_transpose"):
             padding_flagged = self._check_conv_padding(bound)
-            if not padding_flagged:
+            if not padding_flagged and may_report(self.linter, "ms-conv-implicit-pad-mode"):
                 self._check_conv_pad_mode(bound)
         elif api.family == "pool":
             self._check_pool_padding(bound)
-            self._check_pool_stride(bound)
+            if may_report(self.linter, "ms-pool-implicit-stride"):
+                self._check_pool_stride(bound)
         elif api.family == "dropout":
             self._check_dropout(bound)
         self._check_positional(bound)
         self._check_argument_types(bound)
-        self._check_defaults(bound)
+        # off by default: judging every layer's defaults against the PyTorch
+        # original was half of this checker's time, for findings then dropped
+        if may_report(self.linter, "ms-layer-default-differs"):
+            self._check_defaults(bound)
 
     # -- ms-conv-padding-ignored -------------------------------------------
 

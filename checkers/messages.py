@@ -1,5 +1,5 @@
 """Shared wording of the checkers' messages: consequences that depend on the
-jit_syntax_level, how a call is spelled."""
+jit_syntax_level, how a call is spelled; whether a message can be reported at all."""
 
 from __future__ import annotations
 
@@ -60,3 +60,20 @@ def spelled(node) -> str:
         return node.as_string()
     except Exception:  # noqa: BLE001 - as_string on hostile trees
         return "<call>"
+
+
+def may_report(linter, symbol: str) -> bool:
+    """Whether ``symbol`` can be reported in the file being checked: enabled, or
+    named by one of the file's pragmas (which may enable it on some lines). A
+    rule that is off skips its analysis: its findings would be dropped."""
+    if linter.is_message_enabled(symbol):
+        return True
+    states = getattr(getattr(linter, "file_state", None), "_module_msgs_state", None)
+    if not isinstance(states, dict):
+        return True  # another pylint: do the work
+    try:
+        msgids = linter.msgs_store.message_id_store.get_active_msgids(symbol)
+    except Exception:  # noqa: BLE001 - an unknown message: do the work
+        return True
+    return any(msgid in states for msgid in msgids)
+

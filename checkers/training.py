@@ -158,19 +158,32 @@ class TrainingChecker(BaseChecker):
         super().__init__(linter)
         self._reported_forwards: set[nodes.Call] = set()
         self._holders: dict[nodes.ClassDef, str | None] = {}
+        self._call_checks: tuple[bool, bool, bool] | None = None
 
     def open(self) -> None:
         self._reported_forwards = set()
         self._holders = {}
+        self._call_checks = None
+
+    def visit_module(self, node: nodes.Module) -> None:  # noqa: ARG002 - per-module state
+        self._call_checks = None
 
     # -- ms-amp-overrides-to-float -------------------------------------------
     @only_required_for_messages("ms-amp-overrides-to-float", "ms-bprop-without-set-grad", "ms-auto-prefix")
     def visit_call(self, node: nodes.Call) -> None:
-        if self.linter.is_message_enabled("ms-auto-prefix"):
+        # which messages are on, asked once per module (without a line, pylint's
+        # answer holds for the whole module), not three times for every call
+        checks = self._call_checks
+        if checks is None:
+            enabled = self.linter.is_message_enabled
+            checks = self._call_checks = (
+                enabled("ms-auto-prefix"), enabled("ms-amp-overrides-to-float"), enabled("ms-bprop-without-set-grad"),
+            )
+        if checks[0]:
             self._check_load_after_wrapping(node)
-        if self.linter.is_message_enabled("ms-amp-overrides-to-float"):
+        if checks[1]:
             self._check_amp(node)
-        if self.linter.is_message_enabled("ms-bprop-without-set-grad"):
+        if checks[2]:
             self._check_bprop(node)
 
     def _check_amp(self, node: nodes.Call) -> None:

@@ -550,3 +550,29 @@ def test_the_training_flag_is_fixed_only_when_every_compiling_program_agrees(tmp
 def test_training_text_is_read_past_comments_strings_and_idle_optimizers(source: str, trains: bool) -> None:
     data = source.encode("utf-8")
     assert mode.shows_training(data, ast.parse(data)) is trains
+
+
+_PATTERN_SAMPLES = [
+    "train(x)", "self.train (x)", "pretrain(x)", "reTrain(", "trained(x)", "trainedX(", "retrained(x)",
+    "stop_train(x)", "no_grad()", "zero_grad()", "value_and_grad(f)", "degrad(x)", "constrain(x)",
+    "_grad(x)", "x_train_step(", "StopGradient(x)", "stop_gradient(x)", "set_train(False)",
+    "set_train( mode = False )", "set_train()", "set_train(True)", "set_train(mode=True )", "set_train(flag)",
+    "TrainOneStepCell(net)", "MyTrainOneStep", "xTrainOneStep", "Trainer", "Trainers", "_Trainer", "grad_fn",
+    "my_grad_fn", "grad_fnx", "model.fit(data)", ".fit (", "Momentum(p)", "AdamWeightDecay(p)", "xAdam(",
+    "SGD (", "Lamb(", "LARS(", "RMSProp(", "Optimizer(", "nn.Optimizer(", "export(net)", "ms.export (",
+    "predict(x)", "_eval(x)", "evaluate(x)", "infer(x)", "load_checkpoint(p)", "from_pretrained(x)",
+    "xload_state_dict(", "Model(net)", "ms.Model (net)", "MyModel(net)", "net.training = False", "net.training == x",
+    "jacfwd(f)", "jvp(", "vjp (", "\ntrain\n(\n", "train(\n  False)", "train(mode=False)", "grad(False)",
+    "trainable_params()", "net.trainable_params()", "trainable_paramsX(",
+]
+
+
+@pytest.mark.parametrize("name", ["TRAINS", "INFERS", "LOADS_WEIGHTS", "SETS_TRAINING", "BUILDS_MODEL", "MAY_EVALUATE"])
+def test_fast_text_patterns_agree_with_the_patterns_as_written(name: str) -> None:
+    import re  # noqa: PLC0415
+
+    fast, written = getattr(mode, name), re.compile(getattr(mode, f"{name}_AS_WRITTEN"))
+    for sample in _PATTERN_SAMPLES:
+        for text in (sample, f"a {sample}", f"x{sample}", f"_{sample}", f"stop_{sample}", f"no_{sample}"):
+            data = text.encode()
+            assert (fast.search(data) is None) == (written.search(data) is None), (name, text)

@@ -14,6 +14,12 @@ QUERIES = (
     nodes.Call,
     nodes.ClassDef,
     nodes.Module,
+    nodes.Assign,
+    nodes.Name,
+    nodes.FunctionDef,  # and its subclass AsyncFunctionDef
+    nodes.Lambda,  # and its subclasses FunctionDef, AsyncFunctionDef
+    nodes.Yield,  # and YieldFrom
+    nodes.Nonlocal,  # absent from most modules
     (nodes.Import, nodes.ImportFrom),
     (nodes.AssignAttr, nodes.Call, nodes.Attribute),
     (nodes.Name, nodes.AssignName, nodes.Attribute, nodes.AssignAttr, nodes.Keyword, nodes.Import, nodes.ImportFrom),

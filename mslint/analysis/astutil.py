@@ -51,19 +51,39 @@ def module_nodes(module: nodes.Module, klass: type | tuple[type, ...]) -> list:
         if len(_MODULE_NODES) >= _MODULE_NODES_KEPT:
             _MODULE_NODES.clear()
         walked: list[nodes.NodeNG] = []
+        by_type: dict[type, list[nodes.NodeNG]] = {}
         stack: list[nodes.NodeNG] = [module]
         while stack:
             node = stack.pop()
             walked.append(node)
+            same = by_type.get(node.__class__)
+            if same is None:
+                by_type[node.__class__] = [node]
+            else:
+                same.append(node)
             children = list(node.get_children())
             children.reverse()
             stack.extend(children)
-        known = _MODULE_NODES[module] = (walked, {})
+        known = _MODULE_NODES[module] = (walked, {_BY_TYPE: by_type})
     walked, by_class = known
     found = by_class.get(klass)
     if found is None:
-        found = by_class[klass] = [node for node in walked if isinstance(node, klass)]
+        # the nodes of exactly one class are already listed, in walk order; a
+        # question that several classes answer (a class and its subclasses,
+        # a tuple) filters the walk, which keeps that order
+        by_type = by_class[_BY_TYPE]
+        matching = [kind for kind in by_type if issubclass(kind, klass)]
+        if not matching:
+            found = []
+        elif len(matching) == 1:
+            found = by_type[matching[0]]
+        else:
+            found = [node for node in walked if isinstance(node, klass)]
+        by_class[klass] = found
     return found
+
+
+_BY_TYPE = object()  # module_nodes' key of its nodes by their exact class
 
 
 # ---------------------------------------------------------------------------
