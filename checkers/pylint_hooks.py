@@ -45,6 +45,7 @@ EXPECTED: dict[tuple[str, str], tuple[str, ...]] = {
     ("pylint.lint", "PyLinter._astroid_module_checker"): ("self",),
     ("pylint.lint", "PyLinter.check_astroid_module"): ("self", "ast_node", "walker", "rawcheckers", "tokencheckers"),
     # wrapped per instance (record_message_nodes)
+    ("pylint.lint", "PyLinter.check"): ("self", "files_or_modules"),
     ("pylint.lint", "PyLinter.add_message"): (
         "self", "msgid", "line", "node", "args", "confidence", "col_offset", "end_lineno", "end_col_offset",
     ),
@@ -172,6 +173,25 @@ def confidence_from_reach(linter: PyLinter) -> None:
         return add(msgid, line, node, args, confidence or UNDEFINED, col_offset, end_lineno, end_col_offset)
 
     linter.add_message = add_message
+
+
+def models_before_trees(linter: PyLinter) -> None:
+    """From now on, this linter's ``check`` first builds the program model of each
+    path it is given (mslint.analysis.programs.build_models_first), while the
+    process is small enough for the model to read the project's facts in forked
+    readers; pylint then parses every file before checking any. Wraps ``check``
+    on this instance only."""
+    from mslint.analysis import programs  # noqa: PLC0415
+
+    wrapped = ("pylint.lint", "PyLinter.check")
+    check_signatures({wrapped: EXPECTED[wrapped]})
+    check = linter.check
+
+    def check_after_models(files_or_modules):  # noqa: ANN001, ANN202
+        programs.build_models_first([files_or_modules] if isinstance(files_or_modules, str) else files_or_modules)
+        return check(files_or_modules)
+
+    linter.check = check_after_models
 
 
 def record_message_nodes(linter: PyLinter, on_message: Callable[[Message, Any], None]) -> None:

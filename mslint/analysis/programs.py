@@ -2152,6 +2152,28 @@ def model_for(path: str) -> Model | None:
     return model
 
 
+def build_models_first(paths: Iterable[str]) -> None:
+    """Build the plugin's model of the project of each path pylint was given (a
+    file or a folder; a module name is left to :func:`model_for`) before pylint
+    parses any file. The facts are read by forked readers, in parallel, only by
+    a process still small enough to fork (mslint.analysis.forked.FORK_AT_MOST):
+    once pylint holds every file's tree the process reads them itself, one file
+    after another. The same models :func:`model_for` would build later; a
+    project not named here (a sub-project with its own marker) is still built
+    when its first file is checked."""
+    if not _State.in_sight:
+        return
+    for raw in paths:
+        path = os.path.abspath(raw)
+        if os.path.isfile(path):
+            model_for(path)
+        elif os.path.isdir(path):
+            # the project of the files directly in the folder
+            root = project_root(os.path.join(path, "__init__.py"))
+            if root not in _State.models:
+                _State.models[root] = Model(root, python_files(root), jobs=min(available_cpus(), 4))
+
+
 def verdict_for(path: str | None) -> dict | None:
     """The verdict of the file at ``path`` (Model.verdict); None when no model is in sight."""
     if not path:

@@ -31,6 +31,7 @@ def register(linter: PyLinter) -> None:
     register_all(linter)
     pylint_hooks.honour_pragmas_on_headers(rule.msgid for rule in RULES)
     pylint_hooks.confidence_from_reach(linter)
+    pylint_hooks.models_before_trees(linter)
     sarif.register(linter)
     try:
         from mslint.confirm import checker as runtime  # noqa: PLC0415
