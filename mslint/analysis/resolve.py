@@ -215,6 +215,32 @@ def module_stars(module: nodes.Module) -> tuple[nodes.ImportFrom, ...]:
     return known
 
 
+def _star_leaves_out(node: nodes.ImportFrom, name: str) -> bool:
+    """Whether ``from <module> import *`` surely binds no ``name``: a private name
+    of a module without ``__all__``, a name its literal ``__all__`` does not list,
+    or a framework module's name its table of ``__all__`` lacks."""
+    modname = _import_target_module(node)
+    if not modname:
+        return False
+    if is_external(modname):
+        exported = apis.star_exports(modname)
+        return exported is not None and name not in exported
+    if is_installed(modname, node.root().file):
+        return False
+    try:
+        module = imported_module(node.root(), modname)
+    except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+        return False
+    if module is None or module is node.root() or _is_library_module(module):
+        return False
+    exports = _literal_all(module)
+    if exports is _UNREADABLE_ALL:
+        return False
+    if exports is None:
+        return name.startswith("_")
+    return name not in exports
+
+
 def _star_binding(name_node: nodes.Name) -> nodes.ImportFrom | None:
     """For a name no scope binds: the star import of its module that binds it (a
     framework's, whose names astroid does not load, or a project module astroid
@@ -254,6 +280,11 @@ def binding(name_node: nodes.Name) -> nodes.NodeNG | None:
     name = name_node.name
     for scope in _binding_scopes(name_node):
         bound = scope.locals.get(name)
+        if bound and any(_is_star(candidate) for candidate in bound):
+            # astroid lists a star import among a name's bindings also where the
+            # module's ``__all__`` leaves the name out: Python binds nothing then,
+            # and ``import mindspore.nn as nn`` above it still holds
+            bound = [candidate for candidate in bound if not (_is_star(candidate) and _star_leaves_out(candidate, name))]
         if not bound:
             continue
         # An import wins over a fallback such as
