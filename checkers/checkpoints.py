@@ -51,7 +51,8 @@ class CheckpointChecker(BaseChecker):
             "differ from MindSpore's (weight/gamma, running_mean/moving_mean) load nothing and raise nothing; "
             "check them: not_loaded, _ = %s(...)",
             "ms-load-result-ignored",
-            "load_param_into_net called as a statement in a module that reads PyTorch weights (torch.load): "
+            "load_param_into_net called as a statement on a dict that PyTorch weights (torch.load, a torch "
+            "module's state_dict()) reach: "
             "the returned lists are the only sign that names did not match.",
         ),
     }
@@ -73,8 +74,12 @@ class CheckpointChecker(BaseChecker):
             if astutil.argument(call, *guide.LOAD_CHECKPOINT_NET_ARGUMENT) is None and not _loaded_elsewhere(call):
                 self.add_message("ms-load-checkpoint-discarded", node=call, args=(spelled(call.func),) * 2)
         elif qname in guide.LOAD_PARAM_INTO_NET_CALLS and self._module_reads_torch(node.root()):
-            if _reads_mindspore_checkpoint(astutil.argument(call, *guide.LOAD_PARAM_DICT_ARGUMENT), call):
-                return  # a MindSpore checkpoint has MindSpore's names
+            params = astutil.argument(call, *guide.LOAD_PARAM_DICT_ARGUMENT)
+            if params is None or params is astutil.UNKNOWN or _torch_source(params, call.scope(), call.lineno or 0, 0) is None:
+                # no PyTorch weights reach the dict: a MindSpore checkpoint (also renamed by a
+                # helper or filtered by a comprehension) has MindSpore's names; a torch.load
+                # elsewhere in the module says nothing about this one
+                return
             if _compares_names(call):
                 return  # the conversion checks the network's names itself
             if not (self.linter.is_message_enabled("ms-torch-names-not-mapped") and self._unmapped(call)):
@@ -147,12 +152,117 @@ def _compares_names(call: nodes.Call) -> bool:
     )
 
 
-def _reads_mindspore_checkpoint(params, call: nodes.Call) -> bool:
-    value = params
-    if isinstance(params, nodes.Name):
-        value = training_code.last_assignment_before(call.scope(), params.name, call.lineno or 0)
-    return isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute)) \
-        and resolve.call_name(value) in guide.LOAD_CHECKPOINT_CALLS
+_SOURCE_DEPTH = 8
+_DICT_COPIES = frozenset({"dict", "collections.OrderedDict"})
+_DICT_VIEWS = frozenset({"items", "keys", "copy"})
+
+
+def _torch_source(expr: nodes.NodeNG, func: nodes.NodeNG, line: int, depth: int) -> str | None:
+    """The PyTorch weights (``torch.load(...)``, a torch module's ``state_dict()``) whose
+    names the dict ``expr`` (at ``line`` of ``func``) holds, followed back through local
+    names, items (``ckpt["state_dict"]``), comprehensions over it (``{k: v for k, v in
+    sd.items() if ...}``), a dict filled from it by a loop, copies (``dict(sd)``) and the
+    functions of the project that return it or what they were given (``strip(sd,
+    "module.")``); None when none reaches it (a MindSpore checkpoint, a parameter)."""
+    if depth > _SOURCE_DEPTH:
+        return None
+    if isinstance(expr, nodes.Name):
+        line = expr.lineno or line
+        value = training_code.last_assignment_before(func, expr.name, line)
+        if isinstance(value, nodes.Dict) and not value.items:
+            return _loop_source(expr.name, func, line, depth)
+        return _torch_source(value, func, line, depth + 1) if value is not None else None
+    if isinstance(expr, nodes.Subscript):
+        return _torch_source(expr.value, func, line, depth + 1)
+    if isinstance(expr, nodes.DictComp):
+        return _torch_source(expr.generators[0].iter, func, line, depth + 1) if expr.generators else None
+    if not isinstance(expr, nodes.Call) or not isinstance(expr.func, (nodes.Name, nodes.Attribute)):
+        return None
+    qname = resolve.call_name(expr)
+    if qname in guide.TORCH_WEIGHT_READS:
+        return f"{spelled(expr.func)}(...)"
+    if isinstance(expr.func, nodes.Attribute):
+        if expr.func.attrname == guide.TORCH_STATE_DICT_METHOD:
+            owner = training_code.constructed_qname(expr.func.expr)
+            if owner is not None and resolve.root_package(owner) in ("torch", "torchvision", "timm"):
+                return f"{spelled(expr.func)}()"
+            return None
+        if qname is None and expr.func.attrname in _DICT_VIEWS:
+            return _torch_source(expr.func.expr, func, line, depth + 1)  # sd.items(), sd.copy()
+    if qname in _DICT_COPIES:
+        return next((found for argument in expr.args if (found := _torch_source(argument, func, line, depth + 1))), None)
+    callee = _project_callee(expr)
+    if callee is None:
+        return None
+    for returned in callee.nodes_of_class(nodes.Return, skip_klass=SKIP_NESTED):
+        if returned.value is None:
+            continue
+        found = _torch_source(returned.value, callee, returned.lineno or 0, depth + 1)
+        if found is None:
+            given = _given_back(returned.value, callee, expr)
+            found = _torch_source(given, func, line, depth + 1) if given is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def _loop_source(name: str, func: nodes.NodeNG, line: int, depth: int) -> str | None:
+    """``d = {}`` filled above ``line`` by ``for k, v in sd.items(): d[...] = ...``: what
+    ``sd`` holds."""
+    for loop in func.nodes_of_class(nodes.For, skip_klass=SKIP_NESTED):
+        if (loop.lineno or 0) >= line:
+            continue
+        fills = any(
+            isinstance(target, nodes.Subscript) and isinstance(target.value, nodes.Name) and target.value.name == name
+            for assign in loop.nodes_of_class(nodes.Assign, skip_klass=SKIP_NESTED) for target in assign.targets
+        )
+        found = _torch_source(loop.iter, func, loop.lineno or 0, depth + 1) if fills else None
+        if found is not None:
+            return found
+    return None
+
+
+def _project_callee(call: nodes.Call) -> nodes.FunctionDef | None:
+    """The function of the project ``call`` runs: one of the same module called by its
+    name, or one of another module named through an import."""
+    func = call.func
+    if isinstance(func, nodes.Name):
+        _, bindings = func.lookup(func.name)
+        if len(bindings) == 1 and isinstance(bindings[0], nodes.FunctionDef):
+            return bindings[0]
+    return resolve.project_function(func)
+
+
+def _given_back(returned: nodes.NodeNG, callee: nodes.FunctionDef, call: nodes.Call) -> nodes.NodeNG | None:
+    """What ``call`` passed for the parameter of ``callee`` that ``returned`` (a value it
+    returns) is built from: the argument ``strip(sd, "module.")`` passes when it returns
+    ``{k[7:]: v for k, v in sd.items()}``."""
+    for _ in range(_SOURCE_DEPTH):
+        if isinstance(returned, nodes.DictComp) and returned.generators:
+            returned = returned.generators[0].iter
+        elif isinstance(returned, nodes.Subscript):
+            returned = returned.value
+        elif isinstance(returned, nodes.Call) and isinstance(returned.func, nodes.Attribute) \
+                and returned.func.attrname in _DICT_VIEWS:
+            returned = returned.func.expr
+        elif isinstance(returned, nodes.Name):
+            value = training_code.last_assignment_before(callee, returned.name, returned.lineno or 0)
+            if value is None:
+                break
+            returned = value
+        else:
+            return None
+    if not isinstance(returned, nodes.Name):
+        return None
+    names = [arg.name for arg in callee.args.args or []]
+    if names and isinstance(callee.parent, nodes.ClassDef) and callee.type == "method":
+        names = names[1:]  # self
+    if returned.name not in names:
+        return None
+    index = names.index(returned.name)
+    if index < len(call.args):
+        return call.args[index]
+    return next((keyword.value for keyword in call.keywords or () if keyword.arg == returned.name), None)
 
 
 def _torch_keyed_dict(params: nodes.NodeNG, call: nodes.Call) -> str | None:

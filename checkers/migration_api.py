@@ -45,7 +45,8 @@ class MigrationApiChecker(BaseChecker):
             "%s does not exist in MindSpore 2.10 (%s when this runs): write %s",
             "ms-torch-class-name",
             "A PyTorch name looked up in mindspore.nn or mindspore.mint.nn (Module, Sequential, ModuleList, "
-            "ModuleDict, Parameter, init, DataParallel, ConvTranspose2d, ...), PyTorch's typed tensor classes "
+            "ModuleDict, Parameter, init, DataParallel, ConvTranspose2d, ..., torch.optim's AdamW and "
+            "lr_scheduler classes: StepLR, OneCycleLR, ...), PyTorch's typed tensor classes "
             "looked up in mindspore (LongTensor, FloatTensor, ...), or the removed mindspore.ms_function: "
             "AttributeError or ImportError.",
         ),

@@ -39,10 +39,10 @@ def _imports_one_of(names: list[str], modules: tuple[str, ...]) -> bool:
 
 
 class _ModuleFacts:
-    __slots__ = ("mindspore_only", "optimizer_compat", "torch_library", "user_methods")
+    __slots__ = ("mindspore_only", "optimizer_compat", "torch_api", "torch_library", "user_methods")
 
     def __init__(self, module: nodes.Module) -> None:
-        imports_mindspore = imports_torch = optimizer_compat = torch_library = False
+        imports_mindspore = imports_torch = optimizer_compat = torch_library = torch_api = False
         analysis = scope.analysis(module)
         for node in analysis.imports:
             if isinstance(node, nodes.Import):
@@ -60,6 +60,7 @@ class _ModuleFacts:
                 or _imports_one_of(names, apis.TORCH_COMPAT_MODULES)
             )
             torch_library = torch_library or _imports_one_of(names, apis.TORCH_BASED_LIBRARIES)
+            torch_api = torch_api or _imports_one_of(names, apis.TORCH_API_LAYERS)
             optimizer_compat = optimizer_compat or _imports_one_of(names, apis.TORCH_COMPAT_OPTIMIZER_MODULES)
         self.mindspore_only = imports_mindspore and not imports_torch
         # transformers, timm...: torch tensors and modules without ``import torch``: the
@@ -68,6 +69,9 @@ class _ModuleFacts:
         # MindSpore code beside such a library (a tokenizer, a converted checkpoint)
         # seldom trains a torch model without importing torch.
         self.torch_library = torch_library
+        # msadapter, mindtorch: PyTorch's API over MindSpore; the module's tensors and
+        # modules are its own, in Cells and differentiated code as anywhere
+        self.torch_api = torch_api
         # x2ms_adapter's optimizers have step() and zero_grad() (no-ops)
         self.optimizer_compat = optimizer_compat
         # Methods the module's own classes define: a call to one of these names may
@@ -140,6 +144,8 @@ class TorchIdiomsChecker(BaseChecker):
         facts = self._module_facts(node.root())
         if facts.mindspore_only and not (facts.torch_library and kind in ("tensor", "any")):
             return True
+        if facts.torch_api:
+            return False  # msadapter's tensors and modules are everywhere: the receiver is judged
         return analysis.in_graph_or_differentiated(node) or self._in_cell(node, analysis)
 
     def _report(self, node: nodes.NodeNG, args: tuple[str, str], changes: list | None = None) -> None:
@@ -183,7 +189,8 @@ class TorchIdiomsChecker(BaseChecker):
             return  # ``m.unsqueeze_(0).unsqueeze_(0)``: the first call fails first, and is judged itself
         analysis = scope.analysis(node.root())
         if idiom.receiver == "tensor":
-            in_cell = analysis.in_graph_or_differentiated(node) or analysis.pynative_cell_code(node) is not None
+            in_cell = not facts.torch_api and (
+                analysis.in_graph_or_differentiated(node) or analysis.pynative_cell_code(node) is not None)
             if not (in_cell and analysis.depends_on_tensor(receiver)):
                 # evaluation code, module level, a file that also imports torch: the
                 # receiver itself must be a MindSpore tensor; in a module of MindSpore

@@ -180,3 +180,25 @@ def test_a_cell_that_does_not_compile_is_still_reported(tmp_path: Path, monkeypa
         "import json", "from __future__ import division\nrows = []", "print(end='', end='')"), encoding="utf-8")
     code, out, _ = run(capsys, "--no-cache", "hidden.ipynb")
     assert code == 1 and "hidden.ipynb:cell 3:line 1:" in out and "keyword argument repeated" in out
+
+
+def test_a_shell_line_continued_by_backslashes_is_one_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture) -> None:
+    """IPython joins a ``!``/``%`` line ending in a backslash with the lines
+    after it into one command: those (indented) lines are not Python; the line
+    after the last continuation is, and its errors are still reported."""
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bench.ipynb").write_text(_code_cells(
+        "# run the benchmark\n!python run.py --fast \\\n        --models a \\\n          b\nimport os",
+        "files = !ls \\\n    -la\nif files:\n    %time print(len(files)) \\\n        \n    print(os.sep)",
+        "print(os.sep\n",
+    ), encoding="utf-8")
+    shadow = notebooks.shadow_of(str(tmp_path / "bench.ipynb"))
+    lines = shadow.text.splitlines()
+    assert lines[:5] == ["# run the benchmark", "", "", "", "import os"]
+    assert lines[5:11] == ["", "", "if files:", "    pass", "", "    print(os.sep)"]
+    assert not any(shadow.own_text[1:4]) and shadow.own_text[4]
+    code, out, _ = run(capsys, "--no-cache", "bench.ipynb")
+    assert code == 1 and [line for line in out.splitlines() if "syntax-error" in line] == [
+        next(line for line in out.splitlines() if line.startswith("bench.ipynb:cell 3:line 1:"))]

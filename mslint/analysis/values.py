@@ -975,8 +975,10 @@ class FunctionValues:
             return _UNFOLLOWED  # ``*args``
         func = call.func
         op = self._op_name(call)
-        if op is not None and (not isinstance(func, nodes.Attribute) or astutil.self_attribute(func) is not None):
-            # an op function, an op class called on data (``ops.Reshape()(x, shape)``, ``self.reshape(x, shape)``)
+        method = isinstance(func, nodes.Attribute) and astutil.self_attribute(func) is None and resolve.qualified_name(func) is None
+        if op is not None and not method:
+            # an op function (``zeros(shape)``, ``ops.zeros(shape)``), an op class called on
+            # data (``ops.Reshape()(x, shape)``, ``self.reshape(x, shape)``); not a tensor method
             if position in apis.SHAPE_ARGUMENTS.get(op, ()):
                 return _STRUCTURE
             return _DROPS if op in apis.NO_GRADIENT_OPS else _DATA

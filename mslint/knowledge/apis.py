@@ -1016,6 +1016,13 @@ DEVICE_METHOD = "to"
 # mindnlp.core. Which version a module targets cannot be seen, so any mindnlp import
 # counts.
 TORCH_COMPAT_MODULES: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp", "hyper_parallel")
+# Of those, the layers whose import gives the module PyTorch's API itself
+# (``import msadapter.pytorch as torch``): its tensors and modules, in Cells and in the
+# functions given to value_and_grad too, take .detach(), .cuda(), .log_softmax(1), so
+# there a tensor idiom is judged by its receiver (a certain MindSpore tensor), not by
+# where it is. hyper_parallel only adds Tensor.backward; mindnlp before 0.5 hands out
+# MindSpore's own tensors outside mindnlp.core.
+TORCH_API_LAYERS: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp.core")
 # x2ms_adapter (the X2MindSpore converter's runtime): its optimizers (Adam, SGD, AdamW...
 # built through optim_register) mix in OptimAdaptorMixIn, whose step() and zero_grad()
 # are no-ops; it patches no Tensor.backward, .detach() or .cpu() (x2ms_adapter/__init__.py

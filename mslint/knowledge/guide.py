@@ -225,6 +225,12 @@ RENAMED_PARAMETERS: dict[str, str] = {
 # --------------------------------------------------------------------------
 # PyTorch names that fail in MindSpore (checkers/migration_api.py, ids 82xx)
 # --------------------------------------------------------------------------
+# torch.optim.lr_scheduler classes that mindspore.experimental.optim.lr_scheduler has too.
+TORCH_SCHEDULERS_IN_EXPERIMENTAL: tuple[str, ...] = (
+    "LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR",
+    "ExponentialLR", "SequentialLR", "PolynomialLR", "CosineAnnealingLR", "ReduceLROnPlateau", "CyclicLR",
+    "CosineAnnealingWarmRestarts",
+)
 # Names MindSpore 2.10 does not have (AttributeError / ImportError) -> its name.
 MISSING_NAMES: dict[str, str] = {
     "mindspore.nn.Module": "Cell",
@@ -264,6 +270,14 @@ MISSING_NAMES: dict[str, str] = {
     # torch.optim's AdamW looked up in mindspore.nn (absent in 2.10): mint's takes
     # PyTorch's arguments (lr=, betas=, weight_decay=; tests/oracle/test_migration_api.py)
     "mindspore.nn.AdamW": "mindspore.mint.optim.AdamW",
+    # torch.optim.lr_scheduler's classes looked up in mindspore.nn (absent in 2.10):
+    # mindspore.experimental.optim.lr_scheduler has each but OneCycleLR and
+    # ChainedScheduler, with PyTorch's parameters (CyclicLR without the momentum
+    # cycling ones), for a mindspore.experimental.optim optimizer (a mindspore.nn one:
+    # TypeError); OneCycleLR: a per-step list of rates as learning_rate
+    # (tests/oracle/test_migration_api.py). ChainedScheduler has no spelling: left out.
+    **{"mindspore.nn." + name: "mindspore.experimental.optim.lr_scheduler." + name for name in TORCH_SCHEDULERS_IN_EXPERIMENTAL},
+    "mindspore.nn.OneCycleLR": "a list of per-step learning rates",
     # PyTorch's typed tensor classes looked up in mindspore (absent in 2.10:
     # tests/oracle/test_migration_api.py): a Tensor of that dtype (TORCH_TENSOR_TYPES)
     **{"mindspore." + name: "mindspore.Tensor" for name in (
@@ -280,6 +294,12 @@ TORCH_TENSOR_TYPES: dict[str, str] = {
 }
 # What to write where the replacement is no name (MISSING_NAMES gives the short form).
 MISSING_NAME_ADVICE: dict[str, str] = {
+    **{"mindspore.nn." + name: (
+        f"mindspore.experimental.optim.lr_scheduler.{name} (PyTorch's arguments"
+        f"{' but the momentum ones' if name == 'CyclicLR' else ''}), on a mindspore.experimental.optim "
+        "optimizer (a mindspore.nn one raises TypeError)") for name in TORCH_SCHEDULERS_IN_EXPERIMENTAL},
+    "mindspore.nn.OneCycleLR": (
+        "a list of per-step rates computed in Python, given as the optimizer's learning_rate (MindSpore has no OneCycleLR)"),
     "mindspore.nn.DataParallel": (
         "the network itself, with mindspore.set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, "
         "gradients_mean=True) after communication.init()"

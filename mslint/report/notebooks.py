@@ -107,11 +107,15 @@ def shadow_from(raw: str, path: str) -> Shadow:
             continue
         source = _source_lines(cell)
         blank_cell = bool(source) and source[0].lstrip().startswith("%%") and not source[0].strip().startswith(PYTHON_CELL_MAGICS)
+        continued = False  # this line continues a magic or shell line ending in a backslash
         for index, text in enumerate(source):
-            blanked = blank_cell or bool(_MAGIC.match(text))
+            blanked = blank_cell or continued or bool(_MAGIC.match(text))
             if blanked:
+                # IPython joins a magic or shell line ending in "\" with the lines after it
+                # into one command: those lines are part of it, not Python
                 indent = text[: len(text) - len(text.lstrip())]
-                text = f"{indent}pass" if indent else ""  # inside a block: keep it a block
+                text = f"{indent}pass" if indent and not continued else ""  # inside a block: keep it a block
+                continued = not blank_cell and source[index].rstrip("\r").endswith("\\")
             lines.append(text)
             shadow.own_text.append(not blanked)
             shadow.origin.append((number, index + 1))

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.frameworks
 def test_ms_torch_class_name_is_missing_and_the_mindspore_name_exists(run_snippet):
     """Each name of the table is absent (looked up by introspection of the installed
     MindSpore), a mindspore.nn one is torch.nn's (or
-    torch.optim's: AdamW), and the spelling the message gives
+    torch.optim's: AdamW, or torch.optim.lr_scheduler's: StepLR), and the spelling the message gives
     exists (an advice in words is not a name); a same-module rename takes no
     parameter PyTorch's class does not (the rename alone is exact)."""
     names = json.dumps(sorted(guide.MISSING_NAMES.items()))
@@ -31,7 +31,8 @@ for qname, replacement in {names}:
     target = replacement if "." in replacement else module + "." + replacement
     target_module, _, target_name = target.rpartition(".")
     exists = qname in {advice} or hasattr(importlib.import_module(target_module), target_name)
-    in_torch = not module == "mindspore.nn" or hasattr(torch.nn, name) or hasattr(torch.optim, name)
+    in_torch = not module == "mindspore.nn" or hasattr(torch.nn, name) or hasattr(torch.optim, name) \
+        or hasattr(torch.optim.lr_scheduler, name)
     subset = True
     if qname in {renames} and module == "mindspore.nn" and isinstance(getattr(torch.nn, name, None), type):
         mine = {{p.name for p in inspect.signature(getattr(importlib.import_module(target_module), target_name)).parameters.values()
@@ -44,6 +45,49 @@ report(linear=hasattr(nn, "Linear"), **found)
     assert not wrong, wrong
     # not every PyTorch layer name is missing: mindspore.nn.Linear exists in 2.10
     assert result["linear"] is True and "mindspore.nn.Linear" not in guide.MISSING_NAMES
+
+
+def test_ms_torch_class_name_schedulers_are_experimental_optims(run_snippet):
+    """torch.optim.lr_scheduler's classes looked up in mindspore.nn raise AttributeError;
+    mindspore.experimental.optim.lr_scheduler has those the message names, with
+    PyTorch's parameters (CyclicLR without the momentum ones), built on an
+    experimental optimizer and refusing a mindspore.nn one (TypeError). It has no
+    OneCycleLR, whose advice, a per-step list of rates as an nn optimizer's
+    learning_rate, gives each step its rate; ChainedScheduler has no spelling and is
+    not in the table."""
+    named = json.dumps(guide.TORCH_SCHEDULERS_IN_EXPERIMENTAL)
+    result = run_snippet(f'''
+import inspect
+import torch
+from mindspore.experimental import optim
+from mindspore.experimental.optim import lr_scheduler
+found = {{}}
+for name in {named}:
+    mine = getattr(lr_scheduler, name, None)
+    params = set(inspect.signature(mine).parameters) if mine is not None else None
+    found[name] = [hasattr(nn, name), hasattr(torch.optim.lr_scheduler, name),
+                   params is not None and params <= set(inspect.signature(getattr(torch.optim.lr_scheduler, name)).parameters)]
+net = nn.Dense(2, 2)
+weights = net.trainable_params()
+rates = [0.1, 0.2, 0.3]
+dynamic = nn.SGD(weights, learning_rate=rates)
+seen = []
+for _ in range(3):
+    seen.append(round(float(dynamic.get_lr().asnumpy()), 6))
+    dynamic(tuple(ops.ones_like(w) for w in weights))
+report(found=found, other=[hasattr(nn, "OneCycleLR"), hasattr(lr_scheduler, "OneCycleLR"),
+                           hasattr(nn, "ChainedScheduler"), hasattr(lr_scheduler, "ChainedScheduler")],
+       on_nn=attempt(lambda: lr_scheduler.StepLR(nn.Adam(weights, 1e-3), 10) and None),
+       on_experimental=attempt(lambda: type(lr_scheduler.StepLR(optim.Adam(weights, lr=1e-3), 10, gamma=0.5)).__name__),
+       rates=seen)
+''')
+    assert result["found"] == {name: [False, True, True] for name in guide.TORCH_SCHEDULERS_IN_EXPERIMENTAL}, result
+    assert result["other"] == [False, False, False, False], result
+    assert result["on_nn"][0] == "error" and result["on_nn"][1].startswith("TypeError"), result
+    assert result["on_experimental"] == ["ok", "StepLR"], result
+    assert result["rates"] == [0.1, 0.2, 0.3], result
+    assert "mindspore.nn.ChainedScheduler" not in guide.MISSING_NAMES
+    assert all(f"mindspore.nn.{name}" in guide.MISSING_NAMES for name in (*guide.TORCH_SCHEDULERS_IN_EXPERIMENTAL, "OneCycleLR"))
 
 
 def test_ms_torch_class_name_adamw_is_mint_optim(run_snippet):
