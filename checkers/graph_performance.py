@@ -535,8 +535,12 @@ def _loop_name(name: nodes.Name, loops: list, depth: int) -> str | None:
     counters = [binding for binding in bindings if isinstance(binding.parent, nodes.AugAssign)]
     if counters and any(_inside(counter, loop) for counter in counters for loop in loops):
         plain = [binding for binding in bindings if binding not in counters]
-        if all(isinstance(binding.parent, nodes.Assign) and astutil.is_number(astutil.literal(binding.parent.value))
-               for binding in plain if not _inside(binding, loops[-1])) and plain:
+        # ``step = 0`` then ``step += 1``: every binding is a number, so the call gets one;
+        # ``img = image.astype(...)``, ``img -= (104, 117, 123)``, ``img = Tensor(img)``
+        # is an array and then a Tensor, no counter
+        if plain and all(_number_added(counter) for counter in counters) and all(
+                isinstance(binding.parent, nodes.Assign) and astutil.is_number(astutil.literal(binding.parent.value))
+                for binding in plain):
             return "varying"
         return None
     if len(bindings) == 1 and isinstance(bindings[0].parent, nodes.Assign) and bindings[0].parent.targets == [bindings[0]]:
@@ -550,6 +554,16 @@ def _loop_name(name: nodes.Name, loops: list, depth: int) -> str | None:
         if astutil.is_number(literal) and not isinstance(literal, bool):
             return "constant"
     return None
+
+
+def _number_added(counter: nodes.AssignName) -> bool:
+    """``n += 1``, ``n -= step``: a number added, not ``x -= (104, 117, 123)``
+    (a numpy array's in-place arithmetic)."""
+    value = counter.parent.value
+    literal = astutil.literal(value)
+    if literal is not astutil.UNKNOWN:
+        return astutil.is_number(literal) and not isinstance(literal, bool)
+    return not isinstance(value, (nodes.Tuple, nodes.List, nodes.Dict, nodes.Set))
 
 
 def _counting_target(loop: nodes.For, name: str) -> bool:

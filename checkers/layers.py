@@ -473,6 +473,8 @@ def _default_note(node: nodes.NodeNG) -> tuple[object, str]:
     value = values.constant(default)
     if value is UNKNOWN:
         return UNKNOWN, ""
+    if values.guarded_off_by_defaults(node):
+        return UNKNOWN, ""  # ``nn.Dropout(p=1 - rate) if rate > 0.0 else None``: the default builds no layer
     return value, f" ({spelled(node)} defaults to {_text(default)} in {func.name}(), line {func.lineno})"
 
 
@@ -1181,6 +1183,8 @@ class LayersChecker(BaseChecker):
         every = values.local_constants(rate)
         if every is not None and all(is_number(each) and each >= 0.5 for each in every):
             return
+        if _visible_keep_probabilities(rate, assigned, bound.call):
+            return  # every value the project writes for the name is a keep probability (or selects no Dropout)
         effect = (
             f"passes {spelled(node)} as p, which is already the drop rate, and {name} reads like a drop rate: "
             "a rate of 0.1 would drop 90% of the activations"

@@ -71,7 +71,7 @@ from typing import Any
 from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 9
+FACTS_VERSION = 10
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -91,6 +91,31 @@ def _led(pattern: re.Pattern, first: bytes) -> re.Pattern:
 _TRAINS = _led(mode.TRAINS, rb"prTtGgjv.MASLRO")
 _MAY_EVALUATE = _led(mode.MAY_EVALUATE, rb"epis.")
 
+
+
+def _bodies_at(tree: ast.Module, lines: list[int]) -> list[str]:
+    """The bodies (as ``bodies`` names them) holding ``lines``: a function or class
+    defined at the top of the module (``f``, ``C``), a method of such a class
+    (``C.m``); MODULE for any other line (top-level code, the main guard, a
+    definition inside ``if``/``try``: counted wherever the file is reached)."""
+    found: set[str] = set()
+    definitions = [statement for statement in tree.body
+                   if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    for line in lines:
+        where = MODULE
+        for statement in definitions:
+            start = min([statement.lineno, *(item.lineno for item in statement.decorator_list)])
+            if not start <= line <= (statement.end_lineno or statement.lineno):
+                continue
+            where = statement.name
+            if isinstance(statement, ast.ClassDef):
+                for item in statement.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                            and item.lineno <= line <= (item.end_lineno or item.lineno):
+                        where = f"{statement.name}.{item.name}"
+            break
+        found.add(where)
+    return sorted(found)
 
 
 def read_facts(data: bytes, path: str = "") -> dict[str, Any]:
@@ -125,7 +150,10 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
                      arguments={}, configs=[], rebinds=[], called=[], broken=True)
         return facts, None
     if facts["trains"]:
-        facts["trains"] = mode.shows_training(data, tree)  # past comments, strings, idle optimizers
+        lines = mode.training_lines(data, tree)  # past comments, strings, idle optimizers
+        facts["trains"] = lines is None or bool(lines)
+        if lines:
+            facts["trains_in"] = _bodies_at(tree, lines)
     try:
         facts.update(_FactsReader(tree, data, may_run=facts["entry"] or path.endswith(".ipynb")).facts())
         facts["contexts"] = [

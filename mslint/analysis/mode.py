@@ -98,27 +98,38 @@ def shows_training(data: bytes, tree: ast.AST | None) -> bool:
     (``optimizer = nn.Adam(...)`` whose name nothing in its scope reads: nothing
     steps it, and no Model or TrainOneStepCell is given it). The plain text search
     when the source cannot be read so (no tree, a tokenizer error)."""
+    found = training_lines(data, tree, first=True)
+    return found is None or bool(found)
+
+
+def training_lines(data: bytes, tree: ast.AST | None, first: bool = False) -> list[int] | None:
+    """The lines where :func:`shows_training` finds training (only the first with
+    ``first``); None when it is the plain text search's answer (no tree, a
+    tokenizer error): then where is not known."""
     if TRAINS.search(data) is None:
-        return False
+        return []
     if tree is None:
-        return True
+        return None
     masked = _code_only(data)
     if masked is None:
-        return True
+        return None
     starts = [0]
     for line in masked.split(b"\n"):
         starts.append(starts[-1] + len(line) + 1)
     idle = [(starts[call.lineno - 1] + call.col_offset, starts[call.end_lineno - 1] + call.end_col_offset)
             for call in _idle_optimizers(tree) if call.end_lineno is not None and call.lineno <= len(starts)
             and call.end_lineno <= len(starts)]
+    lines: list[int] = []
     for found in TRAINS.finditer(masked):
         at = found.start()
         if any(start <= at < end for start, end in idle):
             continue
         if _DEFINED.search(masked, max(0, masked.rfind(b"\n", 0, at) + 1), at):
             continue
-        return True
-    return False
+        lines.append(masked.count(b"\n", 0, at) + 1)
+        if first:
+            break
+    return lines
 
 
 def _code_only(data: bytes) -> bytes | None:

@@ -1274,7 +1274,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if by_config and GRAPH in selected:
             # the mode is the configuration's: what only PyNative ones select runs PyNative (Model._reach)
             program.pynative_configs = frozenset(config for config, modes in by_config.items() if modes == {PYNATIVE})
-        program.trains = self._may_train(entry, files)
+        program.trains = self._may_train(entry, files, program.reached)
         program.exports = self.facts(entry)["exports"]
         program.only_trains = self._only_trains(files | {entry})
 
@@ -1290,7 +1290,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         return [(path, call) for path in sorted(files - {entry}) for call in self.facts(path)["contexts"]
                 if call[0] and call[1] not in (mode.ON_IMPORT, mode.AS_SCRIPT) and (path, call[1]) in reached]
 
-    def _may_train(self, entry: str, files: set[str]) -> bool:
+    def _may_train(self, entry: str, files: set[str], reached: set | None = None) -> bool:
         """Whether the program of ``entry``, reaching ``files``, may train what it
         builds: what it reaches shows training text (mslint.analysis.mode.TRAINS:
         an optimizer, a gradient, ``train(``, ``fit(``, ``set_train()``,
@@ -1300,12 +1300,25 @@ class Model:  # pylint: disable=too-many-instance-attributes
         it reaches loads weights (LOADS_WEIGHTS). A program that loads a
         checkpoint, or runs forward passes only, and reaches no training text
         does not train: its Cells keep ``training=False`` (FACTS.md)."""
-        if any(self.facts(path)["trains"] for path in files | {entry}):
+        if any(self._trains_in(path, reached) for path in files | {entry}):
             return True
         own = self.facts(entry)
         if own["infers"] or own.get("calls_construct"):
             return False
         return not any(self.facts(path).get("loads_weights") for path in files | {entry})
+
+    def _trains_in(self, path: str, reached: set | None) -> bool:
+        """Whether the training text of file ``path`` is in code the program runs:
+        its top-level code, or a function, class or method it reaches; not a
+        ``TrainingWrapper`` class the module defines and the program never builds."""
+        facts = self.facts(path)
+        if not facts["trains"]:
+            return False
+        where = facts.get("trains_in")
+        if where is None or reached is None:
+            return True  # where is not known
+        return any(body == MODULE or (path, body) in reached or (path, body.split(".")[0]) in reached
+                   for body in where)
 
     def _only_trains(self, files: set[str]) -> bool:
         """Whether a program reaching ``files`` turns the Cells' training flag on

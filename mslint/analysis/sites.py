@@ -40,6 +40,8 @@ _CLASS_BASES = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.MULTILI
 # ``block=Bottleneck``): a class handed to the code that builds it
 _PASSED = re.compile(rb"[(,=]\s*([A-Z]\w*)\s*[,)]")
 _WORD = re.compile(rb"[A-Za-z_]\w*")
+# what ``functools.partial(head, final_drop=0.8)`` binds: a function or class named lower case too
+_PARTIAL_OF = re.compile(rb"\bpartial\s*\(\s*(?:[A-Za-z_]\w*\s*\.\s*)*([A-Za-z_]\w*)")
 
 Site = tuple[nodes.Call, bool]  # the call, and whether it skips the callee's ``self``
 
@@ -435,6 +437,42 @@ def _function_calls(func: nodes.FunctionDef) -> list[Site]:
     return sites
 
 
+_PARTIAL = "functools.partial"
+
+
+def partial_calls_of(func: nodes.FunctionDef) -> list[Site]:
+    """The ``functools.partial(func, ...)`` calls in the project (for ``__init__``,
+    ``functools.partial(Cls, ...)`` of its own class): the arguments they bind are
+    what every call of the partial object passes (``head_1x = partial(head,
+    final_drop=0.8)``). Apart from :func:`calls_of`: the callee is the partial's
+    first argument, and the parameters it leaves out are given where the partial
+    object is called, out of sight here."""
+    parent = func.parent
+    if isinstance(parent, nodes.ClassDef) and func.name == "__init__" and astutil.is_bound_method(func):
+        definition, skips_self = parent, True
+    elif isinstance(parent, nodes.Module):
+        definition, skips_self = func, False
+    else:
+        return []
+    target = _key(definition)
+    found: list[Site] = []
+    for module in _modules(definition, {definition.name}):
+        for call, argument in _arguments_named(module, definition.name):
+            if not call.args or call.args[0] is not argument:
+                continue
+            if not isinstance(call.func, (nodes.Name, nodes.Attribute)) or resolve.qualified_name(call.func) != _PARTIAL:
+                continue
+            if skips_self:
+                named = resolve.user_class(argument)
+            else:
+                named = resolve.binding(argument)
+                if isinstance(named, nodes.ImportFrom):
+                    named = resolve.project_function(argument)
+            if named is not None and _key(named) == target:
+                found.append((call, skips_self))
+    return found
+
+
 # ---------------------------------------------------------------------------
 # Whether a stored sub-cell can ever run
 # ---------------------------------------------------------------------------
@@ -822,6 +860,7 @@ class _Index:
                 continue
             words = set(_CALLED.findall(data))
             words.update(_PASSED.findall(data))
+            words.update(_PARTIAL_OF.findall(data))
             for bases in _CLASS_BASES.findall(data):
                 words.update(_WORD.findall(bases))
             found[os.path.realpath(path)] = frozenset(word.decode("ascii", "replace") for word in words)

@@ -1712,6 +1712,9 @@ class Received(NamedTuple):
 # their defaults: how mslint judges code nothing builds)
 _Way = dict
 _EXTRA_POSITIONAL, _EXTRA_KEYWORDS, _REACHED = "*", "**", "->"  # no parameter's name
+# an entry of _EXTRA_KEYWORDS saying that more keywords than those known may be
+# there (a ``functools.partial`` binds some; its calls, out of sight, add others)
+_OPEN_KEYWORDS = "**?"
 # the guesses a value may rest on (Received.guess), and the ``defaults`` of
 # _evaluate that make them: a parameter reads its default because no call of its
 # function is in sight (True: _UNREACHED), or because its callers were not followed
@@ -2119,12 +2122,63 @@ def _lookup(node: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int
         return _config_value(node)
     attr = astutil.self_attribute(node)
     if attr is not None:
+        if isinstance(func, nodes.FunctionDef) and node.frame() is func:
+            local = _reaching_self_assignment(node, attr, func, way)
+            if local is _UNREADABLE:
+                return None
+            if local is not None:  # ``self.drop = drop`` above, then ``if self.drop > 0.:``
+                return _evaluate(local, way, func, depth + 1, defaults)
         assigned = _init_assignment(node, attr)
         if assigned is None:
             return None
         init = assigned.frame()
         return _evaluate(assigned, way if init is func else None, init, depth + 1, defaults)
     return _config_value(node)
+
+
+_UNREADABLE = object()  # an assignment reaches the read, but which one is unsure
+
+
+def _assigns_self(statement: nodes.NodeNG, attr: str) -> bool:
+    return any(
+        astutil.self_attribute(target) == attr
+        for target in statement.nodes_of_class(nodes.AssignAttr)
+        if target.frame() is statement.frame()
+    )
+
+
+def _reaching_self_assignment(node: nodes.NodeNG, attr: str, func: nodes.FunctionDef, way: _Way | None) -> object:
+    """The value of the last ``self.<attr> = value`` that runs before ``node`` in
+    ``func`` called in ``way`` (``self.drop = drop`` then ``if self.drop > 0.:``):
+    statements before it in its blocks, nearest first; an ``if`` whose taken branch
+    in this way does not assign the attribute is passed over. _UNREADABLE when an
+    assignment that may reach the read cannot be read (in a loop, a branch not
+    known); None when no assignment in ``func`` comes before the read."""
+    child, parent = node, node.parent
+    while parent is not None and child is not func:
+        if isinstance(parent, (nodes.For, nodes.While)) and child is not getattr(parent, "iter", None) \
+                and _assigns_self(parent, attr):
+            return _UNREADABLE  # the loop's next turn sees what its body assigns
+        for field in ("body", "orelse", "handlers", "finalbody"):
+            block = getattr(parent, field, None)
+            if not (isinstance(block, list) and any(statement is child for statement in block)):
+                continue
+            earlier = block[: next(i for i, s in enumerate(block) if s is child)]
+            for statement in reversed(earlier):
+                if not _assigns_self(statement, attr):
+                    continue
+                if isinstance(statement, nodes.Assign) and len(statement.targets) == 1 \
+                        and astutil.self_attribute(statement.targets[0]) == attr:
+                    return statement.value
+                if isinstance(statement, nodes.If) and not _assigns_self(statement.test, attr):
+                    taken = _truth(statement.test, way, func)
+                    branch = None if taken is None else statement.body if taken else statement.orelse
+                    if branch is not None and not any(_assigns_self(inner, attr) for inner in branch):
+                        continue  # the branch this way takes leaves the attribute as it was
+                return _UNREADABLE
+            break
+        child, parent = parent, parent.parent
+    return None
 
 
 def _config_value(node: nodes.NodeNG) -> Received | None:
@@ -2252,7 +2306,7 @@ def _ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
 
 
 def _find_ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
-    found = sites.calls_of(func)
+    found = sites.calls_of(func) + sites.partial_calls_of(func)
     if not found:
         return None
     ways: list[_Way] = []
@@ -2341,10 +2395,17 @@ def _way_of_call(
     extra_keywords: dict[str, Received] | None = {}
     skipped = 1 if skips_self else 0
     positional = [param.name for param in astutil.positional_params(func)][skipped:]
-    for index, value in enumerate(call.args):
+    # ``functools.partial(func, ...)``: its first argument is ``func``, and what it
+    # leaves out is given where the partial object is called (unknown here)
+    open_ended = bool(call.args) and isinstance(call.func, (nodes.Name, nodes.Attribute)) \
+        and resolve.qualified_name(call.func) == _PARTIAL
+    arguments_given = call.args[1:] if open_ended else call.args
+    if open_ended:
+        extra_positional = None
+    for index, value in enumerate(arguments_given):
         if isinstance(value, nodes.Starred):
             passed = _forwarded(value.value, outer_way, caller, _EXTRA_POSITIONAL)
-            if passed is None or index != len(call.args) - 1:
+            if passed is None or index != len(arguments_given) - 1:
                 for name in positional[index:]:  # which parameters a sequence fills is unsure
                     way[name] = Received(astutil.UNKNOWN, call, value)
                 extra_positional = None
@@ -2370,17 +2431,24 @@ def _way_of_call(
             extra_keywords = None
             continue
         for name, given in entries.items():
-            if name in params:
+            if name == _OPEN_KEYWORDS:
+                open_ended = True
+            elif name in params:
                 way[name] = given
             elif extra_keywords is not None:
                 extra_keywords[name] = given
     for param in astutil.all_params(func):
         if param.name not in way:
+            if open_ended:  # given, or not, where the partial object is called
+                way[param.name] = Received(astutil.UNKNOWN, call, None)
+                continue
             default = astutil.default_of(func.args, param)
             way[param.name] = Received(constant(default) if default is not None else astutil.UNKNOWN, call, default)
     if func.args.vararg and extra_positional is not None:
         way[_EXTRA_POSITIONAL] = tuple(extra_positional)
     if func.args.kwarg and extra_keywords is not None:
+        if open_ended:  # the keywords it collects are known in part: those passed on say so
+            extra_keywords[_OPEN_KEYWORDS] = Received(astutil.UNKNOWN, call, None)
         way[_EXTRA_KEYWORDS] = extra_keywords
     return way
 
@@ -2507,6 +2575,23 @@ def guarded_off(node: nodes.NodeNG) -> bool:
     constants, configs and options fixed where the program parses them
     (``if args.device_num > 1:`` after ``parser.parse_args([])``)."""
     return _guards_hold(node, node.frame(), None) is False
+
+
+def guarded_off_by_defaults(node: nodes.NodeNG) -> bool:
+    """Whether an ``if`` (or ``a if c else b``) around ``node`` in its function takes
+    the other branch when every parameter holds its default
+    (``nn.Dropout(p=1 - rate) if rate > 0.0 else None`` with ``rate=0.0``): the
+    defaults are then no value the code under the guard runs with."""
+    func = node.frame()
+    if not isinstance(func, nodes.FunctionDef) or not _guarded(node, func):
+        return False
+    way = {
+        param.name: Received(constant(default), None, default) if default is not None
+        else Received(astutil.UNKNOWN, None, None)
+        for param in astutil.all_params(func)
+        for default in [astutil.default_of(func.args, param)]
+    }
+    return _guards_hold(node, func, way) is False
 
 
 def guarded_off_by_call(node: nodes.NodeNG, func: nodes.FunctionDef, call: nodes.Call, skips_self: bool) -> bool:
