@@ -2127,6 +2127,7 @@ def configure(setting: str = "auto", verdicts: dict[str, dict] | None = None, wh
     _OVERRIDES.clear()
     _VERDICTS.clear()
     _VISIBLE.clear()
+    _GIVEN.clear()
     _PINS.clear()
 
 
@@ -2574,18 +2575,37 @@ def _number(text: str) -> float | None:
         return None
 
 
-def _values_in_source(data: bytes, name: str) -> list:
+def _values_in_source(data: bytes, name: str, path: str = "") -> list:
     """The numbers ``name`` is given in a Python file: a parameter's default
     (``def defaults(dropout=0.9)``), a keyword (``dict(dropout=0.9)``,
-    ``Block(dropout=0.1)``), a dict literal's key (``{"dropout": 0.9}``)."""
-    import ast  # noqa: PLC0415 - only where a name heuristic asks
-
+    ``Block(dropout=0.1)``), a dict literal's key (``{"dropout": 0.9}``). Each
+    file is parsed once for every name asked of it (:data:`_GIVEN`): the rules
+    ask several names of every file of a project."""
     if not re.search(rb"\b" + re.escape(name.encode()) + rb"\b", data):
         return []
+    given = _GIVEN.get(path) if path else None
+    if given is None:
+        given = _numbers_given(data)
+        if path:
+            if len(_GIVEN) > 20_000:
+                _GIVEN.clear()
+            _GIVEN[path] = given
+    return list(given.get(name, ()))
+
+
+# path -> {name: the numbers its Python source gives that name}, see _values_in_source
+_GIVEN: dict[str, dict[str, tuple[float, ...]]] = {}
+
+
+def _numbers_given(data: bytes) -> dict[str, tuple[float, ...]]:
+    """Every name a source gives a number to as a default, a keyword or a dict key,
+    with those numbers (a value that is no number literal is left out)."""
+    import ast  # noqa: PLC0415 - only where a name heuristic asks
+
     try:
         tree = ast.parse(data)
     except (SyntaxError, ValueError):
-        return []
+        return {}
 
     def number(node: ast.AST | None) -> float | None:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -2595,7 +2615,7 @@ def _values_in_source(data: bytes, name: str) -> list:
             return float(node.value)
         return None
 
-    found: list = []
+    found: dict[str, list[float]] = {}
     for node in ast.walk(tree):
         pairs: list[tuple[str | None, ast.AST | None]] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -2611,10 +2631,10 @@ def _values_in_source(data: bytes, name: str) -> list:
             pairs += [(key.value, value) for key, value in zip(node.keys, node.values)
                       if isinstance(key, ast.Constant) and isinstance(key.value, str)]
         for key, value in pairs:
-            if key == name:
-                given = number(value)
-                found.append(given if given is not None else UNKNOWN)
-    return [value for value in found if value is not UNKNOWN]
+            given = number(value) if key else None
+            if given is not None:
+                found.setdefault(key, []).append(given)
+    return {key: tuple(values) for key, values in found.items()}
 
 
 def _values_in_config(text: str, name: str, json: bool) -> list:
@@ -2643,7 +2663,7 @@ def visible_values(path: str | None, name: str) -> list:
         for source in python_files(root, [real]):
             data = read_source(source)
             if data:
-                found += _values_in_source(data, name)
+                found += _values_in_source(data, name, source)
         count = 0
         for current, dirnames, filenames in os.walk(root):
             dirnames[:] = sorted(folder for folder in dirnames if folder not in SKIPPED_FOLDERS and not folder.startswith("."))
