@@ -8,8 +8,7 @@ and times, side by side on the same files:
 - ``floor``: pylint loading a do-nothing checker (``floor_plugin.py``: one enabled
   message, an empty ``visit_module``), so pylint parses and walks every module and
   does nothing else. (``pylint --disable=all`` alone skips every file.)
-- ``plugin``: ``pylint --load-plugins mslint`` with only mslint's rules enabled
-  and an empty result cache (``MSLINT_CACHE_DIR`` a fresh temporary folder);
+- ``plugin``: ``pylint --load-plugins mslint`` with only mslint's rules enabled;
 - ``cold``: the ``mslint`` command, default settings, with an empty result cache
   (``MSLINT_CACHE_DIR`` points to a fresh temporary folder);
 - ``warm``: ``mslint`` again over the unchanged files (results from the cache);
@@ -308,14 +307,10 @@ def run_floor(files: list[Path]) -> Result:
     return result
 
 
-def run_plugin(files: list[Path], cache_dir: Path) -> Result:
-    """The plugin with an empty result cache of its own (the program model's facts
-    and verdicts are kept there: a user's cache from an earlier run would make it
-    a warm run)."""
+def run_plugin(files: list[Path]) -> Result:
     enable = ",".join((*mslint_symbols(), *PYLINT_ERRORS))
     command = pylint_command(["--load-plugins=mslint", "--disable=all", f"--enable={enable}"], files)
-    shutil.rmtree(cache_dir, ignore_errors=True)
-    result, stdout = measure("plugin", command, env=dict(os.environ, MSLINT_CACHE_DIR=str(cache_dir)))
+    result, stdout = measure("plugin", command)
     result.findings = pylint_findings(stdout)
     return result
 
@@ -464,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
             if config == "floor":
                 result = run_floor(files)
             elif config == "plugin":
-                result = run_plugin(files, Path(tmp) / "plugin")
+                result = run_plugin(files)
             elif config == "cold":
                 shutil.rmtree(cold_cache, ignore_errors=True)
                 result = run_mslint("cold", roots, cold_cache, [])

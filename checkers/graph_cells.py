@@ -104,14 +104,7 @@ def _never_called(call: nodes.Call) -> bool:
     name nothing in its function reads (``loss = SegLoss()`` whose call was commented
     out). Measured on 2.10 (GRAPH_MODE): such a construct compiles, runs and trains
     the rest of the network; the dead Cell's weights never take part."""
-    parent = call.parent
-    if isinstance(parent, nodes.Expr):
-        return True
-    if not (isinstance(parent, nodes.Assign) and parent.value is call and len(parent.targets) == 1
-            and isinstance(parent.targets[0], nodes.AssignName)):
-        return False
-    name = parent.targets[0].name
-    return not any(read.name == name for read in parent.scope().nodes_of_class(nodes.Name))
+    return isinstance(call.parent, nodes.Expr) or astutil.held_by_unread_local(call)
 
 
 def _is_dropout(qname: str) -> bool:

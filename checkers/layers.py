@@ -1656,13 +1656,6 @@ def _next_in_sequence(call: nodes.Call) -> nodes.NodeNG | None:
     or the cell the next statement of the block appends to the same sequence
     (``self.append(conv)`` then ``self.append(bn)``); None when it has none."""
     parent = call.parent
-    if isinstance(parent, nodes.Call) and parent.func is call:
-        # built and called inline: ``pooled = nn.AvgPool2d(kernel_size=(h, h))(x)``,
-        # then ``pooled.view(pooled.shape[0], -1)``
-        if _flattens(parent, {}):
-            return True
-        following = _next_read(parent)
-        return following is not None and _flattens(following, {})
     if isinstance(parent, (nodes.List, nodes.Tuple)):
         index = parent.elts.index(call)
         return parent.elts[index + 1] if index + 1 < len(parent.elts) else None

@@ -79,20 +79,6 @@ PYNATIVE_PART = "|pynative"
 _CONFIG_NAME = re.compile(r"[\w./\\-]+\.(?:ya?ml|json)$")
 
 
-def _led(pattern: re.Pattern, first: bytes) -> re.Pattern:
-    """``pattern``, led by a look-ahead for the bytes a match of it can start
-    with (every alternative's first character): the same matches, but Python's
-    engine no longer tries each alternative, and TRAINS' look-behinds, at every
-    byte of the file (TRAINS: 3.7 s of CPU on the benchmark's 3,297 files, 1.1 s led).
-    ``first`` must be kept with the pattern (tests/test_programs.py checks both on sources)."""
-    return re.compile(b"(?=[" + first + b"])(?:" + pattern.pattern + b")", pattern.flags)
-
-
-_TRAINS = _led(mode.TRAINS, rb"prTtGgjv.MASLRO")
-_MAY_EVALUATE = _led(mode.MAY_EVALUATE, rb"epis.")
-
-
-
 def _bodies_at(tree: ast.Module, lines: list[int]) -> list[str]:
     """The bodies (as ``bodies`` names them) holding ``lines``: a function or class
     defined at the top of the module (``f``, ``C``), a method of such a class
@@ -130,7 +116,7 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
     facts: dict[str, Any] = {
         "v": FACTS_VERSION,
         "entry": mode.is_entry(data),
-        "trains": _TRAINS.search(data) is not None,
+        "trains": mode.TRAINS.search(data) is not None,
         "infers": mode.INFERS.search(data) is not None,
         "loads_weights": mode.LOADS_WEIGHTS.search(data) is not None,
         "calls_construct": mode.CALLS_CONSTRUCT.search(data) is not None,
@@ -139,7 +125,7 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
             mode.SETS_TRAINING.search(data) is not None
             or (mode.BUILDS_MODEL.search(data) is not None and mode.TRAINS_MODEL.search(data) is not None)
         ),
-        "may_evaluate": _MAY_EVALUATE.search(data) is not None,
+        "may_evaluate": mode.MAY_EVALUATE.search(data) is not None,
     }
     try:
         with warnings.catch_warnings():
