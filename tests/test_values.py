@@ -749,6 +749,43 @@ class Block(nn.Cell):
     assert not values.never_runs(guard_free)
 
 
+def test_a_self_attribute_read_past_a_try_body_that_assigns_it_is_unknown() -> None:
+    """A handler, the else and the finally of a ``try`` whose body assigns the
+    attribute may see that value or the one before: unknown. Earlier handlers
+    are alternatives, not statements that ran before."""
+    in_handler, in_else, in_finally, after_other_handler, after_handlers = _probed("""
+    from mindspore import nn
+
+    class Block(nn.Cell):
+        def __init__(self, drop=0.1):
+            super().__init__()
+            self.rate = 0.2
+            try:
+                self.rate = drop
+            except ValueError:
+                probe(self.rate)
+            else:
+                probe(self.rate)
+            finally:
+                probe(self.rate)
+            self.rate = 0.3
+            try:
+                pass
+            except TypeError:
+                self.rate = 0.4
+            except KeyError:
+                probe(self.rate)
+            finally:
+                probe(self.rate)
+
+    Block(0.5)
+    """)
+    unknown = [values.astutil.UNKNOWN]
+    assert _taken(in_handler) == _taken(in_else) == _taken(in_finally) == unknown
+    assert _taken(after_other_handler) == [0.3]  # the TypeError handler did not run
+    assert _taken(after_handlers) == unknown  # the finally follows any handler
+
+
 def test_code_of_a_class_nothing_in_sight_builds_may_run() -> None:
     """No construction in sight: a library's class, built either way."""
     (guarded,) = _probed("""

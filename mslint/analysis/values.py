@@ -2153,17 +2153,26 @@ def _reaching_self_assignment(node: nodes.NodeNG, attr: str, func: nodes.Functio
     statements before it in its blocks, nearest first; an ``if`` whose taken branch
     in this way does not assign the attribute is passed over. _UNREADABLE when an
     assignment that may reach the read cannot be read (in a loop, a branch not
-    known); None when no assignment in ``func`` comes before the read."""
+    known, a ``try`` body that may have stopped before it, read from a handler, the
+    ``else`` or the ``finally``); None when no assignment in ``func`` comes before
+    the read."""
     child, parent = node, node.parent
     while parent is not None and child is not func:
         if isinstance(parent, (nodes.For, nodes.While)) and child is not getattr(parent, "iter", None) \
                 and _assigns_self(parent, attr):
             return _UNREADABLE  # the loop's next turn sees what its body assigns
+        if isinstance(parent, (nodes.Try, nodes.TryStar)) and not any(statement is child for statement in parent.body):
+            # a handler, the else or the finally: the body may have assigned, or not
+            finally_ = any(statement is child for statement in parent.finalbody)
+            ran = parent.body + parent.handlers + parent.orelse if finally_ else parent.body
+            if any(_assigns_self(statement, attr) for statement in ran):
+                return _UNREADABLE
         for field in ("body", "orelse", "handlers", "finalbody"):
             block = getattr(parent, field, None)
             if not (isinstance(block, list) and any(statement is child for statement in block)):
                 continue
-            earlier = block[: next(i for i, s in enumerate(block) if s is child)]
+            # handlers are alternatives: the ones before this one did not run
+            earlier = [] if field == "handlers" else block[: next(i for i, s in enumerate(block) if s is child)]
             for statement in reversed(earlier):
                 if not _assigns_self(statement, attr):
                     continue
