@@ -84,6 +84,9 @@ _IN_PROGRESS = object()
 _UNREADABLE_ALL = object()  # an ``__all__`` that is not a literal list of strings
 # module -> its top-level star imports, in source order (module_stars)
 _MODULE_STARS: dict[nodes.Module, tuple[nodes.ImportFrom, ...]] = {}
+# (star import, name) -> whether it surely binds no such name (_star_leaves_out)
+_LEAVES_OUT: dict[tuple[nodes.ImportFrom, str], bool] = {}
+_LEAVES_OUT_LIMIT = 20000
 
 
 def star_target(importer: nodes.Module, modname: str, name: str, depth: int = 0) -> str | None:
@@ -99,13 +102,8 @@ def star_target(importer: nodes.Module, modname: str, name: str, depth: int = 0)
     if is_external(modname):
         exported = apis.star_exports(modname)
         return canonical(f"{modname}.{name}") if exported is not None and name in exported else None
-    if is_installed(modname, importer.file):
-        return None
-    try:
-        module = imported_module(importer, modname)
-    except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
-        return None
-    if module is importer or _is_library_module(module):
+    module = _star_project_module(importer, modname)
+    if module is None:
         return None
     key = (os.path.realpath(module.file) if module.file else "", module.name, name)
     known = _STAR_MEMO.get(key, None)
@@ -124,13 +122,24 @@ def star_target(importer: nodes.Module, modname: str, name: str, depth: int = 0)
     return found
 
 
+def _star_project_module(importer: nodes.Module, modname: str) -> nodes.Module | None:
+    """The project module ``from <modname> import *`` in ``importer`` star-imports
+    (``modname`` absolute, not a framework's); None for an installed library, one
+    that cannot be read, the importer itself."""
+    if is_installed(modname, importer.file):
+        return None
+    try:
+        module = imported_module(importer, modname)
+    except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+        return None
+    if module is None or module is importer or _is_library_module(module):
+        return None
+    return module
+
+
 def _exported(module: nodes.Module, name: str, depth: int) -> str | None:
     exports = _literal_all(module)
-    if exports is _UNREADABLE_ALL:
-        return None
-    if exports is None and name.startswith("_"):
-        return None
-    if exports is not None and name not in exports:
+    if exports is _UNREADABLE_ALL or _all_leaves_out(exports, name):
         return None
     bound = module.locals.get(name, ())
     if not bound:
@@ -169,6 +178,13 @@ def _module_binding_target(module: nodes.Module, name: str, bound: list[nodes.No
         else:
             targets.add(_import_target(node, name))
     return targets.pop() if len(targets) == 1 else None
+
+
+def _all_leaves_out(exports: frozenset[str] | None, name: str) -> bool:
+    """Whether a star import of a module whose readable ``__all__`` is ``exports``
+    (None: it has none) binds no ``name``: a name ``__all__`` does not list, or a
+    private one where there is no ``__all__``."""
+    return name.startswith("_") if exports is None else name not in exports
 
 
 def _literal_all(module: nodes.Module) -> frozenset[str] | object | None:
@@ -219,26 +235,27 @@ def _star_leaves_out(node: nodes.ImportFrom, name: str) -> bool:
     """Whether ``from <module> import *`` surely binds no ``name``: a private name
     of a module without ``__all__``, a name its literal ``__all__`` does not list,
     or a framework module's name its table of ``__all__`` lacks."""
+    key = (node, name)
+    known = _LEAVES_OUT.get(key)
+    if known is None:
+        if len(_LEAVES_OUT) >= _LEAVES_OUT_LIMIT:
+            _LEAVES_OUT.clear()
+        known = _LEAVES_OUT[key] = _leaves_out(node, name)
+    return known
+
+
+def _leaves_out(node: nodes.ImportFrom, name: str) -> bool:
     modname = _import_target_module(node)
     if not modname:
         return False
     if is_external(modname):
         exported = apis.star_exports(modname)
         return exported is not None and name not in exported
-    if is_installed(modname, node.root().file):
-        return False
-    try:
-        module = imported_module(node.root(), modname)
-    except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
-        return False
-    if module is None or module is node.root() or _is_library_module(module):
+    module = _star_project_module(node.root(), modname)
+    if module is None:
         return False
     exports = _literal_all(module)
-    if exports is _UNREADABLE_ALL:
-        return False
-    if exports is None:
-        return name.startswith("_")
-    return name not in exports
+    return exports is not _UNREADABLE_ALL and _all_leaves_out(exports, name)
 
 
 def _star_binding(name_node: nodes.Name) -> nodes.ImportFrom | None:
@@ -712,12 +729,14 @@ def clear_caches() -> None:
     _file_below.cache_clear()
     _STAR_MEMO.clear()
     _MODULE_STARS.clear()
+    _LEAVES_OUT.clear()
 
 
 def forget_names() -> None:
     """Empty the per-module name memo (a new module is being checked)."""
     _QNAME_MEMO.clear()
     _MODULE_STARS.clear()
+    _LEAVES_OUT.clear()
 
 
 def _resolve_base(base: nodes.NodeNG) -> tuple[nodes.ClassDef | None, str | None]:
@@ -854,9 +873,7 @@ def _lookup_in_star_imports(module: nodes.Module, names: list[str], depth: int):
     where another project of the repository has a package of the same name
     (two ``zoo`` packages side by side), it finds that one, binds nothing, and
     the name seems undefined; the file the importer really imports has it."""
-    for node in module.body:
-        if not (isinstance(node, nodes.ImportFrom) and any(imported == "*" for imported, _ in node.names)):
-            continue
+    for node in module_stars(module):
         star = _import_target_module(node)
         if star is None or is_external(star) or is_installed(star, module.file):
             continue
