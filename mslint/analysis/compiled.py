@@ -629,18 +629,9 @@ def _builds(call: nodes.Call, cls: nodes.ClassDef) -> bool:
 
 
 def _held_as(call: nodes.Call, cls: nodes.ClassDef) -> tuple[nodes.ClassDef, str] | None:
-    """(holder, attribute) when ``call`` is ``self.<attribute> = Cls(...)`` in the
-    ``__init__`` of the Cell ``holder`` and builds ``cls`` itself."""
-    if not _builds(call, cls):
-        return None
-    statement = call.parent
-    if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
-        return None
-    attr = astutil.self_attribute(statement.targets[0])
-    found = astutil.enclosing_method(call)
-    if attr is None or found is None or found[0].name != "__init__" or not resolve.is_cell_class(found[1]):
-        return None
-    return found[1], attr
+    """:func:`_held_by_any` where the holder is a Cell."""
+    held = _held_by_any(call, cls)
+    return held if held is not None and resolve.is_cell_class(held[0]) else None
 
 
 def _uses_of(holder: nodes.ClassDef, attr: str) -> list[nodes.Attribute] | None:

@@ -1982,7 +1982,10 @@ def _off_as_assigned(test: nodes.NodeNG, in_body: bool, defaults: bool = True) -
                 return False
             held.append(found.value)
     for one in held:
-        taken = _truth_given(test, lambda node, one=one: one if astutil.self_attribute(node) == attr else astutil.UNKNOWN)
+        def value_of(expr: nodes.NodeNG, one: object = one) -> object:
+            return astutil.literal(expr, lambda node: one if astutil.self_attribute(node) == attr else astutil.UNKNOWN)
+
+        taken = _truth_given(test, value_of)
         if taken is None or taken == in_body:
             return False
     return True
@@ -2012,21 +2015,22 @@ def _init_assignments(node: nodes.NodeNG, attr: str) -> list[nodes.NodeNG] | Non
     return assigned
 
 
-def _truth_given(test: nodes.NodeNG, lookup: Callable[[nodes.NodeNG], object]) -> bool | None:
-    """The truth of a test of constants and names ``lookup`` gives (``not``,
-    ``and``/``or``, one comparison); None when unknown."""
+def _truth_given(test: nodes.NodeNG, value_of: Callable[[nodes.NodeNG], object]) -> bool | None:
+    """The truth of a test (``not``, ``and``/``or``, one comparison) whose other
+    parts have the values ``value_of`` gives (astutil.UNKNOWN when unknown); None
+    when unknown."""
     if isinstance(test, nodes.UnaryOp) and test.op == "not":
-        inner = _truth_given(test.operand, lookup)
+        inner = _truth_given(test.operand, value_of)
         return None if inner is None else not inner
     if isinstance(test, nodes.BoolOp):
-        results = [_truth_given(value, lookup) for value in test.values]
+        results = [_truth_given(value, value_of) for value in test.values]
         stop = test.op == "or"
         if stop in results:
             return stop
         return None if None in results else not stop
     if isinstance(test, nodes.Compare) and len(test.ops) == 1:
         operator, right = test.ops[0]
-        left_value, right_value = astutil.literal(test.left, lookup), astutil.literal(right, lookup)
+        left_value, right_value = value_of(test.left), value_of(right)
         compare = _COMPARISONS.get(operator)
         if compare is None or astutil.UNKNOWN in (left_value, right_value):
             return None
@@ -2034,7 +2038,7 @@ def _truth_given(test: nodes.NodeNG, lookup: Callable[[nodes.NodeNG], object]) -
             return bool(compare(left_value, right_value))
         except TypeError:
             return None
-    value = astutil.literal(test, lookup)
+    value = value_of(test)
     return None if value is astutil.UNKNOWN else bool(value)
 
 
@@ -2667,32 +2671,12 @@ _COMPARISONS: dict[str, Callable[[object, object], bool]] = {
 def _truth(test: nodes.NodeNG, way: _Way, func: nodes.NodeNG, strict: frozenset[str] = frozenset()) -> bool | None:
     """The truth of a guard in one way its function is called, None when unknown
     or when it rests on one of the guesses ``strict`` names."""
-    if isinstance(test, nodes.UnaryOp) and test.op == "not":
-        inner = _truth(test.operand, way, func, strict)
-        return None if inner is None else not inner
-    if isinstance(test, nodes.BoolOp):
-        results = [_truth(value, way, func, strict) for value in test.values]
-        stop = test.op == "or"
-        if stop in results:
-            return stop
-        return None if None in results else not stop
 
     def value_of(expr: nodes.NodeNG) -> object:
         found = _evaluate(expr, way, func, 0)
         return astutil.UNKNOWN if found.guess in strict else found.value
 
-    if isinstance(test, nodes.Compare) and len(test.ops) == 1:
-        operator, right = test.ops[0]
-        left_value, right_value = value_of(test.left), value_of(right)
-        compare = _COMPARISONS.get(operator)
-        if compare is None or astutil.UNKNOWN in (left_value, right_value):
-            return None
-        try:
-            return bool(compare(left_value, right_value))
-        except TypeError:
-            return None
-    value = value_of(test)
-    return None if value is astutil.UNKNOWN else bool(value)
+    return _truth_given(test, value_of)
 
 
 def forget_flow() -> None:
