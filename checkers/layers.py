@@ -1675,10 +1675,7 @@ def _sequential_super_init(call: nodes.Call) -> bool:
     in order, as for ``SequentialCell(conv, bn, relu)``, while the subclass keeps
     SequentialCell's ``construct``."""
     func = call.func
-    if not (isinstance(func, nodes.Attribute) and func.attrname == "__init__" and isinstance(func.expr, nodes.Call)):
-        return False
-    callee = func.expr.func
-    if not (isinstance(callee, nodes.Name) and callee.name == "super" and resolve.binding(callee) is None):
+    if not (isinstance(func, nodes.Attribute) and func.attrname == "__init__" and resolve.is_super_call(func.expr)):
         return False
     method = astutil.enclosing_method(call)
     if method is None or method[0].name != "__init__":

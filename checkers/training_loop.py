@@ -366,7 +366,7 @@ class TrainingLoopChecker(BaseChecker):
             return  # the project gives nn.Cell this method (mslint.analysis.programs overrides)
         if values.never_runs(node):
             return  # under a guard every call in sight makes false (``if not requires_grad:``)
-        name = receiver.as_string() if not isinstance(receiver, nodes.Call) or _is_super_call(receiver) \
+        name = receiver.as_string() if not isinstance(receiver, nodes.Call) or resolve.is_super_call(receiver) \
             else spelled(receiver.func) + "(...)"
         advice = apis.TORCH_MODULE_METHODS[method]
         changes = _method_edits(node)
@@ -1217,7 +1217,7 @@ def _method_edits(call: nodes.Call) -> list | None:
     method = call.func.attrname
     if method == "forward":  # self.conv.forward(x) -> self.conv(x); never self(x) or super()(x)
         receiver = call.func.expr
-        plain = not (isinstance(receiver, nodes.Name) and receiver.name == "self") and not _is_super_call(receiver)
+        plain = not (isinstance(receiver, nodes.Name) and receiver.name == "self") and not resolve.is_super_call(receiver)
         return [edits.drop_method(call)] if plain else None
     if call.args or call.keywords:
         rename = apis.TORCH_MODULE_METHOD_RENAMES.get(method)
@@ -1234,15 +1234,10 @@ def _is_mindspore_cell(receiver: nodes.NodeNG, method: str) -> bool:
         frame = receiver.frame()
         cls = frame.parent if isinstance(frame, nodes.FunctionDef) else None
         return isinstance(cls, nodes.ClassDef) and _is_plain_cell_class(cls, method)
-    if _is_super_call(receiver):
+    if resolve.is_super_call(receiver):
         return _super_lacks(receiver, method)
     constructions = _cell_constructions(receiver, 0)
     return bool(constructions) and all(_constructs_cell(value, method) for value in constructions)
-
-
-def _is_super_call(receiver: nodes.NodeNG) -> bool:
-    return (isinstance(receiver, nodes.Call) and isinstance(receiver.func, nodes.Name)
-            and receiver.func.name == "super" and resolve.binding(receiver.func) is None)
 
 
 def _super_lacks(receiver: nodes.Call, method: str) -> bool:

@@ -258,6 +258,13 @@ def _leaves_out(node: nodes.ImportFrom, name: str) -> bool:
     return exports is not _UNREADABLE_ALL and _all_leaves_out(exports, name)
 
 
+def is_super_call(node: nodes.NodeNG) -> bool:
+    """``super()`` or ``super(Cls, self)``: a call of the builtin ``super``, which no
+    binding in sight shadows."""
+    return (isinstance(node, nodes.Call) and isinstance(node.func, nodes.Name)
+            and node.func.name == "super" and binding(node.func) is None)
+
+
 def _star_binding(name_node: nodes.Name) -> nodes.ImportFrom | None:
     """For a name no scope binds: the star import of its module that binds it (a
     framework's, whose names astroid does not load, or a project module astroid
