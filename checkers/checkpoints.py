@@ -191,7 +191,7 @@ def _torch_source(expr: nodes.NodeNG, func: nodes.NodeNG, line: int, depth: int)
             return _torch_source(expr.func.expr, func, line, depth + 1)  # sd.items(), sd.copy()
     if qname in _DICT_COPIES:
         return next((found for argument in expr.args if (found := _torch_source(argument, func, line, depth + 1))), None)
-    callee = _project_callee(expr)
+    callee = resolve.project_callee(expr.func)
     if callee is None:
         return None
     for returned in callee.nodes_of_class(nodes.Return, skip_klass=SKIP_NESTED):
@@ -220,17 +220,6 @@ def _loop_source(name: str, func: nodes.NodeNG, line: int, depth: int) -> str | 
         if found is not None:
             return found
     return None
-
-
-def _project_callee(call: nodes.Call) -> nodes.FunctionDef | None:
-    """The function of the project ``call`` runs: one of the same module called by its
-    name, or one of another module named through an import."""
-    func = call.func
-    if isinstance(func, nodes.Name):
-        _, bindings = func.lookup(func.name)
-        if len(bindings) == 1 and isinstance(bindings[0], nodes.FunctionDef):
-            return bindings[0]
-    return resolve.project_function(func)
 
 
 def _given_back(returned: nodes.NodeNG, callee: nodes.FunctionDef, call: nodes.Call) -> nodes.NodeNG | None:

@@ -435,9 +435,10 @@ def _mindspore_family(package: str) -> bool:
 
 
 def _project_callee(func: nodes.NodeNG) -> bool:
-    if isinstance(func, nodes.Name) and isinstance(resolve.binding(func), (nodes.FunctionDef, nodes.ClassDef)):
+    """A function or a class of the project."""
+    if isinstance(func, nodes.Name) and isinstance(resolve.binding(func), nodes.ClassDef):
         return True
-    return resolve.project_function(func) is not None or resolve.user_class(func) is not None
+    return resolve.project_callee(func) is not None or resolve.user_class(func) is not None
 
 
 def _kept_out_of_mindspore(call: nodes.Call, method: nodes.FunctionDef) -> bool:

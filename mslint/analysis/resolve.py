@@ -874,6 +874,17 @@ def project_function(expr: nodes.NodeNG) -> nodes.FunctionDef | None:
     return found
 
 
+def project_callee(func: nodes.NodeNG) -> nodes.FunctionDef | None:
+    """The function of the project a call of ``func`` runs: one of the same module
+    called by its name (what :func:`binding` gives), or one of another module named
+    through an import (:func:`project_function`); None otherwise."""
+    if isinstance(func, nodes.Name):
+        bound = binding(func)
+        if isinstance(bound, nodes.FunctionDef):
+            return bound
+    return project_function(func)
+
+
 def _lookup_in_star_imports(module: nodes.Module, names: list[str], depth: int):
     """``names`` looked up through the project modules ``module`` star-imports.
     astroid binds a star import's names when it builds the tree, by module name:
