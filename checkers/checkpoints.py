@@ -75,7 +75,7 @@ class CheckpointChecker(BaseChecker):
                 self.add_message("ms-load-checkpoint-discarded", node=call, args=(spelled(call.func),) * 2)
         elif qname in guide.LOAD_PARAM_INTO_NET_CALLS and self._module_reads_torch(node.root()):
             params = astutil.argument(call, *guide.LOAD_PARAM_DICT_ARGUMENT)
-            if params is None or params is astutil.UNKNOWN or _torch_source(params, call.scope(), call.lineno or 0, 0) is None:
+            if params is None or params is astutil.UNKNOWN or not _torch_weights_reach(params, call.scope(), call.lineno or 0, 0):
                 # no PyTorch weights reach the dict: a MindSpore checkpoint (also renamed by a
                 # helper or filtered by a comprehension) has MindSpore's names; a torch.load
                 # elsewhere in the module says nothing about this one
@@ -157,58 +157,56 @@ _DICT_COPIES = frozenset({"dict", "collections.OrderedDict"})
 _DICT_VIEWS = frozenset({"items", "keys", "copy"})
 
 
-def _torch_source(expr: nodes.NodeNG, func: nodes.NodeNG, line: int, depth: int) -> str | None:
-    """The PyTorch weights (``torch.load(...)``, a torch module's ``state_dict()``) whose
-    names the dict ``expr`` (at ``line`` of ``func``) holds, followed back through local
-    names, items (``ckpt["state_dict"]``), comprehensions over it (``{k: v for k, v in
-    sd.items() if ...}``), a dict filled from it by a loop, copies (``dict(sd)``) and the
-    functions of the project that return it or what they were given (``strip(sd,
-    "module.")``); None when none reaches it (a MindSpore checkpoint, a parameter)."""
-    if depth > _SOURCE_DEPTH:
-        return None
+def _torch_weights_reach(expr: nodes.NodeNG | None, func: nodes.NodeNG, line: int, depth: int) -> bool:
+    """Whether PyTorch weights (``torch.load(...)``, a torch module's ``state_dict()``)
+    give the dict ``expr`` (at ``line`` of ``func``) its names, followed back through
+    local names, items (``ckpt["state_dict"]``), comprehensions over it (``{k: v for
+    k, v in sd.items() if ...}``), a dict filled from it by a loop, copies
+    (``dict(sd)``) and the functions of the project that return it or what they were
+    given (``strip(sd, "module.")``); False when none reaches it (a MindSpore
+    checkpoint, a parameter)."""
+    if expr is None or depth > _SOURCE_DEPTH:
+        return False
     if isinstance(expr, nodes.Name):
         line = expr.lineno or line
         value = training_code.last_assignment_before(func, expr.name, line)
         if isinstance(value, nodes.Dict) and not value.items:
-            return _loop_source(expr.name, func, line, depth)
-        return _torch_source(value, func, line, depth + 1) if value is not None else None
+            return _filled_from_torch(expr.name, func, line, depth)
+        return _torch_weights_reach(value, func, line, depth + 1)
     if isinstance(expr, nodes.Subscript):
-        return _torch_source(expr.value, func, line, depth + 1)
+        return _torch_weights_reach(expr.value, func, line, depth + 1)
     if isinstance(expr, nodes.DictComp):
-        return _torch_source(expr.generators[0].iter, func, line, depth + 1) if expr.generators else None
+        return bool(expr.generators) and _torch_weights_reach(expr.generators[0].iter, func, line, depth + 1)
     if not isinstance(expr, nodes.Call) or not isinstance(expr.func, (nodes.Name, nodes.Attribute)):
-        return None
+        return False
     qname = resolve.call_name(expr)
     if qname in guide.TORCH_WEIGHT_READS:
-        return f"{spelled(expr.func)}(...)"
+        return True
     if isinstance(expr.func, nodes.Attribute):
         if expr.func.attrname == guide.TORCH_STATE_DICT_METHOD:
             owner = training_code.constructed_qname(expr.func.expr)
-            if owner is not None and resolve.root_package(owner) in ("torch", "torchvision", "timm"):
-                return f"{spelled(expr.func)}()"
-            return None
+            return owner is not None and resolve.root_package(owner) in ("torch", "torchvision", "timm")
         if qname is None and expr.func.attrname in _DICT_VIEWS:
-            return _torch_source(expr.func.expr, func, line, depth + 1)  # sd.items(), sd.copy()
+            return _torch_weights_reach(expr.func.expr, func, line, depth + 1)  # sd.items(), sd.copy()
     if qname in _DICT_COPIES:
-        return next((found for argument in expr.args if (found := _torch_source(argument, func, line, depth + 1))), None)
+        return any(_torch_weights_reach(argument, func, line, depth + 1) for argument in expr.args)
     callee = resolve.project_callee(expr.func)
     if callee is None:
-        return None
+        return False
     for returned in callee.nodes_of_class(nodes.Return, skip_klass=SKIP_NESTED):
         if returned.value is None:
             continue
-        found = _torch_source(returned.value, callee, returned.lineno or 0, depth + 1)
-        if found is None:
-            given = _given_back(returned.value, callee, expr)
-            found = _torch_source(given, func, line, depth + 1) if given is not None else None
-        if found is not None:
-            return found
-    return None
+        if _torch_weights_reach(returned.value, callee, returned.lineno or 0, depth + 1):
+            return True
+        given = _given_back(returned.value, callee, expr)
+        if given is not None and _torch_weights_reach(given, func, line, depth + 1):
+            return True
+    return False
 
 
-def _loop_source(name: str, func: nodes.NodeNG, line: int, depth: int) -> str | None:
-    """``d = {}`` filled above ``line`` by ``for k, v in sd.items(): d[...] = ...``: what
-    ``sd`` holds."""
+def _filled_from_torch(name: str, func: nodes.NodeNG, line: int, depth: int) -> bool:
+    """``d = {}`` filled above ``line`` by ``for k, v in sd.items(): d[...] = ...``:
+    whether PyTorch weights reach ``sd``."""
     for loop in func.nodes_of_class(nodes.For, skip_klass=SKIP_NESTED):
         if (loop.lineno or 0) >= line:
             continue
@@ -216,10 +214,9 @@ def _loop_source(name: str, func: nodes.NodeNG, line: int, depth: int) -> str | 
             isinstance(target, nodes.Subscript) and isinstance(target.value, nodes.Name) and target.value.name == name
             for assign in loop.nodes_of_class(nodes.Assign, skip_klass=SKIP_NESTED) for target in assign.targets
         )
-        found = _torch_source(loop.iter, func, loop.lineno or 0, depth + 1) if fills else None
-        if found is not None:
-            return found
-    return None
+        if fills and _torch_weights_reach(loop.iter, func, loop.lineno or 0, depth + 1):
+            return True
+    return False
 
 
 def _given_back(returned: nodes.NodeNG, callee: nodes.FunctionDef, call: nodes.Call) -> nodes.NodeNG | None:
