@@ -549,7 +549,7 @@ def test_the_training_flag_is_fixed_only_when_every_compiling_program_agrees(tmp
 ])
 def test_training_text_is_read_past_comments_strings_and_idle_optimizers(source: str, trains: bool) -> None:
     data = source.encode("utf-8")
-    assert mode.shows_training(data, ast.parse(data)) is trains
+    assert programs.read_facts(data)["trains"] is trains
 
 
 _PATTERN_SAMPLES = [

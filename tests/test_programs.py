@@ -367,7 +367,7 @@ def test_the_mode_each_configuration_selects_rules_what_it_selects(tmp_path: Pat
 def test_nested_configuration_keys_are_read_by_their_path(tmp_path: Path) -> None:
     (tmp_path / "run.yaml").write_text("# run\nsystem:\n  seed: null\n  context_mode: 'pynative_mode'  # eager\n"
                                        "model:\n  name: ipt\n  layers:\n    - depth: 2\n  head:\n    width: 8\nmode: 0\n")
-    assert programs._config_file(str(tmp_path / "run.yaml")) == {
+    assert programs._config_read(str(tmp_path / "run.yaml"))[1] == {
         "system.seed": ["null"], "system.context_mode": ["pynative_mode"], "model.name": ["ipt"],
         "model.head.width": [8], "mode": [0],
     }

@@ -50,7 +50,7 @@ The facts are a JSON-able dict:
   called    names the top level calls (a function called there runs on import)
   trains, infers, exports, sets_training, may_evaluate
             what its text shows a program doing (mslint.analysis.mode: TRAINS
-            read by shows_training,
+            read by training_lines,
             INFERS, EXPORTS, SETS_TRAINING, MAY_EVALUATE)
 
 A spec is what an argument or a key may be: ["lit", value], ["param", name,

@@ -90,24 +90,15 @@ _OPTIMIZER_NAME = re.compile(r"(?:Momentum|Adam\w*|SGD|Lamb|LARS|RMSProp|Optimiz
 _DEFINED = re.compile(rb"\b(?:def|class)\s+$")
 
 
-def shows_training(data: bytes, tree: ast.AST | None) -> bool:
-    """Whether a source's code shows training (TRAINS), read past its comments and
-    string literals (a commented-out ``# train_loop(...)``, a docstring's
-    ``do_train(bool)``), past the headers of definitions (``def train_loop(``: the
-    calls of it are what trains) and past an optimizer that is built and never used
-    (``optimizer = nn.Adam(...)`` whose name nothing in its scope reads: nothing
-    steps it, and no Model or TrainOneStepCell is given it). The plain text search
-    when the source cannot be read so (no tree, a tokenizer error)."""
-    found = training_lines(data, tree, first=True)
-    return found is None or bool(found)
-
-
-def training_lines(data: bytes, tree: ast.AST | None, first: bool = False) -> list[int] | None:
-    """The lines where :func:`shows_training` finds training (only the first with
-    ``first``); None when it is the plain text search's answer (no tree, a
-    tokenizer error): then where is not known."""
-    if TRAINS.search(data) is None:
-        return []
+def training_lines(data: bytes, tree: ast.AST | None) -> list[int] | None:
+    """The lines where a source that TRAINS matches shows training, read past its
+    comments and string literals (a commented-out ``# train_loop(...)``, a
+    docstring's ``do_train(bool)``), past the headers of definitions (``def
+    train_loop(``: the calls of it are what trains) and past an optimizer that is
+    built and never used (``optimizer = nn.Adam(...)`` whose name nothing in its
+    scope reads: nothing steps it, and no Model or TrainOneStepCell is given it).
+    None when the source cannot be read so (no tree, a tokenizer error): then the
+    plain text search answers, and where is not known."""
     if tree is None:
         return None
     masked = _code_only(data)
@@ -127,8 +118,6 @@ def training_lines(data: bytes, tree: ast.AST | None, first: bool = False) -> li
         if _DEFINED.search(masked, max(0, masked.rfind(b"\n", 0, at) + 1), at):
             continue
         lines.append(masked.count(b"\n", 0, at) + 1)
-        if first:
-            break
     return lines
 
 

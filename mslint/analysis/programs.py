@@ -2047,7 +2047,7 @@ _CONFIG_BYTES = 4 * _CONFIG_CHARS
 
 def _config_read(path: str) -> tuple[str | None, dict[str, list]]:
     """(its fingerprint: the hash of the bytes read, None where it cannot be
-    read; its keys: :func:`_config_file`)."""
+    read; its keys: :func:`_config_keys`)."""
     try:
         with open(path, "rb") as stream:
             head = stream.read(_CONFIG_BYTES)
@@ -2069,14 +2069,10 @@ def _config_fingerprint(path: str) -> str | None:
         return None
 
 
-def _config_file(path: str) -> dict[str, list]:
+def _config_keys(path: str, text: str) -> dict[str, list]:
     """The keys of a YAML file with their values: the top-level ones by name,
     the nested ones by their path (``system.context_mode`` for ``system:`` /
     ``  context_mode: ...``); every key of a JSON file."""
-    return _config_read(path)[1]
-
-
-def _config_keys(path: str, text: str) -> dict[str, list]:
     found: dict[str, list] = {}
     if path.endswith(".json"):
         for key, value in _JSON_KEY.findall(text):
