@@ -426,7 +426,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         known = self._facts.get(path)
         if known is None:
             data = self.data(path)
-            digest = content_hash(data) if data is not None and self._store is not None else None
+            # data() hashed it when it read it (the model's dependencies keep that hash)
+            digest = self._hashes.get(path) if data is not None and self._store is not None else None
             known = self._stored_facts(digest) if digest is not None else None
             if known is None:
                 known = read_facts(data, path) if data is not None else read_facts(b"", path)
@@ -2694,11 +2695,11 @@ def pinned_version(path: str | None, package: str) -> str | None:
     if not path:
         return None
     real = _real(path)
-    root = project_root(real)
     folder = os.path.dirname(real)
     key = (folder, package)
     if key in _PINS:
         return _PINS[key]
+    root = project_root(real)
     pattern = re.compile(rf"^\s*{re.escape(package)}\s*==\s*([\w.]+)", re.IGNORECASE | re.MULTILINE)
     found = None
     current = folder

@@ -437,7 +437,7 @@ def _function_calls(func: nodes.FunctionDef) -> list[Site]:
     return sites
 
 
-_PARTIAL = "functools.partial"
+PARTIAL = "functools.partial"
 
 
 def partial_calls_of(func: nodes.FunctionDef) -> list[Site]:
@@ -460,7 +460,7 @@ def partial_calls_of(func: nodes.FunctionDef) -> list[Site]:
         for call, argument in _arguments_named(module, definition.name):
             if not call.args or call.args[0] is not argument:
                 continue
-            if not isinstance(call.func, (nodes.Name, nodes.Attribute)) or resolve.qualified_name(call.func) != _PARTIAL:
+            if not isinstance(call.func, (nodes.Name, nodes.Attribute)) or resolve.qualified_name(call.func) != PARTIAL:
                 continue
             if skips_self:
                 named = resolve.user_class(argument)

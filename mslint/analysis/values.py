@@ -1761,9 +1761,6 @@ def received_together(exprs: list[nodes.NodeNG]) -> list[tuple[Received, ...]] |
     ]
 
 
-_PARTIAL = "functools.partial"
-
-
 def classes_named(expr: nodes.NodeNG, depth: int = 0) -> list[str | None] | None:
     """The qualified names of what ``expr`` names, one per way its code is reached:
     a name written there (``nn.BatchNorm2d``), or, for a parameter of its function
@@ -1776,7 +1773,7 @@ def classes_named(expr: nodes.NodeNG, depth: int = 0) -> list[str | None] | None
     if qname is not None:
         return [qname]
     if isinstance(expr, nodes.Call) and expr.args and isinstance(expr.func, (nodes.Name, nodes.Attribute)) \
-            and resolve.qualified_name(expr.func) == _PARTIAL:
+            and resolve.qualified_name(expr.func) == sites.PARTIAL:
         return classes_named(expr.args[0], depth + 1)
     replaced = _defaulted_in_place(expr)
     if replaced is not None and depth <= _FLOW_DEPTH:
@@ -2411,7 +2408,7 @@ def _way_of_call(
     # ``functools.partial(func, ...)``: its first argument is ``func``, and what it
     # leaves out is given where the partial object is called (unknown here)
     open_ended = bool(call.args) and isinstance(call.func, (nodes.Name, nodes.Attribute)) \
-        and resolve.qualified_name(call.func) == _PARTIAL
+        and resolve.qualified_name(call.func) == sites.PARTIAL
     arguments_given = call.args[1:] if open_ended else call.args
     if open_ended:
         extra_positional = None
