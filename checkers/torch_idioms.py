@@ -104,6 +104,32 @@ def _is_torch_qname(qname: str | None) -> bool:
     return qname is not None and _root(qname) in apis.TORCH_PACKAGES
 
 
+def _rooted_in_torch(expr: nodes.NodeNG) -> bool:
+    """``torch.zeros(d).float()``: a value computed from a name ``torch`` the module
+    binds to PyTorch, or binds nowhere (a half-done port: the line raises NameError).
+    Either way it is no MindSpore tensor, and a torch tensor has .cuda(), .detach()..."""
+    for _ in range(_HOST_DEPTH * 3):
+        if isinstance(expr, nodes.Call):
+            expr = expr.func
+        elif isinstance(expr, nodes.Attribute):
+            expr = expr.expr
+        elif isinstance(expr, nodes.Subscript):
+            expr = expr.value
+        elif isinstance(expr, nodes.Name):
+            if expr.name in apis.TORCH_PACKAGES and resolve.binding(expr) is None:
+                return True  # unbound: NameError where it runs, never a MindSpore tensor's method
+            if _is_torch_qname(resolve.qualified_name(expr)):
+                return True
+            # ``mu = torch.zeros(d)`` then ``mu.detach()``: the one value assigned it
+            value = resolve.assigned_value(expr, sole=True)
+            if value is None or value is expr:
+                return False
+            expr = value
+        else:
+            return False
+    return False
+
+
 class TorchIdiomsChecker(BaseChecker):
     name = "mindspore-torch-idioms"
     msgs = {
@@ -173,7 +199,7 @@ class TorchIdiomsChecker(BaseChecker):
                 elif func.attrname == apis.DEVICE_METHOD:
                     self._check_device(node, func)
             return
-        if _is_torch_qname(qname) and qname not in apis.TORCH_NO_GRAD_CONTEXTS:
+        if (_is_torch_qname(qname) or _root(qname) in apis.TORCH_LAYER_LIBRARIES) and qname not in apis.TORCH_NO_GRAD_CONTEXTS:
             self._check_torch_call(node, qname)
 
     def _check_method(self, node: nodes.Call, func: nodes.Attribute, idiom: apis.TorchMethodIdiom) -> None:
@@ -187,6 +213,8 @@ class TorchIdiomsChecker(BaseChecker):
         receiver = func.expr
         if _torch_idiom_call(receiver):
             return  # ``m.unsqueeze_(0).unsqueeze_(0)``: the first call fails first, and is judged itself
+        if _rooted_in_torch(receiver):
+            return  # ``torch.zeros(d).cuda()``: a torch tensor (or a NameError), not a MindSpore one
         analysis = scope.analysis(node.root())
         if idiom.receiver == "tensor":
             in_cell = not facts.torch_api and (
@@ -256,6 +284,8 @@ class TorchIdiomsChecker(BaseChecker):
         spelled_device = self._torch_device(device, depth=0)
         if spelled_device is None:
             return
+        if _rooted_in_torch(func.expr):
+            return  # ``torch.zeros(d).to("cuda")``: a torch tensor's (or a NameError)
         analysis = scope.analysis(node.root())
         if not self._mindspore_code(node, analysis, "any") and values.mindspore_object(func.expr) is None:
             return  # a file that also imports torch: only a MindSpore tensor or Cell is judged
@@ -306,6 +336,7 @@ class TorchIdiomsChecker(BaseChecker):
             qname in apis.TORCH_TENSOR_FACTORIES
             or qname in apis.TORCH_PARAMETER_CLASSES
             or (qname.startswith(tuple(p + "." for p in apis.TORCH_LAYER_PACKAGES)) and last[:1].isupper())
+            or (_root(qname) in apis.TORCH_LAYER_LIBRARIES and last[:1].isupper())
         )
         if builds_torch_object and self._in_cell(node, analysis) and not _host_interop(node):
             self._report(

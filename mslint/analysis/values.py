@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 
 from astroid import nodes
 
-from mslint.knowledge import apis
+from mslint.knowledge import apis, guide
 from mslint.analysis import arguments, astutil, python_ints, resolve, sites
 
 # ---------------------------------------------------------------------------
@@ -2972,15 +2972,19 @@ def _dataset_loop_item(binding: nodes.NodeNG) -> str | None:
     return TENSOR
 
 
-def _dataset_iterator(expr: nodes.NodeNG | None, depth: int) -> tuple[bool, nodes.Call | None]:
+def _dataset_iterator(expr: nodes.NodeNG | None, depth: int) -> tuple[bool, nodes.NodeNG | None]:
     """The dataset iterator call a loop runs over (``ds.create_tuple_iterator()``,
-    through ``enumerate(...)``, ``tqdm(...)`` or a name assigned it once), and whether
+    through ``enumerate(...)``, ``tqdm(...)`` or a name assigned it once), or the
+    dataset pipeline itself (its ``__iter__`` is create_tuple_iterator), and whether
     ``enumerate`` pairs each item with its step; (False, None) when it is not one."""
     enumerated = False
     while depth <= _CONSTANT_DEPTH:
         depth += 1
         if isinstance(expr, nodes.Name):
-            expr = resolve.assigned_value(expr, sole=True)
+            value = resolve.assigned_value(expr, sole=True)
+            if value is None:  # ``loader = loader.batch(8)`` after ``loader = GeneratorDataset(...)``
+                return (enumerated, expr) if _dataset_pipeline(expr, depth) else (False, None)
+            expr = value
             continue
         if not isinstance(expr, nodes.Call):
             return False, None
@@ -2994,12 +2998,60 @@ def _dataset_iterator(expr: nodes.NodeNG | None, depth: int) -> tuple[bool, node
             expr = expr.args[0] if expr.args else None
             continue
         if not (isinstance(func, nodes.Attribute) and func.attrname in apis.DATASET_TENSOR_ITERATORS):
-            return False, None
+            # ``for x, y in loader`` over the dataset itself: Dataset.__iter__ is
+            # create_tuple_iterator(num_epochs=1), MindSpore tensors
+            return (enumerated, expr) if _dataset_pipeline(expr, depth) else (False, None)
         numpy_output = astutil.argument(expr, None, "output_numpy")
         if numpy_output is astutil.UNKNOWN or (numpy_output is not None and astutil.literal_bool(numpy_output) is not False):
             return False, None
         return enumerated, expr
     return False, None
+
+
+def _dataset_pipeline(expr: nodes.NodeNG | None, depth: int) -> bool:
+    """A mindspore.dataset object: a source built from mindspore.dataset
+    (``GeneratorDataset(...)``), or a pipeline method on one (``.batch(8)``), through
+    names assigned it once."""
+    while depth <= _CONSTANT_DEPTH:
+        depth += 1
+        if isinstance(expr, nodes.Name):
+            value = resolve.assigned_value(expr, sole=True)
+            if value is None:
+                return _pipeline_in_every_assignment(expr, depth)
+            expr = value
+            continue
+        if not (isinstance(expr, nodes.Call) and isinstance(expr.func, (nodes.Name, nodes.Attribute))):
+            return False
+        if isinstance(expr.func, nodes.Attribute) and expr.func.attrname in guide.DATASET_PIPELINE_METHODS:
+            expr = expr.func.expr
+            continue
+        qname = resolve.call_name(expr)
+        return qname is not None and qname.startswith(guide.DATASET_PACKAGE + ".") and qname.endswith("Dataset")
+    return False
+
+
+def _pipeline_in_every_assignment(name: nodes.Name, depth: int) -> bool:
+    """``loader = GeneratorDataset(...)`` then ``loader = loader.batch(8)``: every
+    assignment of the name in its scope is a pipeline, one built from a source and the
+    others pipeline methods on it or on another pipeline."""
+    bound = resolve.binding(name)
+    if not isinstance(bound, nodes.AssignName):
+        return False
+    sourced = False
+    for binding in bound.scope().locals.get(name.name, ()):
+        statement = binding.parent
+        if not (isinstance(statement, nodes.Assign) and statement.targets == [binding]):
+            return False
+        value = statement.value
+        while (isinstance(value, nodes.Call) and isinstance(value.func, nodes.Attribute)
+               and value.func.attrname in guide.DATASET_PIPELINE_METHODS):
+            value = value.func.expr
+        if isinstance(value, nodes.Name) and value.name == name.name:
+            continue  # ``loader = loader.batch(8)``: a pipeline where loader is one
+        if not _dataset_pipeline(value, depth + 1):
+            return False
+        sourced = True
+    return sourced
 
 
 def _mindspore_layer(expr: nodes.NodeNG | None, depth: int) -> str | None:

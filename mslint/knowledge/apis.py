@@ -1037,8 +1037,14 @@ TORCH_COMPAT_OPTIMIZER_MODULES: tuple[str, ...] = ("x2ms_adapter",)
 TORCH_BASED_LIBRARIES: tuple[str, ...] = (
     "transformers", "timm", "diffusers", "accelerate", "peft", "sentence_transformers",
     "open_clip", "safetensors.torch", "torchmetrics", "torchtext", "fairseq", "detectron2",
-    "mmcv", "mmdet", "segmentation_models_pytorch", "kornia",
+    "mmcv", "mmdet", "segmentation_models_pytorch", "kornia", "reformer_pytorch",
 )
+# Of those, libraries whose public classes are all torch.nn.Modules (reformer_pytorch:
+# LSHAttention, LSHSelfAttention, Reformer, ReformerLM, ReformerEncDec, Recorder,
+# Autopadder): one built in a MindSpore Cell is a torch layer, as torch.nn's are
+# (TORCH_LAYER_PACKAGES): the Cell neither registers nor trains it, and it cannot
+# compute on MindSpore tensors.
+TORCH_LAYER_LIBRARIES: tuple[str, ...] = ("reformer_pytorch",)
 
 # --------------------------------------------------------------------------
 # Cells that hold trainable parameters (ms-cell-in-construct, issue 7): only
@@ -1720,6 +1726,17 @@ def _data_keyword(rename: str | None, name: str, default: str | None, positional
     return TorchKeyword(instead=f"no MindSpore parameter takes it: delete it where PyTorch's default {name}={default} is meant")
 
 
+# Where the data pairs a PyTorch keyword with no MindSpore parameter but MindSpore takes
+# the value under another name that is no exact rename (tests/oracle/test_mapping.py):
+# ops.one_hot(indices, depth, ...) requires the class count as depth, where PyTorch's
+# num_classes defaults to -1 (the largest index + 1), which depth cannot say.
+DATA_KEYWORD_ADVICE: dict[tuple[str, str], str] = {
+    ("mindspore.ops.one_hot", "num_classes"): (
+        "pass the class count as depth, MindSpore's required second argument (write depth=...); "
+        "PyTorch's num_classes=-1 has no counterpart: give the count itself"),
+}
+
+
 # The hand-written table, before the data extends it (its oracle tests build each
 # entry with curated arguments; the data's entries are called generically).
 WRITTEN_TORCH_KEYWORD_APIS: dict[str, TorchKeywordApi] = dict(TORCH_KEYWORD_APIS)
@@ -1728,7 +1745,8 @@ DATA_TORCH_KEYWORDS: set[tuple[str, str]] = set()
 for _qname, (_torch, _keywords, _kind) in _mapping.linter_tables()["torch_keywords"].items():
     _known = TORCH_KEYWORD_APIS.get(_qname)
     DATA_TORCH_KEYWORDS.update((_qname, name) for name in _keywords if _known is None or name not in _known.keywords)
-    _merged = {name: _data_keyword(rename, name, default, positional)
+    _merged = {name: TorchKeyword(instead=DATA_KEYWORD_ADVICE[(_qname, name)]) if (_qname, name) in DATA_KEYWORD_ADVICE
+               else _data_keyword(rename, name, default, positional)
                for name, (rename, default, positional) in _keywords.items()}
     if _known is not None:
         _merged.update(_known.keywords)

@@ -278,6 +278,12 @@ MISSING_NAMES: dict[str, str] = {
     # (tests/oracle/test_migration_api.py). ChainedScheduler has no spelling: left out.
     **{"mindspore.nn." + name: "mindspore.experimental.optim.lr_scheduler." + name for name in TORCH_SCHEDULERS_IN_EXPERIMENTAL},
     "mindspore.nn.OneCycleLR": "a list of per-step learning rates",
+    # torch.optim and torch.utils.data looked up in mindspore (absent in 2.10:
+    # ``from mindspore import optim`` raises ImportError, ``mindspore.utils.data``
+    # AttributeError; tests/oracle/test_migration_api.py): experimental.optim has
+    # torch.optim's classes with PyTorch's arguments, mindspore.dataset the data pipeline
+    "mindspore.optim": "mindspore.experimental.optim",
+    "mindspore.utils.data": "mindspore.dataset",
     # PyTorch's typed tensor classes looked up in mindspore (absent in 2.10:
     # tests/oracle/test_migration_api.py): a Tensor of that dtype (TORCH_TENSOR_TYPES)
     **{"mindspore." + name: "mindspore.Tensor" for name in (
@@ -304,6 +310,9 @@ MISSING_NAME_ADVICE: dict[str, str] = {
         "the network itself, with mindspore.set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, "
         "gradients_mean=True) after communication.init()"
     ),
+    "mindspore.utils.data": (
+        "mindspore.dataset (a DataLoader: mindspore.dataset.GeneratorDataset(source, column_names=[...])"
+        ".batch(batch_size))"),
     **{f"mindspore.{name}": f"mindspore.Tensor(data, dtype=mindspore.{dtype}) (PyTorch's {name} holds {dtype.rstrip('_')})"
        for name, dtype in TORCH_TENSOR_TYPES.items()},
 }

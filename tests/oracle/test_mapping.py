@@ -147,3 +147,28 @@ def test_table_private_modules_re_export_the_public_api():
         assert load(private) is load(public), (private, public)
         moved += public != private
     assert moved >= 8  # the data lists most of them under their public name
+
+
+def test_table_one_hot_num_classes_is_mindspore_s_required_depth(run_snippet):
+    """``ops.one_hot(p, num_classes=c)`` raises TypeError, and deleting the keyword
+    too (depth is required); passing the count as depth gives PyTorch's
+    ``one_hot(p, num_classes=c)``: the advice in apis.DATA_KEYWORD_ADVICE."""
+    assert ("mindspore.ops.one_hot", "num_classes") in apis.DATA_KEYWORD_ADVICE
+    assert "depth" in apis.TORCH_KEYWORD_APIS["mindspore.ops.one_hot"].keywords["num_classes"].instead
+    result = run_snippet('''
+import torch
+import mindspore.ops.functional as F
+labels = [0, 2, 1, 2]
+p = Tensor(np.array(labels), ms.int32)
+report(
+    keyword=attempt(lambda: ops.one_hot(p, num_classes=4) and None),
+    deleted=attempt(lambda: ops.one_hot(p) and None),
+    functional_is_ops=F.one_hot is ops.one_hot,
+    depth=attempt(lambda: ops.one_hot(p, depth=4).asnumpy().tolist()),
+    torch=torch.nn.functional.one_hot(torch.tensor(labels), num_classes=4).tolist(),
+)
+''')
+    assert result["keyword"][0] == "error" and result["keyword"][1].startswith("TypeError"), result
+    assert result["deleted"][0] == "error" and result["deleted"][1].startswith("TypeError"), result
+    assert result["functional_is_ops"] is True
+    assert result["depth"] == ["ok", result["torch"]], result

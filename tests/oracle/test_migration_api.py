@@ -273,3 +273,33 @@ net.insert_child_to_cell("fc", nn.Dense(2, 2))
 report(missing=missing, params=len(net.trainable_params()))
 ''')
     assert result == {"missing": True, "params": 2}
+
+
+def test_ms_torch_class_name_optim_and_utils_data_are_missing(run_snippet):
+    """``from mindspore import optim`` (torch.optim's place) raises ImportError and
+    ``mindspore.utils.data.DataLoader`` AttributeError; the spellings the messages
+    give exist: mindspore.experimental.optim's Adam takes PyTorch's arguments, and a
+    GeneratorDataset batched stands for a DataLoader."""
+    assert guide.MISSING_NAMES["mindspore.optim"] == "mindspore.experimental.optim"
+    assert guide.MISSING_NAMES["mindspore.utils.data"] == "mindspore.dataset"
+    result = run_snippet('''
+import mindspore.utils
+def import_optim():
+    from mindspore import optim  # noqa: F401
+def batched():
+    import mindspore.dataset as ds
+    data = ds.GeneratorDataset([(np.ones(2, np.float32),)] * 4, column_names=["x"]).batch(2)
+    return data.get_dataset_size()
+from mindspore.experimental import optim
+report(
+    optim=attempt(import_optim),
+    data=attempt(lambda: mindspore.utils.data.DataLoader and None),
+    experimental=attempt(lambda: type(optim.Adam(nn.Dense(2, 2).trainable_params(), lr=1e-3,
+                                                 betas=(0.9, 0.999))).__name__),
+    batched=attempt(batched),
+)
+''')
+    assert result["optim"][0] == "error" and result["optim"][1].startswith("ImportError"), result
+    assert result["data"][0] == "error" and result["data"][1].startswith("AttributeError"), result
+    assert result["experimental"] == ["ok", "Adam"], result
+    assert result["batched"] == ["ok", 2], result

@@ -384,3 +384,27 @@ report(layers=out, clone=attempt(lambda: type(Tensor(np.ones(2, np.float32)).clo
     for qname, (weight, bias, has_detach) in result["layers"].items():
         assert weight == "Parameter" and bias in ("Parameter", "NoneType") and not has_detach, (qname, weight, bias)
     assert result["clone"] == ["ok", "Tensor"] and result["detach"] is False, result
+
+
+def test_ms_torch_in_cell_a_dataset_iterated_directly_gives_tensors(run_snippet):
+    """``for data, target in loader`` over a batched GeneratorDataset itself (no
+    create_tuple_iterator()): Dataset.__iter__ gives the tuple iterator's items,
+    MindSpore tensors, so ``target.size(0)`` raises TypeError as it does on them."""
+    result = run_snippet('''
+pynative_mode()
+from mindspore.dataset import GeneratorDataset
+def source():
+    for i in range(6):
+        yield np.ones(3, np.float32), np.array(i, np.int32)
+loader = GeneratorDataset(source, column_names=["data", "target"], shuffle=False).batch(4)
+kinds, sizes = [], []
+for step, (data, target) in enumerate(loader):
+    kinds.append([type(data).__name__, type(target).__name__])
+    sizes.append(attempt(lambda: target.size(0)))
+whole = [type(item).__name__ for item in next(iter(loader))]
+report(kinds=kinds, sizes=sizes, whole=whole, fixed=[t.shape[0] for _, t in loader])
+''')
+    assert result["kinds"] == [["Tensor", "Tensor"]] * 2, result
+    assert all(size[0] == "error" and size[1].startswith("TypeError") for size in result["sizes"]), result
+    assert result["whole"] == ["Tensor", "Tensor"], result
+    assert result["fixed"] == [4, 2], result
