@@ -24,7 +24,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, scope
+from mslint.analysis import astutil, edits, resolve, scope, sites
 from mslint.analysis.astutil import UNKNOWN, argument, attribute_path, literal_bool, unwrap_chain
 from mslint.checkers.messages import spelled
 
@@ -549,6 +549,8 @@ class TrainingChecker(BaseChecker):
         owner = next((klass for klass in user
                       if apis.CELL_FORWARD_METHOD in klass.locals or "__call__" in klass.locals), None)
         if owner is None:
+            if not misspelled and _forward_as_method(node, forward):
+                return  # forward is an ordinary method here: no call of an instance in sight
             what, harm, unsafe = ("no construct()", "calling the Cell raises AttributeError "
                                   "(\"the method 'construct' is not defined\")", False)
             if misspelled:
@@ -789,6 +791,50 @@ def _may_name_forward(call: nodes.Call) -> bool:
         suffix = last.value if isinstance(last, nodes.Const) and isinstance(last.value, str) else ""
         return any(target.startswith(prefix) and target.endswith(suffix) for target in _FORWARD_NAMES)
     return True
+
+
+def _forward_as_method(cls: nodes.ClassDef, forward: nodes.FunctionDef) -> bool:
+    """Whether the class calls its ``forward`` by name itself (``self.forward(...)``
+    in a method: ``select_actions`` of a controller) while no call of an instance of
+    it is in sight (``Cls(...)(x)``, ``net = Cls(...); net(x)``, ``self.net =
+    Cls(...); self.net(x)``): ``forward`` is then an ordinary method of a Cell that
+    is used, not called, and calling it works. Where an instance is called (the
+    error happens there), or the class never calls ``forward`` itself (a port whose
+    callers call the Cell), False."""
+    explicit = any(
+        astutil.self_attribute(call.func) == forward.name and astutil.enclosing_class(call) is cls
+        for call in cls.nodes_of_class(nodes.Call)
+    )
+    if not explicit:
+        return False
+    init = astutil.own_method(cls, "__init__")
+    if init is None:
+        return False  # its constructions are not followed here
+    for site, _ in sites.calls_of(init):
+        if resolve.user_class_of_call(site) is not cls or _instance_called(site):
+            return False
+    return True
+
+
+def _instance_called(construction: nodes.Call) -> bool:
+    """Whether an instance this construction builds is called in sight: at once, by
+    the name or the ``self`` attribute it is assigned to."""
+    parent = construction.parent
+    if isinstance(parent, nodes.Call) and parent.func is construction:
+        return True
+    if not (isinstance(parent, nodes.Assign) and parent.value is construction and len(parent.targets) == 1):
+        return False
+    target = parent.targets[0]
+    if isinstance(target, nodes.AssignName):
+        return any(
+            isinstance(call.func, nodes.Name) and call.func.name == target.name and resolve.binding(call.func) is target
+            for call in construction.scope().nodes_of_class(nodes.Call)
+        )
+    attr = astutil.self_attribute(target)
+    holder = astutil.enclosing_class(construction) if attr is not None else None
+    if holder is None:
+        return False
+    return any(astutil.self_attribute(call.func) == attr for call in holder.nodes_of_class(nodes.Call))
 
 
 def _misspelled_construct(cls: nodes.ClassDef) -> nodes.FunctionDef | None:

@@ -663,7 +663,7 @@ class TrainingLoopChecker(BaseChecker):
         for func in scopes:
             if not isinstance(func, nodes.FunctionDef):
                 continue
-            for site, _ in sites.calls_of(func):
+            for site in _callers(func):
                 passed = {_root_name(value) for value in astutil.call_arguments(site)} | names
                 for call in enabling:
                     if (call.scope() is site.scope() and (call.lineno or 0) < (site.lineno or 0)
@@ -688,36 +688,42 @@ _NEVER_SET = "no set_train() reaches it where it is trained: a new Cell has trai
 def _switched_off_in_loop(node: nodes.Call, names: set[str], forward: list) -> tuple[str, str] | None:
     """The training step ``node`` sets up is called in a loop that also switches the
     network off, ``net.set_train(False)`` in the loop or in a function the loop calls
-    (a sampling helper), while nothing in the loop, nor what it calls, switches it
-    back on: from that call on, every step trains in inference mode. (what to say of
-    it, where to call set_train()) or None."""
+    (a sampling helper, an evaluation method), while nothing in the loop, nor what it
+    calls, switches it back on: from that call on, every later step of the loop trains
+    in inference mode (an outer loop that sets it back on only starts the next round).
+    (what to say of it, where to call set_train()) or None."""
     assign = node.parent
     if not names or not (isinstance(assign, nodes.Assign) and len(assign.targets) == 1
                          and isinstance(assign.targets[0], nodes.AssignName)):
         return None
-    step = assign.targets[0].name
+    step = assign.targets[0]
     for call in astutil.module_nodes(node.root(), nodes.Call):
-        if not (isinstance(call.func, nodes.Name) and call.func.name == step):
+        if not (isinstance(call.func, nodes.Name) and call.func.name == step.name):
             continue
+        if resolve.binding(call.func) is not step:
+            continue  # another function's step of the same name
         loop = _enclosing_loop(call)
         if loop is None:
             continue
         body = _loop_functions(loop)
-        if any(_switches_on(found, names) for func in [loop, *body, *forward] for found in _own_calls(func)):
+        if body is None:
+            continue  # the loop calls a method mslint cannot see: it may set it back on
+        if any(_switches_on(found, names) for func in [loop, *(func for func, _ in body), *forward]
+               for found in _own_calls(func)):
             continue  # set back on in the loop (or never provably off)
-        for func in [loop, *body]:
+        for func, site in [(loop, None), *body]:
             for found in _own_calls(func):
-                if _switches_off(found, names):
-                    receiver = found.func.expr.as_string()
-                    if func is loop:
-                        return (f"the training loop calls {receiver}.set_train(False) (line {found.lineno}) "
-                                "and nothing in the loop sets it back: after that line it trains with training=False",
-                                f"again after line {found.lineno}")
-                    site = _call_site_in(loop, func)
-                    return (f"{func.name}(), which the training loop calls (line {site}), sets {receiver}.set_train(False) "
-                            f"(line {found.lineno}) and nothing in the loop sets it back: from the first such call on "
-                            "it trains with training=False",
-                            f"again after {func.name}() returns")
+                if not _switches_off(found, names, loop, func, site) or not _steps_follow(found if site is None else site, loop):
+                    continue
+                receiver = found.func.expr.as_string()
+                if site is None:
+                    return (f"the training loop calls {receiver}.set_train(False) (line {found.lineno}) "
+                            "and nothing in the loop sets it back: after that line it trains with training=False",
+                            f"again after line {found.lineno}")
+                return (f"{func.name}(), which the training loop calls (line {site.lineno}), sets {receiver}.set_train(False) "
+                        f"(line {found.lineno}) and nothing in the loop sets it back: from the first such call on "
+                        "it trains with training=False",
+                        f"again after {func.name}() returns")
     return None
 
 
@@ -735,23 +741,61 @@ def _own_calls(scope: nodes.NodeNG) -> list[nodes.Call]:
     return list(scope.nodes_of_class(nodes.Call, skip_klass=_SKIP_NESTED))
 
 
-def _loop_functions(loop: nodes.NodeNG) -> list[nodes.FunctionDef]:
-    """The functions of the module a loop calls by name, and those they call."""
-    called = []
-    for call in _own_calls(loop):
-        bound = resolve.binding(call.func) if isinstance(call.func, nodes.Name) else None
-        if isinstance(bound, nodes.FunctionDef) and not isinstance(bound.parent, nodes.ClassDef) and bound not in called:
-            called.append(bound)
-    return _helpers_reached(called)
+def _loop_class(loop: nodes.NodeNG) -> nodes.ClassDef | None:
+    """The class whose method (or a function nested in it) holds ``loop``: ``self`` there."""
+    frame = loop.scope()
+    while isinstance(frame, (nodes.FunctionDef, nodes.Lambda)):
+        if isinstance(frame.parent, nodes.ClassDef):
+            return frame.parent if astutil.is_bound_method(frame) else None
+        frame = frame.parent.scope()
+    return None
 
 
-def _call_site_in(loop: nodes.NodeNG, func: nodes.FunctionDef) -> int:
-    """The line where ``loop`` calls ``func`` (or what calls it)."""
-    for call in _own_calls(loop):
-        bound = resolve.binding(call.func) if isinstance(call.func, nodes.Name) else None
-        if isinstance(bound, nodes.FunctionDef) and func in _helpers_reached([bound]):
-            return call.lineno or 0
-    return loop.lineno or 0
+def _loop_functions(loop: nodes.NodeNG) -> list[tuple[nodes.FunctionDef, nodes.Call]] | None:
+    """The functions a loop calls by name, the methods of its class it calls on
+    ``self`` (where the loop is in a method), and those they call, to _HELPER_DEPTH
+    calls deep; each with the call in the loop that runs it. None when the loop (or
+    one of them) calls a method of ``self`` that is not defined in the class (an
+    inherited one mslint does not follow)."""
+    cls = _loop_class(loop)
+    reached: list[tuple[nodes.FunctionDef, nodes.Call]] = []
+    frontier: list[tuple[nodes.NodeNG, nodes.Call | None]] = [(loop, None)]
+    for _ in range(_HELPER_DEPTH + 1):
+        found = []
+        for func, site in frontier:
+            for call in _own_calls(func):
+                called = _called_function(call, cls)
+                if called is _UNSEEN:
+                    return None
+                if called is not None and called is not loop and all(called is not seen for seen, _ in reached + found):
+                    found.append((called, site or call))
+        reached.extend(found)
+        frontier = found
+    return reached
+
+
+_UNSEEN = object()
+
+
+def _called_function(call: nodes.Call, cls: nodes.ClassDef | None):
+    """The function of the module a call runs by name (not a method), or the method
+    of ``cls`` it runs on ``self``; _UNSEEN for a method of ``self`` that ``cls``
+    does not define (nor assigns as an attribute); None otherwise."""
+    if isinstance(call.func, nodes.Name):
+        bound = resolve.binding(call.func)
+        if isinstance(bound, nodes.FunctionDef) and not isinstance(bound.parent, nodes.ClassDef):
+            return bound
+        return None
+    if cls is None or not isinstance(call.func, nodes.Attribute) or astutil.self_attribute(call.func) is None:
+        return None
+    name = call.func.attrname
+    defined = cls.locals.get(name, ())
+    methods = [item for item in defined if isinstance(item, nodes.FunctionDef)]
+    if len(methods) == 1 and len(defined) == 1 and astutil.is_bound_method(methods[0]):
+        return methods[0]
+    if defined or any(astutil.self_attribute(target) == name for target in cls.nodes_of_class(nodes.AssignAttr)):
+        return None  # an attribute (a sub-Cell, a stored function): not a method here
+    return _UNSEEN
 
 
 def _switches_on(call: nodes.Call, names: set[str]) -> bool:
@@ -765,15 +809,69 @@ def _switches_on(call: nodes.Call, names: set[str]) -> bool:
     return target is None or target in names or not _other_instance(call.func.expr, names)
 
 
-def _switches_off(call: nodes.Call, names: set[str]) -> bool:
-    """``net.set_train(False)`` on a module-level name of the network."""
-    func = call.func
-    if not (isinstance(func, nodes.Attribute) and func.attrname == apis.SET_TRAIN_METHOD) or _enables_training(call):
+def _switches_off(call: nodes.Call, names: set[str], loop: nodes.NodeNG, func: nodes.NodeNG, site: nodes.Call | None) -> bool:
+    """``net.set_train(False)`` on the network the loop trains: a name of it the loop
+    sees too (a module-level name, a local of a function holding the loop); the
+    network's ``self`` attribute in a method of the loop's class, reached on ``self``;
+    or a parameter of a function the loop calls with the network (``evaluate(net)``)."""
+    method = call.func
+    if not (isinstance(method, nodes.Attribute) and method.attrname == apis.SET_TRAIN_METHOD) or _enables_training(call):
         return False
-    if not isinstance(func.expr, nodes.Name) or func.expr.name not in names:
+    receiver = method.expr
+    if isinstance(receiver, nodes.Attribute):
+        cls = _loop_class(loop)
+        return (cls is not None and _root_name(receiver) in names and isinstance(receiver.expr, nodes.Name)
+                and astutil.self_attribute(receiver) is not None and _loop_class(call) is cls)
+    if not isinstance(receiver, nodes.Name) or receiver.name not in names:
         return False
-    bound = resolve.binding(func.expr)
-    return bound is not None and isinstance(bound.scope(), nodes.Module)
+    bound = resolve.binding(receiver)
+    if bound is None:
+        return False
+    if isinstance(bound.parent, nodes.Arguments):
+        # a parameter: what the loop passes for it, where the loop calls this function itself
+        if site is None or bound.scope() is not func or not isinstance(site.func, nodes.Name) \
+                or resolve.binding(site.func) is not func:
+            return False
+        passed = [value for params, value in astutil.bind_call(site, func, False) if receiver.name in params]
+        return len(passed) == 1 and isinstance(passed[0], nodes.Name) and passed[0].name in names
+    holder = bound.scope()
+    scope = loop.scope()
+    while scope is not None:
+        if scope is holder:
+            return True
+        if isinstance(scope, nodes.Module):
+            return False
+        scope = scope.parent.scope()
+    return False
+
+
+def _leaves(statement: nodes.NodeNG) -> bool:
+    """A ``break`` or ``return`` of the enclosing loop in ``statement``, not of a loop
+    or function nested in it."""
+    if isinstance(statement, (nodes.Break, nodes.Return)):
+        return True
+    if isinstance(statement, (*_SKIP_NESTED, nodes.For, nodes.While)):
+        return False
+    return any(True for _ in statement.nodes_of_class((nodes.Break, nodes.Return), skip_klass=(*_SKIP_NESTED, nodes.For, nodes.While)))
+
+
+def _steps_follow(statement: nodes.NodeNG, loop: nodes.For | nodes.While) -> bool:
+    """Whether the loop may step again after ``statement`` runs: not when it is in the
+    loop's ``else`` (run once the loop is done), nor when a ``break`` or ``return``
+    follows it in its block or an enclosing block of the loop's body."""
+    node = statement
+    while node is not None and node is not loop:
+        parent = node.parent
+        if parent is loop and node in (loop.orelse or ()):
+            return False
+        for field in ("body", "orelse", "handlers", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and node in block:
+                later = block[block.index(node) + 1:]
+                if any(_leaves(stmt) for stmt in later):
+                    return False
+        node = parent
+    return True
 
 
 def _helpers_reached(targets: list) -> list[nodes.FunctionDef]:
@@ -870,8 +968,22 @@ def _training_scopes(node: nodes.Call) -> set[nodes.NodeNG]:
     scopes |= callers
     for func in list(callers):
         if isinstance(func, nodes.FunctionDef):
-            scopes |= {site.scope() for site, _ in sites.calls_of(func) if site.root() is node.root()}
+            scopes |= {site.scope() for site in _callers(func) if site.root() is node.root()}
     return scopes
+
+
+def _callers(func: nodes.FunctionDef) -> list[nodes.Call]:
+    """The calls that run ``func``: those :func:`sites.calls_of` knows, and for a
+    function nested in another (``def train_step`` inside ``main``), the calls of
+    its name in the function that defines it and the functions nested there
+    (``def train_loop(): ...; train_step(x)``), where the name means that function."""
+    outer = func.parent.scope()
+    if not isinstance(outer, nodes.FunctionDef):
+        return [site for site, _ in sites.calls_of(func)]
+    return [
+        call for call in outer.nodes_of_class(nodes.Call)
+        if isinstance(call.func, nodes.Name) and call.func.name == func.name and resolve.binding(call.func) is func
+    ]
 
 
 def _other_instance(receiver: nodes.NodeNG, names: set[str]) -> bool:

@@ -469,6 +469,17 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
 
     def _callees(self, call: nodes.Call, caller: nodes.NodeNG) -> list[tuple[nodes.FunctionDef, bool]]:
         func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname == apis.CELL_FORWARD_METHOD and not astutil.is_self(func.expr) \
+                and (astutil.self_attribute(func.expr) is not None or isinstance(func.expr, nodes.Name)):
+            # ``self.prompt.construct(h)`` (or ``net.construct(x)``) runs what
+            # ``self.prompt(h)`` runs: the construct of the Cell it holds
+            return [(callee, skips_self) for callee, skips_self in self._callees_of(func.expr, caller)
+                    if callee.name == apis.CELL_FORWARD_METHOD and isinstance(callee.parent, nodes.ClassDef)
+                    and self.is_cell_class(callee.parent)]
+        return self._callees_of(func, caller)
+
+    def _callees_of(self, func: nodes.NodeNG, caller: nodes.NodeNG) -> list[tuple[nodes.FunctionDef, bool]]:
+        """What calling ``func`` (a call's callee expression) runs."""
         attr = astutil.self_attribute(func)
         if attr is not None:
             found = astutil.enclosing_method(caller)

@@ -822,6 +822,39 @@ report(copied=step_gradient(HostActivation()), chained=step_gradient(chained),
     assert result["ops"] > 0
 
 
+def test_ms_asnumpy_in_graph_pynative_training_step_through_an_explicit_construct_call(run_snippet):
+    """PyNative: the network reaches its sub-cell by ``self.inner.construct(x)`` (not
+    ``self.inner(x)``); a host copy in the sub-cell's construct cuts the gradient of
+    the layers before it all the same (KANO's Prompt_generator)."""
+    result = run_snippet('''
+pynative_mode()
+class HostActivation(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 4, weight_init="ones")
+    def construct(self, x):
+        return Tensor(np.tanh(self.fc(x).asnumpy()), ms.float32)
+class OpsActivation(HostActivation):
+    def construct(self, x):
+        return ops.tanh(self.fc(x))
+class Outer(nn.Cell):
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+    def construct(self, x):
+        return self.inner.construct(x)
+def step_gradient(net):
+    optimizer = nn.SGD(net.trainable_params(), 0.1)
+    def forward_fn(x):
+        return net(x).sum()
+    _, grads = ms.value_and_grad(forward_fn, None, optimizer.parameters)(Tensor(np.ones((2, 4)) * 0.1, ms.float32))
+    return float(np.abs(grads[0].asnumpy()).sum())
+report(copied=step_gradient(Outer(HostActivation())), ops=step_gradient(Outer(OpsActivation())))
+''')
+    assert result["copied"] == 0.0
+    assert result["ops"] > 0
+
+
 def test_ms_asnumpy_in_graph_pynative_train_one_step_copy_of_the_input_batch_keeps_the_weights_gradient(run_snippet):
     """PyNative: TrainOneStepCell(WithLossCell(net)) where the network hands its input
     batch to a first layer that copies a slice of it to the host: nothing before the

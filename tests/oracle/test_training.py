@@ -486,6 +486,30 @@ report(ported=attempt(lambda: Ported()(x).shape), fixed=attempt(lambda: Fixed()(
     assert result["cell_has_forward"] is False
 
 
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_ms_forward_not_construct_forward_called_by_name_runs(run_snippet, mode):
+    """A Cell without construct whose forward is an ordinary method: building it and
+    calling forward by name (from another of its methods) works, and its layers
+    compute; only calling the instance raises (the rule stays silent where no call
+    of an instance is in sight)."""
+    result = run_snippet(f'''
+x = Tensor(np.ones((1, 4)), ms.float32)
+pynative_mode() if "{mode}" == "pynative" else graph_mode()
+class Controller(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.agent = nn.Dense(4, 2)
+    def select(self, x):
+        return self.forward(x).argmax(axis=1)
+    def forward(self, x):
+        return self.agent(x)
+ctl = Controller()
+report(selected=attempt(lambda: ctl.select(x).shape), called=attempt(lambda: ctl(x).shape))
+''')
+    assert result["selected"] == ["ok", [1]]
+    assert result["called"][0] == "error" and "'construct' is not defined" in result["called"][1]
+
+
 def test_ms_forward_not_construct_a_misspelled_construct_raises_and_the_alias_fixes_it(run_snippet):
     """A Cell whose only forward method is ``consturct``: calling it raises the same
     AttributeError as a PyTorch forward; ``construct = consturct`` (the fix) runs it."""
