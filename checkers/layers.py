@@ -538,6 +538,20 @@ def _judged_flows(node: nodes.NodeNG, flows: list | None, harmful: Callable[[obj
     return _default_note(node)
 
 
+def _every_way_one(node: nodes.NodeNG) -> bool:
+    """Every way in sight gives ``node`` (a kernel size) 1 or all ones: what each
+    construction passes (mslint.analysis.values.received); False when no way is
+    in sight or one cannot be read."""
+    flows = values.received(node)
+    if not flows:
+        return False
+    for found in flows:
+        sizes = _ints(found.value) if found.value is not UNKNOWN else None
+        if sizes is None or not all(size == 1 for size in sizes):
+            return False
+    return True
+
+
 def _is_complement(node: nodes.NodeNG | None) -> bool:
     """``1 - rate`` (or ``1.0 - rate``): a keep probability, whatever the name it lands in."""
     return (
@@ -723,7 +737,9 @@ _HARMFUL_WHEN_TRAINED = frozenset({"ms-dropout-keep-prob", "ms-batchnorm-momentu
 def _only_evaluated(call: nodes.Call) -> bool:
     """The programs in sight build the code holding ``call`` and none of them may
     train it: they load weights and evaluate, serve or export it."""
-    return programs.trained_at(getattr(call.root(), "file", None), programs.top_level_name(call)) is False
+    # (the top-level class or function holding it, or the file's main guard: reach_name's MAIN)
+    name = programs.reach_name(call).partition(".")[0]
+    return programs.trained_at(getattr(call.root(), "file", None), name) is False
 
 
 def _layer_never_read(call: nodes.Call) -> bool:
@@ -997,6 +1013,8 @@ class LayersChecker(BaseChecker):
             stride = _ints(bound.value("stride"))
             if stride is not None and all(s == 1 for s in stride):
                 return
+        if kernel is None and api.family == "conv" and _every_way_one(bound.args["kernel_size"]):
+            return  # ConvBN(cin, cout, k) and every construction in sight passes k=1: no padding either
         stride_node = bound.get("stride")
         if stride_node is not None and _same_size(bound.args["kernel_size"], stride_node, api.spatial_dims):
             # kernel_size == stride (patch embeddings, stride-k downsampling, k x k

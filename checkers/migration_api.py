@@ -101,8 +101,13 @@ class MigrationApiChecker(BaseChecker):
         qname = resolve.qualified_name(node)
         if qname not in guide.MISSING_NAMES or _guarded(node) or _postponed_annotation(node):
             return
-        if values.never_runs(node):
-            return  # the dead arm of ``nn.Sequential(...) if not glu else GEGLU(...)`` where every site passes glu=True
+        if values.never_runs(node) or values.never_runs_as_built(node, defaults=False):
+            # the dead arm of ``nn.Sequential(...) if not glu else GEGLU(...)`` where every site passes
+            # glu=True; ``elif self.init == "uniform":`` in a helper of a class every construction in
+            # sight builds with "orthogonal" (a class nothing builds may be built either way)
+            return
+        if values.no_child_matches(node):
+            return  # ``for m in self.cells(): if isinstance(m, nn.Dense):`` where no direct child is a Dense
         replacement = guide.MISSING_NAMES[qname]
         written = guide.MISSING_NAME_ADVICE.get(qname) or _replacement_text(node, qname, replacement)
         edit = None

@@ -96,7 +96,11 @@ layer, not the module it sits in:
   imports it, and every module importing them. mslint.analysis.resolve then
   names the project's object instead (:func:`override`).
 - **Reachability**: each top-level function and class knows whether a program
-  reaches it (:func:`reached_at`); findings carry it.
+  reaches it (:func:`reached_at`); findings carry it. A file's main guard is
+  reached only where the file is a program: importing the file does not run it
+  (a package module's self-test other programs import stays no program, and its
+  code unreached; whether it trains what it builds is still judged, as the
+  program it is when the file runs: Model._main_only_evaluates).
 
 Each file is read once into its facts (mslint.analysis.facts: standard library
 ``ast``, no user code run; a dict the command caches by content hash), and only
@@ -1820,8 +1824,27 @@ class Model:  # pylint: disable=too-many-instance-attributes
         # (top-level names: a method's or a guarded part's is its owner's)
         untrained = sorted(name for name in symbols if name != MODULE and "." not in name and PYNATIVE_PART not in name
                            and self._only_evaluated(path, name))
+        if facts is not None and MAIN in facts["bodies"] and self._main_only_evaluates(path):
+            untrained.append(MAIN)
         return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs), "built": built,
                 "entry": entry, "untrained": untrained}
+
+    def _main_only_evaluates(self, path: str) -> bool:
+        """Whether the main guard of ``path``, the program the file is when it is
+        run (a program in sight, or the self-test of a package module other
+        programs import, judged as one), may not train what it builds: nothing it
+        reaches trains, and it shows a use of what it builds (Model._may_train)."""
+        own = [program for program in self.programs if program.path == path]
+        if own:
+            return not any(program.trains for program in own)
+        alone = Program(path)
+        before = set(self._by_lookup)
+        try:
+            self._reach(alone)
+        finally:
+            self._by_lookup.intersection_update(before)  # reaching it decides nothing for the programs
+        reached = alone.reached or set()
+        return not self._may_train(path, {node[0] for node in reached}, reached)
 
     def _only_evaluated(self, path: str, name: str) -> bool:
         """Whether programs in sight build top-level ``name`` of ``path`` and none
@@ -2261,7 +2284,7 @@ def reach_name(node: Any) -> str:
     method of a top-level class, else its top-level name."""
     name = top_level_name(node)
     if name == MODULE:
-        return name
+        return MAIN if _in_main_guard(node) else name
     inner = node
     try:
         while inner.parent is not None and inner.parent.parent is not None and inner.parent.parent.parent is not None:
@@ -2274,12 +2297,33 @@ def reach_name(node: Any) -> str:
     return name
 
 
+def _in_main_guard(node: Any) -> bool:
+    """Whether an astroid node sits in a top-level ``if __name__ == "__main__":``."""
+    top = node
+    try:
+        while top.parent is not None and top.parent.parent is not None:
+            top = top.parent
+        test = top.test
+        sides = [test.left, *(operand for _, operand in test.ops)]
+    except AttributeError:
+        return False
+    return (type(top).__name__ == "If" and len(test.ops) == 1 and test.ops[0][0] == "=="
+            and any(type(side).__name__ == "Name" and side.name == "__name__" for side in sides)
+            and any(type(side).__name__ == "Const" and side.value == "__main__" for side in sides)
+            and any(node is child or child.parent_of(node) for child in top.body))
+
+
 def reached_at(path: str | None, name: str) -> bool | None:
     """Whether a program in sight reaches top-level ``name`` of the file at
-    ``path`` (MODULE: the file is imported by one); None when no program is in sight."""
+    ``path`` (MODULE: the file is imported by one; MAIN: its main guard, which
+    runs only where the file is a program: importing it, or a self-test of a
+    package module other programs import, does not run it); None when no
+    program is in sight."""
     verdict = verdict_for(path)
     if verdict is None or not verdict.get("programs"):
         return None
+    if name == MAIN:
+        return bool(verdict.get("entry"))
     return name in verdict["symbols"]
 
 
@@ -2289,7 +2333,9 @@ def trained_at(path: str | None, name: str) -> bool | None:
     and none of them trains nor turns the training flag on (they load weights and
     evaluate, serve, export) and no program that may train imports the file
     (Model._only_evaluated); None when no program is in sight (a library: anyone
-    may train it); True otherwise, also for code no program builds."""
+    may train it); True otherwise, also for code no program builds. MAIN: the
+    file's main guard, False where the program it is when the file runs (a
+    package module's self-test included) may not train (Model._main_only_evaluates)."""
     verdict = verdict_for(path)
     if verdict is None or not verdict.get("programs"):
         return None

@@ -773,6 +773,12 @@ def _resolve_base(base: nodes.NodeNG) -> tuple[nodes.ClassDef | None, str | None
     return None, qname
 
 
+def class_named(expr: nodes.NodeNG) -> tuple[nodes.ClassDef | None, str | None]:
+    """What a class expression (a base, a callee) names: (the user ClassDef, None),
+    (None, the qualified name of an external class), or (None, None) unsure."""
+    return _resolve_base(expr)
+
+
 _FOLLOW_DEPTH = 8
 
 

@@ -541,6 +541,62 @@ def _never_read(cls: nodes.ClassDef, attr: str) -> bool:
     return not any(_reads_attribute(module, attr, keys) for module in modules)
 
 
+def runs_only_in_init(cls: nodes.ClassDef, method: nodes.FunctionDef) -> bool:
+    """Whether ``method`` of ``cls`` runs only from ``cls.__init__``, as a
+    ``self.<method>()`` written there: every ``<x>.<method>`` the project writes
+    (in the modules calling something of that name, and those naming ``cls``) is
+    on the ``self`` of a class outside the family of ``cls`` (its user bases, its
+    subclasses in sight) or is that call; no class of the family reaches its
+    attributes by a computed name (``getattr(self, name)``, ``vars(self)``); its
+    bases are Cell itself (MindSpore's own code calls no such method). False
+    whenever the search cannot be complete. Like :func:`attribute_never_read`, a
+    module that reaches an instance through a factory without naming its class or
+    calling the method by name is not in sight."""
+    init = astutil.own_method(cls, "__init__")
+    if init is None or method is init:
+        return method is init
+    modules = _modules_naming(cls, {cls.name})
+    calling = _modules_naming(method, {method.name})
+    if modules is None or calling is None:
+        return False
+    subclasses = _subclasses_in(cls, modules)
+    if len(subclasses) >= _SUBCLASS_LIMIT:
+        return False
+    family: dict[tuple, nodes.ClassDef] = {}
+    for klass in (cls, *subclasses):
+        user, external = resolve.class_hierarchy(klass)
+        if not external <= _SILENT_BASES:
+            return False
+        family.update((_key(member), member) for member in user)
+    for member in family.values():
+        for call in member.nodes_of_class(nodes.Call):
+            func = call.func
+            if isinstance(func, nodes.Name) and func.name in _DYNAMIC_READERS and call.args \
+                    and astutil.is_self(call.args[0]):
+                named = call.args[1] if func.name == "getattr" and len(call.args) > 1 else None
+                if not (isinstance(named, nodes.Const) and isinstance(named.value, str) and named.value != method.name):
+                    return False
+    seen: set = set()
+    for module in [*modules, *calling, *(member.root() for member in family.values())]:
+        if module.file in seen:
+            continue
+        seen.add(module.file)
+        for node in astutil.module_nodes(module, nodes.Attribute):
+            if node.attrname != method.name:
+                continue
+            if not astutil.is_self(node.expr):
+                return False
+            owner = astutil.enclosing_class(node)
+            if owner is None:
+                return False
+            if _key(owner) not in family:
+                continue  # another class's own method of that name
+            frame = node.frame()
+            if not (frame is init and isinstance(node.parent, nodes.Call) and node.parent.func is node):
+                return False
+    return True
+
+
 def _modules_naming(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module] | None:
     """:func:`_modules`, None when the search cannot be complete."""
     path = definition.root().file

@@ -1896,6 +1896,227 @@ def never_runs_as_built(node: nodes.NodeNG, defaults: bool = True) -> bool:
     return False
 
 
+def no_child_matches(node: nodes.NodeNG) -> bool:
+    """Whether ``node`` sits under ``if isinstance(m, X):`` (a conjunct of its
+    test) in ``for m in self.cells():`` of a Cell's method, and no direct child
+    the Cell can hold when that loop runs is an X: ``cells()`` yields the direct
+    children only, so a loop meant for PyTorch's ``modules()`` over wrapper
+    Cells never takes the branch. The loop runs in ``__init__``, or in a method
+    only ``__init__`` calls (mslint.analysis.sites.runs_only_in_init); the
+    children are the ``self.<name> = value`` of ``__init__`` and of the methods
+    it calls on ``self``, each a construction of a project class whose bases
+    are Cell itself (and no X among them), of a MindSpore container or
+    primitive (apis.NEVER_A_LAYER_SUBCLASS), or a value that is no Cell (a
+    number, a string, arithmetic; a parameter every way in sight gives such a
+    constant). False when anything is unknown: a child of another kind,
+    ``setattr``/``insert_child_to_cell`` in ``__init__``, an X mslint cannot name."""
+    found = _child_loop_guard(node)
+    if found is None:
+        return False
+    loop, classes = found
+    method = loop.frame()
+    cls = method.parent if isinstance(method, nodes.FunctionDef) else None
+    if not isinstance(cls, nodes.ClassDef) or not method.args.args or method.args.args[0].name != "self":
+        return False
+    user, external = resolve.class_hierarchy(cls)
+    init = astutil.own_method(cls, "__init__")
+    if len(user) != 1 or not external <= apis.CELL_ROOT_CLASSES or init is None:
+        return False
+    if not sites.runs_only_in_init(cls, method):
+        return False
+    children = _children_assigned(cls, init)
+    if children is None:
+        return False
+    return all(_never_an_instance(value, classes) for value in children)
+
+
+def _child_loop_guard(node: nodes.NodeNG) -> tuple[nodes.For, tuple[tuple[nodes.ClassDef | None, str | None], ...]] | None:
+    """(the ``for m in self.cells():`` loop, the classes X named) for ``node`` in
+    the body of ``if isinstance(m, X)`` (or ``isinstance(m, X) and ...``) within it."""
+    child, parent = node, node.parent
+    guard = None
+    while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.ClassDef, nodes.Module)):
+        if isinstance(parent, nodes.If) and child in parent.body:
+            tested = _isinstance_tested(parent.test)
+            if tested is not None:
+                guard = tested
+        if isinstance(parent, nodes.For) and guard is not None and child in parent.body:
+            name, classes = guard
+            target, iterable = parent.target, parent.iter
+            if not (isinstance(target, nodes.AssignName) and target.name == name):
+                return None
+            if not (isinstance(iterable, nodes.Call) and not iterable.args and not iterable.keywords
+                    and isinstance(iterable.func, nodes.Attribute) and iterable.func.attrname == "cells"
+                    and astutil.is_self(iterable.func.expr)):
+                return None
+            frame = parent.frame()
+            if sum(1 for bound in frame.locals.get(name, ())) != 1:
+                return None  # the loop variable rebound elsewhere
+            return parent, classes
+        child, parent = parent, parent.parent
+    return None
+
+
+def _isinstance_tested(test: nodes.NodeNG) -> tuple[str, tuple] | None:
+    """(m, the classes) for ``isinstance(m, X)``, ``isinstance(m, (X, Y))``, or
+    such a test as a conjunct of ``and``."""
+    if isinstance(test, nodes.BoolOp) and test.op == "and":
+        for value in test.values:
+            found = _isinstance_tested(value)
+            if found is not None:
+                return found
+        return None
+    if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance"
+            and len(test.args) == 2 and not test.keywords and isinstance(test.args[0], nodes.Name)):
+        return None
+    named = test.args[1]
+    parts = named.elts if isinstance(named, nodes.Tuple) else [named]
+    classes = []
+    for part in parts:
+        if not isinstance(part, (nodes.Name, nodes.Attribute)):
+            return None
+        cls, qname = resolve.class_named(part)
+        if cls is None and qname is None:
+            return None
+        classes.append((cls, resolve.canonical(qname) if qname else None))
+    return test.args[0].name, tuple(classes)
+
+
+_CHILD_DEPTH = 3  # methods __init__ calls on self, followed
+
+
+def _children_assigned(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[nodes.NodeNG] | None:
+    """The values ``__init__`` (and the methods it calls on ``self``) assigns to
+    ``self`` attributes; None when it may add children another way."""
+    values_found: list[nodes.NodeNG] = []
+    pending, seen = [(init, 0)], set()
+    while pending:
+        func, depth = pending.pop()
+        if func in seen:
+            continue
+        seen.add(func)
+        for part in func.nodes_of_class((nodes.Call, nodes.AssignAttr, nodes.Attribute, nodes.Name)):
+            if isinstance(part, nodes.Name) and part.name in ("setattr", "vars"):
+                return None
+            if isinstance(part, nodes.Attribute) and part.attrname in _CHILD_ADDERS:
+                return None
+            if isinstance(part, nodes.Call) and isinstance(part.func, nodes.Attribute) and astutil.is_self(part.func.expr):
+                called = astutil.own_method(cls, part.func.attrname)
+                if called is not None and depth < _CHILD_DEPTH:
+                    pending.append((called, depth + 1))
+            if isinstance(part, nodes.AssignAttr) and astutil.is_self(part.expr):
+                statement = part.parent
+                if isinstance(statement, nodes.Assign) and statement.targets == [part]:
+                    values_found.append(statement.value)
+                elif isinstance(statement, nodes.Tuple) and isinstance(statement.parent, nodes.Assign) \
+                        and statement.parent.targets == [statement] and isinstance(statement.parent.value, nodes.Tuple) \
+                        and len(statement.parent.value.elts) == len(statement.elts):
+                    values_found.append(statement.parent.value.elts[statement.elts.index(part)])
+                else:
+                    return None  # augmented, annotated, unpacked from a call
+    return values_found
+
+
+_CHILD_ADDERS = frozenset({"insert_child_to_cell", "_cells", "__dict__", "__setattr__"})
+
+
+def _never_an_instance(value: nodes.NodeNG, classes: tuple, depth: int = 0) -> bool:
+    """Whether ``value``, assigned to a ``self`` attribute, is never an instance
+    of any of ``classes`` ((ClassDef, None) or (None, qname) pairs)."""
+    if depth > _FLOW_DEPTH:
+        return False
+    if isinstance(value, (nodes.Const, nodes.BinOp, nodes.UnaryOp, nodes.Compare, nodes.JoinedStr)):
+        return True
+    if isinstance(value, nodes.BoolOp):
+        return all(_never_an_instance(part, classes, depth + 1) for part in value.values)
+    if isinstance(value, nodes.IfExp):
+        return _never_an_instance(value.body, classes, depth + 1) and _never_an_instance(value.orelse, classes, depth + 1)
+    if isinstance(value, (nodes.List, nodes.Tuple)):
+        return all(isinstance(part, nodes.Const) for part in value.elts)
+    if isinstance(value, nodes.Call):
+        return all(_class_never(found, classes) for found in _callee_classes(value.func, depth))
+    if isinstance(value, nodes.Subscript):
+        return _holds_constants(value.value, depth + 1)  # ``embed_dims[0]`` of a list of numbers
+    if isinstance(value, nodes.Name):
+        flows = received(value)
+        if flows is None:
+            found = parameter_default(value)
+            return found is not None and _never_an_instance(found[1], classes, depth + 1)
+        return bool(flows) and all(
+            (flow.value is not astutil.UNKNOWN and _plain_constant(flow.value))
+            or (flow.written is not None and flow.written is not value and _never_an_instance(flow.written, classes, depth + 1))
+            for flow in flows)
+    return False
+
+
+def _holds_constants(container: nodes.NodeNG, depth: int) -> bool:
+    """Whether ``container`` is, in every way in sight, a list or tuple of plain
+    constants (a literal, or a parameter every way gives one: its default where
+    no call is in sight)."""
+    if depth > _FLOW_DEPTH:
+        return False
+    if isinstance(container, (nodes.List, nodes.Tuple)):
+        return all(isinstance(part, nodes.Const) for part in container.elts)
+    if not isinstance(container, nodes.Name):
+        return False
+    flows = received(container)
+    if flows is None:
+        found = parameter_default(container)
+        return found is not None and _holds_constants(found[1], depth + 1)
+    return bool(flows) and all(
+        (flow.value is not astutil.UNKNOWN and isinstance(flow.value, (list, tuple)) and _plain_constant(flow.value))
+        or (flow.written is not None and flow.written is not container and _holds_constants(flow.written, depth + 1))
+        for flow in flows)
+
+
+def _plain_constant(value: object) -> bool:
+    if isinstance(value, (list, tuple)):
+        return all(_plain_constant(part) for part in value)
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
+def _callee_classes(func: nodes.NodeNG, depth: int) -> list[tuple[nodes.ClassDef | None, str | None]]:
+    """The classes a callee can be, one or more per way (a parameter: what each
+    way passes, else its default); (None, None) where one is unknown."""
+    if depth > _FLOW_DEPTH or not isinstance(func, (nodes.Name, nodes.Attribute)):
+        return [(None, None)]
+    if _parameter_read(func) is not None:
+        flows = received(func)
+        if flows is None:
+            found = parameter_default(func)
+            return _callee_classes(found[1], depth + 1) if found is not None else [(None, None)]
+        if not flows:
+            return [(None, None)]
+        return [found for flow in flows for found in (
+            _callee_classes(flow.written, depth + 1) if flow.written is not None and flow.written is not func
+            else [(None, None)])]
+    cls, qname = resolve.class_named(func)
+    return [(cls, resolve.canonical(qname) if qname else None)]
+
+
+def _class_never(found: tuple[nodes.ClassDef | None, str | None], classes: tuple) -> bool:
+    """Whether an instance of ``found`` is never an instance of one of ``classes``."""
+    cls, qname = found
+    if cls is not None:
+        user, external = resolve.class_hierarchy(cls)
+        if not external <= apis.CELL_ROOT_CLASSES | {"builtins.object"}:
+            return False  # a MindSpore layer below it may be one of them
+        keys = {id(member) for member in user}
+        return not any(
+            (named is not None and id(named) in keys) or (named_q is not None and named_q in external)
+            for named, named_q in classes)
+    if qname is None:
+        return False
+    if any(named_q == qname for _, named_q in classes):
+        return False
+    if any(named is not None for named, _ in classes):
+        return True  # a MindSpore class is no project class
+    if qname.startswith(apis.PRIMITIVE_PACKAGE) and qname.rpartition(".")[2][:1].isupper():
+        return True  # a Primitive: no Cell, cells() never yields it
+    return qname in apis.NEVER_A_LAYER_SUBCLASS and not any(
+        named_q in apis.CELL_ROOT_CLASSES for _, named_q in classes)
+
+
 def _off_as_built(test: nodes.NodeNG, in_body: bool, defaults: bool = True) -> bool:
     init = _init_read_by(test)
     if init is None:

@@ -1606,6 +1606,14 @@ TRAIN_MODE_CELLS: frozenset[str] = frozenset(
 )
 TRAINING_FLAG = "training"
 SET_TRAIN_METHOD = "set_train"
+# MindSpore classes that are no subclass of any other mindspore.nn class but Cell
+# (the containers), and the package of the Primitives (no Cell: Cell.cells() never
+# yields one): an ``isinstance(child, nn.Dense)`` on them is False
+# (tests/oracle/test_migration_api.py).
+NEVER_A_LAYER_SUBCLASS: frozenset[str] = frozenset(
+    {"mindspore.nn.SequentialCell", "mindspore.nn.CellList", "mindspore.nn.CellDict"}
+)
+PRIMITIVE_PACKAGE = "mindspore.ops."
 # Containers whose arguments are the sub-cells they hold.
 CELL_CONTAINERS: frozenset[str] = frozenset(
     {"mindspore.nn.SequentialCell", "mindspore.nn.CellList"}

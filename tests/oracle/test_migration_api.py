@@ -303,3 +303,49 @@ report(
     assert result["data"][0] == "error" and result["data"][1].startswith("AttributeError"), result
     assert result["experimental"] == ["ok", "Adam"], result
     assert result["batched"] == ["ok", 2], result
+
+
+def test_ms_torch_class_name_cells_yields_direct_children_only(run_snippet):
+    """The premise of the silence for ``for m in self.cells(): if isinstance(m, nn.Dense):
+    nn.init...`` (values.no_child_matches): Cell.cells() yields the direct children only,
+    not a Primitive held as an attribute, so a Dense wrapped in a project Cell, in a CellList,
+    never reaches the branch (and the nn.init line never runs: building raises nothing); the
+    containers (apis.NEVER_A_LAYER_SUBCLASS) are no subclass of another mindspore.nn class
+    but Cell, and no class of mindspore.ops (apis.PRIMITIVE_PACKAGE) is a Cell."""
+    containers = json.dumps(sorted(apis.NEVER_A_LAYER_SUBCLASS))
+    package = apis.PRIMITIVE_PACKAGE.rstrip(".")
+    result = run_snippet(f'''
+import importlib, inspect
+import mindspore as ms
+from mindspore import nn, ops
+
+class Holder(nn.Cell):
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+    def construct(self, x):
+        return self.inner(x)
+
+class Mixer(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = Holder(nn.Dense(4, 4))
+        self.blocks = nn.CellList([Holder(nn.Dense(4, 4))])
+        self.softmax = ops.Softmax()
+        self.kinds = [type(c).__name__ for c in self.cells()]
+        for m in self.cells():
+            if isinstance(m, nn.Dense):
+                nn.init.constant_(m.bias, 0)
+
+net = Mixer()
+layers = [cls for _, cls in inspect.getmembers(nn, inspect.isclass) if issubclass(cls, nn.Cell) and cls is not nn.Cell]
+bad = []
+for qname in {containers}:
+    module, _, name = qname.rpartition(".")
+    container = getattr(importlib.import_module(module), name)
+    bad += [f"{{name}} < {{other.__name__}}" for other in layers if other is not container and issubclass(container, other)]
+ops_module = importlib.import_module("{package}")
+cells_in_ops = [name for name, cls in inspect.getmembers(ops_module, inspect.isclass) if issubclass(cls, nn.Cell)]
+report(kinds=net.kinds, bad=bad, cells_in_ops=cells_in_ops)
+''')
+    assert result == {"kinds": ["Holder", "CellList"], "bad": [], "cells_in_ops": []}
