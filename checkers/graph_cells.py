@@ -165,10 +165,14 @@ def _fixed_value(weights: object) -> bool:
 
 
 def _reads_input_shape(expr: nodes.NodeNG, known: values.FunctionValues, depth: int) -> bool:
-    """Whether ``expr`` reads the shape of a runtime tensor, directly (``x.shape[1:]``)
-    or through names bound from it (``h, w = x.shape[2:]``)."""
+    """Whether ``expr`` reads the shape of a runtime tensor, directly (``x.shape[1:]``,
+    ``ops.shape(x)``, ``mnp.size(x, axis=1)``, ``len(x)``) or through names bound from
+    it (``h, w = x.shape[2:]``)."""
     for attribute in expr.nodes_of_class(nodes.Attribute):
         if attribute.attrname in apis.STATIC_TENSOR_ATTRIBUTES and known.depends(attribute.expr):
+            return True
+    for call in expr.nodes_of_class(nodes.Call):
+        if values.constant_result(call) and any(known.depends(argument) for argument in astutil.call_arguments(call)):
             return True
     if depth == 0:
         return False

@@ -82,6 +82,14 @@ def _modes(source: str, path: str = "") -> set[str]:
         ("class scope:\n    def __init__(self):\n        self._saved = ms.get_context('mode')\n"
          "    def __exit__(self, *exc):\n        ms.set_context(mode=self._saved)", set()),
         ("class scope:\n    def __exit__(self, *exc):\n        ms.set_context(mode=self._saved)", {"unknown"}),
+        # a branch the module's own constant rules out sets nothing (``mode = 0`` picks PyNative here)
+        ("mode = 0\nif mode == 0:\n    ms.set_context(mode=ms.PYNATIVE_MODE)\n"
+         "elif mode == 1:\n    ms.set_context(mode=ms.GRAPH_MODE)", {"pynative"}),
+        ("run = 'graph'\nif run != 'graph':\n    ms.set_context(mode=1)\nelse:\n    ms.set_context(mode=0)", {"graph"}),
+        # not a constant: rebound, or a function's own parameter of that name
+        ("mode = 0\nmode = pick()\nif mode == 0:\n    ms.set_context(mode=1)\nelse:\n    ms.set_context(mode=0)",
+         {"graph", "pynative"}),
+        ("mode = 0\ndef init(mode):\n    if mode == 1:\n        ms.set_context(mode=0)", {"graph"}),
     ],
 )
 def test_selected_modes(source: str, expected: set[str]) -> None:

@@ -49,6 +49,7 @@ import itertools
 import os
 import re
 import tokenize
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -405,6 +406,13 @@ class _ModeReader(ast.NodeVisitor):
         for statement in tree.body:
             if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
                 self.constants[statement.targets[0].id] = statement.value
+        # names the module binds exactly once (``mode = 0`` at its top): a test of
+        # such a constant against a literal decides a branch of top-level code
+        stores = Counter(node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+        self._fixed = {
+            name: value.value for name, value in self.constants.items()
+            if stores[name] == 1 and isinstance(value, ast.Constant)
+        }
         # self.<name> = get_context("mode"): attributes that keep the setting in force
         self.restored: set[str] = _saved_attributes(tree)
         self.visit(tree)
@@ -495,7 +503,32 @@ class _ModeReader(ast.NodeVisitor):
             self._read_set_context(node)
         self.generic_visit(node)
 
+    def _never_runs(self) -> bool:
+        """Whether the top-level statement being visited sits in a branch a module
+        constant rules out: ``mode = 0`` then ``if mode == 0: ... else:
+        set_context(mode=GRAPH_MODE)`` (the else never runs)."""
+        if self.functions:
+            return False  # a function may see another binding of the name (a parameter)
+        for test, holds in self._conditions[-1]:
+            compared = _equality(test) if test is not None else None
+            if compared is None and isinstance(test, ast.Compare) and len(test.ops) == 1 \
+                    and isinstance(test.ops[0], ast.NotEq):
+                found = _equality(ast.Compare(test.left, [ast.Eq()], test.comparators))
+                compared = (found[0], found[1], False) if found is not None else None
+            elif compared is not None:
+                compared = (*compared, True)
+            if compared is None or not isinstance(compared[0], ast.Name) or compared[0].id not in self._fixed:
+                continue
+            value = self._fixed[compared[0].id]
+            if type(value) is not type(compared[1]):
+                continue  # 0 == False, 1 == 1.0: not read as a decision
+            if (value == compared[1]) is not (holds if compared[2] else not holds):
+                return True
+        return False
+
     def _read_set_context(self, node: ast.Call) -> None:
+        if self._never_runs():
+            return  # a branch the module's own constant rules out
         selected: set[str] = set()
         levels: set[str] = set()
         options: list[str] = []

@@ -98,7 +98,9 @@ def produces_tensor(value: nodes.NodeNG | None) -> bool:
     if not isinstance(value, nodes.Call):
         return False
     qname = resolve.qualified_name(value.func)
-    return qname is not None and (qname in apis.TENSOR_CONSTRUCTORS or is_op_function(qname))
+    return qname is not None and (
+        qname in apis.TENSOR_CONSTRUCTORS or is_op_function(qname) and qname not in apis.CONSTANT_RESULT_CALLS
+    )
 
 
 def requires_grad(call: nodes.Call) -> bool | None:

@@ -151,6 +151,9 @@ CONSTANT_RESULT_CALLS: frozenset[str] = frozenset(
         "mindspore.ops.size", "mindspore.ops.Shape", "mindspore.ops.DType",
         "mindspore.ops.Rank", "mindspore.ops.Size", "mindspore.ops.dyn_shape",
         "mindspore.ops.is_tensor",
+        # measured (2.10): a Python int in PyNative; in GRAPH_MODE a constant, so
+        # ``nn.Dense(mnp.size(x, axis=1), 2)`` builds (tests/oracle/test_graph.py)
+        "mindspore.numpy.size",
     }
 )
 # Constructors whose result, assigned to ``self.x`` in ``__init__``, is a tensor

@@ -749,6 +749,70 @@ report(tensor=attempt(lambda: FromTensor()(x).shape), shape=attempt(lambda: list
     assert result["parameter"][0] == "error" and "required to be constants" in result["parameter"][1]
 
 
+def test_ms_asnumpy_in_graph_a_frozen_lookup_copy_still_cuts_what_it_reaches(run_snippet):
+    """Why ms-asnumpy-in-graph does not stay silent on the host copy of a frozen
+    embedding's lookup (a table set to Parameter(..., requires_grad=False), integer
+    indices): the copy carries no gradient of its own, but made a tensor again with
+    a bare Tensor(a) and combined with a trained layer's output in GRAPH_MODE (LAX),
+    it takes the Dense's gradient to 0; Tensor(a, ms.float32) keeps it (as the
+    rule's silent cases measure, HOST_COPY_HARNESS)."""
+    result = run_snippet('''
+graph_mode("lax")
+class Fixed(nn.Cell):
+    def __init__(self, how):
+        super().__init__()
+        self.how = how
+        self.dense = nn.Dense(4, 4, weight_init="ones")
+        self.emb = nn.Embedding(10, 4)
+        self.emb.embedding_table = Parameter(Tensor(np.arange(40).reshape(10, 4) / 40, ms.float32), requires_grad=False)
+    def construct(self, x, idx):
+        if self.how == "bare":
+            rows = Tensor(self.emb(idx).asnumpy())
+        elif self.how == "typed":
+            rows = Tensor(self.emb(idx).asnumpy(), ms.float32)
+        else:
+            rows = self.emb(idx)
+        return (self.dense(x) * rows).sum()
+x = Tensor(np.ones((3, 4)), ms.float32)
+idx = Tensor(np.array([1, 2, 3]), ms.int32)
+def weight_grad(how):
+    net = Fixed(how)
+    grads = ms.grad(net, grad_position=None, weights=net.trainable_params())(x, idx)
+    return [len(net.trainable_params())] + [round(float(g.asnumpy().sum()), 3) for g in grads]
+report(**{how: attempt(lambda: weight_grad(how)) for how in ("kept", "bare", "typed")})
+''')
+    assert result["kept"] == ["ok", [2, 11.4, 2.85]], result  # the Dense's weight and bias only
+    assert result["bare"] == ["ok", [2, 0.0, 0.0]], result
+    assert result["typed"] == result["kept"], result
+
+
+def test_ms_cell_in_construct_a_shape_size_is_a_constant(run_snippet):
+    """mindspore.numpy.size(x, axis) gives a Python int (PyNative) and a constant of
+    the graph (GRAPH_MODE): nn.Dense sized by it builds and runs in construct, where
+    one sized by a tensor's data (mnp.sum) fails to compile. ms-cell-in-construct
+    counts it as static, like x.shape[i] and ops.shape(x)."""
+    result = run_snippet('''
+x = Tensor(np.ones((3, 4)), ms.float32)
+eager = type(ms.numpy.size(x, axis=0)).__name__
+graph_mode("lax")
+class FromSize(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Tensor(np.ones((2, 4)), ms.float32)
+        self.b = Tensor(np.zeros((2,)), ms.float32)
+    def construct(self, x):
+        cols = ms.numpy.size(x, axis=1)
+        return nn.Dense(cols, 2, weight_init=self.w, bias_init=self.b)(x)
+class FromData(nn.Cell):
+    def construct(self, x):
+        return nn.Dense(ms.numpy.sum(ops.relu(x)), 2)(x)
+report(eager=eager, size=attempt(lambda: FromSize()(x).asnumpy().tolist()), data=attempt(lambda: FromData()(x).shape))
+''')
+    assert result["eager"] == "int", result
+    assert result["size"] == ["ok", [[4.0, 4.0]] * 3], result
+    assert result["data"][0] == "error" and "required to be constants" in result["data"][1], result
+
+
 BPROP_HARNESS = '''
 class HostTanh(nn.Cell):
     def construct(self, x):
