@@ -971,6 +971,25 @@ def test_a_script_without_a_main_guard_is_a_program(tmp_path: Path) -> None:
     assert model.decision(paths["net.py"], "Net") == mode.Decision(mode.PYNATIVE, "lesson.py runs PyNative")
 
 
+def test_a_package_module_importing_its_siblings_by_bare_name_is_a_script(tmp_path: Path) -> None:
+    # seg/main.py imports seg/models/ as ``models``: that only works run from seg/
+    # (``python main.py``), so it is a program though tests/ import the package
+    paths = _project(tmp_path, {
+        "seg/__init__.py": "",
+        "seg/main.py": "import mindspore as ms\nfrom models.net import Net\n"
+                       "ms.set_context(mode=ms.PYNATIVE_MODE)\nNet()(None)\n",
+        "seg/models/__init__.py": "",
+        "seg/models/net.py": CELL.format(name="Net"),
+        "seg/demo.py": "import mindspore as ms\nfrom seg.models.net import Net\n"
+                       "if __name__ == '__main__':\n    Net()(None)\n",
+        "tests/test_seg.py": "from seg.models.net import Net\ndef test_net():\n    Net()\n",
+    })
+    model = _model(tmp_path)
+    # demo.py imports the package by its name from the root: a self-test, no program
+    assert [os.path.relpath(program.path, tmp_path) for program in model.programs] == [os.path.join("seg", "main.py")]
+    assert model.decision(paths["seg/models/net.py"], "Net") == mode.Decision(mode.PYNATIVE, "../main.py runs PyNative")
+
+
 @pytest.mark.usefixtures("_isolated")
 def test_a_training_step_follows_a_network_of_another_module(tmp_path: Path, capsys, monkeypatch) -> None:
     # a PyNative loop differentiates a function calling a Cell defined in model.py:

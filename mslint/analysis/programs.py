@@ -8,7 +8,8 @@ layer, not the module it sits in:
 - **Programs** are the entry scripts in sight (mslint.analysis.mode.is_entry:
   a main guard, a module-level ``set_context``, a module-level
   ``value_and_grad``), outside packages (a package module's main guard is a
-  self-test). The files in sight are those of the project: the folder of the
+  self-test, unless the module imports a sibling by its bare name, which only
+  works when it runs as a script from its folder). The files in sight are those of the project: the folder of the
   nearest ``.git``, ``pyproject.toml``, ``setup.py`` or ``setup.cfg`` above the
   file, whichever files were named on the command line (:func:`project_root`):
   ``mslint net.py``, standard input, the pre-commit hook and ``mslint .`` see
@@ -487,7 +488,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """An entry script; in a package, only when no file in sight imports the
         package: a module of a library with a main guard is a self-test or demo,
         not one of its programs; a folder of scripts with an ``__init__.py`` (a
-        model-zoo project) is no library. Outside packages, also a file nothing
+        model-zoo project) is no library; a module importing a sibling by its
+        bare name runs as a script (_imports_by_own_folder). Outside packages, also a file nothing
         imports whose top level runs project code (a script without a main guard)."""
         if not self._entry_text(path):
             return (self._script_candidate(path) and self._runs_project_code(path) and not self._imported(path))
@@ -497,6 +499,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         top = folder
         while self._is_file(os.path.join(os.path.dirname(top), "__init__.py")):
             top = os.path.dirname(top)
+        if self._imports_by_own_folder(path, top):
+            return True  # run as a script from its folder (``python main.py``), whoever imports the package
         if self._package_imported(top):
             return False
         if b"__main__" in (self.data(path) or b""):
@@ -505,6 +509,21 @@ class Model:  # pylint: disable=too-many-instance-attributes
         # (``run_model(...)`` after its set_context); a package module that only
         # sets the mode on import decides its own (mslint.analysis.scope)
         return self._runs_project_code(path)
+
+    def _imports_by_own_folder(self, path: str, top: str) -> bool:
+        """Whether a module of a package imports a sibling by its bare name
+        (``from models.segformer import WeTr`` in ``pkg/main.py`` beside
+        ``pkg/models/``) that no folder above the package holds: the import only
+        works with the file's own folder first on sys.path, that is when the file
+        runs as a script."""
+        folder = os.path.dirname(path)
+        above = self._folders_up(os.path.dirname(top)) if top != self.root else []
+        for level, module, _names in scan_imports(self.data(path) or b"", LINE_START_IMPORT_RE):
+            first = module.split(".")[0] if module and not level else ""
+            if first and self._find_module(folder, [first]) is not None \
+                    and not any(self._find_module(other, [first]) for other in above):
+                return True
+        return False
 
     def _package_imported(self, folder: str) -> bool:
         """Whether a file in sight outside the package at ``folder`` imports it by
