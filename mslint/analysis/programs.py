@@ -2643,8 +2643,8 @@ def _values_in_source(data: bytes, name: str, path: str = "") -> list:
     ``Block(dropout=0.1)``), a dict literal's key (``{"dropout": 0.9}``). Each
     file is parsed once for every name asked of it (:data:`_GIVEN`): the rules
     ask several names of every file of a project."""
-    if not re.search(rb"\b" + re.escape(name.encode()) + rb"\b", data):
-        return []
+    if name.encode() not in data or not _gives_a_number(name).search(data):
+        return []  # (the plain test first: the pattern alone is slow on long files)
     given = _GIVEN.get(path) if path else None
     if given is None:
         given = _numbers_given(data)
@@ -2653,6 +2653,17 @@ def _values_in_source(data: bytes, name: str, path: str = "") -> list:
                 _GIVEN.clear()
             _GIVEN[path] = given
     return list(given.get(name, ()))
+
+
+@functools.lru_cache(maxsize=256)
+def _gives_a_number(name: str) -> re.Pattern:
+    """Text that may give ``name`` a number literal: ``name=0.1``, ``name: float =
+    .5``, ``"name": -1`` (also across lines, in parentheses). Only files it finds
+    are parsed (_numbers_given finds a subset of these): most files mentioning
+    ``dropout`` only use it (``self.dropout(x)``)."""
+    key = re.escape(name.encode())
+    number = rb"\s*[-(\s]*\.?[0-9]"
+    return re.compile(rb"\b" + key + rb"\s*(?::[^=\n]*)?=" + number + rb"|[\"']" + key + rb"[\"']\s*:" + number)
 
 
 # path -> {name: the numbers its Python source gives that name}, see _values_in_source

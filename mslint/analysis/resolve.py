@@ -494,31 +494,43 @@ _CANONICAL_OVERRIDES: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
 _INJECTING_LIBRARIES: dict[str, dict[str, str]] = {
     "mindnlp": {name: "mindnlp.injection." + name.split(".", 1)[1] for name in injections.MINDNLP_PATCHED},
 }
-_INJECTED: dict[int, tuple[nodes.NodeNG, dict[str, str]]] = {}
+_INJECTED: dict[str, dict[str, str]] = {}  # a file's path -> the names rebound for it
 _MERGED_OVERRIDES: dict[tuple[int, int], tuple[dict[str, str], dict[str, str], dict[str, str]]] = {}
+_LIBRARY_TEXT = tuple(library.encode() for library in _INJECTING_LIBRARIES)
 
 
 def _injected(module: nodes.NodeNG) -> dict[str, str]:
-    """The names rebound by the libraries ``module`` imports (anywhere in it)."""
-    known = _INJECTED.get(id(module))
-    if known is not None and known[0] is module:
-        return known[1]
+    """The names rebound by the libraries ``module`` imports (anywhere in it).
+    Asked for every framework name resolved, in whichever module it sits: kept
+    per file, and a source that never names an injecting library is not walked."""
+    path = getattr(module, "file", None)
+    text = getattr(module, "file_bytes", None)  # a module built from a string: its own text
+    key = path if path and text is None else None
+    known = _INJECTED.get(key) if key else None
+    if known is not None:
+        return known
+    if text is None and path:
+        text = project.read_source(path)
+    if isinstance(text, str):
+        text = text.encode("utf-8", "replace")
     found: dict[str, str] = {}
-    for node in module.nodes_of_class((nodes.Import, nodes.ImportFrom)):
-        if isinstance(node, nodes.ImportFrom):
-            if node.level:
-                continue  # the project's own package
-            names = [node.modname or ""]
-        else:
-            names = [name for name, _ in node.names]
-        for name in names:
-            library = name.split(".", 1)[0]
-            patched = _INJECTING_LIBRARIES.get(library)
-            if patched is not None and _may_inject(module, library):
-                found.update(patched)
-    if len(_INJECTED) > 256:
-        _INJECTED.clear()
-    _INJECTED[id(module)] = (module, found)
+    if text is None or any(library in text for library in _LIBRARY_TEXT):
+        for node in astutil.module_nodes(module, (nodes.Import, nodes.ImportFrom)):
+            if isinstance(node, nodes.ImportFrom):
+                if node.level:
+                    continue  # the project's own package
+                names = [node.modname or ""]
+            else:
+                names = [name for name, _ in node.names]
+            for name in names:
+                library = name.split(".", 1)[0]
+                patched = _INJECTING_LIBRARIES.get(library)
+                if patched is not None and _may_inject(module, library):
+                    found.update(patched)
+    if key:
+        if len(_INJECTED) > 16_384:
+            _INJECTED.clear()
+        _INJECTED[key] = found
     return found
 
 
@@ -737,6 +749,7 @@ def clear_caches() -> None:
     _STAR_MEMO.clear()
     _MODULE_STARS.clear()
     _LEAVES_OUT.clear()
+    _INJECTED.clear()
 
 
 def forget_names() -> None:

@@ -513,10 +513,14 @@ def trainer(module: nodes.Module) -> str | None:
         _TRAINERS.clear()
     found = None
     if _mentions(module, _TRAINING_TEXT):
+        named = _trainer_names(module)
         for call in astutil.module_nodes(module, nodes.Call):
             func = call.func
             if not isinstance(func, (nodes.Name, nodes.Attribute)):
                 continue
+            last = _last_name(func)
+            if last not in named and not _TRAIN_CLASS_NAME.search(last):
+                continue  # resolving every call of a large module is too slow
             qname = resolve.call_name(call)
             if qname in guide.MODEL_CLASSES and trains_model(call):
                 found = "Model"
@@ -532,6 +536,19 @@ def trainer(module: nodes.Module) -> str | None:
     return found
 
 
+def _trainer_names(module: nodes.Module) -> set[str]:
+    """The names a call of one of trainer()'s APIs may end with in ``module``:
+    theirs (``value_and_grad``, ``Model``) and the aliases its imports give them
+    (``from mindspore import value_and_grad as vg``)."""
+    named = set(_TRAINER_LAST_NAMES)
+    for node in astutil.module_nodes(module, (nodes.Import, nodes.ImportFrom)):
+        named.update(alias for name, alias in node.names if alias and name.rsplit(".", 1)[-1] in _TRAINER_LAST_NAMES)
+    return named
+
+
+_TRAINER_LAST_NAMES = frozenset(
+    qname.rsplit(".", 1)[-1] for qname in (*guide.MODEL_CLASSES, *guide.REDUCING_TRAIN_CELLS, *apis.GRAD_FUNCTIONS)
+)
 _TRAINING_TEXT = re.compile(rb"grad\b|grad\(|GradOperation|Model\(|\.train\(|Train\w*\(|Step\w*\(")
 _TRAIN_CLASS_NAME = re.compile(r"train|step", re.IGNORECASE)
 
