@@ -158,9 +158,12 @@ class MigrationApiChecker(BaseChecker):
         for name, alias in node.names:
             qname = resolve.canonical(name)
             replacement = guide.MISSING_NAMES.get(qname)
-            if replacement is None or "." not in replacement or qname in guide.MISSING_NAME_ADVICE:
+            if replacement is None or "." not in replacement:
                 continue
-            written = f"import {replacement}" + (f" as {alias}" if alias else "")
+            if qname in guide.MISSING_NAME_ADVICE:  # no module of the same API: what to use, in words
+                written = guide.MISSING_NAME_ADVICE[qname]
+            else:
+                written = f"import {replacement}" + (f" as {alias}" if alias else "")
             edits.offer("ms-torch-class-name", node, None, f"write {written}")
             self.add_message("ms-torch-class-name", node=node, args=(name, "ModuleNotFoundError", written))
 

@@ -228,6 +228,10 @@ class TorchIdiomsChecker(BaseChecker):
                 if found is None and func.attrname in apis.TORCH_SIZE_METHODS:
                     found = values.cell_output(receiver)  # ``feats = self.pre(x)``: a layer's tensor
                 anywhere = facts.mindspore_only and not facts.torch_library and func.attrname in apis.TORCH_TENSOR_ONLY_METHODS and found != values.CELL
+                if anywhere and found != values.TENSOR and values.callers_pass_no_tensor(receiver):
+                    # a helper's parameter whose callers in sight hand it torch values
+                    # (or values mslint cannot name), never a MindSpore tensor
+                    anywhere = False
                 if found != values.TENSOR and not anywhere:
                     return
             if resolve.tensor_method_rebound(node, func.attrname):

@@ -40,6 +40,10 @@ _CLASS_BASES = re.compile(rb"^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)", re.MULTILI
 # ``block=Bottleneck``): a class handed to the code that builds it
 _PASSED = re.compile(rb"[(,=]\s*([A-Z]\w*)\s*[,)]")
 _WORD = re.compile(rb"[A-Za-z_]\w*")
+# a capitalised name assigned to another name (``block_fn = Attn``, ``= A if c else B``):
+# a class called through an alias
+_ALIASED = re.compile(rb"=[ \t]*(?:[A-Za-z_]\w*[ \t]*\.[ \t]*)*([A-Z]\w*)[ \t\r]*(?:$|\bif\b)", re.MULTILINE)
+_ALIASED_ELSE = re.compile(rb"\belse[ \t]+(?:[A-Za-z_]\w*[ \t]*\.[ \t]*)*([A-Z]\w*)[ \t\r]*$", re.MULTILINE)
 # what ``functools.partial(head, final_drop=0.8)`` binds: a function or class named lower case too
 _PARTIAL_OF = re.compile(rb"\bpartial\s*\(\s*(?:[A-Za-z_]\w*\s*\.\s*)*([A-Za-z_]\w*)")
 
@@ -209,6 +213,10 @@ def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
                 passed = resolve.user_class(argument)
                 if passed is not None and (_key(passed) == target or _key(passed) in inheriting):
                     sites.extend(_built_through(call, argument, 0))
+            for call, classes in _alias_calls(module, name):
+                if any(_key(klass) == target or _key(klass) in inheriting for klass in classes) \
+                        and all(call is not known for known, _ in sites):
+                    sites.append((call, True))
         if not subclasses:
             continue
         for call in _calls_named(module, "__init__"):
@@ -217,6 +225,79 @@ def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
                 if site is not None:
                     sites.append(site)
     return sites
+
+
+def _alias_calls(module: nodes.Module, name: str) -> list[tuple[nodes.Call, list[nodes.ClassDef]]]:
+    """The calls of the module through a local or module-level name that holds a
+    class named ``name`` (``block_fn = Attn`` then ``block_fn(ch)``), each with the
+    classes that name may hold. Only where every binding of the alias in its scope
+    assigns it a user class, by name or chosen by a conditional expression
+    (``block_fn = Attn if kind == "attn" else Cross``; or one class per branch of an
+    ``if``): each call then builds each of those classes in some run."""
+    found: list[tuple[nodes.Call, list[nodes.ClassDef]]] = []
+    seen: set[tuple[int, str]] = set()
+    for assigned in _aliases(module).get(name, ()):
+        scope, alias = assigned.scope(), assigned.name
+        if (id(scope), alias) in seen or not isinstance(scope, (nodes.FunctionDef, nodes.Module)):
+            continue
+        seen.add((id(scope), alias))
+        classes = _alias_classes(scope, alias)
+        if not classes:
+            continue
+        for call in _calls_named(module, alias):
+            func = call.func
+            if not isinstance(func, nodes.Name) or func.name != alias:
+                continue
+            looked, _ = func.lookup(alias)
+            if looked is scope:
+                found.append((call, classes))
+    return found
+
+
+def _alias_classes(scope: nodes.LocalsDictNodeNG, alias: str) -> list[nodes.ClassDef]:
+    """The user classes ``alias`` may hold in ``scope``; [] when a binding of it is
+    anything but an assignment of user classes."""
+    classes: list[nodes.ClassDef] = []
+    for bound in scope.locals.get(alias, ()):
+        statement = bound.parent
+        if not (isinstance(bound, nodes.AssignName) and isinstance(statement, nodes.Assign)
+                and statement.targets == [bound]):
+            return []
+        for part in _alias_values(statement.value):
+            klass = resolve.user_class(part) if part is not None else None
+            if klass is None:
+                return []
+            classes.append(klass)
+    return classes
+
+
+def _alias_values(value: nodes.NodeNG) -> list[nodes.NodeNG | None]:
+    """The class expressions an alias's value names: itself, or both branches of
+    ``A if c else B`` (None for a part that is neither)."""
+    if isinstance(value, nodes.IfExp):
+        return _alias_values(value.body) + _alias_values(value.orelse)
+    return [value if isinstance(value, (nodes.Name, nodes.Attribute)) else None]
+
+
+_ALIASES: dict[nodes.Module, dict[str, list[nodes.AssignName]]] = {}
+
+
+def _aliases(module: nodes.Module) -> dict[str, list[nodes.AssignName]]:
+    """{a class's last name: the names assigned it} for the module's
+    ``alias = Cls`` / ``alias = A if c else B`` (one walk per module)."""
+    known = _ALIASES.get(module)
+    if known is None:
+        if len(_ALIASES) > 256:
+            _ALIASES.clear()
+        known = _ALIASES[module] = {}
+        for statement in astutil.module_nodes(module, nodes.Assign):
+            if len(statement.targets) != 1 or not isinstance(statement.targets[0], nodes.AssignName):
+                continue
+            for part in _alias_values(statement.value):
+                last = part.name if isinstance(part, nodes.Name) else part.attrname if isinstance(part, nodes.Attribute) else None
+                if last is not None and last[:1].isupper():
+                    known.setdefault(last, []).append(statement.targets[0])
+    return known
 
 
 # functions a class passed as an argument is followed through, at most
@@ -416,6 +497,25 @@ def _holds_family(receiver: nodes.NodeNG, holder: nodes.ClassDef) -> bool:
         if any(_key(klass) == target for cls in classes for klass in resolve.class_hierarchy(cls)[0]):
             return True
     return False
+
+
+def method_calls(method: nodes.FunctionDef) -> list[Site]:
+    """The calls in sight that run ``method`` of a class: ``self.<method>(...)`` in
+    its class (calls_of), and ``<x>.<method>(...)`` in the modules naming the class
+    where ``x`` is a name (or a ``self`` attribute) bound to a construction of the
+    class or of a class derived from it (``auc = AUCMeter()`` then ``auc.update(s, t)``).
+    Calls through objects handed around (an argument, a container) are not in sight."""
+    cls = method.parent
+    if not isinstance(cls, nodes.ClassDef) or not astutil.is_bound_method(method):
+        return []
+    found = list(calls_of(method))
+    for module in _modules(cls, {cls.name}):
+        for call in _calls_named(module, method.name):
+            func = call.func
+            if isinstance(func, nodes.Attribute) and not astutil.is_self(func.expr) \
+                    and _holds_family(func.expr, cls) and all(call is not known for known, _ in found):
+                found.append((call, True))
+    return found
 
 
 def _function_calls(func: nodes.FunctionDef) -> list[Site]:
@@ -917,6 +1017,8 @@ class _Index:
             words = set(_CALLED.findall(data))
             words.update(_PASSED.findall(data))
             words.update(_PARTIAL_OF.findall(data))
+            words.update(_ALIASED.findall(data))
+            words.update(_ALIASED_ELSE.findall(data))
             for bases in _CLASS_BASES.findall(data):
                 words.update(_WORD.findall(bases))
             found[os.path.realpath(path)] = frozenset(word.decode("ascii", "replace") for word in words)
@@ -1005,3 +1107,4 @@ def forget(indexes: bool = True) -> None:
     _CALLS.clear()
     _ARGUMENTS.clear()
     _CLASSES.clear()
+    _ALIASES.clear()

@@ -3341,6 +3341,66 @@ def _default_of(args: nodes.Arguments, param: nodes.AssignName) -> nodes.NodeNG 
     return None
 
 
+def callers_pass_no_tensor(expr: nodes.NodeNG) -> bool:
+    """Whether ``expr`` is a parameter of a module function or of a method (or a
+    value its methods, attributes or indexing compute from it: ``true.flatten()``),
+    read before anything rebinds it, and the calls of that function in sight (at
+    least one; for a method, also ``<x>.<method>(...)`` on a name bound to an
+    instance: sites.method_calls) pass it nothing mslint knows for a MindSpore
+    tensor: torch values, or values it cannot name. A helper in a module that
+    imports no torch may well be handed torch tensors by its callers (a
+    half-done port's metric meter). False when no call is in sight, or when one
+    passes a MindSpore tensor (an op's result, a layer's output)."""
+    root = expr
+    for _ in range(_CONSTANT_DEPTH * 2):
+        if isinstance(root, nodes.Call) and isinstance(root.func, nodes.Attribute):
+            root = root.func.expr
+        elif isinstance(root, nodes.Attribute):
+            root = root.expr
+        elif isinstance(root, nodes.Subscript):
+            root = root.value
+        else:
+            break
+    if not isinstance(root, nodes.Name):
+        return False
+    func = root.frame()
+    if not isinstance(func, nodes.FunctionDef):
+        return False
+    bound = func.locals.get(root.name, ())
+    params = [b for b in bound if isinstance(b, nodes.AssignName) and isinstance(b.parent, nodes.Arguments)]
+    if len(params) != 1 or params[0] in (func.args.vararg_node, func.args.kwarg_node):
+        return False
+    param = params[0]
+    for other in bound:
+        if other is param:
+            continue
+        if (other.lineno or 0) < (root.lineno or 0) or _in_loop_with(root, other, func):
+            return False  # rebound before the use (or in a loop around it)
+    if isinstance(func.parent, nodes.ClassDef):
+        found = sites.method_calls(func)
+    elif isinstance(func.parent, nodes.Module):
+        found = sites.calls_of(func)
+    else:
+        return False
+    if not found:
+        return False
+    for site, skips_self in found:
+        for names, value in astutil.bind_call(site, func, skips_self):
+            if param.name in names and (mindspore_object(value) == TENSOR or cell_output(value) == TENSOR):
+                return False
+    return True
+
+
+def _in_loop_with(use: nodes.NodeNG, other: nodes.NodeNG, frame: nodes.NodeNG) -> bool:
+    """Whether a loop of ``frame`` around ``use`` also holds ``other``."""
+    node = use.parent
+    while node is not None and node is not frame:
+        if isinstance(node, (nodes.For, nodes.While)) and node.parent_of(other):
+            return True
+        node = node.parent
+    return False
+
+
 def _passed_object(name: nodes.Name, param: nodes.AssignName, depth: int) -> str | None:
     """What every caller in sight passes for a parameter: one kind, else None."""
     func = name.frame()

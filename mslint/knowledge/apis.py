@@ -1519,12 +1519,16 @@ for _name in ("Softmax", "LogSoftmax", "Softmin", "GLU"):
 # The primitives ops.Softmax(axis=-1) and ops.LogSoftmax(axis=-1) take only the axis and
 # are then called on the tensor; ported code writes ops.Softmax(x, dim=-1) for
 # torch.softmax(x, dim=-1). No rename: with the tensor given first, axis=... fails too.
-for _name, _function in (("Softmax", "softmax"), ("LogSoftmax", "log_softmax")):
+# Likewise ops.Stack(axis=0), called on the sequence: ops.Stack([a, b], dim=0) for
+# torch.stack([a, b], dim=0) raises TypeError (tests/oracle/test_training_loop.py).
+for _name, _function, _torch, _operand in (("Softmax", "softmax", "torch.nn.Softmax", "x"),
+                                           ("LogSoftmax", "log_softmax", "torch.nn.LogSoftmax", "x"),
+                                           ("Stack", "stack", "torch.stack", "xs")):
     TORCH_KEYWORD_APIS[f"mindspore.ops.{_name}"] = TorchKeywordApi(
-        f"torch.nn.{_name}",
+        _torch,
         {"dim": TorchKeyword(
-            instead=f"build the primitive with the axis and call it on the tensor, ops.{_name}(axis=...)(x), "
-                    f"or call ops.{_function}(x, axis=...)")},
+            instead=f"build the primitive with the axis and call it on the {'tensors' if _operand == 'xs' else 'tensor'}, "
+                    f"ops.{_name}(axis=...)({_operand}), or call ops.{_function}({_operand}, axis=...)")},
     )
 for _name in ("LSTM", "GRU", "RNN", "LSTMCell", "GRUCell", "RNNCell"):
     TORCH_KEYWORD_APIS[f"mindspore.nn.{_name}"] = TorchKeywordApi(f"torch.nn.{_name}", _renames(bias="has_bias"))

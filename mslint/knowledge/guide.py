@@ -278,12 +278,30 @@ MISSING_NAMES: dict[str, str] = {
     # (tests/oracle/test_migration_api.py). ChainedScheduler has no spelling: left out.
     **{"mindspore.nn." + name: "mindspore.experimental.optim.lr_scheduler." + name for name in TORCH_SCHEDULERS_IN_EXPERIMENTAL},
     "mindspore.nn.OneCycleLR": "a list of per-step learning rates",
+    # torch's legacy name of the schedulers' base class (torch.optim.lr_scheduler._LRScheduler,
+    # a subclass of LRScheduler) looked up in mindspore.nn (``from mindspore.nn.lr_scheduler
+    # import _LRScheduler``: ModuleNotFoundError; tests/oracle/test_migration_api.py):
+    # experimental's LRScheduler is subclassed the same way (get_lr() over base_lrs)
+    # (both spellings: resolve.canonical folds mindspore.nn.lr_scheduler.X into
+    # mindspore.nn.X for public class names only)
+    **{name: "mindspore.experimental.optim.lr_scheduler.LRScheduler"
+       for name in ("mindspore.nn._LRScheduler", "mindspore.nn.lr_scheduler._LRScheduler")},
     # torch.optim and torch.utils.data looked up in mindspore (absent in 2.10:
     # ``from mindspore import optim`` raises ImportError, ``mindspore.utils.data``
     # AttributeError; tests/oracle/test_migration_api.py): experimental.optim has
     # torch.optim's classes with PyTorch's arguments, mindspore.dataset the data pipeline
     "mindspore.optim": "mindspore.experimental.optim",
     "mindspore.utils.data": "mindspore.dataset",
+    # torch.nn.utils.data (sic), torch.distributed and torch.cuda.amp looked up in
+    # mindspore (``from mindspore.nn.utils import data``: ImportError; ``import
+    # mindspore.distributed``, ``from mindspore.cuda.amp import ...``:
+    # ModuleNotFoundError; tests/oracle/test_migration_api.py): mindspore.mint.distributed
+    # has torch.distributed's functions (init_process_group, get_world_size, all_reduce...);
+    # mindspore.amp casts a network (auto_mixed_precision) and scales losses (DynamicLossScaler)
+    "mindspore.nn.utils.data": "mindspore.dataset",
+    "mindspore.distributed": "mindspore.mint.distributed",
+    "mindspore.cuda.amp.autocast": "mindspore.amp.auto_mixed_precision",
+    "mindspore.cuda.amp.GradScaler": "mindspore.amp.DynamicLossScaler",
     # PyTorch's typed tensor classes looked up in mindspore (absent in 2.10:
     # tests/oracle/test_migration_api.py): a Tensor of that dtype (TORCH_TENSOR_TYPES)
     **{"mindspore." + name: "mindspore.Tensor" for name in (
@@ -310,9 +328,19 @@ MISSING_NAME_ADVICE: dict[str, str] = {
         "the network itself, with mindspore.set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, "
         "gradients_mean=True) after communication.init()"
     ),
-    "mindspore.utils.data": (
+    **{name: (
         "mindspore.dataset (a DataLoader: mindspore.dataset.GeneratorDataset(source, column_names=[...])"
-        ".batch(batch_size))"),
+        ".batch(batch_size))") for name in ("mindspore.utils.data", "mindspore.nn.utils.data")},
+    **{name: (
+        "mindspore.experimental.optim.lr_scheduler.LRScheduler (PyTorch's base class: a subclass's get_lr() "
+        "reads base_lrs and last_epoch), on a mindspore.experimental.optim optimizer")
+       for name in ("mindspore.nn._LRScheduler", "mindspore.nn.lr_scheduler._LRScheduler")},
+    "mindspore.cuda.amp.autocast": (
+        "mindspore.amp.auto_mixed_precision(network, amp_level=\"O1\") once on the network "
+        "(MindSpore has no autocast context)"),
+    "mindspore.cuda.amp.GradScaler": (
+        "mindspore.amp.DynamicLossScaler(scale_value, scale_factor, scale_window): scale the loss, "
+        "unscale the gradients, and adjust it with mindspore.amp.all_finite(grads)"),
     **{f"mindspore.{name}": f"mindspore.Tensor(data, dtype=mindspore.{dtype}) (PyTorch's {name} holds {dtype.rstrip('_')})"
        for name, dtype in TORCH_TENSOR_TYPES.items()},
 }

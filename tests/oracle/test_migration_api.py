@@ -38,7 +38,11 @@ for qname, replacement in {names}:
         mine = {{p.name for p in inspect.signature(getattr(importlib.import_module(target_module), target_name)).parameters.values()
                 if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}}
         subset = mine <= set(inspect.signature(getattr(torch.nn, name)).parameters)
-    found[qname] = [hasattr(importlib.import_module(module), name), exists, in_torch, subset]
+    try:
+        present = hasattr(importlib.import_module(module), name)
+    except ModuleNotFoundError:  # mindspore.cuda.amp: no such module at all
+        present = False
+    found[qname] = [present, exists, in_torch, subset]
 report(linear=hasattr(nn, "Linear"), **found)
 ''')
     wrong = {qname: result[qname] for qname in guide.MISSING_NAMES if result[qname] != [False, True, True, True]}
@@ -118,6 +122,47 @@ report(**{name: attempt(lambda name=name: importlib.import_module(name) and None
     assert result["mindspore.nn.functional"][1].startswith("ModuleNotFoundError"), result
     assert result["mindspore.common.initializer"] == ["ok", None], result
     assert result["mindspore.mint.nn.functional"] == ["ok", None], result
+
+
+def test_ms_torch_class_name_torch_packages_are_missing(run_snippet):
+    """torch's packages looked up in mindspore: ``import mindspore.distributed``,
+    ``from mindspore.cuda.amp import GradScaler``, ``from mindspore.nn.lr_scheduler
+    import _LRScheduler`` raise ModuleNotFoundError, ``from mindspore.nn.utils import
+    data`` ImportError. What the messages name instead works: mindspore.mint.distributed
+    has torch.distributed's functions; mindspore.amp's auto_mixed_precision and
+    DynamicLossScaler take the arguments the advice names; a subclass of
+    experimental's LRScheduler defining get_lr() over base_lrs steps like PyTorch's."""
+    result = run_snippet('''
+import importlib, inspect
+import torch.distributed as td
+def load(statement):
+    return attempt(lambda: exec(statement, {}) and None)
+from mindspore import amp
+from mindspore.experimental import optim
+from mindspore.experimental.optim.lr_scheduler import LRScheduler
+import mindspore.mint.distributed as md
+class Const(LRScheduler):
+    def get_lr(self):
+        return list(self.base_lrs)
+net = nn.Dense(2, 2)
+sched = Const(optim.Adam(net.trainable_params(), lr=0.1))
+sched.step()
+report(distributed=load("import mindspore.distributed"),
+       amp=load("from mindspore.cuda.amp import autocast, GradScaler"),
+       scheduler=load("from mindspore.nn.lr_scheduler import _LRScheduler"),
+       data=load("from mindspore.nn.utils import data"),
+       mint=[name for name in ("init_process_group", "get_world_size", "get_rank", "all_reduce", "barrier",
+                               "broadcast", "all_gather") if not (hasattr(md, name) and hasattr(td, name))],
+       scaler=sorted(set(inspect.signature(amp.DynamicLossScaler).parameters)),
+       mixed="amp_level" in inspect.signature(amp.auto_mixed_precision).parameters,
+       last=[round(float(lr), 6) for lr in sched.get_last_lr()])
+''')
+    for key in ("distributed", "amp", "scheduler"):
+        assert result[key][0] == "error" and result[key][1].startswith("ModuleNotFoundError"), result
+    assert result["data"][0] == "error" and result["data"][1].startswith("ImportError"), result
+    assert result["mint"] == [], result
+    assert result["scaler"] == ["scale_factor", "scale_value", "scale_window"], result
+    assert result["mixed"] is True and result["last"] == [0.1], result
 
 
 def test_ms_torch_class_name_torch_tensor_types_are_missing(run_snippet):

@@ -163,17 +163,32 @@ def torch_keywords() -> dict[str, tuple[str, dict[str, tuple[str | None, str | N
             continue
         names = {name for name, kind, _ in signature if kind in ("pk", "k")}
         varargs = any(kind == "*" for _, kind, _ in signature)
-        torch_params = torch_signature(apis()[torch_api], candidate) or []
+        torch_params = _every_overload(apis()[torch_api], candidate)
         parameters = candidate.get("parameters") or {}
         keywords = {}
         for name, kind, default in torch_params:
-            if kind not in ("pk", "k") or name in names or name.startswith("_"):
+            if kind not in ("pk", "k") or name in names or name.startswith("_") or name in keywords:
                 continue  # PyTorch's private parameters (_stacklevel) are never written
             rename = parameters.get(name)
             keywords[name] = (rename if rename in names else None, default, varargs and kind == "pk")
         if keywords:
             table[api] = (torch_api, keywords, candidate["kind"])
     return table
+
+
+def _every_overload(entry_: dict, candidate: dict) -> list[list]:
+    """The PyTorch parameters the candidate was compared with, then those only
+    PyTorch's other overloads take (``size`` of ``torch.normal(mean, std, size)``):
+    a keyword any overload takes is PyTorch's, and a MindSpore signature without
+    it refuses it all the same."""
+    found = list(torch_signature(entry_, candidate) or [])
+    seen = {name for name, _, _ in found}
+    for overload in (entry_.get("torch") or {}).get("overloads") or ():
+        for param in overload:
+            if param[0] not in seen:
+                seen.add(param[0])
+                found.append(param)
+    return found
 
 
 def positional_orders() -> dict[str, tuple[str, list[list], list[list], dict[str, str | None]]]:
