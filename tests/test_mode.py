@@ -554,6 +554,11 @@ def test_the_training_flag_is_fixed_only_when_every_compiling_program_agrees(tmp
     ("class Momentum(Optimizer):\n    pass\n", False),
     ("def train_loop(net):\n    pass\n", False),
     ("x = '中文'  # 训练 train(net)\nopt = nn.Adam(net.trainable_params())\n", False),
+    # reads of the training split, and a helper's definition header: no training step
+    ("clip = self._get_video_train_data(key)\ndata = create_train_dataset(cfg)\nds = build_trainset(cfg)\n", False),
+    ("def _get_video_train_data(self, key):\n    pass\n", False),
+    ("loss = train_step(x)\n", True),
+    ("data = get_train_data_parallel(net)\n", True),
 ])
 def test_training_text_is_read_past_comments_strings_and_idle_optimizers(source: str, trains: bool) -> None:
     data = source.encode("utf-8")

@@ -990,6 +990,30 @@ def test_a_package_module_importing_its_siblings_by_bare_name_is_a_script(tmp_pa
     assert model.decision(paths["seg/models/net.py"], "Net") == mode.Decision(mode.PYNATIVE, "../main.py runs PyNative")
 
 
+def test_a_package_module_the_project_runs_with_dash_m_is_a_program(tmp_path: Path) -> None:
+    # src/train.py says it runs as ``python -m src.train``, app.py that src/serve runs
+    # as ``python -m src.serve``: programs, though app.py imports the package;
+    # src/check.py, named nowhere, stays a self-test (``-m src.train_all`` names another module)
+    paths = _project(tmp_path, {
+        "src/__init__.py": "",
+        "src/net.py": CELL.format(name="Net"),
+        "src/train.py": '"""Run from the root: python -m src.train --epochs 5"""\n'
+                        "import mindspore as ms\nfrom src.net import Net\n"
+                        "def main():\n    ms.set_context(mode=ms.GRAPH_MODE)\n    Net()(None)\n"
+                        "if __name__ == '__main__':\n    main()\n",
+        "src/check.py": "from src.net import Net\nif __name__ == '__main__':\n    Net()(None)\n",
+        "src/serve/__init__.py": "",
+        "src/serve/__main__.py": "from src.net import Net\nif __name__ == '__main__':\n    Net()(None)\n",
+        "app.py": "from src.net import Net\n"
+                  "print('serve with: python -m src.serve --port 80; not python -m src.train_all')\n"
+                  "if __name__ == '__main__':\n    Net()(None)\n",
+    })
+    model = _model(tmp_path)
+    assert sorted(os.path.relpath(program.path, tmp_path) for program in model.programs) == [
+        "app.py", os.path.join("src", "serve", "__main__.py"), os.path.join("src", "train.py")]
+    assert model.decision(paths["src/net.py"], "Net").mode == mode.GRAPH
+
+
 @pytest.mark.usefixtures("_isolated")
 def test_a_training_step_follows_a_network_of_another_module(tmp_path: Path, capsys, monkeypatch) -> None:
     # a PyNative loop differentiates a function calling a Cell defined in model.py:
@@ -1173,3 +1197,26 @@ def test_a_program_that_only_loads_weights_and_runs_forward_does_not_train(
     assert model.verdict(files["net.py"])["untrained"] == ([] if trains else ["Net"])
 
 
+
+
+@pytest.mark.parametrize(("source", "shadowed"), [
+    ("class Net:\n    def f(self):\n        return 1  # here\n\nclass Net:\n    def g(self):\n        return Net\n", True),
+    ("def build():\n    return 1  # here\n\nbuild = 3\n", True),
+    ("class Net:\n    x = 1  # here\n\nfrom other import Net\n", True),
+    # read before the rebinding, or by it; decorated; rebound only under an if; never rebound
+    ("class Net:\n    x = 1  # here\n\nAlias = Net\n\nclass Net:\n    pass\n", False),
+    ("class Net:\n    x = 1  # here\n\nclass Net(Net):\n    pass\n", False),
+    ("class Net:\n    x = 1  # here\n\nNet = wrap(Net)\n", False),
+    ("@register\nclass Net:\n    x = 1  # here\n\nclass Net:\n    pass\n", False),
+    ("class Net:\n    x = 1  # here\n\nif flag:\n    class Net:\n        pass\n", False),
+    ("class Net:\n    x = 1  # here\n\nclass Other:\n    pass\n", False),
+])
+def test_a_definition_replaced_by_a_later_one_of_its_name_is_never_reached(source: str, shadowed: bool) -> None:
+    import astroid  # noqa: PLC0415
+
+    module = astroid.parse(source)
+    line = source.split("\n").index(next(text for text in source.split("\n") if "# here" in text)) + 1
+    node = next(found for found in module.nodes_of_class(astroid.nodes.NodeNG)
+                if getattr(found, "lineno", None) == line and type(found).__name__ in ("Return", "Assign"))
+    assert (programs.reach_name(node) == programs.SHADOWED) is shadowed
+    assert (programs.trained_at("nowhere.py", programs.reach_name(node)) is False) is shadowed

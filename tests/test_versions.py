@@ -82,3 +82,47 @@ def _norm_calls() -> dict[str, nodes.Call]:
 def test_code_only_an_older_mindspore_runs(call: str, expected: bool) -> None:
     found = _norm_calls()[call]
     assert versions.older_mindspore_only(found) is expected
+
+
+_HELPERS = '''
+import mindspore as ms
+from packaging import version
+
+def is_old_ms(last="1.10.1"):
+    """Whether the installed MindSpore is at most ``last``."""
+    return version.parse(ms.__version__) <= version.parse(last)
+
+def is_new_ms():
+    return version.parse(ms.__version__) >= version.parse("2.0")
+
+def is_old_on(last, device):
+    return version.parse(ms.__version__) <= version.parse(last) and device == "Ascend"
+
+def logged_old(last="1.10.1"):
+    print(last)
+    return version.parse(ms.__version__) <= version.parse(last)
+
+def old_by_helper(last="1.10.1"):
+    return is_old_ms(last)
+'''
+
+
+@pytest.mark.parametrize(
+    ("test", "expected"),
+    [
+        ('is_old_ms("2.0.0-alpha")', False),
+        ("is_old_ms()", False),
+        ('is_old_ms(last="3.0")', True),
+        ('not is_old_ms("2.0.0-alpha")', True),
+        ("is_new_ms()", True),
+        ('is_old_on("2.0", "Ascend")', False),  # decided by the version part alone: an "and" with False
+        ('is_old_on("3.0", device)', None),  # the other part is not known
+        ('logged_old("2.0")', None),  # more than one return in its body
+        ('old_by_helper("2.0")', None),  # one level only
+        ("is_old_ms(current)", None),  # an argument that is not a literal
+        ("is_old_ms(*versions)", None),
+    ],
+)
+def test_a_project_helper_that_returns_a_version_check_is_read(test: str, expected: bool | None) -> None:
+    node = astroid.extract_node(f"{_HELPERS}\n{test} #@")
+    assert versions.holds_on_measured(node) is expected

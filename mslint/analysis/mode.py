@@ -87,15 +87,23 @@ TRAINS_AS_WRITTEN = (
     rb"|\b(?:Momentum|Adam\w*|SGD|Lamb|LARS|RMSProp|Optimizer)\s*\("
 )
 _OPTIMIZER_NAME = re.compile(r"(?:Momentum|Adam\w*|SGD|Lamb|LARS|RMSProp|Optimizer)")
-# where a TRAINS match is only a definition's header (``def train_loop(``, ``class Momentum(Optimizer)``)
-_DEFINED = re.compile(rb"\b(?:def|class)\s+$")
+# where a TRAINS match is only a definition's header (``def train_loop(``, ``def _get_train_data(``,
+# ``class Momentum(Optimizer)``)
+_DEFINED = re.compile(rb"\b(?:def|class)\s+\w*$")
+# a TRAINS match naming the training split of the data, not a training step:
+# ``get_train_data(``, ``create_train_dataset(``, ``train_loader(``: reading data trains nothing
+_TRAINING_DATA = re.compile(
+    rb"[Tt]rain(?:_?(?:data|dataset|datasets|dataloader|loader|set|sets|samples?|files?|list|split|"
+    rb"transforms?|images?|labels?|ids))+\s*\("
+)
 
 
 def training_lines(data: bytes, tree: ast.AST | None) -> list[int] | None:
     """The lines where a source that TRAINS matches shows training, read past its
     comments and string literals (a commented-out ``# train_loop(...)``, a
     docstring's ``do_train(bool)``), past the headers of definitions (``def
-    train_loop(``: the calls of it are what trains) and past an optimizer that is
+    train_loop(``: the calls of it are what trains), past calls that name the
+    training split of the data (``get_train_data(``, _TRAINING_DATA) and past an optimizer that is
     built and never used (``optimizer = nn.Adam(...)`` whose name nothing in its
     scope reads: nothing steps it, and no Model or TrainOneStepCell is given it).
     None when the source cannot be read so (no tree, a tokenizer error): then the
@@ -117,6 +125,8 @@ def training_lines(data: bytes, tree: ast.AST | None) -> list[int] | None:
         if any(start <= at < end for start, end in idle):
             continue
         if _DEFINED.search(masked, max(0, masked.rfind(b"\n", 0, at) + 1), at):
+            continue
+        if _TRAINING_DATA.match(masked, at):
             continue
         lines.append(masked.count(b"\n", 0, at) + 1)
     return lines

@@ -100,8 +100,8 @@ layer, not the module it sits in:
   reaches it (:func:`reached_at`); findings carry it. A file's main guard is
   reached only where the file is a program: importing the file does not run it
   (a package module's self-test other programs import stays no program, and its
-  code unreached; whether it trains what it builds is still judged, as the
-  program it is when the file runs: Model._main_only_evaluates).
+  code unreached; whether it trains what it builds is still judged, from the
+  training it shows when the file runs: Model._main_only_evaluates).
 
 Each file is read once into its facts (mslint.analysis.facts: standard library
 ``ast``, no user code run; a dict the command caches by content hash), and only
@@ -489,7 +489,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         package: a module of a library with a main guard is a self-test or demo,
         not one of its programs; a folder of scripts with an ``__init__.py`` (a
         model-zoo project) is no library; a module importing a sibling by its
-        bare name runs as a script (_imports_by_own_folder). Outside packages, also a file nothing
+        bare name runs as a script (_imports_by_own_folder), and one a file in
+        sight names after ``-m`` runs as a module (_run_as_module). Outside packages, also a file nothing
         imports whose top level runs project code (a script without a main guard)."""
         if not self._entry_text(path):
             return (self._script_candidate(path) and self._runs_project_code(path) and not self._imported(path))
@@ -501,6 +502,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
             top = os.path.dirname(top)
         if self._imports_by_own_folder(path, top):
             return True  # run as a script from its folder (``python main.py``), whoever imports the package
+        if self._run_as_module(path, top):
+            return True  # ``python -m src.train``, as the project says, whoever imports the package
         if self._package_imported(top):
             return False
         if b"__main__" in (self.data(path) or b""):
@@ -509,6 +512,24 @@ class Model:  # pylint: disable=too-many-instance-attributes
         # (``run_model(...)`` after its set_context); a package module that only
         # sets the mode on import decides its own (mslint.analysis.scope)
         return self._runs_project_code(path)
+
+    def _run_as_module(self, path: str, top: str) -> bool:
+        """Whether the package module at ``path``, with a main guard, is named as
+        a module to run by a Python file in sight (its own usage docstring, a
+        launcher's command line, a message): ``-m src.train`` for
+        ``src/train.py`` of the package at ``top`` (``-m src`` for
+        ``src/__main__.py``). The project runs it as a program."""
+        if b"__main__" not in (self.data(path) or b""):
+            return False
+        parts = os.path.relpath(os.path.splitext(path)[0], os.path.dirname(top)).split(os.sep)
+        if parts[-1] == "__main__":
+            parts.pop()
+        if not parts or not all(part.isidentifier() for part in parts):
+            return False
+        dotted = ".".join(parts).encode()
+        pattern = re.compile(rb"(?<![\w.-])-m[ \t]+" + re.escape(dotted) + rb"(?![\w.])")
+        return any(dotted in (self.data(other) or b"") and pattern.search(self.data(other) or b"")
+                   for other in [path, *sorted(set(self.files) - {path})])
 
     def _imports_by_own_folder(self, path: str, top: str) -> bool:
         """Whether a module of a package imports a sibling by its bare name
@@ -1850,9 +1871,12 @@ class Model:  # pylint: disable=too-many-instance-attributes
 
     def _main_only_evaluates(self, path: str) -> bool:
         """Whether the main guard of ``path``, the program the file is when it is
-        run (a program in sight, or the self-test of a package module other
-        programs import, judged as one), may not train what it builds: nothing it
-        reaches trains, and it shows a use of what it builds (Model._may_train)."""
+        run, may not train what it builds. A program in sight: nothing it reaches
+        trains, and it shows a use of what it builds (Model._may_train). The
+        self-test of a package module other programs import: nothing it reaches
+        shows training (an optimizer, a gradient, ``train(``, ``set_train()``); a
+        self-test that builds the network and only prints its size or output
+        shape trains nothing, whatever use of it mslint cannot read."""
         own = [program for program in self.programs if program.path == path]
         if own:
             return not any(program.trains for program in own)
@@ -1863,7 +1887,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         finally:
             self._by_lookup.intersection_update(before)  # reaching it decides nothing for the programs
         reached = alone.reached or set()
-        return not self._may_train(path, {node[0] for node in reached}, reached)
+        return not any(self._trains_in(file, reached) for file in {node[0] for node in reached} | {path})
 
     def _only_evaluated(self, path: str, name: str) -> bool:
         """Whether programs in sight build top-level ``name`` of ``path`` and none
@@ -2298,12 +2322,20 @@ def top_level_name(node: Any) -> str:
     return name if isinstance(name, str) and type(top).__name__ in ("ClassDef", "FunctionDef", "AsyncFunctionDef") else MODULE
 
 
+# reach_name of code in a top-level definition a later one of the same name
+# rebinds before anything reads it (_shadowed): nothing can build or call it
+SHADOWED = "<shadowed>"
+
+
 def reach_name(node: Any) -> str:
     """The name reachability is kept under for an astroid node: ``C.m`` in a
-    method of a top-level class, else its top-level name."""
+    method of a top-level class, else its top-level name; SHADOWED in a
+    top-level class or function that a later one of the same name replaces."""
     name = top_level_name(node)
     if name == MODULE:
         return MAIN if _in_main_guard(node) else name
+    if _shadowed(node):
+        return SHADOWED
     inner = node
     try:
         while inner.parent is not None and inner.parent.parent is not None and inner.parent.parent.parent is not None:
@@ -2314,6 +2346,71 @@ def reach_name(node: Any) -> str:
     if type(inner).__name__ in ("FunctionDef", "AsyncFunctionDef") and type(inner.parent).__name__ == "ClassDef":
         return f"{name}.{inner.name}"
     return name
+
+
+def _shadowed(node: Any) -> bool:
+    """Whether the top-level class or function holding astroid ``node`` is
+    replaced before anything can use it: the module's own top level later binds
+    its name again (a class, a function, an assignment, an import, not under an
+    ``if`` or ``try``), it has no decorator (one may register it), and no code
+    from it to that rebinding names it (an alias, a subclass, a call): what
+    imports or calls the name gets the later object, so this one is never built
+    nor run."""
+    top = node
+    try:
+        while top.parent is not None and top.parent.parent is not None:
+            top = top.parent
+        module, name = top.parent, top.name
+        if type(top).__name__ not in ("ClassDef", "FunctionDef", "AsyncFunctionDef") or top.decorators is not None:
+            return False
+        body = list(module.body)
+        start = next(index for index, statement in enumerate(body) if statement is top)
+    except (AttributeError, StopIteration):
+        return False
+    end = next((index for index in range(start + 1, len(body)) if _binds(body[index], name)), None)
+    if end is None:
+        return False
+    parts = [*body[start + 1:end], *_run_when_defined(body[end])]
+    # read before the rebinding, or by it (``class C(C):``, ``C = wrap(C)``): the first one is used
+    return not any(getattr(found, "name", None) == name for part in parts for found in _names_in(part))
+
+
+def _binds(statement: Any, name: str) -> bool:
+    """Whether a top-level astroid statement binds ``name`` unconditionally."""
+    kind = type(statement).__name__
+    if kind in ("ClassDef", "FunctionDef", "AsyncFunctionDef"):
+        return statement.name == name
+    if kind in ("Assign", "AnnAssign"):
+        targets = statement.targets if kind == "Assign" else [statement.target]
+        return any(type(target).__name__ == "AssignName" and target.name == name for target in targets) \
+            and (kind == "Assign" or statement.value is not None)
+    if kind in ("Import", "ImportFrom"):
+        return any((alias or (module.split(".")[0] if kind == "Import" else module)) == name
+                   for module, alias in statement.names)
+    return False
+
+
+def _run_when_defined(statement: Any) -> list:
+    """The parts of a top-level astroid statement that run when it runs: all of
+    it, except the bodies of functions (a class body's methods included), which
+    run only when called, after the name is rebound."""
+    kind = type(statement).__name__
+    if kind in ("FunctionDef", "AsyncFunctionDef"):
+        return [*(statement.decorators.nodes if statement.decorators else ()), *statement.args.defaults,
+                *(default for default in statement.args.kw_defaults if default is not None)]
+    if kind == "ClassDef":
+        return [*(statement.decorators.nodes if statement.decorators else ()), *statement.bases,
+                *(keyword.value for keyword in statement.keywords or ()),
+                *(part for inner in statement.body for part in _run_when_defined(inner))]
+    return [statement]
+
+
+def _names_in(node: Any) -> Iterable:
+    """The astroid Name nodes in ``node`` and below (``node`` itself included)."""
+    if type(node).__name__ == "Name":
+        yield node
+    for child in node.get_children():
+        yield from _names_in(child)
 
 
 def _in_main_guard(node: Any) -> bool:
@@ -2336,7 +2433,8 @@ def reached_at(path: str | None, name: str) -> bool | None:
     """Whether a program in sight reaches top-level ``name`` of the file at
     ``path`` (MODULE: the file is imported by one; MAIN: its main guard, which
     runs only where the file is a program: importing it, or a self-test of a
-    package module other programs import, does not run it); None when no
+    package module other programs import, does not run it; SHADOWED: a
+    definition a later one of its name replaces, never reached); None when no
     program is in sight."""
     verdict = verdict_for(path)
     if verdict is None or not verdict.get("programs"):
@@ -2354,7 +2452,10 @@ def trained_at(path: str | None, name: str) -> bool | None:
     (Model._only_evaluated); None when no program is in sight (a library: anyone
     may train it); True otherwise, also for code no program builds. MAIN: the
     file's main guard, False where the program it is when the file runs (a
-    package module's self-test included) may not train (Model._main_only_evaluates)."""
+    package module's self-test included) may not train (Model._main_only_evaluates).
+    SHADOWED (reach_name): False, a definition a later one replaces is never built."""
+    if name == SHADOWED:
+        return False  # replaced by a later definition of its name: never built, never trained
     verdict = verdict_for(path)
     if verdict is None or not verdict.get("programs"):
         return None

@@ -18,7 +18,11 @@ where its outcome on the measured version is certain: ``ms.__version__``
 compared with a literal version (as strings, exactly as Python compares them,
 or through ``version.parse``/``LooseVersion``...), or handed with one to a
 function whose name says the comparison (``is_version_ge(ms.__version__,
-"1.11.0")``, ``version_lt``). Anything else is not a version check.
+"1.11.0")``, ``version_lt``), or a call of a function of the project whose
+body only returns such a check (``def is_old_ms(last="1.10.1"): return
+version.parse(ms.__version__) <= version.parse(last)``), its parameters read
+from the call's literal arguments or their defaults (one level: a check that
+calls another helper is not followed). Anything else is not a version check.
 """
 
 from __future__ import annotations
@@ -92,24 +96,74 @@ def _after_early_exit(statement: nodes.NodeNG, block_owner: nodes.NodeNG | None)
     return False
 
 
-def holds_on_measured(test: nodes.NodeNG) -> bool | None:
+def holds_on_measured(test: nodes.NodeNG, bound: dict[str, nodes.NodeNG] | None = None) -> bool | None:
     """The outcome of a version check on the measured MindSpore; None when
-    ``test`` is not one that can be read."""
+    ``test`` is not one that can be read. ``bound``: in a helper's body
+    (_helper_check), its parameters' arguments."""
     if isinstance(test, nodes.UnaryOp) and test.op == "not":
-        inner = holds_on_measured(test.operand)
+        inner = holds_on_measured(test.operand, bound)
         return None if inner is None else not inner
     if isinstance(test, nodes.BoolOp):
-        results = [holds_on_measured(value) for value in test.values]
+        results = [holds_on_measured(value, bound) for value in test.values]
         decisive = test.op == "or"
         if decisive in results:
             return decisive
         return None if None in results else not decisive
     if isinstance(test, nodes.Compare) and len(test.ops) == 1:
         symbol, right = test.ops[0]
-        return _compare(test.left, symbol, right)
+        return _compare(_argument(test.left, bound), symbol, _argument(right, bound))
     if isinstance(test, nodes.Call):
-        return _named_check(test)
+        named = _named_check(test, bound)
+        return named if named is not None or bound is not None else _helper_check(test)
     return None
+
+
+def _helper_check(call: nodes.Call) -> bool | None:
+    """The outcome of a call of a project function (mslint.analysis.resolve.
+    project_callee) whose body, past its docstring, is one ``return`` of a
+    version check, with each parameter read from the call's argument or its
+    default; None when it is not one, or an argument is not written in the call
+    (``*args``, ``**kwargs``)."""
+    function = resolve.project_callee(call.func)
+    if function is None or function.decorators is not None or function.is_method() or function.args.args is None:
+        return None
+    body = [statement for statement in function.body
+            if not (isinstance(statement, nodes.Expr) and isinstance(statement.value, nodes.Const))]
+    if len(body) != 1 or not isinstance(body[0], nodes.Return) or body[0].value is None:
+        return None
+    arguments = function.args
+    if arguments.vararg or arguments.kwarg or arguments.kwonlyargs or arguments.posonlyargs \
+            or any(isinstance(arg, nodes.Starred) for arg in call.args) or len(call.args) > len(arguments.args):
+        return None
+    names = [arg.name for arg in arguments.args]
+    bound: dict[str, nodes.NodeNG] = dict(zip(names, call.args))
+    for keyword in call.keywords or ():
+        if keyword.arg is None or keyword.arg not in names or keyword.arg in bound:
+            return None
+        bound[keyword.arg] = keyword.value
+    defaults = dict(zip(names[len(names) - len(arguments.defaults):], arguments.defaults))
+    for name in names:
+        if name not in bound:
+            if name not in defaults:
+                return None
+            bound[name] = defaults[name]
+    return holds_on_measured(body[0].value, bound)
+
+
+def _argument(expr: nodes.NodeNG, bound: dict[str, nodes.NodeNG] | None) -> nodes.NodeNG:
+    """``expr``, or in a helper's body the argument its parameter ``expr`` names."""
+    if bound and isinstance(expr, nodes.Name) and expr.name in bound:
+        return bound[expr.name]
+    if bound and isinstance(expr, nodes.Call) and _parser_call(expr) and len(expr.args) == 1 \
+            and isinstance(expr.args[0], nodes.Name) and expr.args[0].name in bound:
+        argument = bound[expr.args[0].name]  # version.parse(last): the literal the call gives ``last``
+        return argument if isinstance(argument, nodes.Const) or _parser_call_of_literal(argument) else expr
+    return expr
+
+
+def _parser_call_of_literal(expr: nodes.NodeNG) -> bool:
+    return isinstance(expr, nodes.Call) and _parser_call(expr) and len(expr.args) == 1 \
+        and isinstance(expr.args[0], nodes.Const)
 
 
 def _compare(left: nodes.NodeNG, symbol: str, right: nodes.NodeNG) -> bool | None:
@@ -126,7 +180,7 @@ def _compare(left: nodes.NodeNG, symbol: str, right: nodes.NodeNG) -> bool | Non
     return None
 
 
-def _named_check(call: nodes.Call) -> bool | None:
+def _named_check(call: nodes.Call, bound: dict[str, nodes.NodeNG] | None = None) -> bool | None:
     """``is_version_ge(ms.__version__, "1.11.0")`` and its kind: a function
     whose name says the comparison, given the installed version and a literal."""
     name = call.func.attrname if isinstance(call.func, nodes.Attribute) else getattr(call.func, "name", "")
@@ -137,7 +191,7 @@ def _named_check(call: nodes.Call) -> bool | None:
         symbol = direction + "=" if direction and "equal" in words else direction
     if symbol is None or len(call.args) != 2 or call.keywords:
         return None
-    first, second = call.args
+    first, second = (_argument(arg, bound) for arg in call.args)
     if not _is_installed_version(first, parsed=None):
         first, second, symbol = second, first, _FLIPPED[symbol]
     literal = _literal(second, parsed=True)
