@@ -320,8 +320,38 @@ class TorchIdiomsChecker(BaseChecker):
         if isinstance(expr, nodes.IfExp):
             return self._torch_device(expr.body, depth + 1) or self._torch_device(expr.orelse, depth + 1)
         if isinstance(expr, nodes.Name):
-            return self._torch_device(resolve.assigned_value(expr, sole=True), depth + 1)
+            assigned = resolve.assigned_value(expr, sole=True)
+            if assigned is not None:
+                return self._torch_device(assigned, depth + 1)
+            return self._torch_device_parameter(expr, depth)
+        if isinstance(expr, nodes.Attribute):
+            # ``self.device``: every value its class (and user bases) assigns it is a
+            # PyTorch device (``self.device = "cuda"``)
+            attr = astutil.self_attribute(expr)
+            found = astutil.enclosing_method(expr) if attr is not None else None
+            if found is None:
+                return None
+            assigned = scope.analysis(expr.root()).class_facts(found[1]).values(attr)
+            if not assigned or any(value is None for value in assigned):
+                return None
+            devices = [self._torch_device(value, depth + 1) for value in assigned]
+            return devices[0] if all(devices) else None
         return None
+
+    def _torch_device_parameter(self, name: nodes.Name, depth: int) -> str | None:
+        """A parameter whose default is a PyTorch device (``def get_loss(name,
+        device="cuda:0")``) and that no call in sight gives a constant that is not
+        one: a device, never a dtype (callers in other modules are not in sight)."""
+        found = values.parameter_default(name)
+        if found is None:
+            return None
+        spelled_device = self._torch_device(found[1], depth + 1)
+        if spelled_device is None:
+            return None
+        passed = values.values_at_calls(name) or ()
+        if any(not (isinstance(value, str) and value.lower().startswith(apis.TORCH_DEVICE_PREFIXES)) for value in passed):
+            return None  # a caller in the module passes something else, or a value mslint cannot read (a dtype?)
+        return spelled_device
 
     def _check_torch_call(self, node: nodes.Call, qname: str) -> None:
         analysis = scope.analysis(node.root())

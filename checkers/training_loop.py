@@ -167,6 +167,14 @@ class TrainingLoopChecker(BaseChecker):
             "(mindspore.amp.StaticLossScaler/DynamicLossScaler) while the module never calls unscale() "
             "on the gradients.",
         ),
+        "W8009": (
+            "%s trains with %s, whose loss_scale=%s divides every gradient by %s, but %s multiplies the loss "
+            "by it: each step is %s times too small; %s",
+            "ms-optimizer-loss-scale-unmatched",
+            "An nn.Momentum or nn.SGD built with a loss_scale above 1 (it divides the gradients by it) "
+            "trained by a Model given no loss_scale_manager, or by a TrainOneStepCell given no sens: "
+            "nothing multiplies the loss by the scale, so the learning rate is divided by it.",
+        ),
         "E8008": (
             "%s has no keyword '%s' (a misspelling of %s): the call raises %s when it runs; %s",
             "ms-unknown-context-keyword",
@@ -213,6 +221,7 @@ class TrainingLoopChecker(BaseChecker):
     @only_required_for_messages(
         "ms-torch-keyword-args", "ms-grad-without-has-aux", "ms-loss-without-reduction", "ms-missing-set-train",
         "ms-torch-module-method", "ms-loss-scale-without-unscale", "ms-unknown-context-keyword",
+        "ms-optimizer-loss-scale-unmatched",
     )
     def visit_call(self, node: nodes.Call) -> None:
         if isinstance(node.func, nodes.Attribute) and node.func.attrname in apis.TORCH_MODULE_METHODS:
@@ -238,6 +247,8 @@ class TrainingLoopChecker(BaseChecker):
                 self._check_train_cell(node, _short(qname))
         if qname in apis.LOSS_WRAPPERS:
             self._check_loss_wrapper(node, qname)
+        if qname in apis.LOSS_SCALING_TRAINERS:
+            self._check_optimizer_loss_scale(node, qname)
         if (
             len(node.args) >= 2
             and not resolve.is_external(qname)
@@ -550,6 +561,46 @@ class TrainingLoopChecker(BaseChecker):
             )
             self._unscaling_modules[module] = known
         return known
+
+    # -- ms-optimizer-loss-scale-unmatched --------------------------------------
+    def _check_optimizer_loss_scale(self, node: nodes.Call, qname: str) -> None:
+        if not self.linter.is_message_enabled("ms-optimizer-loss-scale-unmatched"):
+            return
+        (index, keyword), (scaling_index, scaling) = apis.LOSS_SCALING_TRAINERS[qname]
+        if astutil.argument(node, scaling_index, scaling) is not None:
+            return  # a manager or sens given (or **kwargs that may carry one)
+        is_model = qname != "mindspore.nn.TrainOneStepCell"
+        if is_model:
+            level = astutil.argument(node, *apis.MODEL_AMP_LEVEL_ARGUMENT)
+            if level is not None and values.constant(level) != "O0":
+                return  # an amp level may bring its own loss scale manager
+            if _only_evaluates(node):
+                return  # nothing is trained with it
+        holder = astutil.argument(node, index, keyword)
+        if not isinstance(holder, (nodes.Name, nodes.Attribute, nodes.Call)):
+            return
+        construction = holder if isinstance(holder, nodes.Call) else _value_of(holder)
+        optimizer = _optimizer_qname(construction)
+        if optimizer not in apis.OPTIMIZER_LOSS_SCALE_ARGUMENT:
+            return
+        given = astutil.argument(construction, apis.OPTIMIZER_LOSS_SCALE_ARGUMENT[optimizer], apis.OPTIMIZER_LOSS_SCALE)
+        if given is None or given is astutil.UNKNOWN:
+            return
+        scale = _scale_value(given)
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale <= 1:
+            return
+        shown = f"{scale:g}"
+        if is_model:
+            missing = "no loss_scale_manager is given to it, so nothing"
+            advice = (f"pass loss_scale_manager=FixedLossScaleManager({shown}, drop_overflow_update=False) "
+                      "to the Model, or drop loss_scale from the optimizer")
+        else:
+            missing = "without sens nothing"
+            advice = f"pass sens={shown} to the TrainOneStepCell, or drop loss_scale from the optimizer"
+        self.add_message(
+            "ms-optimizer-loss-scale-unmatched", node=node,
+            args=(f"{spelled(node.func)}(...)", _short(optimizer), given.as_string(), shown, missing, shown, advice),
+        )
 
     # -- ms-missing-set-train --------------------------------------------------
     @staticmethod
@@ -1187,11 +1238,23 @@ def _uses_of_binding(assign: nodes.Assign, name: str, uses: list[nodes.Name]) ->
     end = min(later) if later else None
     kept = [
         used for used in uses
-        if used.scope() is not scope
+        if (used.scope() is not scope and _reads_enclosing(used, name, scope))
         or ((used.lineno or 0) > line and (end is None or (used.lineno or 0) < end))
         or ((used.lineno or 0) == line and used.statement() is not assign)
     ]
     return kept, end is not None
+
+
+def _reads_enclosing(used: nodes.Name, name: str, scope: nodes.NodeNG) -> bool:
+    """Whether ``used``, in a function or lambda nested in ``scope``, may read the
+    name ``scope`` binds: not where a function in between binds its own (``model``
+    assigned in ``def train()`` is not the module's ``model``)."""
+    frame = used.scope()
+    while frame is not None and frame is not scope:
+        if name in frame.locals:
+            return False
+        frame = frame.parent.scope() if frame.parent is not None else None
+    return True
 
 
 def _evaluates(used: nodes.Name) -> bool:
@@ -1228,6 +1291,25 @@ def _unscales_gradients(scope: nodes.NodeNG) -> bool:
             if "loss" not in name.lower():
                 return True  # not only the loss, unscaled for logging
     return False
+
+
+def _scale_value(expr: nodes.NodeNG) -> object:
+    """The value of a loss scale: a constant (``LOSS_SCALE = 1024.0``, here or imported),
+    or a key of a module-level config dict read as an attribute (``config.loss_scale``
+    with ``config = EasyDict({"loss_scale": 1024, ...})``); UNKNOWN otherwise."""
+    known = values.constant(expr)
+    if known is not astutil.UNKNOWN or not (isinstance(expr, nodes.Attribute) and isinstance(expr.expr, nodes.Name)):
+        return known
+    bound = resolve.constant_binding(expr.expr)
+    if not (isinstance(bound, nodes.Call) and isinstance(bound.func, (nodes.Name, nodes.Attribute))
+            and len(bound.args) == 1 and not bound.keywords and isinstance(bound.args[0], nodes.Dict)
+            and resolve.call_name(bound) in apis.EASYDICT_CLASSES):
+        return astutil.UNKNOWN
+    found = [value for key, value in bound.args[0].items
+             if isinstance(key, nodes.Const) and key.value == expr.attrname]
+    if len(found) != 1 or any(not isinstance(key, nodes.Const) for key, _ in bound.args[0].items):
+        return astutil.UNKNOWN
+    return values.constant(found[0])
 
 
 def _loss_scaler_of(call: nodes.Call, depth: int = 0) -> nodes.NodeNG | None:

@@ -2003,6 +2003,24 @@ LINEAR_OPTIMIZERS: frozenset[str] = frozenset(
     {"mindspore.nn.SGD", "mindspore.nn.Momentum", "mindspore.nn.ASGD", "mindspore.experimental.optim.SGD"}
 )
 OPTIMIZER_WEIGHT_DECAY = "weight_decay"
+# ms-optimizer-loss-scale-unmatched: optimizers that divide every gradient by their
+# ``loss_scale`` (Optimizer.scale_grad) and whose step is linear in the gradient, with
+# the position of ``loss_scale`` (measured signatures, MindSpore 2.10): built with
+# loss_scale=S and trained where nothing multiplies the loss by S, each step is S
+# times too small (measured, tests/oracle/test_training_loop.py).
+OPTIMIZER_LOSS_SCALE_ARGUMENT: dict[str, int] = {"mindspore.nn.Momentum": 4, "mindspore.nn.SGD": 6}
+OPTIMIZER_LOSS_SCALE = "loss_scale"
+# Where a training wrapper builds the step from an optimizer: (position, keyword) of the
+# optimizer, and the argument that multiplies the loss (Model: a loss scale manager;
+# TrainOneStepCell: sens).
+LOSS_SCALING_TRAINERS: dict[str, tuple[tuple[int, str], tuple[int | None, str]]] = {
+    "mindspore.Model": ((2, "optimizer"), (None, "loss_scale_manager")),
+    "mindspore.train.Model": ((2, "optimizer"), (None, "loss_scale_manager")),
+    "mindspore.nn.TrainOneStepCell": ((1, "optimizer"), (2, "sens")),
+}
+# Model(..., amp_level=...): a level other than O0 may bring its own loss scale manager.
+MODEL_AMP_LEVEL_ARGUMENT = (6, "amp_level")
+EASYDICT_CLASSES: frozenset[str] = frozenset({"easydict.EasyDict"})
 
 # ms-torch-module-method: where PyTorch's ``parameters()`` is what an optimizer (or a
 # grad function's weights) gets, MindSpore's equivalent is ``trainable_params()``:

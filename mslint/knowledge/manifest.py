@@ -246,6 +246,8 @@ RULES: tuple[RuleSpec, ...] = (
         fix=Fix("renames the misspelled keyword to the one keyword MindSpore knows that it resembles "
                 "(radients_mean= -> gradients_mean=); none when two resemble it", "safe"),
     ),
+    RuleSpec("ms-optimizer-loss-scale-unmatched", "W8009", _TRAINING_LOOP, "training_loop",
+             unconfirmed=_TRAINING_SETUP),
     # -- issue 25: training steps, checkpoints, data parallel, metrics, seeds (81xx) --
     RuleSpec("ms-aux-before-loss", "E8101", _TRAINING_STEPS, "training_steps", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-data-parallel-gradient-sum", "W8102", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),

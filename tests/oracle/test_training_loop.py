@@ -541,6 +541,51 @@ report(**out)
 
 
 # ---------------------------------------------------------------------------
+# ms-optimizer-loss-scale-unmatched
+# ---------------------------------------------------------------------------
+def test_ms_optimizer_loss_scale_unmatched_divides_the_steps(run_snippet):
+    """nn.Momentum/nn.SGD built with loss_scale=S divide every gradient by S; only a
+    Model given a loss scale manager of the same S (or a TrainOneStepCell given
+    sens=S) multiplies the loss back: without it each step is S times too small."""
+    result = run_snippet('''
+pynative_mode()
+from mindspore.train import Model
+from mindspore.amp import FixedLossScaleManager
+import mindspore.dataset as ds
+
+def moved(make_optimizer, manager=None, cell=None):
+    net = nn.Dense(4, 2, weight_init="ones", bias_init="zeros")
+    before = net.weight.asnumpy().copy()
+    optimizer = make_optimizer(net.trainable_params())
+    x, y = np.ones((8, 4), np.float32), np.zeros((8, 2), np.float32)
+    if cell is None:
+        data = ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(8)
+        extra = {} if manager is None else {"loss_scale_manager": manager}
+        Model(net, nn.MSELoss(), optimizer, **extra).train(1, data, dataset_sink_mode=False)
+    else:
+        cell(nn.WithLossCell(net, nn.MSELoss()), optimizer)(Tensor(x), Tensor(y))
+    return float(np.abs(net.weight.asnumpy() - before).sum())
+
+momentum = lambda s: (lambda p: nn.Momentum(p, 0.1, 0.9, 0.0, s))
+sgd = lambda s: (lambda p: nn.SGD(p, 0.1, loss_scale=s))
+report(
+    momentum_plain=moved(momentum(1.0)),
+    momentum_scaled=moved(momentum(1024.0)),
+    momentum_managed=moved(momentum(1024.0), FixedLossScaleManager(1024.0, drop_overflow_update=False)),
+    sgd_plain=moved(sgd(1.0)),
+    sgd_scaled=moved(sgd(1024.0)),
+    cell_scaled=moved(sgd(1024.0), cell=nn.TrainOneStepCell),
+    cell_sens=moved(sgd(1024.0), cell=lambda n, o: nn.TrainOneStepCell(n, o, sens=1024.0)),
+)
+''')
+    assert abs(result["momentum_plain"] / result["momentum_scaled"] - 1024) < 1, result
+    assert abs(result["momentum_managed"] - result["momentum_plain"]) < 1e-5, result
+    assert abs(result["sgd_plain"] / result["sgd_scaled"] - 1024) < 1, result
+    assert abs(result["sgd_plain"] / result["cell_scaled"] - 1024) < 1, result
+    assert abs(result["cell_sens"] - result["sgd_plain"]) < 1e-5, result
+
+
+# ---------------------------------------------------------------------------
 # Seed-document premises measured for other rules (reported, not rules here)
 # ---------------------------------------------------------------------------
 def test_table_training_loop_premises_that_failed(run_snippet):
