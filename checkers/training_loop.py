@@ -1440,7 +1440,7 @@ class _ModeDependence:
             return None
         qname = resolve.call_name(expr)
         if qname in apis.TRAIN_MODE_CELLS:
-            return f"contains {_short(qname)}"
+            return None if _inert_layer(expr, qname) else f"contains {_short(qname)}"
         if qname in apis.NETWORK_WRAPPERS:
             inner = astutil.argument(expr, 0, "network")
             return None if inner is None or inner is astutil.UNKNOWN else self.of_expression(inner, depth + 1)
@@ -1506,6 +1506,8 @@ class _ModeDependence:
                         continue
                     qname = resolve.call_name(node)
                     if qname in apis.TRAIN_MODE_CELLS:
+                        if _inert_layer(node, qname):
+                            continue
                         return f"contains {_short(qname)} ({klass.name}.{method.name}, line {node.lineno})"
                     if qname is not None and resolve.is_external(qname):
                         continue
@@ -1517,6 +1519,35 @@ class _ModeDependence:
                     if found is not None:
                         return found
         return None
+
+
+def _inert_layer(call: nodes.Call, qname: str) -> bool:
+    """A layer whose training flag changes nothing in the ways the program builds
+    it (mslint.analysis.values.received): no way in sight builds it (``if
+    dropout_p: self.drop = nn.Dropout(p=dropout_p)`` where every construction
+    passes 0.0), or a Dropout whose rate is 0 (``keep_prob`` 1) in every way: it
+    passes its input through in both modes (tests/oracle/test_training_loop.py)."""
+    arguments = astutil.call_arguments(call)
+    if not arguments or any(isinstance(arg, nodes.Starred) for arg in call.args):
+        return False
+    if values.received(arguments[0]) == []:
+        return True
+    if qname.rsplit(".", 1)[-1] not in apis.DROPOUT_LAYER_NAMES:
+        return False
+    if qname == apis.DROPOUT_WITH_KEEP_PROB:
+        rate = astutil.argument(call, None, "p")
+        rate, inert = (rate, 0) if rate is not None else (astutil.argument(call, 0, "keep_prob"), 1)
+    else:
+        rate, inert = astutil.argument(call, 0, "p"), 0
+    if rate is None or rate is astutil.UNKNOWN:
+        return False  # the default rate, 0.5, drops
+    flows = values.received(rate)
+    if flows is None:
+        return False
+    return all(
+        isinstance(found.value, (int, float)) and not isinstance(found.value, bool) and found.value == inert
+        for found in flows
+    )
 
 
 def _factory_products(func: nodes.FunctionDef) -> list[nodes.NodeNG] | None:

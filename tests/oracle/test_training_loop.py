@@ -835,3 +835,27 @@ report(
     assert result["relu6"][0] == "error" and result["relu6"][1].startswith("TypeError"), result["relu6"]
     assert result["hswish"][0] == "error" and result["hswish"][1].startswith("TypeError"), result["hswish"]
     assert result["identity"] == ["ok", "Identity"]
+
+
+def test_ms_missing_set_train_zero_rate_dropout_is_the_identity_in_training(run_snippet):
+    """A Dropout with rate 0 (nn.Dropout(p=0.0), nn.Dropout(keep_prob=1.0), the p-first
+    layers with 0.0) passes its input through unchanged with the training flag on:
+    set_train() changes nothing for it (checkers/training_loop.py, _inert_layer)."""
+    result = run_snippet(SET_TRAIN_HARNESS + '''
+x = Tensor(np.random.RandomState(0).rand(4, 3, 8, 8) + 0.5, ms.float32)
+layers = {
+    "nn.Dropout(p=0.0)": nn.Dropout(p=0.0),
+    "nn.Dropout(keep_prob=1.0)": nn.Dropout(keep_prob=1.0),
+    "nn.Dropout2d(p=0.0)": nn.Dropout2d(p=0.0),
+    "mint.nn.Dropout(p=0.0)": ms.mint.nn.Dropout(p=0.0),
+}
+same = {}
+for name, layer in layers.items():
+    layer.set_train()
+    same[name] = bool(np.array_equal(layer(x).asnumpy(), x.asnumpy()))
+dropping = nn.Dropout(p=0.5)
+dropping.set_train()
+report(same=same, dropping=bool(np.array_equal(dropping(x).asnumpy(), x.asnumpy())))
+''')
+    assert all(result["same"].values()), result
+    assert result["dropping"] is False
