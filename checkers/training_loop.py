@@ -430,6 +430,10 @@ class TrainingLoopChecker(BaseChecker):
                     continue
                 if not _a_training_objective(value, func, node):
                     continue  # the sum of outputs differentiated on purpose: a derivatives tutorial trains nothing
+                if _outputs_are_the_loss_terms(value, carried, func) and _summed_loss_harm(node) is None:
+                    # ``loss = mse + vb; return loss, mse, vb``: the sum is 2 * loss, and every
+                    # optimizer the gradients reach steps the same on a scaled gradient (measured)
+                    continue
                 self.add_message(
                     "ms-grad-without-has-aux",
                     node=node,
@@ -1519,6 +1523,33 @@ class _ModeDependence:
                     if found is not None:
                         return found
         return None
+
+
+def _outputs_are_the_loss_terms(value: nodes.Tuple, carried: list[nodes.NodeNG], func: nodes.NodeNG) -> bool:
+    """``return loss, a, b`` where ``loss = a + b`` (the last assignment above) and
+    ``a``, ``b`` are the extra outputs that carry a gradient, each once: the sum of
+    the outputs is twice the first, so the gradient is the loss's, doubled."""
+    first = value.elts[0]
+    if not isinstance(first, nodes.Name) or not all(isinstance(elt, nodes.Name) for elt in carried):
+        return False
+    if isinstance(func, nodes.Lambda):
+        return False
+    assigned = training_code.last_assignment_before(func, first.name, value.lineno or 0)
+    if not (isinstance(assigned, nodes.BinOp) and assigned.op == "+"):
+        return False
+    terms = training_code.sum_terms(assigned)
+    if not all(isinstance(term, nodes.Name) for term in terms):
+        return False
+    later = [
+        assign for assign in func.nodes_of_class((nodes.Assign, nodes.AugAssign), skip_klass=_SKIP_NESTED)
+        if (assign.lineno or 0) >= (assigned.lineno or 0) and (assign.lineno or 0) < (value.lineno or 0)
+        and any(name in {term.name for term in terms} | {first.name}
+                for target in (assign.targets if isinstance(assign, nodes.Assign) else [assign.target])
+                for name in astutil.target_names(target))
+    ]
+    if len(later) != 1:  # the sum's own assignment only: nothing changes a term or the loss after it
+        return False
+    return sorted(term.name for term in terms) == sorted(elt.name for elt in carried)
 
 
 def _inert_layer(call: nodes.Call, qname: str) -> bool:
