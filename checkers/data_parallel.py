@@ -479,7 +479,10 @@ def _loop_trains(loop: nodes.For) -> bool:
         path = training_code.spelled_path(call.func)
         if path is None:
             continue
-        if path in grad_names or "train" in path.rsplit(".", 1)[-1].lower():
+        last = path.rsplit(".", 1)[-1]
+        if last == apis.SET_TRAIN_METHOD:
+            continue  # net.set_train(False) sets a flag: no step (an inference loop calls it)
+        if path in grad_names or "train" in last.lower():
             return True
         qname = training_code.constructed_qname(call.func)
         if qname in guide.REDUCING_TRAIN_CELLS:

@@ -441,6 +441,10 @@ class TrainingLoopChecker(BaseChecker):
                     continue
                 if not _a_training_objective(value, func, node):
                     continue  # the sum of outputs differentiated on purpose: a derivatives tutorial trains nothing
+                if _outputs_are_the_loss_terms(value, carried, func) and _summed_loss_harm(node) is None:
+                    # ``loss = mse + vb; return loss, mse, vb``: the sum is 2 * loss, and every
+                    # optimizer the gradients reach steps the same on a scaled gradient (measured)
+                    continue
                 self.add_message(
                     "ms-grad-without-has-aux",
                     node=node,
@@ -1522,7 +1526,7 @@ class _ModeDependence:
             return None
         qname = resolve.call_name(expr)
         if qname in apis.TRAIN_MODE_CELLS:
-            return f"contains {_short(qname)}"
+            return None if _inert_layer(expr, qname) else f"contains {_short(qname)}"
         if qname in apis.NETWORK_WRAPPERS:
             inner = astutil.argument(expr, 0, "network")
             return None if inner is None or inner is astutil.UNKNOWN else self.of_expression(inner, depth + 1)
@@ -1588,6 +1592,8 @@ class _ModeDependence:
                         continue
                     qname = resolve.call_name(node)
                     if qname in apis.TRAIN_MODE_CELLS:
+                        if _inert_layer(node, qname):
+                            continue
                         return f"contains {_short(qname)} ({klass.name}.{method.name}, line {node.lineno})"
                     if qname is not None and resolve.is_external(qname):
                         continue
@@ -1599,6 +1605,62 @@ class _ModeDependence:
                     if found is not None:
                         return found
         return None
+
+
+def _outputs_are_the_loss_terms(value: nodes.Tuple, carried: list[nodes.NodeNG], func: nodes.NodeNG) -> bool:
+    """``return loss, a, b`` where ``loss = a + b`` (the last assignment above) and
+    ``a``, ``b`` are the extra outputs that carry a gradient, each once: the sum of
+    the outputs is twice the first, so the gradient is the loss's, doubled."""
+    first = value.elts[0]
+    if not isinstance(first, nodes.Name) or not all(isinstance(elt, nodes.Name) for elt in carried):
+        return False
+    if isinstance(func, nodes.Lambda):
+        return False
+    assigned = training_code.last_assignment_before(func, first.name, value.lineno or 0)
+    if not (isinstance(assigned, nodes.BinOp) and assigned.op == "+"):
+        return False
+    terms = training_code.sum_terms(assigned)
+    if not all(isinstance(term, nodes.Name) for term in terms):
+        return False
+    later = [
+        assign for assign in func.nodes_of_class((nodes.Assign, nodes.AugAssign), skip_klass=_SKIP_NESTED)
+        if (assign.lineno or 0) >= (assigned.lineno or 0) and (assign.lineno or 0) < (value.lineno or 0)
+        and any(name in {term.name for term in terms} | {first.name}
+                for target in (assign.targets if isinstance(assign, nodes.Assign) else [assign.target])
+                for name in astutil.target_names(target))
+    ]
+    if len(later) != 1:  # the sum's own assignment only: nothing changes a term or the loss after it
+        return False
+    return sorted(term.name for term in terms) == sorted(elt.name for elt in carried)
+
+
+def _inert_layer(call: nodes.Call, qname: str) -> bool:
+    """A layer whose training flag changes nothing in the ways the program builds
+    it (mslint.analysis.values.received): no way in sight builds it (``if
+    dropout_p: self.drop = nn.Dropout(p=dropout_p)`` where every construction
+    passes 0.0), or a Dropout whose rate is 0 (``keep_prob`` 1) in every way: it
+    passes its input through in both modes (tests/oracle/test_training_loop.py)."""
+    arguments = astutil.call_arguments(call)
+    if not arguments or any(isinstance(arg, nodes.Starred) for arg in call.args):
+        return False
+    if values.received(arguments[0]) == []:
+        return True
+    if qname.rsplit(".", 1)[-1] not in apis.DROPOUT_LAYER_NAMES:
+        return False
+    if qname == apis.DROPOUT_WITH_KEEP_PROB:
+        rate = astutil.argument(call, None, "p")
+        rate, inert = (rate, 0) if rate is not None else (astutil.argument(call, 0, "keep_prob"), 1)
+    else:
+        rate, inert = astutil.argument(call, 0, "p"), 0
+    if rate is None or rate is astutil.UNKNOWN:
+        return False  # the default rate, 0.5, drops
+    flows = values.received(rate)
+    if flows is None:
+        return False
+    return all(
+        isinstance(found.value, (int, float)) and not isinstance(found.value, bool) and found.value == inert
+        for found in flows
+    )
 
 
 def _factory_products(func: nodes.FunctionDef) -> list[nodes.NodeNG] | None:

@@ -353,6 +353,11 @@ def _sum_terms(node: nodes.NodeNG) -> list[nodes.NodeNG]:
     return [node]
 
 
+def sum_terms(node: nodes.NodeNG) -> list[nodes.NodeNG]:
+    """The terms of ``a + b + c`` (one item when ``node`` is no sum)."""
+    return _sum_terms(node)
+
+
 def spelled_path(expr: nodes.NodeNG) -> str | None:
     """``grad_fn``, ``self.grad_fn``: a name or attribute chain on a name."""
     return astutil.attribute_path(expr)

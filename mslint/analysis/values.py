@@ -1689,7 +1689,7 @@ def _after_training_return(statement: nodes.NodeNG, parent: nodes.NodeNG) -> boo
 # function are found in the project (mslint.analysis.sites); one site may itself read
 # a parameter of its caller, followed up to _FLOW_DEPTH callers.
 
-_FLOW_DEPTH = 4
+_FLOW_DEPTH = 5
 # ways one function is reached, at most (the product of the sites along a chain)
 _FLOW_WAYS = 64
 
@@ -2357,7 +2357,101 @@ def _lookup(node: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int
             return None
         init = assigned.frame()
         return _evaluate(assigned, way if init is func else None, init, depth + 1, defaults)
+    if way is not None:
+        found = _passed_object_attribute(node, way, func, depth, defaults)
+        if found is not None:
+            return found
     return _config_value(node)
+
+
+def _passed_object_attribute(
+    node: nodes.NodeNG, way: _Way, func: nodes.NodeNG, depth: int, defaults: bool | str,
+) -> Received | None:
+    """``config.rate`` where ``config`` is a parameter of ``func`` and the way passes
+    a local of the caller bound once to a project class's construction
+    (``config = Config(dim=8)``, then ``Net(config)``): what that construction's
+    ``__init__`` assigns ``self.rate`` (one plain assignment, at the top of
+    ``__init__``), in the way of that construction. None when the object may be
+    changed between: an attribute assigned or a method called on it, or the object
+    passed to another call, in the caller; the attribute assigned in ``func``."""
+    if not (isinstance(node, nodes.Attribute) and isinstance(node.expr, nodes.Name)
+            and isinstance(func, nodes.FunctionDef) and node.frame() is func):
+        return None
+    name, attr = node.expr.name, node.attrname
+    bound = func.locals.get(name, ())
+    if not (len(bound) == 1 and isinstance(bound[0].parent, nodes.Arguments)):
+        return None
+    given = way.get(name)
+    if given is None or given.site is None:
+        return None
+    written, site = given.written, given.site
+    if isinstance(written, nodes.Call) and isinstance(written.parent, nodes.Assign) \
+            and len(written.parent.targets) == 1 and isinstance(written.parent.targets[0], nodes.AssignName):
+        local = written.parent.targets[0].name  # the value of the local ``site`` passes, as written
+    elif isinstance(written, nodes.Name):
+        local = written.name
+    else:
+        return None
+    caller = site.frame()
+    held = caller.locals.get(local, ()) if isinstance(caller, (nodes.FunctionDef, nodes.Module)) else ()
+    if not (len(held) == 1 and isinstance(held[0], nodes.AssignName) and isinstance(held[0].parent, nodes.Assign)
+            and held[0].parent.targets == [held[0]] and isinstance(held[0].parent.value, nodes.Call)):
+        return None
+    construction = held[0].parent.value
+    if not isinstance(construction.func, (nodes.Name, nodes.Attribute)) or not any(
+        isinstance(argument, nodes.Name) and argument.name == local for argument in astutil.call_arguments(site)
+    ):
+        return None
+    if not _object_left_alone(caller, local, site) or any(
+        target.attrname == attr and isinstance(target.expr, nodes.Name) and target.expr.name == name
+        for target in func.nodes_of_class(nodes.AssignAttr)
+    ):
+        return None
+    cls = resolve.user_class_of_call(construction)
+    init = resolve.find_method(cls, "__init__") if cls is not None else None
+    if init is None or not init.body:
+        return None
+    assigned = _init_assignment(init.body[0], attr)
+    if assigned is None or assigned.frame() is not init or assigned.parent.parent is not init:
+        return None  # assigned in a base's __init__, or under a branch
+    key = (construction, attr)
+    if key in _OBJECTS_READ:
+        return None  # met again while it is being read
+    _OBJECTS_READ.add(key)
+    try:
+        # read at this depth: one step more, into what the construction passes
+        # (the chain of callers that led here is already as long as it may be)
+        skips_self = isinstance(init.parent, nodes.ClassDef)
+        built = _way_of_call(construction, init, skips_self, None, caller, depth, False)
+        found = _evaluate(assigned, built, init, depth, False)
+    finally:
+        _OBJECTS_READ.discard(key)
+    return found if found.value is not astutil.UNKNOWN else None
+
+
+_OBJECTS_READ: set[tuple[nodes.Call, str]] = set()  # (construction, attribute) being read
+
+
+def _object_left_alone(caller: nodes.NodeNG, name: str, site: nodes.Call) -> bool:
+    """Every use of ``name`` in ``caller`` but its binding and ``site``'s argument
+    reads an attribute (no method called, nothing assigned, not passed elsewhere)."""
+    for use in caller.nodes_of_class(nodes.Name):
+        if use.name != name or use.frame() is not caller:
+            continue
+        parent = use.parent
+        if isinstance(parent, nodes.Keyword):
+            parent = parent.parent
+        if parent is site:
+            continue
+        if isinstance(parent, nodes.Attribute) and not (
+            isinstance(parent.parent, nodes.Call) and parent.parent.func is parent
+        ):
+            continue
+        return False
+    return not any(
+        isinstance(target.expr, nodes.Name) and target.expr.name == name and target.frame() is caller
+        for target in caller.nodes_of_class((nodes.AssignAttr, nodes.DelAttr))
+    )
 
 
 _UNREADABLE = object()  # an assignment reaches the read, but which one is unsure

@@ -1612,6 +1612,10 @@ TRAIN_MODE_CELLS: frozenset[str] = frozenset(
     )]
 )
 TRAINING_FLAG = "training"
+# the Dropout layers of TRAIN_MODE_CELLS (the others are BatchNorms); nn.Dropout's
+# first argument is keep_prob, its rate is the keyword p; the others take p first
+DROPOUT_LAYER_NAMES: frozenset[str] = frozenset({"Dropout", "Dropout1d", "Dropout2d", "Dropout3d"})
+DROPOUT_WITH_KEEP_PROB = "mindspore.nn.Dropout"
 SET_TRAIN_METHOD = "set_train"
 # MindSpore classes that are no subclass of any other mindspore.nn class but Cell
 # (the containers), and the package of the Primitives (no Cell: Cell.cells() never

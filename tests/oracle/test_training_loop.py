@@ -883,3 +883,67 @@ report(
     assert result["relu6"][0] == "error" and result["relu6"][1].startswith("TypeError"), result["relu6"]
     assert result["hswish"][0] == "error" and result["hswish"][1].startswith("TypeError"), result["hswish"]
     assert result["identity"] == ["ok", "Identity"]
+
+
+def test_ms_missing_set_train_zero_rate_dropout_is_the_identity_in_training(run_snippet):
+    """A Dropout with rate 0 (nn.Dropout(p=0.0), nn.Dropout(keep_prob=1.0), the p-first
+    layers with 0.0) passes its input through unchanged with the training flag on:
+    set_train() changes nothing for it (checkers/training_loop.py, _inert_layer)."""
+    result = run_snippet(SET_TRAIN_HARNESS + '''
+x = Tensor(np.random.RandomState(0).rand(4, 3, 8, 8) + 0.5, ms.float32)
+layers = {
+    "nn.Dropout(p=0.0)": nn.Dropout(p=0.0),
+    "nn.Dropout(keep_prob=1.0)": nn.Dropout(keep_prob=1.0),
+    "nn.Dropout2d(p=0.0)": nn.Dropout2d(p=0.0),
+    "mint.nn.Dropout(p=0.0)": ms.mint.nn.Dropout(p=0.0),
+}
+same = {}
+for name, layer in layers.items():
+    layer.set_train()
+    same[name] = bool(np.array_equal(layer(x).asnumpy(), x.asnumpy()))
+dropping = nn.Dropout(p=0.5)
+dropping.set_train()
+report(same=same, dropping=bool(np.array_equal(dropping(x).asnumpy(), x.asnumpy())))
+''')
+    assert all(result["same"].values()), result
+    assert result["dropping"] is False
+
+
+def test_ms_grad_without_has_aux_loss_terms_double_the_gradient(run_snippet):
+    """``loss = mse + reg; return loss, mse, reg`` without has_aux: the gradient is
+    exactly twice the loss's; AdamWeightDecay (apis.SCALE_INVARIANT_OPTIMIZERS) ends
+    20 steps where has_aux=True does, SGD's first step is twice as long."""
+    result = run_snippet('''
+pynative_mode()
+rs = np.random.RandomState(0)
+x = Tensor(rs.randn(8, 4), ms.float32)
+y = Tensor(rs.randn(8, 2), ms.float32)
+def run(optimizer_class, has_aux, steps, **kwargs):
+    ms.set_seed(0)
+    net = nn.Dense(4, 2, weight_init="ones", bias_init="zeros")
+    optimizer = optimizer_class(net.trainable_params(), **kwargs)
+    def compute_losses(x, y):
+        out = net(x)
+        mse = ((out - y) ** 2).mean()
+        reg = (out ** 2).mean()
+        loss = mse + reg
+        return loss, mse, reg
+    grad_fn = ms.value_and_grad(compute_losses, None, optimizer.parameters, has_aux=has_aux)
+    first = None
+    for _ in range(steps):
+        _, grads = grad_fn(x, y)
+        first = grads[0].asnumpy() if first is None else first
+        optimizer(grads)
+    return net.weight.asnumpy(), first
+adam_plain, g_plain = run(nn.AdamWeightDecay, False, 20, learning_rate=1e-2, weight_decay=0.01)
+adam_aux, g_aux = run(nn.AdamWeightDecay, True, 20, learning_rate=1e-2, weight_decay=0.01)
+sgd_plain, _ = run(nn.SGD, False, 1, learning_rate=1e-2)
+sgd_aux, _ = run(nn.SGD, True, 1, learning_rate=1e-2)
+report(ratio=float((g_plain / g_aux).mean()), ratio_spread=float(np.ptp(g_plain / g_aux)),
+       adam_gap=float(np.abs(adam_plain - adam_aux).max()),
+       adam_moved=float(np.abs(adam_aux - 1).max()),
+       sgd_ratio=float(np.abs(sgd_plain - 1).sum() / np.abs(sgd_aux - 1).sum()))
+''')
+    assert abs(result["ratio"] - 2) < 1e-4 and result["ratio_spread"] < 1e-4, result
+    assert result["adam_gap"] < 1e-3 * result["adam_moved"], result
+    assert abs(result["sgd_ratio"] - 2) < 1e-3, result
