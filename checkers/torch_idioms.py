@@ -106,8 +106,9 @@ def _is_torch_qname(qname: str | None) -> bool:
 
 def _rooted_in_torch(expr: nodes.NodeNG) -> bool:
     """``torch.zeros(d).float()``: a value computed from a name ``torch`` the module
-    binds to PyTorch, or binds nowhere (a half-done port: the line raises NameError).
-    Either way it is no MindSpore tensor, and a torch tensor has .cuda(), .detach()..."""
+    binds to PyTorch, or from any name the module binds nowhere (a half-done port:
+    ``F.softmax(x).cpu()`` with no ``F`` imported raises NameError). Either way it
+    is no MindSpore tensor, and a torch tensor has .cuda(), .detach()..."""
     for _ in range(_HOST_DEPTH * 3):
         if isinstance(expr, nodes.Call):
             expr = expr.func
@@ -118,6 +119,8 @@ def _rooted_in_torch(expr: nodes.NodeNG) -> bool:
         elif isinstance(expr, nodes.Name):
             if expr.name in apis.TORCH_PACKAGES and resolve.binding(expr) is None:
                 return True  # unbound: NameError where it runs, never a MindSpore tensor's method
+            if resolve.never_bound(expr):
+                return True  # ``F`` bound nowhere (no import, def, assignment, star import that may bind it)
             if _is_torch_qname(resolve.qualified_name(expr)):
                 return True
             # ``mu = torch.zeros(d)`` then ``mu.detach()``: the one value assigned it

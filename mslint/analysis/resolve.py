@@ -279,6 +279,35 @@ def _star_binding(name_node: nodes.Name) -> nodes.ImportFrom | None:
     return None
 
 
+# names every module has without binding them
+_MODULE_DUNDERS = frozenset((
+    "__name__", "__file__", "__doc__", "__package__", "__spec__", "__loader__",
+    "__builtins__", "__path__", "__cached__", "__annotations__", "__dict__",
+))
+
+
+def never_bound(name_node: nodes.Name) -> bool:
+    """Whether a bare name is bound nowhere it could be looked up: no scope in sight
+    binds it (import, def, class, assignment, ``global``), it is no builtin or
+    module attribute, and every star import of its module surely leaves it out (a
+    star import that may bind it, or one whose exports are unknown, counts as a
+    binding). Such a name raises NameError wherever the line runs."""
+    name = name_node.name
+    if name in _BUILTIN_NAMES or name in _MODULE_DUNDERS or binding(name_node) is not None:
+        return False
+    module = name_node.root()
+    if not isinstance(module, nodes.Module):
+        return False
+    if any(not _star_leaves_out(star, name) for star in module_stars(module)):
+        return False
+    # ``globals()[name] = ...``, ``exec(...)``: the module may bind names no
+    # statement in sight binds
+    return not any(
+        isinstance(call.func, nodes.Name) and call.func.name in ("globals", "exec")
+        for call in module.nodes_of_class(nodes.Call)
+    )
+
+
 def _binding_scopes(node: nodes.NodeNG) -> Iterator[nodes.LocalsDictNodeNG]:
     """Scopes whose names are visible from ``node``, innermost first (Python's rules:
     a class body does not enclose its methods)."""
