@@ -136,8 +136,38 @@ def _runtime_arguments(call: nodes.Call, analysis: scope.ModuleAnalysis) -> str:
         attr = astutil.self_attribute(argument)
         if attr is not None and (cls is None or analysis.class_facts(cls).kind(attr) != values.PARAMETER):
             continue  # a Tensor attribute is a constant of the graph (measured: it builds)
+        if _literal_tensor(argument) or _literal_tensor(resolve.assigned_value(argument, sole=True)):
+            continue  # ``Tensor([14.7, 5.2], mstype.float32)``: folded into a constant (measured: it builds)
         return spelled(argument)
     return ""
+
+
+_TENSOR_CLASSES = frozenset({"mindspore.Tensor", "mindspore.common.tensor.Tensor"})
+
+
+def _literal_tensor(value: nodes.NodeNG | None) -> bool:
+    """``Tensor([2.0, 5.0, 1.5], mstype.float32)``: a Tensor built from literal
+    numbers (a number, or a list or tuple of them, nested), with at most a
+    MindSpore dtype beside them. Graph mode folds it into a constant of the graph:
+    a Cell built from it in construct compiles (tests/oracle/test_graph.py)."""
+    if not isinstance(value, nodes.Call) or resolve.qualified_name(value.func) not in _TENSOR_CLASSES:
+        return False
+    if len(value.args) > 2 or any(keyword.arg not in ("input_data", "dtype") for keyword in value.keywords):
+        return False
+    data = astutil.argument(value, 0, "input_data")
+    if not _literal_numbers(astutil.literal(data) if isinstance(data, nodes.NodeNG) else astutil.UNKNOWN):
+        return False
+    dtype = astutil.argument(value, 1, "dtype")
+    if dtype is None:
+        return True
+    qname = resolve.qualified_name(dtype) if isinstance(dtype, (nodes.Name, nodes.Attribute)) else None
+    return qname is not None and resolve.root_package(qname) == "mindspore"
+
+
+def _literal_numbers(value: object) -> bool:
+    if isinstance(value, (list, tuple)):
+        return bool(value) and all(_literal_numbers(part) for part in value)
+    return astutil.is_number(value)
 
 
 def _functional_idiom(call: nodes.Call, analysis: scope.ModuleAnalysis) -> bool:

@@ -1255,3 +1255,45 @@ report(adaptive=attempt(lambda: Naive(0)(x).shape), avg=attempt(lambda: Naive(1)
     assert result["adaptive"][0] == "error" and result["adaptive"][1].startswith("TypeError"), result["adaptive"]
     assert result["avg"][0] == "error" and result["avg"][1].startswith("TypeError"), result["avg"]
     assert result["fixed"] == ["ok", [1, 8, 1, 1]], result["fixed"]
+
+
+def test_ms_cell_in_construct_a_tensor_of_literal_numbers_is_a_constant(run_snippet):
+    """A weightless loss built in construct from ``Tensor([2.0, 5.0, 1.5], mstype.float32)``
+    compiles in GRAPH_MODE (LAX and STRICT: the literal Tensor is folded into a
+    constant) and gives what PyNative gives; built from a tensor computed from the
+    input, from ``Tensor(<that tensor>)`` or from a list holding one, it fails to
+    compile (TypeError "all arguments are required to be constants")."""
+    result = run_snippet('''
+from mindspore.common import dtype as mstype
+class Literal(nn.Cell):
+    def construct(self, logits, labels):
+        pos_weight = Tensor([2.0, 5.0, 1.5], mstype.float32)
+        return nn.BCEWithLogitsLoss(pos_weight=pos_weight)(logits, labels)
+class FromInput(nn.Cell):
+    def construct(self, logits, labels):
+        pos_weight = ops.relu(labels[0]) + 1.0
+        return nn.BCEWithLogitsLoss(pos_weight=pos_weight)(logits, labels)
+class Wrapped(nn.Cell):
+    def construct(self, logits, labels):
+        pos_weight = Tensor(ops.relu(labels[0]), mstype.float32)
+        return nn.BCEWithLogitsLoss(pos_weight=pos_weight)(logits, labels)
+class Partly(nn.Cell):
+    def construct(self, logits, labels):
+        scale = labels.mean()
+        pos_weight = Tensor([2.0, 5.0, scale], mstype.float32)
+        return nn.BCEWithLogitsLoss(pos_weight=pos_weight)(logits, labels)
+logits = Tensor(np.array([[0.5, -1.0, 2.0], [1.0, 0.0, -0.5]]), ms.float32)
+labels = Tensor(np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]]), ms.float32)
+def run(cls):
+    return round(float(cls()(logits, labels).asnumpy()), 5)
+eager = attempt(lambda: run(Literal))
+graph_mode("strict")
+strict = attempt(lambda: run(Literal))
+graph_mode("lax")
+report(eager=eager, strict=strict, **{cls.__name__: attempt(lambda: run(cls)) for cls in (Literal, FromInput, Wrapped, Partly)})
+''')
+    assert result["eager"][0] == "ok", result
+    assert result["Literal"] == result["eager"] == result["strict"], result
+    for name in ("FromInput", "Wrapped", "Partly"):
+        assert result[name][0] == "error" and result[name][1].startswith("TypeError"), result[name]
+        assert "required to be constants" in result[name][1], result[name]
