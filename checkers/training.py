@@ -551,6 +551,8 @@ class TrainingChecker(BaseChecker):
         if owner is None:
             if not misspelled and _forward_as_method(node, forward):
                 return  # forward is an ordinary method here: no call of an instance in sight
+            if not misspelled and _abstract_base(node, forward):
+                return  # fairseq's FairseqDecoder: nothing builds it, its subclasses define construct
             what, harm, unsafe = ("no construct()", "calling the Cell raises AttributeError "
                                   "(\"the method 'construct' is not defined\")", False)
             if misspelled:
@@ -814,6 +816,65 @@ def _forward_as_method(cls: nodes.ClassDef, forward: nodes.FunctionDef) -> bool:
         if resolve.user_class_of_call(site) is not cls or _instance_called(site):
             return False
     return True
+
+
+def _abstract_base(cls: nodes.ClassDef, forward: nodes.FunctionDef) -> bool:
+    """An abstract base Cell no call can reach: nothing in sight builds it, and every
+    project subclass gets a ``construct`` (its own or a project base's), is a
+    placeholder itself (its ``forward`` only raises), or is an intermediate base
+    nothing builds; a class without subclasses in sight only when its ``forward``
+    only calls its methods that raise NotImplementedError."""
+    if sites.may_be_built(cls):
+        return False
+    found = sites.subclasses(cls)
+    if found is None:
+        return False
+    if not found:
+        return _delegates_to_abstract(cls, forward)
+    for sub in found:
+        if _gets_construct(sub):
+            continue
+        own = astutil.own_method(sub, apis.TORCH_FORWARD_METHOD)
+        if own is not None and _only_raises(own):
+            continue
+        if any(sub in resolve.class_hierarchy(other)[0][1:] for other in found) and not sites.may_be_built(sub):
+            continue  # an intermediate base, judged through its own subclasses
+        return False
+    return True
+
+
+def _gets_construct(cls: nodes.ClassDef) -> bool:
+    """Whether ``cls`` defines or inherits a ``construct`` (or ``__call__``): from a
+    project class of its ancestry, or a MindSpore layer other than ``nn.Cell``."""
+    user, external = resolve.class_hierarchy(cls)
+    if any(apis.CELL_FORWARD_METHOD in klass.locals or "__call__" in klass.locals for klass in user):
+        return True
+    return any(resolve.root_package(qname) == "mindspore" for qname in external - apis.CELL_ROOT_CLASSES)
+
+
+def _delegates_to_abstract(cls: nodes.ClassDef, forward: nodes.FunctionDef) -> bool:
+    """``return self.output_layer(self.extract_features(x))``: every method ``forward``
+    calls on ``self`` is one of the class (or a project base) that only raises
+    NotImplementedError, and there is one."""
+    called = [astutil.self_attribute(call.func) for call in forward.nodes_of_class(nodes.Call)]
+    called = [name for name in called if name is not None]
+    if not called:
+        return False
+    user, _ = resolve.class_hierarchy(cls)
+    for name in called:
+        method = next((m for klass in user for m in klass.locals.get(name, ()) if isinstance(m, nodes.FunctionDef)), None)
+        if method is None or not _only_raises(method) or not _raises_not_implemented(method):
+            return False
+    return True
+
+
+def _raises_not_implemented(func: nodes.FunctionDef) -> bool:
+    for statement in func.body:
+        if isinstance(statement, nodes.Raise) and statement.exc is not None:
+            exc = statement.exc.func if isinstance(statement.exc, nodes.Call) else statement.exc
+            if isinstance(exc, nodes.Name) and exc.name == "NotImplementedError":
+                return True
+    return False
 
 
 def _instance_called(construction: nodes.Call) -> bool:

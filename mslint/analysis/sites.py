@@ -192,6 +192,94 @@ def _subclasses_in(cls: nodes.ClassDef, modules: list[nodes.Module]) -> list[nod
     return subclasses
 
 
+def _modules_in_sight(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module] | None:
+    """:func:`_modules`, or None where the search is cut short (a name too common to
+    follow: only the definition's own module would be searched)."""
+    own = definition.root()
+    path = own.file
+    if path and os.path.isfile(path):
+        mine = os.path.realpath(path)
+        if len([other for other in _index_for(path).mentioning(names) if other != mine]) > _CANDIDATE_LIMIT:
+            return None
+    return _modules(definition, names)
+
+
+def subclasses(cls: nodes.ClassDef) -> list[nodes.ClassDef] | None:
+    """The project's classes that derive from ``cls``, directly or not, in its module
+    and the modules that name it or one of them; None where the search is cut
+    short (too many candidates or subclasses)."""
+    names = {cls.name}
+    found: list[nodes.ClassDef] = []
+    for _ in range(4):
+        modules = _modules_in_sight(cls, names)
+        if modules is None:
+            return None
+        found = _subclasses_in(cls, modules)
+        if len(found) >= _SUBCLASS_LIMIT:
+            return None
+        more = {cls.name} | {klass.name for klass in found}
+        if more == names:
+            return found
+        names = more
+    return None
+
+
+# calls whose class arguments build nothing: ``isinstance(x, Cls)``, ``super(Cls, self)``
+_CLASS_TESTS = frozenset({"isinstance", "issubclass", "super"})
+
+
+def may_be_built(cls: nodes.ClassDef) -> bool:
+    """Whether code in sight may build ``cls`` itself: any use of its name, in its
+    module or another that names it, but as a base of a class statement, an
+    argument of ``isinstance``/``issubclass``/``super`` or an annotation (a call,
+    an alias, an argument, a registry entry all may build it). True for a
+    decorated class (a decorator may register it) and where the search is cut
+    short."""
+    if cls.decorators is not None:
+        return True  # ``@register_model``: a registry may build it
+    modules = _modules_in_sight(cls, {cls.name})
+    if modules is None:
+        return True
+    target = _key(cls)
+    for module in modules:
+        for use in astutil.module_nodes(module, (nodes.Name, nodes.Attribute)):
+            if (use.name if isinstance(use, nodes.Name) else use.attrname) != cls.name:
+                continue
+            parent = use.parent
+            if isinstance(parent, nodes.ClassDef) and use in parent.bases:
+                continue
+            if isinstance(parent, nodes.Call) and use in parent.args and isinstance(parent.func, nodes.Name) \
+                    and parent.func.name in _CLASS_TESTS:
+                continue
+            if isinstance(parent, nodes.Tuple) and isinstance(parent.parent, nodes.Call) \
+                    and isinstance(parent.parent.func, nodes.Name) and parent.parent.func.name in _CLASS_TESTS:
+                continue  # ``isinstance(x, (A, Cls))``
+            if _in_annotation(use):
+                continue
+            named = resolve.user_class(use)
+            if named is None or _key(named) == target:
+                return True  # it, or a name mslint cannot resolve: maybe it
+    return False
+
+
+def _in_annotation(node: nodes.NodeNG) -> bool:
+    """Whether ``node`` is part of an annotation (of an argument, a return, ``x: T = v``)."""
+    child, parent = node, node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.Arguments):
+            return any(child is annotation for annotation in (
+                *parent.annotations, *parent.kwonlyargs_annotations, *parent.posonlyargs_annotations,
+                parent.varargannotation, parent.kwargannotation))
+        if isinstance(parent, nodes.FunctionDef):
+            return child is parent.returns
+        if isinstance(parent, nodes.AnnAssign):
+            return child is parent.annotation
+        if parent.is_statement:
+            return False
+        child, parent = parent, parent.parent
+    return False
+
+
 def _constructions(cls: nodes.ClassDef, init: nodes.FunctionDef) -> list[Site]:
     target = _key(cls)
     init_key = _key(init)
