@@ -82,6 +82,8 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
             return  # a value frozen at compile time: ms-frozen-random-in-graph
         if on_tensor and values.only_for_host_arrays(node):
             return  # ``if isinstance(v, np.ndarray): return np.mod(v, p)``: graph code is given tensors
+        if on_tensor and kind == scope.DIFFERENTIATED and self._host_code_on_inputs(node, arguments, analysis):
+            return  # ``np.repeat(label.asnumpy(), k)`` in PyNative: the inputs carry no gradient to lose
         if on_tensor:
             known = analysis.values_at(node)
             carried = known is not None and known.host_derived_gradient(node)
@@ -171,6 +173,24 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         if kind != scope.GRAPH or not falls_back:
             return uses & {values.DATA}  # PyNative, or .item() (a graph op): a shape or an index is no harm there
         return uses  # a fallback value: a tensor operation it reaches runs through JIT fallback
+
+    @staticmethod
+    def _host_code_on_inputs(node: nodes.Call, arguments: list, analysis) -> bool:
+        """A host-library call on the differentiated function's own inputs alone
+        (labels, data: ``np.repeat(label.asnumpy(), k)``), in a function
+        differentiated with respect to the weights only, in a program that runs
+        PyNative: the weights' gradient does not flow through the inputs, so nothing
+        is cut (as ms-asnumpy-in-graph judges a host copy of an input). GRAPH_MODE
+        compiles the function: left to the rule as before."""
+        found = analysis.enclosing(node)
+        if found is None or not isinstance(found[0], nodes.FunctionDef):
+            return False
+        if analysis.decision_at(node).mode != mode.PYNATIVE:
+            return False
+        tensors = [argument for argument in arguments if analysis.depends_on_tensor(argument)]
+        if not tensors or not all(_input_only(argument, found[0], frozenset()) for argument in tensors):
+            return False
+        return analysis.differentiated_by_weights_only(found[0])
 
     @staticmethod
     def _copies_an_input(node: nodes.Call, func: nodes.Attribute, analysis) -> bool:

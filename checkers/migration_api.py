@@ -374,7 +374,7 @@ def _rename_attribute(node: nodes.Attribute, name: str):
 
 def _rename_is_exact(node: nodes.Attribute, qname: str) -> bool:
     """ms_function's arguments differ from jit's: only a bare use is renamed."""
-    if qname != "mindspore.ms_function":
+    if qname not in ("mindspore.ms_function", "mindspore.common.ms_function"):
         return True
     parent = node.parent
     if isinstance(parent, nodes.Decorators):
@@ -383,7 +383,7 @@ def _rename_is_exact(node: nodes.Attribute, qname: str) -> bool:
 
 
 def _import_rename_is_exact(node: nodes.ImportFrom, name: str, qname: str) -> bool:
-    if qname != "mindspore.ms_function":
+    if qname not in ("mindspore.ms_function", "mindspore.common.ms_function"):
         return True
     for used in astutil.module_nodes(node.root(), nodes.Name):
         if used.name != name:

@@ -92,6 +92,28 @@ def _terminal_name(expr: nodes.NodeNG) -> str | None:
     return None
 
 
+def _loss_cell_result(expr: nodes.NodeNG) -> bool:
+    """``cls`` of ``cls = nn.BCEWithLogitsLoss()(out, y)`` or of ``cls = crit(out, y)``
+    with ``crit = nn.MSELoss()`` (a name or ``self.crit`` every assignment of which
+    builds one): what a MindSpore loss Cell returns, a Tensor (tests/oracle/test_torch_idioms.py)."""
+    value = resolve.assigned_value(expr, sole=True)
+    if not isinstance(value, nodes.Call):
+        return False
+    cell = value.func
+    if isinstance(cell, nodes.Name):
+        cell = resolve.assigned_value(cell, sole=True)
+        constructions = [cell]
+    elif astutil.self_attribute(cell) is not None:
+        found = astutil.enclosing_method(cell)
+        constructions = (scope.analysis(cell.root()).class_facts(found[1]).values(cell.attrname)
+                         if found is not None else [])
+    else:
+        constructions = [cell]
+    return bool(constructions) and all(
+        isinstance(built, nodes.Call) and resolve.call_name(built) in apis.LOSS_REDUCTIONS for built in constructions
+    )
+
+
 def _torch_idiom_call(expr: nodes.NodeNG) -> bool:
     """``x.unsqueeze_(0)``: a call of a PyTorch tensor method of the idiom table."""
     if not (isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Attribute)):
@@ -273,7 +295,7 @@ class TorchIdiomsChecker(BaseChecker):
             return True
         name = _terminal_name(receiver)
         if kind == "loss":
-            return name is not None and "loss" in name.lower()
+            return (name is not None and "loss" in name.lower()) or _loss_cell_result(receiver)
         if kind == "optimizer":
             if name is not None and (
                 re.search(apis.OPTIMIZER_PARAM_PATTERN, name, re.IGNORECASE)

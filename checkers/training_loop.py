@@ -1013,18 +1013,38 @@ def _training_scopes(node: nodes.Call) -> set[nodes.NodeNG]:
     assign = node.parent
     if not (isinstance(assign, nodes.Assign) and len(assign.targets) == 1):
         return scopes
-    bound = _root_name(assign.targets[0]) if isinstance(assign.targets[0], nodes.AssignAttr) else getattr(assign.targets[0], "name", None)
+    target = assign.targets[0]
+    owner = None
+    if isinstance(target, nodes.AssignAttr):
+        # ``self.grad_fn = value_and_grad(...)`` in a method: ``self.grad_fn(...)`` in the
+        # methods of the same class runs it (another class's self.grad_fn is another object)
+        attr = astutil.self_attribute(target)
+        owner = _method_class(node.scope()) if attr is not None else None
+        bound = f"self.{attr}" if owner is not None else None
+    else:
+        bound = getattr(target, "name", None)
     if bound is None:
         return scopes
     callers = {
         call.scope() for call in astutil.module_nodes(node.root(), nodes.Call)
         if _root_name(call.func) == bound and call.func is not None
+        and (owner is None or _method_class(call.scope()) is owner)
     }
     scopes |= callers
     for func in list(callers):
         if isinstance(func, nodes.FunctionDef):
             scopes |= {site.scope() for site in _callers(func) if site.root() is node.root()}
     return scopes
+
+
+def _method_class(scope: nodes.NodeNG) -> nodes.ClassDef | None:
+    """The class whose method ``scope`` is (directly, or a function nested in one)."""
+    while isinstance(scope, (nodes.FunctionDef, nodes.Lambda)):
+        parent = scope.parent.frame()
+        if isinstance(parent, nodes.ClassDef):
+            return parent
+        scope = parent
+    return None
 
 
 def _callers(func: nodes.FunctionDef) -> list[nodes.Call]:

@@ -242,6 +242,10 @@ MISSING_NAMES: dict[str, str] = {
     "mindspore.mint.nn.ModuleList": "mindspore.nn.CellList",
     "mindspore.mint.nn.ModuleDict": "mindspore.nn.CellDict",
     "mindspore.ms_function": "jit",
+    # ms_function looked up in mindspore.common (``from mindspore.common import
+    # ms_function``: ImportError in 2.10, where mindspore.common.jit is mindspore.jit;
+    # tests/oracle/test_migration_api.py)
+    "mindspore.common.ms_function": "jit",
     # torch.nn names absent from mindspore.nn 2.10 (introspection of both installed
     # modules: tests/oracle/test_migration_api.py), with MindSpore's spelling: a
     # renamed mindspore.nn class of the same arguments, else mindspore.mint.nn's
@@ -267,6 +271,11 @@ MISSING_NAMES: dict[str, str] = {
     "mindspore.nn.ZeroPad1d": "mindspore.mint.nn.ZeroPad1d",
     "mindspore.nn.ZeroPad3d": "mindspore.mint.nn.ZeroPad3d",
     "mindspore.nn.DataParallel": "the network itself",
+    # torch's DataParallel and DataLoader looked up in mindspore.parallel and
+    # mindspore.dataset (``from mindspore.parallel import DataParallel``, ``from
+    # mindspore.dataset import DataLoader``: ImportError in 2.10; tests/oracle/test_migration_api.py)
+    "mindspore.parallel.DataParallel": "the network itself",
+    "mindspore.dataset.DataLoader": "mindspore.dataset.GeneratorDataset",
     # torch.optim's AdamW looked up in mindspore.nn (absent in 2.10): mint's takes
     # PyTorch's arguments (lr=, betas=, weight_decay=; tests/oracle/test_migration_api.py)
     "mindspore.nn.AdamW": "mindspore.mint.optim.AdamW",
@@ -324,13 +333,15 @@ MISSING_NAME_ADVICE: dict[str, str] = {
         "optimizer (a mindspore.nn one raises TypeError)") for name in TORCH_SCHEDULERS_IN_EXPERIMENTAL},
     "mindspore.nn.OneCycleLR": (
         "a list of per-step rates computed in Python, given as the optimizer's learning_rate (MindSpore has no OneCycleLR)"),
-    "mindspore.nn.DataParallel": (
+    **{name: (
         "the network itself, with mindspore.set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, "
         "gradients_mean=True) after communication.init()"
-    ),
+    ) for name in ("mindspore.nn.DataParallel", "mindspore.parallel.DataParallel")},
     **{name: (
         "mindspore.dataset (a DataLoader: mindspore.dataset.GeneratorDataset(source, column_names=[...])"
         ".batch(batch_size))") for name in ("mindspore.utils.data", "mindspore.nn.utils.data")},
+    "mindspore.dataset.DataLoader": (
+        "mindspore.dataset.GeneratorDataset(source, column_names=[...]).batch(batch_size) (MindSpore has no DataLoader)"),
     **{name: (
         "mindspore.experimental.optim.lr_scheduler.LRScheduler (PyTorch's base class: a subclass's get_lr() "
         "reads base_lrs and last_epoch), on a mindspore.experimental.optim optimizer")
@@ -348,7 +359,7 @@ MISSING_NAME_ADVICE: dict[str, str] = {
 # rename of the last name is exact: signatures compared by introspection).
 SAME_MODULE_RENAMES: frozenset[str] = frozenset(
     {"mindspore.nn.Module", "mindspore.nn.Sequential", "mindspore.nn.ModuleList", "mindspore.nn.ModuleDict",
-     "mindspore.ms_function", "mindspore.nn.SELU", "mindspore.nn.Hardswish", "mindspore.nn.Hardsigmoid",
+     "mindspore.ms_function", "mindspore.common.ms_function", "mindspore.nn.SELU", "mindspore.nn.Hardswish", "mindspore.nn.Hardsigmoid",
      "mindspore.nn.Hardshrink", "mindspore.nn.Softshrink", "mindspore.nn.MultiLabelMarginLoss"}
 )
 # ops.transpose(input, dims) takes one permutation; PyTorch's transpose(x, a, b) swaps two axes.

@@ -1297,3 +1297,36 @@ report(eager=eager, strict=strict, **{cls.__name__: attempt(lambda: run(cls)) fo
     for name in ("FromInput", "Wrapped", "Partly"):
         assert result[name][0] == "error" and result[name][1].startswith("TypeError"), result[name]
         assert "required to be constants" in result[name][1], result[name]
+
+
+def test_ms_numpy_on_tensor_pynative_numpy_on_the_inputs_keeps_the_weights_gradient(run_snippet):
+    """PyNative, a function given to value_and_grad with the weights only: numpy on
+    its own inputs alone (``np.repeat(label.asnumpy(), k)`` on integer labels, numpy
+    on float targets) gives the same weights' gradient as the ops version; numpy on
+    the network's output zeroes it."""
+    result = run_snippet('''
+pynative_mode()
+net = nn.Dense(4, 3)
+ce = nn.CrossEntropyLoss()
+mse = nn.MSELoss()
+x = Tensor(np.arange(8, dtype=np.float32).reshape(2, 4) / 8)
+label = Tensor(np.array([2, 0], np.int32))
+target = Tensor(np.full((2, 3), 0.5, np.float32))
+def with_numpy(data, label):
+    return ce(net(data), Tensor(np.repeat(label.asnumpy(), 1)))
+def with_ops(data, label):
+    return ce(net(data), ops.repeat_interleave(label, 1))
+def float_numpy(data, target):
+    return mse(net(data), Tensor(np.sqrt(target.asnumpy())))
+def float_ops(data, target):
+    return mse(net(data), ops.sqrt(target))
+def output_numpy(data, target):
+    return mse(Tensor(np.clip(net(data).asnumpy(), -9, 9)), target)
+def grads(fn, *args):
+    return [g.asnumpy() for g in ms.value_and_grad(fn, None, net.trainable_params())(*args)[1]]
+same = lambda a, b: all(np.allclose(p, q) and np.abs(p).sum() > 0 for p, q in zip(a, b))
+report(labels=same(grads(with_numpy, x, label), grads(with_ops, x, label)),
+       floats=same(grads(float_numpy, x, target), grads(float_ops, x, target)),
+       output_zero=all(np.abs(g).sum() == 0 for g in grads(output_numpy, x, target)))
+''')
+    assert result == {"labels": True, "floats": True, "output_zero": True}, result

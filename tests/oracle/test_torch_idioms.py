@@ -408,3 +408,28 @@ report(kinds=kinds, sizes=sizes, whole=whole, fixed=[t.shape[0] for _, t in load
     assert all(size[0] == "error" and size[1].startswith("TypeError") for size in result["sizes"]), result
     assert result["whole"] == ["Tensor", "Tensor"], result
     assert result["fixed"] == [4, 2], result
+
+
+def test_ms_torch_in_cell_a_mindspore_loss_returns_a_tensor_without_backward(run_snippet):
+    """Each loss of apis.LOSS_REDUCTIONS is a MindSpore Cell; called, the losses
+    (mean, and an unreduced default) return a MindSpore Tensor, which has no
+    ``backward`` (AttributeError): ``cls = nn.BCEWithLogitsLoss()(out, y); cls.backward()``."""
+    from mslint.knowledge import apis
+    names = sorted(apis.LOSS_REDUCTIONS)
+    result = run_snippet(f'''
+import importlib
+cells = {{}}
+for qname in {names!r}:
+    module, _, name = qname.rpartition(".")
+    cells[qname] = issubclass(getattr(importlib.import_module(module), name), nn.Cell)
+out = Tensor(np.array([[0.2, -0.4], [1.0, 0.3]], np.float32))
+y = Tensor(np.array([[1.0, 0.0], [0.0, 1.0]], np.float32))
+results = [nn.BCEWithLogitsLoss()(out, y), nn.MSELoss()(out, y), nn.L1Loss()(out, y), nn.SmoothL1Loss()(out, y)]
+cls = results[0]
+report(cells=cells, tensors=[type(r).__name__ for r in results],
+       backward=[hasattr(r, "backward") for r in results], call=attempt(lambda: cls.backward()))
+''')
+    assert all(result["cells"].values()), result["cells"]
+    assert result["tensors"] == ["Tensor"] * 4, result
+    assert result["backward"] == [False] * 4, result
+    assert result["call"][0] == "error" and result["call"][1].startswith("AttributeError"), result
