@@ -336,6 +336,53 @@ def test_a_set_context_in_a_function_the_program_never_calls_selects_nothing(tmp
     assert programs.decide(paths.values())[paths["model.py"]].mode == mode.PYNATIVE
 
 
+DROPPING = ("import mindspore as ms\nfrom mindspore import nn\nclass Drop(nn.Cell):\n"
+            "    def construct(self, x):\n        layer = nn.Dropout(p=0.5)\n        layer.set_train()\n"
+            "        return layer(x)\n")
+
+
+@pytest.mark.parametrize(("script", "expected"), [
+    # distilled from a real project (a transformer's self-test): the main guard calls the
+    # network, then sets GRAPH_MODE with nothing after it: the network ran in PyNative
+    ("import numpy as np\nimport mindspore as ms\nfrom model import Drop\nif __name__ == '__main__':\n"
+     "    net = Drop()\n    out = net(ms.Tensor(np.ones((4, 4), np.float32)))\n    device_id = 6\n"
+     "    print('device {}'.format(device_id))\n"
+     "    ms.set_context(mode=ms.GRAPH_MODE, device_id=device_id)\n    # model = Model(net)\n",
+     mode.Decision(mode.PYNATIVE, "run.py runs PyNative")),
+    # the same at the top level, no main guard
+    ("import mindspore as ms\nfrom model import Drop\nnet = Drop()\nnet(None)\n"
+     "ms.set_context(mode=ms.GRAPH_MODE)\n",
+     mode.Decision(mode.PYNATIVE, "run.py runs PyNative")),
+    # a call after it may run the network: it decides
+    ("import mindspore as ms\nfrom model import Drop\nif __name__ == '__main__':\n    net = Drop()\n"
+     "    net(None)\n    ms.set_context(mode=ms.GRAPH_MODE)\n    net(None)\n",
+     mode.Decision(mode.GRAPH, "run.py sets GRAPH_MODE")),
+    ("import mindspore as ms\nfrom model import Drop\nnet = Drop()\nfor step in range(2):\n"
+     "    net(None)\n    ms.set_context(mode=ms.GRAPH_MODE)\n",
+     mode.Decision(mode.GRAPH, "run.py sets GRAPH_MODE")),  # the next turn of the loop runs after it
+    ("import mindspore as ms\nfrom model import Drop\nms.set_context(mode=ms.GRAPH_MODE)\n"
+     "if __name__ == '__main__':\n    Drop()(None)\n",
+     mode.Decision(mode.GRAPH, "run.py sets GRAPH_MODE")),
+])
+def test_a_set_context_after_the_scripts_last_call_selects_nothing(tmp_path: Path, script: str, expected) -> None:
+    paths = _project(tmp_path, {"run.py": script, "model.py": DROPPING})
+    decided = programs.decide(paths.values())[paths["model.py"]]
+    assert (decided.mode, decided.basis) == (expected.mode, expected.basis)
+
+
+def test_a_set_context_that_ends_an_imported_module_still_selects_the_mode(tmp_path: Path) -> None:
+    # the importer's code runs after it: only the entry's own last call selects nothing
+    paths = _project(tmp_path, {
+        "run.py": "import setup_env\nfrom model import Drop\nDrop()(None)\n",
+        "setup_env.py": "import mindspore as ms\nms.set_context(mode=ms.GRAPH_MODE)\n",
+        "model.py": DROPPING,
+    })
+    decided = programs.decide(paths.values())[paths["model.py"]]
+    assert (decided.mode, decided.basis) == (mode.GRAPH, "run.py sets GRAPH_MODE")
+    calls = mode.context_calls((tmp_path / "setup_env.py").read_bytes())
+    assert [(call.runs, call.last) for call in calls] == [(mode.ON_IMPORT, True)]
+
+
 # -- the command -----------------------------------------------------------------
 
 
@@ -563,6 +610,25 @@ def test_the_training_flag_is_fixed_only_when_every_compiling_program_agrees(tmp
 def test_training_text_is_read_past_comments_strings_and_idle_optimizers(source: str, trains: bool) -> None:
     data = source.encode("utf-8")
     assert programs.read_facts(data)["trains"] is trains
+
+
+LOCAL_DROPOUT = ("class Drop(nn.Cell):\n    def construct(self, x):\n        layer = nn.Dropout(p=self.p)\n"
+                 "        if self.training:\n            layer.set_train()\n        return layer(x)\n")
+
+
+@pytest.mark.parametrize(("source", "trains"), [
+    # distilled from a real project: construct builds a Dropout and turns its own flag on;
+    # no network of the program trains, nor has its flag turned on
+    (LOCAL_DROPOUT, False),
+    # the network's flag (self.set_train()), a layer held by the Cell, a script's network: they do
+    (LOCAL_DROPOUT.replace("layer.set_train()", "self.set_train()"), True),
+    (LOCAL_DROPOUT.replace("layer = nn.Dropout(p=self.p)", "layer = self.drop"), True),
+    ("net = Net()\nnet.set_train()\n", True),
+    ("def run():\n    net = Net()\n    net.set_train()\n    return net(x)\n", True),
+])
+def test_a_layer_construct_builds_and_sets_itself_trains_nothing(source: str, trains: bool) -> None:
+    read = programs.read_facts(source.encode("utf-8"))
+    assert (read["trains"], read["sets_training"]) == (trains, trains)
 
 
 _PATTERN_SAMPLES = [

@@ -71,7 +71,7 @@ from typing import Any
 from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 10
+FACTS_VERSION = 11
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -135,6 +135,11 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
         facts.update(bindings={}, stars=[], classes={}, functions={}, bodies={}, dicts={}, contexts=[],
                      arguments={}, configs=[], rebinds=[], called=[], broken=True)
         return facts, None
+    if facts["sets_training"] and not (mode.BUILDS_MODEL.search(data) and mode.TRAINS_MODEL.search(data)):
+        # only set_train calls on layers a construct builds itself: no network's flag turns on
+        local = mode.local_set_train_lines(tree) if b"construct" in data else set()
+        facts["sets_training"] = not local or any(
+            data.count(b"\n", 0, found.start()) + 1 not in local for found in mode.SETS_TRAINING.finditer(data))
     if facts["trains"]:
         lines = mode.training_lines(data, tree)  # past comments, strings, idle optimizers
         facts["trains"] = lines is None or bool(lines)
@@ -144,7 +149,8 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
         facts.update(_FactsReader(tree, data, may_run=facts["entry"] or path.endswith(".ipynb")).facts())
         facts["contexts"] = [
             [sorted(call.modes), call.runs, call.line, list(call.options), sorted(call.levels), list(call.level_options),
-             [[option, reading, [list(item) for item in table]] for option, reading, table in call.mappings]]
+             [[option, reading, [list(item) for item in table]] for option, reading, table in call.mappings],
+             call.last]
             for call in mode.context_calls_of_tree(tree)
         ] if b"set_context" in data else []
         if b"device_target" in data or b"set_device" in data:

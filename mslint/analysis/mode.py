@@ -119,16 +119,20 @@ def training_lines(data: bytes, tree: ast.AST | None) -> list[int] | None:
     idle = [(starts[call.lineno - 1] + call.col_offset, starts[call.end_lineno - 1] + call.end_col_offset)
             for call in _idle_optimizers(tree) if call.end_lineno is not None and call.lineno <= len(starts)
             and call.end_lineno <= len(starts)]
+    local = local_set_train_lines(tree)
     lines: list[int] = []
     for found in TRAINS.finditer(masked):
         at = found.start()
         if any(start <= at < end for start, end in idle):
             continue
+        line = masked.count(b"\n", 0, at) + 1
+        if line in local and masked[max(0, at - 4):at + 5] == b"set_train":
+            continue  # a layer construct builds and sets itself: no network trains
         if _DEFINED.search(masked, max(0, masked.rfind(b"\n", 0, at) + 1), at):
             continue
         if _TRAINING_DATA.match(masked, at):
             continue
-        lines.append(masked.count(b"\n", 0, at) + 1)
+        lines.append(line)
     return lines
 
 
@@ -177,6 +181,29 @@ def _idle_optimizers(tree: ast.AST) -> list[ast.Call]:
             name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
             if _OPTIMIZER_NAME.fullmatch(name) and node.targets[0].id not in reads:
                 found.append(node.value)
+    return found
+
+
+def local_set_train_lines(tree: ast.AST) -> set[int]:
+    """The lines of ``layer.set_train(...)`` calls in a ``construct`` method whose
+    ``layer`` is a name that construct binds to a call (``layer = nn.Dropout(p=0.1)``):
+    the flag of a layer built anew on each forward pass, which trains nothing and
+    turns no flag of the program's network on."""
+    found: set[int] = set()
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or function.name != "construct":
+            continue
+        own = [node for statement in function.body for node in _own_nodes(statement)]
+        built = {target.id for node in own if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                 for target in node.targets if isinstance(target, ast.Name)}
+        other = {target.id for node in own if isinstance(node, ast.Assign) and not isinstance(node.value, ast.Call)
+                 for target in node.targets if isinstance(target, ast.Name)}
+        other |= {node.target.id for node in own if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For))
+                  and isinstance(node.target, ast.Name)}
+        for node in own:
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "set_train" \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id in built - other:
+                found.add(node.lineno)
     return found
 
 
@@ -361,6 +388,10 @@ class ContextCall:
     # by its test's answer, True and False (``GRAPH_MODE if env_args.mode.startswith("G") else
     # PYNATIVE_MODE``: ("mode", "_.startswith('G')", ((False, PYNATIVE), (True, GRAPH))))
     mappings: tuple[tuple[str, str, tuple[tuple[object, str], ...]], ...] = ()
+    # a call in the module's top-level code (its main guard too) after which that code
+    # calls nothing (_runs_last): run as the program's entry, it selects the mode of
+    # nothing the program runs (a script that calls its network, then sets GRAPH_MODE)
+    last: bool = False
 
 
 def selected_modes(source: bytes, path: str = "") -> frozenset[str]:
@@ -389,15 +420,54 @@ def context_calls_of_tree(tree: ast.Module, path: str = "") -> tuple[ContextCall
     reader = _ModeReader(tree, path)
     # a helper the module itself calls at its top level runs on import too
     return tuple(
-        replace(call, runs=ON_IMPORT) if call.runs in reader.called_on_import else call
-        for call in reader.calls
+        replace(call, runs=ON_IMPORT) if call.runs in reader.called_on_import
+        else replace(call, last=True) if call.runs in (ON_IMPORT, AS_SCRIPT) and _runs_last(tree.body, node)
+        else call
+        for call, node in zip(reader.calls, reader.nodes)
     )
+
+
+# calls that run nothing of the program's after a set_context (printing, formatting,
+# another set_context): the script's top-level code may still end with them
+_INERT_CALLS = frozenset({"print", "format", "str", "int", "float", "set_context"})
+
+
+def _runs_last(body: list[ast.stmt], call: ast.Call) -> bool:
+    """Whether ``call``, a statement of the module's top-level code ``body`` or of
+    an ``if`` (the main guard) or ``with`` there, is followed by no code that may
+    run the program's network: every statement after it, at each level, calls
+    nothing but _INERT_CALLS and imports nothing. False in a loop, a ``try``, a
+    definition, or anywhere its position is not plain."""
+    for index, statement in enumerate(body):
+        if not statement.lineno <= call.lineno <= (statement.end_lineno or statement.lineno):
+            continue
+        if not all(_inert(after) for after in body[index + 1:]):
+            return False
+        if isinstance(statement, ast.Expr) and statement.value is call:
+            return True
+        if isinstance(statement, ast.If) and not any(node is call for node in ast.walk(statement.test)):
+            return _runs_last(statement.body, call) or _runs_last(statement.orelse, call)
+        if isinstance(statement, (ast.With, ast.AsyncWith)):
+            return _runs_last(statement.body, call)
+        return False
+    return False
+
+
+def _inert(statement: ast.stmt) -> bool:
+    """Whether a statement calls nothing but _INERT_CALLS and imports nothing."""
+    for node in ast.walk(statement):
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Await, ast.Yield, ast.YieldFrom, ast.Delete)):
+            return False
+        if isinstance(node, ast.Call) and last_name(node.func) not in _INERT_CALLS:
+            return False
+    return True
 
 
 class _ModeReader(ast.NodeVisitor):
     def __init__(self, tree: ast.Module, path: str) -> None:
         self.path = path
         self.calls: list[ContextCall] = []
+        self.nodes: list[ast.Call] = []  # the call of each of self.calls
         self.called_on_import: set[str] = set()  # names the module's top-level code calls
         self._runs = ON_IMPORT  # when the code being visited runs
         self.constants: dict[str, ast.expr] = {}
@@ -568,6 +638,7 @@ class _ModeReader(ast.NodeVisitor):
                 frozenset(selected), self._runs, node.lineno, tuple(dict.fromkeys(options)),
                 frozenset(levels), tuple(dict.fromkeys(level_options)), mappings,
             ))
+            self.nodes.append(node)
 
     def evaluate(self, node: ast.expr | None, depth: int, levels: bool = False) -> set[str]:  # noqa: C901, PLR0911, PLR0912
         """The modes (``levels``: the syntax levels) ``node`` may select."""

@@ -1270,6 +1270,15 @@ class Model:  # pylint: disable=too-many-instance-attributes
         levels: set[str] = set()
         evidence: dict[str, str] = {}
         own = self.facts(entry)["contexts"]
+        # one the entry's top-level code runs after its last call, in a program that
+        # builds Cells, selects the mode of nothing it runs (mode.ContextCall.last): the
+        # network was built and ran before it. A script that builds nothing and only
+        # sets the mode still tells how the project's programs run.
+        idle = [call for call in own if len(call) > 7 and call[7]]
+        if idle and any(node[1] in self.facts(node[0])["classes"] and self.is_cell(*node) for node in reached):
+            own = [call for call in own if not (len(call) > 7 and call[7])]
+        else:
+            idle = []
         sources = [(entry, call) for call in own]
         later = self._superseding(entry, own, files, reached)
         if later:
@@ -1314,7 +1323,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
             program.kind, program.evidence = UNREADABLE, f"sets a mode mslint cannot read ({evidence[UNKNOWN]})"
         else:
             program.kind = RUNS_PYNATIVE
-            program.evidence = f"sets PYNATIVE_MODE ({evidence[PYNATIVE]})" if PYNATIVE in selected else "sets no mode: PyNative"
+            program.evidence = f"sets PYNATIVE_MODE ({evidence[PYNATIVE]})" if PYNATIVE in selected \
+                else f"sets a mode only after its last call ({os.path.relpath(entry, self.root)}:{idle[0][2]}): PyNative" \
+                if idle and not sources else "sets no mode: PyNative"
         program.syntax_level = next(iter(levels)) if len(levels) == 1 and UNKNOWN not in levels else ""
         if by_config and GRAPH in selected:
             # the mode is the configuration's: what only PyNative ones select runs PyNative (Model._reach)

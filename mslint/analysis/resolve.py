@@ -711,6 +711,9 @@ def _project_file(importer: nodes.Module, modname: str) -> str | None:
     folder on sys.path; the program model searches the same folders)."""
     if not importer.file or not os.path.isabs(importer.file) or not modname:
         return None
+    named = _RELATIVE.get((os.path.realpath(importer.file), modname))
+    if named is not None:
+        return named
     root = project.package_root(importer.file)
     found = _file_below(root, modname)
     if found is not None:
@@ -774,6 +777,7 @@ def clear_caches() -> None:
     _installed_from.cache_clear()
     _QNAME_MEMO.clear()
     _BY_FILE.clear()
+    _RELATIVE.clear()
     _file_below.cache_clear()
     _STAR_MEMO.clear()
     _MODULE_STARS.clear()
@@ -973,7 +977,39 @@ def _import_target_module(node: nodes.ImportFrom) -> str | None:
     if node.level == 1 and node.modname and file and not root.package \
             and "." not in root.name and not os.path.isfile(os.path.join(os.path.dirname(file), "__init__.py")):
         return node.modname
-    return None
+    return _namespace_relative(file, node.level, node.modname)
+
+
+# (importing file, module name) -> the file a relative import in a namespace package
+# names (_namespace_relative): imported_module loads that file for the name
+_RELATIVE: dict[tuple[str, str], str] = {}
+
+
+def _namespace_relative(file: str | None, level: int, modname: str) -> str | None:
+    """``loss_base`` for ``from ..loss_base import CrossEntropy`` in
+    lib/loss/impl/smooth.py where lib/ and lib/loss/ have no ``__init__.py``:
+    PEP 420 namespace packages, where the program imports the module as
+    ``loss.impl.smooth`` (or deeper), and Python finds lib/loss/loss_base.py. Only
+    when the folder the import climbs to lies below the project's root (a
+    script at the root, run as such, has no package to climb in: its relative
+    import stays unresolved) and holds the module; the name then stands for that
+    file (_RELATIVE). None otherwise."""
+    if not file or not modname or level < 2 or not os.path.isabs(file):
+        return None
+    real = os.path.realpath(file)
+    folder = os.path.dirname(real)
+    for _ in range(level - 1):
+        folder = os.path.dirname(folder)
+    root = programs.project_root(real)
+    if not folder.startswith(root + os.sep):
+        return None
+    found = _file_below(folder, modname)
+    if found is None:
+        return None
+    if len(_RELATIVE) >= _BY_FILE_LIMIT * 16:
+        _RELATIVE.clear()
+    _RELATIVE[(real, modname)] = found
+    return modname
 
 
 def _nested_class(cls: nodes.ClassDef, names: list[str]) -> nodes.ClassDef | None:
@@ -998,6 +1034,8 @@ def is_installed(modname: str, context_file: str | None) -> bool:
     """Whether ``modname``, imported from ``context_file``, is found in the standard
     library or an installed package (site-packages), without building its tree: a
     package is external by where it lives, not by its name."""
+    if context_file and (os.path.realpath(context_file), modname) in _RELATIVE:
+        return False  # a project module a relative import names (_namespace_relative)
     cached = astroid.MANAGER.astroid_cache.get(modname)
     if cached is not None:
         return _is_library_module(cached)
