@@ -1678,7 +1678,7 @@ def _next_in_sequence(call: nodes.Call) -> nodes.NodeNG | None:
         index = parent.elts.index(call)
         return parent.elts[index + 1] if index + 1 < len(parent.elts) else None
     if isinstance(parent, nodes.Call) and call in parent.args and isinstance(parent.func, (nodes.Name, nodes.Attribute)):
-        if resolve.qualified_name(parent.func) in apis.SEQUENTIAL_CELLS or _sequential_super_init(parent):
+        if resolve.qualified_name(parent.func) in apis.SEQUENTIAL_CELLS_AS_PORTED or _sequential_super_init(parent):
             index = parent.args.index(call)
             following = parent.args[index + 1] if index + 1 < len(parent.args) else None
             return None if isinstance(following, nodes.Starred) else following
@@ -1699,7 +1699,8 @@ def _sequential_super_init(call: nodes.Call) -> bool:
     if method is None or method[0].name != "__init__":
         return False
     cls = method[1]
-    return resolve.find_method(cls, apis.CELL_FORWARD_METHOD) is None and resolve.derives_from(cls, apis.SEQUENTIAL_CELLS)
+    return resolve.find_method(cls, apis.CELL_FORWARD_METHOD) is None and resolve.derives_from(
+        cls, apis.SEQUENTIAL_CELLS_AS_PORTED)
 
 
 def _added_cell(call: nodes.Call) -> nodes.NodeNG | None:
@@ -1715,7 +1716,7 @@ def _added_cell(call: nodes.Call) -> nodes.NodeNG | None:
     receiver = func.expr
     if astutil.is_self(receiver):
         cls = astutil.enclosing_class(receiver)
-        if cls is None or not resolve.derives_from(cls, apis.SEQUENTIAL_CELLS):
+        if cls is None or not resolve.derives_from(cls, apis.SEQUENTIAL_CELLS_AS_PORTED):
             return None
     elif not isinstance(receiver, nodes.Name):
         return None

@@ -39,10 +39,11 @@ def _imports_one_of(names: list[str], modules: tuple[str, ...]) -> bool:
 
 
 class _ModuleFacts:
-    __slots__ = ("mindspore_only", "optimizer_compat", "torch_api", "torch_library", "user_methods")
+    __slots__ = ("mindspore_only", "optimizer_compat", "torch_api", "torch_is_mindtorch", "torch_library", "user_methods")
 
     def __init__(self, module: nodes.Module) -> None:
         imports_mindspore = imports_torch = optimizer_compat = torch_library = torch_api = False
+        torch_is_mindtorch = False
         analysis = scope.analysis(module)
         for node in analysis.imports:
             if isinstance(node, nodes.Import):
@@ -61,6 +62,7 @@ class _ModuleFacts:
             )
             torch_library = torch_library or _imports_one_of(names, apis.TORCH_BASED_LIBRARIES)
             torch_api = torch_api or _imports_one_of(names, apis.TORCH_API_LAYERS)
+            torch_is_mindtorch = torch_is_mindtorch or _imports_one_of(names, apis.TORCH_REDIRECTING_MODULES)
             optimizer_compat = optimizer_compat or _imports_one_of(names, apis.TORCH_COMPAT_OPTIMIZER_MODULES)
         self.mindspore_only = imports_mindspore and not imports_torch
         # transformers, timm...: torch tensors and modules without ``import torch``: the
@@ -72,6 +74,9 @@ class _ModuleFacts:
         # msadapter, mindtorch: PyTorch's API over MindSpore; the module's tensors and
         # modules are its own, in Cells and differentiated code as anywhere
         self.torch_api = torch_api
+        # ``from mindtorch.tools import mstorch_enable``: ``import torch`` loads mindtorch,
+        # whose layers are Cells and whose functions take MindSpore tensors
+        self.torch_is_mindtorch = torch_is_mindtorch
         # x2ms_adapter's optimizers have step() and zero_grad() (no-ops)
         self.optimizer_compat = optimizer_compat
         # Methods the module's own classes define: a call to one of these names may
@@ -225,6 +230,8 @@ class TorchIdiomsChecker(BaseChecker):
                     self._check_device(node, func)
             return
         if (_is_torch_qname(qname) or _root(qname) in apis.TORCH_LAYER_LIBRARIES) and qname not in apis.TORCH_NO_GRAD_CONTEXTS:
+            if self._module_facts(node.root()).torch_is_mindtorch:
+                return  # torch is mindtorch here: its layers are Cells, its functions MindSpore's
             self._check_torch_call(node, qname)
 
     def _check_method(self, node: nodes.Call, func: nodes.Attribute, idiom: apis.TorchMethodIdiom) -> None:
@@ -427,6 +434,8 @@ class TorchIdiomsChecker(BaseChecker):
 
     @only_required_for_messages("ms-torch-in-cell")
     def visit_with(self, node: nodes.With) -> None:
+        if self._module_facts(node.root()).torch_is_mindtorch:
+            return  # mindtorch's no_grad, not PyTorch's
         for expr, _ in node.items:
             if not self._no_grad_context(expr):
                 continue
@@ -436,7 +445,7 @@ class TorchIdiomsChecker(BaseChecker):
 
     @only_required_for_messages("ms-torch-in-cell")
     def visit_functiondef(self, node: nodes.FunctionDef) -> None:
-        if not node.decorators:
+        if not node.decorators or self._module_facts(node.root()).torch_is_mindtorch:
             return
         for decorator in node.decorators.nodes:
             if not self._no_grad_context(decorator):

@@ -749,6 +749,84 @@ class Block(nn.Cell):
     assert not values.never_runs(guard_free)
 
 
+@pytest.mark.parametrize(
+    ("builds", "never"),
+    [
+        ("Neck(neck=nn.SequentialCell([nn.ReLU()]))", True),  # a class's construction: never None
+        ("held = nn.Identity()\nNeck(held)", True),  # a name bound once to one
+        ("Neck(neck=[nn.ReLU()])", True),  # a list display
+        ("Neck(neck=Own())", True),  # a project class
+        ("Neck(neck=Odd())", False),  # a project class with its own __new__: may be anything
+        ("Neck()", False),  # the default None
+        ("Neck(neck=None)", False),
+        ("Neck(neck=make())", False),  # a helper's result: maybe None
+        ("Neck(neck=nn.Identity()); Neck()", False),  # one way takes the arm
+        ("held = None\nif flag:\n    held = nn.Identity()\nNeck(held)", False),  # bound twice: unsure
+    ],
+)
+def test_a_none_default_guard_is_false_where_every_construction_passes_an_object(builds: str, never: bool) -> None:
+    """``if neck is None: neck = <default>`` reads the parameter before the function
+    rebinds it: a construction that passes an object never None never builds the default."""
+    (default,) = _probed(f"""
+from mindspore import nn
+
+class Own(nn.Cell):
+    pass
+
+class Odd(nn.Cell):
+    def __new__(cls):
+        return None
+
+class Neck(nn.Cell):
+    def __init__(self, neck=None):
+        super().__init__()
+        if neck is None:
+            neck = probe(nn.Dense(8, 8))
+        self.neck = neck
+
+{builds}
+""")
+    assert values.never_runs(default) is never
+
+
+def test_a_parameter_read_in_a_loop_that_rebinds_it_is_unknown() -> None:
+    """In a loop, a later ``neck = None`` may reach the read on the next round."""
+    (default,) = _probed("""
+from mindspore import nn
+
+class Necks(nn.Cell):
+    def __init__(self, neck=None):
+        super().__init__()
+        self.layers = []
+        for _ in range(2):
+            if neck is None:
+                self.layers.append(probe(nn.Dense(8, 8)))
+            neck = None
+
+Necks(nn.Identity())
+""")
+    assert not values.never_runs(default)
+
+
+def test_a_none_guard_reads_only_identity_with_none() -> None:
+    """An object known only to be no None: ``== None`` and its truth are its class's."""
+    in_truth, in_equal = _probed("""
+from mindspore import nn
+
+class Neck(nn.Cell):
+    def __init__(self, neck=None, head=None):
+        super().__init__()
+        if not neck:
+            probe(nn.Dense(8, 8))
+        if head == None:  # noqa: E711
+            probe(nn.Dense(8, 8))
+
+Neck(nn.SequentialCell([]), head=nn.Identity())
+""")
+    assert not values.never_runs(in_truth)
+    assert not values.never_runs(in_equal)
+
+
 def test_a_self_attribute_read_past_a_try_body_that_assigns_it_is_unknown() -> None:
     """A handler, the else and the finally of a ``try`` whose body assigns the
     attribute may see that value or the one before: unknown. Earlier handlers

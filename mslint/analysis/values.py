@@ -2254,12 +2254,15 @@ def _truth_given(test: nodes.NodeNG, value_of: Callable[[nodes.NodeNG], object])
         compare = _COMPARISONS.get(operator)
         if compare is None or astutil.UNKNOWN in (left_value, right_value):
             return None
+        if _NOT_NONE in (left_value, right_value) and (
+                operator not in ("is", "is not") or None not in (left_value, right_value)):
+            return None  # only its identity with None is known
         try:
             return bool(compare(left_value, right_value))
         except TypeError:
             return None
     value = value_of(test)
-    return None if value is astutil.UNKNOWN else bool(value)
+    return None if value is astutil.UNKNOWN or value is _NOT_NONE else bool(value)
 
 
 def _init_read_by(test: nodes.NodeNG) -> nodes.FunctionDef | None:
@@ -2330,6 +2333,8 @@ def _lookup(node: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int
         return None
     if isinstance(node, nodes.Name):
         bound = func.locals.get(node.name, ()) if isinstance(func, nodes.FunctionDef) else ()
+        if len(bound) > 1 and node.frame() is func:
+            bound = _parameter_before_rebinding(node, func, bound)
         if len(bound) == 1 and isinstance(bound[0].parent, nodes.Arguments) and node.frame() is func:
             if way is not None:
                 return way.get(node.name)
@@ -2362,6 +2367,26 @@ def _lookup(node: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int
         if found is not None:
             return found
     return _config_value(node)
+
+
+def _parameter_before_rebinding(node: nodes.Name, func: nodes.FunctionDef, bound: list) -> list:
+    """``[the parameter]`` when ``node`` reads a parameter of ``func`` before any
+    other binding of its name: every other binding comes later in the function and
+    no loop of ``func`` holds the read (``if bottleneck is None: bottleneck = X``);
+    else ``bound`` as it is."""
+    params = [binding for binding in bound if isinstance(binding.parent, nodes.Arguments)]
+    if len(params) != 1:
+        return bound
+    parent = node.parent
+    while parent is not None and parent is not func:
+        if isinstance(parent, (nodes.For, nodes.While, nodes.Comprehension)):
+            return bound
+        parent = parent.parent
+    here = (node.lineno or 0, node.col_offset or 0)
+    later = all(
+        binding.lineno is not None and (binding.lineno, binding.col_offset or 0) > here
+        for binding in bound if binding is not params[0])
+    return params if later else bound
 
 
 def _passed_object_attribute(
@@ -2988,9 +3013,48 @@ def _truth(test: nodes.NodeNG, way: _Way, func: nodes.NodeNG, strict: frozenset[
 
     def value_of(expr: nodes.NodeNG) -> object:
         found = _evaluate(expr, way, func, 0)
-        return astutil.UNKNOWN if found.guess in strict else found.value
+        if found.guess in strict:
+            return astutil.UNKNOWN
+        if found.value is astutil.UNKNOWN and found.site is not None and _never_none(found.written):
+            return _NOT_NONE  # ``bottleneck=nn.SequentialCell(...)``: ``bottleneck is None`` is False
+        return found.value
 
     return _truth_given(test, value_of)
+
+
+class _NotNone:
+    """An object of unknown value that is certainly not None: only ``is None`` and
+    ``is not None`` are read from it (its ``==`` and truth are the class's own)."""
+
+    def __repr__(self) -> str:
+        return "<not None>"
+
+
+_NOT_NONE = _NotNone()
+
+
+def _never_none(written: nodes.NodeNG | None, depth: int = 0) -> bool:
+    """Whether an argument as a site writes it is never None: a construction of a
+    class (a project class without its own ``__new__``, or a framework's class:
+    ``nn.SequentialCell(...)``), a list, tuple, dict or set display, a lambda, or
+    a name whose one binding in its scope is one of those."""
+    if isinstance(written, (nodes.List, nodes.Tuple, nodes.Dict, nodes.Set, nodes.Lambda,
+                            nodes.ListComp, nodes.DictComp, nodes.SetComp)):
+        return True
+    if isinstance(written, nodes.Name) and depth < 3:
+        held = resolve.assigned_value(written, sole=True)
+        return held is not None and held is not written and _never_none(held, depth + 1)
+    if not isinstance(written, nodes.Call) or not isinstance(written.func, (nodes.Name, nodes.Attribute)):
+        return False
+    cls, qname = resolve.class_named(written.func)
+    if cls is not None:
+        user, _ = resolve.class_hierarchy(cls)
+        return not any("__new__" in member.locals for member in user)
+    if qname is None or not resolve.is_external(qname):
+        return False
+    qname = resolve.canonical(qname)
+    *modules, last = qname.split(".")
+    return last[:1].isupper() and all(part.islower() for part in modules)
 
 
 def forget_flow() -> None:

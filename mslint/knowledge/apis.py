@@ -1026,6 +1026,12 @@ TORCH_COMPAT_MODULES: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp", "h
 # where it is. hyper_parallel only adds Tensor.backward; mindnlp before 0.5 hands out
 # MindSpore's own tensors outside mindnlp.core.
 TORCH_API_LAYERS: tuple[str, ...] = ("msadapter", "mindtorch", "mindnlp.core")
+# Imports after which ``import torch`` loads mindtorch: mindtorch's documented entry
+# (its PyPI user guide: ``from mindtorch.tools import mstorch_enable``, "used before
+# importing torch related modules", then plain ``import torch``). In a module importing
+# it, ``torch.nn.Dropout`` is mindtorch's Module (a mindspore.nn.Cell) and torch's names
+# are mindtorch's, as ``import msadapter.pytorch as torch`` spells it.
+TORCH_REDIRECTING_MODULES: tuple[str, ...] = ("mindtorch.tools.mstorch_enable",)
 # x2ms_adapter (the X2MindSpore converter's runtime): its optimizers (Adam, SGD, AdamW...
 # built through optim_register) mix in OptimAdaptorMixIn, whose step() and zero_grad()
 # are no-ops; it patches no Tensor.backward, .detach() or .cpu() (x2ms_adapter/__init__.py
@@ -1632,6 +1638,11 @@ CELL_CONTAINERS: frozenset[str] = frozenset(
 # Containers that run their cells one after the other, in the order they hold them
 # (SequentialCell.construct loops over cell_list).
 SEQUENTIAL_CELLS: frozenset[str] = frozenset({"mindspore.nn.SequentialCell"})
+# The same, with PyTorch's name written on mindspore.nn (``class Net(nn.Sequential)``,
+# ``nn.Sequential(conv, bn)``): mindspore.nn has no Sequential (ms-torch-class-name
+# reports it), and the port means SequentialCell, whose order of layers it keeps.
+# ms-layer-default-differs reads the layer after a conv in it (a norm: the bias is moot).
+SEQUENTIAL_CELLS_AS_PORTED: frozenset[str] = SEQUENTIAL_CELLS | {"mindspore.nn.Sequential"}
 # mindspore.nn layers whose call returns one tensor (measured on MindSpore 2.10:
 # tests/oracle/test_torch_idioms.py), so ``layer(x).size(0)`` raises TypeError
 # (Tensor.size is an int). Recurrent layers and attention return tuples: not here.
