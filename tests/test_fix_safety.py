@@ -235,6 +235,10 @@ def test_forward_callers_in_other_modules_keep_working(tmp_path: Path, capsys: p
 
         def features(net, x):
             return net.forward(x)
+
+
+        def plain(x):
+            return Net()(x)  # Net itself is built and called: its missing construct matters
         """), encoding="utf-8")
     run(capsys, "--fix", str(package))
     fixed = (package / "model.py").read_text(encoding="utf-8")
