@@ -27,7 +27,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, port, programs, resolve, scope, sites, values
+from mslint.analysis import astutil, edits, port, programs, resolve, scope, sites, values, versions
 from mslint.analysis.astutil import UNKNOWN, is_number, literal
 from mslint.checkers.messages import may_report, spelled
 
@@ -39,6 +39,8 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 # The last component of every layer in the table: calls named otherwise are
 # skipped before any name resolution.
 _LAYER_SHORT_NAMES = frozenset(qname.rsplit(".", 1)[1] for qname in (*apis.LAYER_APIS, *apis.POSITIONAL_APIS))
+# The classes and functions ms-torch-positional-args counts the positional arguments of.
+_LIMIT_SHORT_NAMES = frozenset(qname.rsplit(".", 1)[1] for qname in apis.POSITIONAL_LIMITS)
 
 # Positional names that say "this is a drop rate" (ms-dropout-keep-prob).
 _RATE_WORDS = ("drop", "rate")
@@ -859,6 +861,8 @@ class LayersChecker(BaseChecker):
                 return
             api = bound.api
         else:
+            if short in _LIMIT_SHORT_NAMES and self._check_positional_count(node):
+                return  # the call raises TypeError before anything else could matter
             if short not in _LAYER_SHORT_NAMES and short not in getattr(self, "_aliases", ()):
                 return
             qname = resolve.qualified_name(func)
@@ -1310,6 +1314,45 @@ class LayersChecker(BaseChecker):
                 unsafe=not trap.fails,
             )
             return
+
+    def _check_positional_count(self, call: nodes.Call) -> bool:
+        """``nn.ReLU(True)``, ``nn.LeakyReLU(0.2, True)``, ``ops.transpose(x, 0, 1)``: more
+        positional arguments than MindSpore's signature binds, where PyTorch's
+        counterpart takes them (its inplace, dim1): the call raises TypeError
+        (tests/oracle/test_layers.py, test_ms_torch_positional_args_one_too_many_raises_type_error). True when reported."""
+        if not self.linter.is_message_enabled("ms-torch-positional-args"):
+            return False
+        if any(isinstance(argument, nodes.Starred) for argument in call.args):
+            return False  # *args: how many it holds is not seen
+        qname = resolve.call_name(call)
+        limit = apis.POSITIONAL_LIMITS.get(qname) if qname else None
+        if limit is None or not len(limit.params) < len(call.args) <= len(limit.torch_params):
+            return False
+        if versions.older_mindspore_only(call) or values.never_runs(call) or values.guarded_off(call):
+            return False  # an older MindSpore's API chosen by a version check, or never built
+        index = len(limit.params)
+        name = spelled(call.func)
+        takes = (f"{name} takes no positional argument" if not limit.params else
+                 f"{name} takes {len(limit.params)} positional argument{'s' if len(limit.params) > 1 else ''}: "
+                 + ", ".join(limit.params))
+        extra = call.args[index:]
+        extra_params = limit.torch_params[index:len(call.args)]
+        keyword = apis.TORCH_KEYWORD_APIS.get(qname)
+        fixes = [keyword.keywords.get(param) if keyword else None for param in extra_params]
+        changes = None
+        if all(fix is not None and fix.delete for fix in fixes):
+            # PyTorch's inplace: deleted, as ms-torch-keyword-args deletes inplace=True
+            kept = ", ".join(argument.as_string() for argument in call.args[:index])
+            write = f"{name}({kept}): {fixes[0].instead}" if not call.keywords else fixes[0].instead
+            edit = _delete_trailing(call, extra)
+            changes = [edit] if edit else None
+        else:
+            write = f"the call in MindSpore's signature, {name}({', '.join(limit.params)})"
+        edits.offer("ms-torch-positional-args", call, changes)
+        self.add_message("ms-torch-positional-args", node=call, args=(
+            _CallText(call), _ORDINALS[index] if index < len(_ORDINALS) else f"#{index + 1}", name,
+            f"no parameter ({takes})", extra_params[0], f"{limit.call} raises TypeError", write))
+        return True
 
     # -- ms-torch-argument-type --------------------------------------------
 
@@ -1897,6 +1940,19 @@ def _rate_edits(bound: _Bound, node: nodes.NodeNG) -> list | None:
     if len(bound.call.args) != 1:
         return None  # a keyword before later positionals would not parse
     return [edits.insert_before(node, "p=")]
+
+
+def _delete_trailing(call: nodes.Call, extra: list) -> edits.Edit | None:
+    """Delete the last positional arguments ``extra`` with the comma before them
+    (``nn.LeakyReLU(0.2, True)`` -> ``nn.LeakyReLU(0.2)``), or all of them when
+    nothing else is passed (``nn.ReLU(True)`` -> ``nn.ReLU()``)."""
+    first, last = extra[0], extra[-1]
+    if first is not call.args[0]:
+        before = call.args[call.args.index(first) - 1]
+        return edits.Edit(before.end_lineno, before.end_col_offset, last.end_lineno, last.end_col_offset, "")
+    if call.keywords:
+        return None
+    return edits.Edit(first.lineno, first.col_offset, last.end_lineno, last.end_col_offset, "")
 
 
 def _torch_positional_edits(bound: _Bound, index: int) -> list | None:

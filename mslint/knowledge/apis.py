@@ -1868,6 +1868,32 @@ for _qname, (_torch, _ms_params, _torch_params, _pairs) in _mapping.linter_table
         torch_to_ms={name: _pairs.get(name) for name, _, _ in _torch_params},
         positional_traps=_traps,
     )
+@dataclass(frozen=True)
+class PositionalLimit:
+    """A MindSpore class or function that takes fewer positional arguments than
+    its PyTorch counterpart (measured signatures, no ``*args``): a call with more
+    raises TypeError (``nn.ReLU(True)``: PyTorch's inplace;
+    tests/oracle/test_layers.py::test_ms_torch_positional_args_one_too_many_raises_type_error
+    calls every entry)."""
+
+    torch: str
+    params: tuple[str, ...]  # what MindSpore binds by position
+    torch_params: tuple[str, ...]  # what PyTorch binds by position
+    call: str  # "constructing it" or "calling it"
+
+
+# nn.LSTMCell(a, b, True, None, None) raises ValueError on purpose ("arguments ... from
+# old MindSpore version(<1.6)"), not the TypeError the message states: left out;
+# ops.transpose(x, 0, 1) is ms-transpose-torch-args' (with its ops.swapaxes fix).
+_LIMITS_LEFT_OUT = frozenset({"mindspore.nn.LSTMCell", "mindspore.ops.transpose"})
+POSITIONAL_LIMITS: dict[str, PositionalLimit] = {
+    _qname: PositionalLimit(_torch, tuple(_params), tuple(_torch_params),
+                            "constructing it" if _kind == "class" else "calling it")
+    for _qname, (_torch, _params, _torch_params, _kind) in _mapping.linter_tables()["positional_limits"].items()
+    if _qname not in _LIMITS_LEFT_OUT
+}
+
+
 # --------------------------------------------------------------------------
 # Graph code that fails to compile, compiles slowly, again, or in pieces
 # (issue 28: checkers/graph_compile.py, checkers/graph_performance.py; measured in

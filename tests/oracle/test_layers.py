@@ -7,6 +7,8 @@ the knowledge table (mslint.knowledge.apis.LAYER_APIS) equal to the installed si
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mslint.knowledge import apis
@@ -1020,3 +1022,48 @@ report(gamma=norm.gamma.asnumpy().tolist(), beta=norm.beta.asnumpy().tolist(), t
 '''
     )
     assert result == {"gamma": [1.0, 1.0, 1.0], "beta": [0.0, 0.0, 0.0], "trainable": True}
+
+
+def test_ms_torch_positional_args_one_too_many_raises_type_error(run_snippet):
+    """Every class and function of apis.POSITIONAL_LIMITS (generated from the measured
+    signatures: PyTorch's counterpart takes more positional arguments) raises
+    TypeError given one positional argument more than the table says it binds
+    (``nn.ReLU(True)``: PyTorch's inplace), and the installed signature binds as many
+    as the table says; ``nn.ReLU()`` / ``nn.LeakyReLU(0.2)``, the fixed calls, build."""
+    table = {qname: len(limit.params) for qname, limit in apis.POSITIONAL_LIMITS.items()}
+    assert {"mindspore.nn.ReLU", "mindspore.nn.LeakyReLU", "mindspore.ops.dropout2d"} <= set(table)
+    result = run_snippet(f'''
+import importlib, inspect
+
+def resolve(qname):
+    parts = qname.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            obj = getattr(obj, name)
+        return obj
+
+found = {{}}
+for qname, count in {json.dumps(table)}.items():
+    target = resolve(qname)
+    every = inspect.signature(target).parameters.values()
+    params = [p for p in every if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind == p.VAR_POSITIONAL for p in every):
+        params = [None] * count  # a decorator's (*args, **kwargs): the call itself says
+    outcome = attempt(lambda: target(*([None] * (count + 1))))
+    found[qname] = [len(params), outcome[0], outcome[1] if outcome[0] == "error" else ""]
+report(found=found,
+       relu=attempt(lambda: nn.ReLU(True)), leaky=attempt(lambda: nn.LeakyReLU(0.2, True)),
+       relu_fixed=attempt(lambda: type(nn.ReLU()).__name__), leaky_fixed=attempt(lambda: nn.LeakyReLU(0.2).alpha))
+''')
+    assert result["relu"] == ["error", "TypeError: ReLU.__init__() takes 1 positional argument but 2 were given"]
+    assert result["leaky"][0] == "error" and "takes from 1 to 2 positional arguments but 3 were given" in result["leaky"][1]
+    assert result["relu_fixed"] == ["ok", "ReLU"] and result["leaky_fixed"] == ["ok", 0.2]
+    wrong = {}
+    for qname, (installed, status, error) in result["found"].items():
+        if installed != table[qname] or status != "error" or not error.startswith("TypeError") or "positional argument" not in error:
+            wrong[qname] = (installed, table[qname], status, error)
+    assert not wrong

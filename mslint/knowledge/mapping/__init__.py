@@ -212,6 +212,33 @@ def positional_orders() -> dict[str, tuple[str, list[list], list[list], dict[str
     return table
 
 
+# Namespaces whose calls ms-torch-positional-args counts positional arguments of
+# (mindspore.mint takes PyTorch's signatures and is judged by neither).
+_COUNTED_PREFIXES = ("mindspore.nn.", "mindspore.ops.", "mindspore.experimental.optim.")
+
+
+def positional_limits() -> dict[str, tuple[str, list[str], list[str], str]]:
+    """For the linter (ms-torch-positional-args): MindSpore API -> (PyTorch API,
+    the names MindSpore's measured signature binds by position, those PyTorch's
+    binds, "class" or "function") where PyTorch's takes more positional arguments
+    and MindSpore's has no ``*args``: a call with more positional arguments than
+    MindSpore's names raises TypeError (``nn.ReLU(True)``: PyTorch's inplace)."""
+    table = {}
+    for api, (torch_api, candidate) in by_mindspore().items():
+        if not (api.startswith(_COUNTED_PREFIXES) and _linted(api, candidate)):
+            continue
+        ms_slots = compare.positional(candidate["signature"])
+        if any(name.startswith("*") for name in ms_slots) or ms_slots[:1] == ["self"]:
+            continue  # *args takes any count; a method (Cell.recompute) is not called through its class
+        torch_params = torch_signature(apis()[torch_api], candidate)
+        if torch_params is None:
+            continue
+        torch_slots = compare.positional(torch_params)
+        if len(torch_slots) > len(ms_slots):
+            table[api] = (torch_api, ms_slots, torch_slots, candidate["kind"])
+    return table
+
+
 def namesakes_elsewhere() -> dict[str, dict]:
     """PyTorch API -> its namesake outside mint (``torch.transpose`` ->
     ``mindspore.ops.transpose``, ``torch.gather`` -> ``mindspore.ops.gather``),
@@ -230,7 +257,7 @@ def namesakes_elsewhere() -> dict[str, dict]:
 
 @lru_cache(maxsize=1)
 def linter_tables() -> dict:
-    """torch_keywords() and positional_orders() as generate.py saved them (lists
+    """torch_keywords(), positional_orders() and positional_limits() as generate.py saved them (lists
     where tuples were): what mslint.knowledge.apis builds its rule tables from."""
     with LINTER_FILE.open(encoding="utf-8") as stream:
         return json.load(stream)

@@ -473,7 +473,8 @@ def _summary(entries: dict) -> dict:
 def linter_tables() -> dict:
     """What the rules take from the shipped data (see mapping.linter_tables)."""
     return json.loads(json.dumps({"torch_keywords": mapping.torch_keywords(),
-                                  "positional_orders": mapping.positional_orders()}))
+                                  "positional_orders": mapping.positional_orders(),
+                                  "positional_limits": mapping.positional_limits()}))
 
 
 def write_linter_tables() -> None:
