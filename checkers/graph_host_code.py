@@ -80,6 +80,8 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         on_tensor = any(analysis.depends_on_tensor(argument) for argument in arguments)
         if not on_tensor and qname.startswith(apis.HOST_RANDOM_PREFIXES):
             return  # a value frozen at compile time: ms-frozen-random-in-graph
+        if on_tensor and qname in apis.HOST_RANDOM_INDEX_DRAWS and _bounds_are_sizes(arguments, analysis):
+            return  # ``np.random.randint(0, data.num_nodes, (1,))``: a random index, no gradient
         if on_tensor and values.only_for_host_arrays(node):
             return  # ``if isinstance(v, np.ndarray): return np.mod(v, p)``: graph code is given tensors
         if on_tensor and kind == scope.DIFFERENTIATED and self._host_code_on_inputs(node, arguments, analysis):
@@ -319,3 +321,25 @@ def _ops_edits(call: nodes.Call, qname: str) -> list | None:
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(GraphHostCodeChecker(linter))
+
+
+def _bounds_are_sizes(arguments: list, analysis) -> bool:
+    """Whether every tensor-looking argument of a random integer draw is a size or
+    a count (``x.shape[0]``, ``x.size``, ``len(x)``, ``data.num_nodes``, and
+    integer arithmetic on them): the draw returns an index, not tensor data."""
+    tensors = [argument for argument in arguments if analysis.depends_on_tensor(argument)]
+    return bool(tensors) and all(_is_size(argument) for argument in tensors)
+
+
+def _is_size(node: nodes.NodeNG) -> bool:
+    if isinstance(node, nodes.Const):
+        return isinstance(node.value, int) and not isinstance(node.value, bool)
+    if isinstance(node, nodes.Attribute):
+        return node.attrname in apis.SIZE_ATTRIBUTES or node.attrname.startswith(apis.COUNT_ATTRIBUTE_PREFIXES)
+    if isinstance(node, nodes.Subscript):
+        return isinstance(node.value, nodes.Attribute) and node.value.attrname == "shape"
+    if isinstance(node, nodes.Call) and isinstance(node.func, nodes.Name) and node.func.name in ("len", "int"):
+        return len(node.args) == 1 and not node.keywords and (node.func.name == "len" or _is_size(node.args[0]))
+    if isinstance(node, nodes.BinOp) and node.op in ("+", "-", "*", "//"):
+        return _is_size(node.left) and _is_size(node.right)
+    return False

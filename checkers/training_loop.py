@@ -209,9 +209,12 @@ class TrainingLoopChecker(BaseChecker):
         # function's inputs or a trainable Parameter. A constant tensor attribute (a
         # mask built with numpy in __init__), integer indices, or a value mslint
         # cannot judge: silent.
-        known = scope.analysis(node.root()).values_as_entry(call)
+        analysis = scope.analysis(node.root())
+        known = analysis.values_as_entry(call)
         if known is None or not known.may_carry_gradient(call.args[0]):
             return
+        if analysis.enclosing(call) is None and _runs_only_at_construction(call):
+            return  # a weight-initialising helper only __init__ calls: no gradient is taken there
         argument = call.args[0]
         value = argument.as_string()
         # an attribute is detached into a local (assigning self.x in graph code is itself lost)
@@ -1728,3 +1731,15 @@ def _nodes_run_by(method: nodes.FunctionDef) -> list[nodes.NodeNG]:
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(TrainingLoopChecker(linter))
+
+
+def _runs_only_at_construction(node: nodes.NodeNG) -> bool:
+    """Whether the function holding ``node`` (outside graph and differentiated
+    code) runs only while objects are built: ``__init__`` itself, a method only
+    ``__init__`` calls, or a module-level helper only ``__init__`` methods call."""
+    func = node.frame()
+    if not isinstance(func, nodes.FunctionDef) or isinstance(func.parent.frame(), nodes.FunctionDef):
+        return False  # a lambda or a nested function: where it runs is not followed
+    if isinstance(func.parent, nodes.ClassDef):
+        return sites.runs_only_in_init(func.parent, func)
+    return sites.function_runs_only_in_init(func)

@@ -785,6 +785,37 @@ def runs_only_in_init(cls: nodes.ClassDef, method: nodes.FunctionDef) -> bool:
     return True
 
 
+def function_runs_only_in_init(func: nodes.FunctionDef) -> bool:
+    """Whether the module-level function ``func`` runs only while objects are
+    constructed: every ``func`` or ``<module>.func`` the project writes (in the
+    modules naming it) is called directly in the ``__init__`` of a class (a
+    ``_init_weight(self.weight, ...)`` helper). False whenever the search cannot be
+    complete, or the name is read any other way (passed on, stored, called elsewhere)."""
+    if not isinstance(func.parent, nodes.Module):
+        return False
+    modules = _modules_naming(func, {func.name})
+    if modules is None:
+        return False
+    calls = 0
+    seen: set = set()
+    for module in modules:
+        if module.file in seen:
+            continue
+        seen.add(module.file)
+        for node in astutil.module_nodes(module, (nodes.Name, nodes.Attribute)):
+            named = node.name if isinstance(node, nodes.Name) else node.attrname
+            if named != func.name:
+                continue
+            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+                return False
+            frame = node.frame()
+            if not (isinstance(frame, nodes.FunctionDef) and frame.name == "__init__"
+                    and isinstance(frame.parent, nodes.ClassDef)):
+                return False
+            calls += 1
+    return calls > 0
+
+
 def _modules_naming(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module] | None:
     """:func:`_modules`, None when the search cannot be complete."""
     path = definition.root().file

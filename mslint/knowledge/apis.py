@@ -209,6 +209,17 @@ HOST_TYPE_CONVERSIONS: frozenset[str] = frozenset(
 )
 # Random number generation is ms-frozen-random-in-graph's business.
 HOST_RANDOM_PREFIXES: tuple[str, ...] = ("numpy.random",)
+# Random integer draws whose integer arguments are bounds: given a size or a count
+# (``np.random.randint(0, data.num_nodes, (1,))``), they return a random index,
+# which carries no gradient (ms-numpy-on-tensor stays silent; the value is frozen
+# at compile time, ms-frozen-random-in-graph's business).
+HOST_RANDOM_INDEX_DRAWS: frozenset[str] = frozenset(
+    "numpy.random." + name for name in ("randint", "random_integers", "choice", "permutation")
+)
+# Attributes that hold a size or a count, not tensor data: ``x.shape[0]``,
+# ``x.size``, ``x.ndim``, ``data.num_nodes``.
+SIZE_ATTRIBUTES: frozenset[str] = frozenset({"shape", "size", "ndim"})
+COUNT_ATTRIBUTE_PREFIXES: tuple[str, ...] = ("num_", "n_")
 
 # The MindSpore op to write instead of a numpy function.
 NUMPY_TO_MINDSPORE: dict[str, str] = {
