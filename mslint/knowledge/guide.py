@@ -311,6 +311,16 @@ MISSING_NAMES: dict[str, str] = {
     "mindspore.distributed": "mindspore.mint.distributed",
     "mindspore.cuda.amp.autocast": "mindspore.amp.auto_mixed_precision",
     "mindspore.cuda.amp.GradScaler": "mindspore.amp.DynamicLossScaler",
+    # torch's tensor functions looked up in mindspore, mindspore.ops or mindspore.tensor
+    # (absent in 2.10: AttributeError; mindspore.tensor is a function, not the Tensor class;
+    # tests/oracle/test_migration_api.py): MindSpore's spelling, run on CPU. mint.cat takes
+    # PyTorch's (tensors, dim); ops.randint takes (low, high, size) (mint.randint has no CPU
+    # kernel in 2.10); ops.L2Normalize(axis=dim) is normalize with p=2 (mint's normalize has
+    # no CPU kernel); ops.zeros takes the shape as one tuple (``ops.zeros(2, 3)``: TypeError)
+    "mindspore.cat": "mindspore.mint.cat",
+    "mindspore.randint": "mindspore.ops.randint",
+    "mindspore.ops.normalize": "mindspore.ops.L2Normalize",
+    "mindspore.tensor.zeros": "mindspore.ops.zeros",
     # PyTorch's typed tensor classes looked up in mindspore (absent in 2.10:
     # tests/oracle/test_migration_api.py): a Tensor of that dtype (TORCH_TENSOR_TYPES)
     **{"mindspore." + name: "mindspore.Tensor" for name in (
@@ -352,6 +362,10 @@ MISSING_NAME_ADVICE: dict[str, str] = {
     "mindspore.cuda.amp.GradScaler": (
         "mindspore.amp.DynamicLossScaler(scale_value, scale_factor, scale_window): scale the loss, "
         "unscale the gradients, and adjust it with mindspore.amp.all_finite(grads)"),
+    "mindspore.ops.normalize": (
+        "mindspore.ops.L2Normalize(axis=dim, epsilon=eps)(x) (the p=2 norm; mindspore.mint.nn.functional.normalize "
+        "takes PyTorch's arguments but has no CPU kernel in 2.10)"),
+    "mindspore.tensor.zeros": "mindspore.ops.zeros((rows, columns)) (the shape as one tuple)",
     **{f"mindspore.{name}": f"mindspore.Tensor(data, dtype=mindspore.{dtype}) (PyTorch's {name} holds {dtype.rstrip('_')})"
        for name, dtype in TORCH_TENSOR_TYPES.items()},
 }

@@ -210,6 +210,7 @@ report(
 
 def test_ms_transpose_torch_args_fails_and_swapaxes_swaps(run_snippet):
     result = run_snippet('''
+import mindspore
 from mindspore import mint
 x = Tensor(np.zeros((2, 3, 4)), ms.float32)
 report(
@@ -394,3 +395,37 @@ cells_in_ops = [name for name, cls in inspect.getmembers(ops_module, inspect.isc
 report(kinds=net.kinds, bad=bad, cells_in_ops=cells_in_ops)
 ''')
     assert result == {"kinds": ["Holder", "CellList"], "bad": [], "cells_in_ops": []}
+
+
+def test_ms_torch_class_name_tensor_functions_are_missing(run_snippet):
+    """torch.cat, torch.randint, torch.nn.functional.normalize and Tensor.zeros looked up in
+    mindspore, mindspore.ops and mindspore.tensor raise AttributeError (mindspore.tensor is
+    a function); the spellings the messages give run on CPU: mint.cat with (tensors, dim),
+    ops.randint(low, high, size), ops.L2Normalize(axis=1) (the p=2 norm), ops.zeros with the
+    shape as one tuple (two sizes: TypeError); mint's randint and normalize have no CPU kernel."""
+    assert guide.MISSING_NAMES["mindspore.cat"] == "mindspore.mint.cat"
+    assert guide.MISSING_NAMES["mindspore.randint"] == "mindspore.ops.randint"
+    assert guide.MISSING_NAMES["mindspore.ops.normalize"] == "mindspore.ops.L2Normalize"
+    assert guide.MISSING_NAMES["mindspore.tensor.zeros"] == "mindspore.ops.zeros"
+    result = run_snippet('''
+from mindspore import mint
+x = Tensor(np.array([[3., 4.]], np.float32))
+report(
+    cat=attempt(lambda: ms.cat), randint=attempt(lambda: ms.randint),
+    normalize=attempt(lambda: ops.normalize), zeros=attempt(lambda: ms.tensor.zeros),
+    mint_cat=attempt(lambda: ms.mint.cat([x, x], dim=1).asnumpy().tolist()),
+    ops_randint=attempt(lambda: ops.randint(1, 100, (1,)).shape),
+    l2=attempt(lambda: np.round(ops.L2Normalize(axis=1)(x).asnumpy().astype(np.float64), 4).tolist()),
+    ops_zeros=attempt(lambda: ops.zeros((2, 3)).shape), ops_zeros_two=attempt(lambda: ops.zeros(2, 3)),
+    mint_randint=attempt(lambda: ms.mint.randint(1, 100, (1,)).asnumpy()),
+    mint_normalize=attempt(lambda: ms.mint.nn.functional.normalize(x).asnumpy()),
+)
+''')
+    for name in ("cat", "randint", "normalize", "zeros"):
+        assert result[name][0] == "error" and result[name][1].startswith("AttributeError"), result
+    assert result["mint_cat"] == ["ok", [[3.0, 4.0, 3.0, 4.0]]], result
+    assert result["ops_randint"] == ["ok", [1]], result
+    assert result["l2"] == ["ok", [[0.6, 0.8]]], result
+    assert result["ops_zeros"] == ["ok", [2, 3]], result
+    assert result["ops_zeros_two"][0] == "error" and result["ops_zeros_two"][1].startswith("TypeError"), result
+    assert result["mint_randint"][0] == "error" and result["mint_normalize"][0] == "error", result
