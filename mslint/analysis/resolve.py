@@ -304,7 +304,7 @@ def never_bound(name_node: nodes.Name) -> bool:
     # statement in sight binds
     return not any(
         isinstance(call.func, nodes.Name) and call.func.name in ("globals", "exec")
-        for call in module.nodes_of_class(nodes.Call)
+        for call in astutil.module_nodes(module, nodes.Call)
     )
 
 
