@@ -711,7 +711,7 @@ def _project_file(importer: nodes.Module, modname: str) -> str | None:
     folder on sys.path; the program model searches the same folders)."""
     if not importer.file or not os.path.isabs(importer.file) or not modname:
         return None
-    named = _RELATIVE.get((os.path.realpath(importer.file), modname))
+    named = _RELATIVE.get((os.path.realpath(importer.file), modname)) if _RELATIVE else None
     if named is not None:
         return named
     root = project.package_root(importer.file)
@@ -1034,7 +1034,7 @@ def is_installed(modname: str, context_file: str | None) -> bool:
     """Whether ``modname``, imported from ``context_file``, is found in the standard
     library or an installed package (site-packages), without building its tree: a
     package is external by where it lives, not by its name."""
-    if context_file and (os.path.realpath(context_file), modname) in _RELATIVE:
+    if _RELATIVE and context_file and (os.path.realpath(context_file), modname) in _RELATIVE:
         return False  # a project module a relative import names (_namespace_relative)
     cached = astroid.MANAGER.astroid_cache.get(modname)
     if cached is not None:

@@ -192,18 +192,6 @@ def _subclasses_in(cls: nodes.ClassDef, modules: list[nodes.Module]) -> list[nod
     return subclasses
 
 
-def _modules_in_sight(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module] | None:
-    """:func:`_modules`, or None where the search is cut short (a name too common to
-    follow: only the definition's own module would be searched)."""
-    own = definition.root()
-    path = own.file
-    if path and os.path.isfile(path):
-        mine = os.path.realpath(path)
-        if len([other for other in _index_for(path).mentioning(names) if other != mine]) > _CANDIDATE_LIMIT:
-            return None
-    return _modules(definition, names)
-
-
 def subclasses(cls: nodes.ClassDef) -> list[nodes.ClassDef] | None:
     """The project's classes that derive from ``cls``, directly or not, in its module
     and the modules that name it or one of them; None where the search is cut
@@ -211,7 +199,7 @@ def subclasses(cls: nodes.ClassDef) -> list[nodes.ClassDef] | None:
     names = {cls.name}
     found: list[nodes.ClassDef] = []
     for _ in range(4):
-        modules = _modules_in_sight(cls, names)
+        modules = _modules_naming(cls, names, complete=False)
         if modules is None:
             return None
         found = _subclasses_in(cls, modules)
@@ -237,7 +225,7 @@ def may_be_built(cls: nodes.ClassDef) -> bool:
     short."""
     if cls.decorators is not None:
         return True  # ``@register_model``: a registry may build it
-    modules = _modules_in_sight(cls, {cls.name})
+    modules = _modules_naming(cls, {cls.name}, complete=False)
     if modules is None:
         return True
     target = _key(cls)
@@ -816,13 +804,14 @@ def function_runs_only_in_init(func: nodes.FunctionDef) -> bool:
     return calls > 0
 
 
-def _modules_naming(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module] | None:
-    """:func:`_modules`, None when the search cannot be complete."""
+def _modules_naming(definition: nodes.NodeNG, names: set[str], complete: bool = True) -> list[nodes.Module] | None:
+    """:func:`_modules`, None when the search cannot be complete (with ``complete``
+    False: only where it is cut short, a name too common to follow)."""
     path = definition.root().file
     if path and os.path.isfile(path):
         index = _index_for(path)
         others = [other for other in index.mentioning(names) if other != os.path.realpath(path)]
-        if not index.complete or len(others) > _CANDIDATE_LIMIT:
+        if (complete and not index.complete) or len(others) > _CANDIDATE_LIMIT:
             return None
     return _modules(definition, names)
 

@@ -1952,7 +1952,7 @@ def _child_loop_guard(node: nodes.NodeNG) -> tuple[nodes.For, tuple[tuple[nodes.
                     and astutil.is_self(iterable.func.expr)):
                 return None
             frame = parent.frame()
-            if sum(1 for bound in frame.locals.get(name, ())) != 1:
+            if len(frame.locals.get(name, ())) != 1:
                 return None  # the loop variable rebound elsewhere
             return parent, classes
         child, parent = parent, parent.parent
