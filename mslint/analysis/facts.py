@@ -113,6 +113,9 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
     """The facts of a source and, ``with_imports``, its imports as the result
     cache keeps them (mslint.analysis.imports), from the same parse; None when
     it does not parse."""
+    # a model built and trained in the same file: asked twice below, searched once
+    builds_and_trains = b"train" in data and mode.BUILDS_MODEL.search(data) is not None \
+        and mode.TRAINS_MODEL.search(data) is not None
     facts: dict[str, Any] = {
         "v": FACTS_VERSION,
         "entry": mode.is_entry(data),
@@ -122,8 +125,7 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
         "calls_construct": mode.CALLS_CONSTRUCT.search(data) is not None,
         "exports": b"export" in data and mode.EXPORTS.search(data) is not None,
         "sets_training": b"train" in data and (
-            mode.SETS_TRAINING.search(data) is not None
-            or (mode.BUILDS_MODEL.search(data) is not None and mode.TRAINS_MODEL.search(data) is not None)
+            mode.SETS_TRAINING.search(data) is not None or builds_and_trains
         ),
         "may_evaluate": mode.MAY_EVALUATE.search(data) is not None,
     }
@@ -135,7 +137,7 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
         facts.update(bindings={}, stars=[], classes={}, functions={}, bodies={}, dicts={}, contexts=[],
                      arguments={}, configs=[], rebinds=[], called=[], broken=True)
         return facts, None
-    if facts["sets_training"] and not (mode.BUILDS_MODEL.search(data) and mode.TRAINS_MODEL.search(data)):
+    if facts["sets_training"] and not builds_and_trains:
         # only set_train calls on layers a construct builds itself: no network's flag turns on
         local = mode.local_set_train_lines(tree) if b"construct" in data else set()
         facts["sets_training"] = not local or any(
