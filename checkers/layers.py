@@ -1652,21 +1652,26 @@ def _feeds_normalization(call: nodes.Call) -> bool:
     cls = astutil.enclosing_class(call)
     if attr is None or cls is None:
         return False
-    norms = set()
-    for assign in cls.nodes_of_class(nodes.Assign):
-        if len(assign.targets) == 1 and _is_norm_call(assign.value):
-            target = astutil.self_attribute(assign.targets[0])
-            if target is not None:
-                norms.add(target)
     uses = [use for use in cls.nodes_of_class(nodes.Call) if astutil.self_attribute(use.func) == attr]
-    if not uses or not norms:
+    if not uses:
         return False
+    readers = set()
     for use in uses:
         reader = use.parent if isinstance(use.parent, nodes.Call) and use in use.parent.args else None
         if reader is None:
             following = _next_read(use)
             reader = following.parent if following is not None and isinstance(following.parent, nodes.Call) else None
-        if reader is None or astutil.self_attribute(reader.func) not in norms:
+        reader_attr = astutil.self_attribute(reader.func) if reader is not None else None
+        if reader_attr is None:
+            return False
+        readers.add(reader_attr)
+    # the readers are looked up only now: what builds them may take a value flow to tell
+    for reader_attr in readers:
+        if not any(
+            len(assign.targets) == 1 and astutil.self_attribute(assign.targets[0]) == reader_attr
+            and _is_norm_call(assign.value)
+            for assign in cls.nodes_of_class(nodes.Assign)
+        ):
             return False
     return True
 

@@ -31,6 +31,20 @@ if TYPE_CHECKING:
     from pylint.lint import PyLinter
 
 _SKIP_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
+
+
+def _outside_nested(node: nodes.NodeNG, owner: nodes.NodeNG) -> bool:
+    """Whether ``node`` is ``owner``'s own code: no function, class or lambda
+    between them (``owner.nodes_of_class(..., skip_klass=_SKIP_NESTED)`` finds
+    it; asked of each node the module's index gives, no walk of ``owner``)."""
+    parent = node.parent
+    while parent is not None and parent is not owner:
+        if isinstance(parent, _SKIP_NESTED):
+            return False
+        parent = parent.parent
+    return parent is owner
+
+
 _MAX_DEPTH = 6
 
 
@@ -639,7 +653,8 @@ class TrainingLoopChecker(BaseChecker):
         if names is None:
             names = self._loop_calls[owner] = {
                 call.func.name
-                for loop in owner.nodes_of_class((nodes.For, nodes.While), skip_klass=_SKIP_NESTED)
+                for loop in owner.nodes_of_class((nodes.For, nodes.While))
+                if _outside_nested(loop, owner)
                 for call in loop.nodes_of_class(nodes.Call)
                 if isinstance(call.func, nodes.Name)
             }

@@ -612,6 +612,47 @@ def test_training_text_is_read_past_comments_strings_and_idle_optimizers(source:
     assert programs.read_facts(data)["trains"] is trains
 
 
+def _tokenized_code_only(data: bytes) -> bytes:
+    """What mode._code_only must give: the tokenizer's string and comment tokens blanked."""
+    import io  # noqa: PLC0415
+    import tokenize  # noqa: PLC0415
+
+    text = data.decode("utf-8")
+    lines = io.StringIO(text).readlines()
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode("utf-8")))
+    out = bytearray(data)
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type in (tokenize.COMMENT, tokenize.STRING):
+            (row, col), (end_row, end_col) = token.start, token.end
+            first = starts[row - 1] + len(lines[row - 1][:col].encode("utf-8"))
+            last = starts[end_row - 1] + len(lines[end_row - 1][:end_col].encode("utf-8"))
+            for index in range(first, last):
+                if out[index] not in b"\r\n":
+                    out[index] = 32
+    return bytes(out)
+
+
+@pytest.mark.parametrize("source", [
+    "x = 'a' # train(net)\n",
+    "x = \"it's\" + 'say \"hi\"'  # a 'quote'\n",
+    "s = '''one\n train(net) ''' + \"\"\"two\n\"\" \" \"\"\"\n",
+    "r = rb'\\\\' + Rb\"\\\"\" + f'{x[\"a\"]}' + br'x'\n",
+    "if'x' in y: pass\nelif\"#\" in z: train(net)\n",
+    "s = 'line \\\n continued' # c\r\nt = 2\r\n",
+    "u = '中文 train(x)'  # 训练\nv = f'''{a!r:>{w}} {'#'}'''\n",
+    "def f():\n    '''doc: train(x)'''\n    return '#' # done\n",
+    "x = 1\n# only a comment, no newline at the end",
+    "pref = u'x' + B'y' + rB'z' + Br'w' + fR'{q}'\n",
+    "t = ''''quoted' start''' + \"\"\"end \"q\\\"\"\"\"\n",
+])
+def test_code_only_blanks_what_the_tokenizer_reads_as_strings_and_comments(source: str) -> None:
+    data = source.encode("utf-8")
+    ast.parse(data)  # each sample is Python
+    assert mode._code_only(data) == _tokenized_code_only(data)
+
+
 LOCAL_DROPOUT = ("class Drop(nn.Cell):\n    def construct(self, x):\n        layer = nn.Dropout(p=self.p)\n"
                  "        if self.training:\n            layer.set_train()\n        return layer(x)\n")
 

@@ -43,6 +43,7 @@ Nothing here imports user code; files are parsed with the standard library's
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import io
 import itertools
@@ -87,6 +88,7 @@ TRAINS_AS_WRITTEN = (
     rb"|\b(?:Momentum|Adam\w*|SGD|Lamb|LARS|RMSProp|Optimizer)\s*\("
 )
 _OPTIMIZER_NAME = re.compile(r"(?:Momentum|Adam\w*|SGD|Lamb|LARS|RMSProp|Optimizer)")
+_OPTIMIZER_AT = re.compile(rb"(?:Momentum|Adam|SGD|Lamb|LARS|RMSProp|Optimizer)")  # a TRAINS match that is one
 # where a TRAINS match is only a definition's header (``def train_loop(``, ``def _get_train_data(``,
 # ``class Momentum(Optimizer)``)
 _DEFINED = re.compile(rb"\b(?:def|class)\s+\w*$")
@@ -116,18 +118,25 @@ def training_lines(data: bytes, tree: ast.AST | None) -> list[int] | None:
     starts = [0]
     for line in masked.split(b"\n"):
         starts.append(starts[-1] + len(line) + 1)
+    matches = list(TRAINS.finditer(masked))
+    # an idle optimizer's call holds the match of its own name (``Adam(``): without
+    # one, there is none to look for
     idle = [(starts[call.lineno - 1] + call.col_offset, starts[call.end_lineno - 1] + call.end_col_offset)
             for call in _idle_optimizers(tree) if call.end_lineno is not None and call.lineno <= len(starts)
-            and call.end_lineno <= len(starts)]
-    local = local_set_train_lines(tree)
+            and call.end_lineno <= len(starts)] \
+        if any(_OPTIMIZER_AT.match(masked, found.start()) for found in matches) else []
+    local: set[int] | None = None  # looked for at the first set_train matched
     lines: list[int] = []
-    for found in TRAINS.finditer(masked):
+    for found in matches:
         at = found.start()
         if any(start <= at < end for start, end in idle):
             continue
-        line = masked.count(b"\n", 0, at) + 1
-        if line in local and masked[max(0, at - 4):at + 5] == b"set_train":
-            continue  # a layer construct builds and sets itself: no network trains
+        line = bisect.bisect_right(starts, at)
+        if masked[max(0, at - 4):at + 5] == b"set_train":
+            if local is None:
+                local = local_set_train_lines(tree)
+            if line in local:
+                continue  # a layer construct builds and sets itself: no network trains
         if _DEFINED.search(masked, max(0, masked.rfind(b"\n", 0, at) + 1), at):
             continue
         if _TRAINING_DATA.match(masked, at):
@@ -136,51 +145,75 @@ def training_lines(data: bytes, tree: ast.AST | None) -> list[int] | None:
     return lines
 
 
+# A string literal (any prefix, triple-quoted first) or a comment, as the tokenizer
+# reads them: outside both, a Python source has no quote and no ``#``, so a scan
+# from the start finds each whole. A prefix counts only where no name runs into
+# it (``if"x"`` is the keyword ``if`` and a string).
+_STRING_OR_COMMENT = re.compile(
+    rb"(?:(?<![A-Za-z0-9_])[rRbBuUfF]{1,2})?"
+    rb"(?:'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"
+    rb'|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
+    rb"|'[^'\\\r\n]*(?:\\(?:\r\n|.)[^'\\\r\n]*)*'"
+    rb'|"[^"\\\r\n]*(?:\\(?:\r\n|.)[^"\\\r\n]*)*")'
+    rb"|#[^\r\n]*",
+    re.DOTALL,
+)
+_NOT_LINE_END = re.compile(rb"[^\r\n]")
+
+
 def _code_only(data: bytes) -> bytes | None:
     """The source with its comments and string literals blanked (same length, lines
-    kept); None when the tokenizer cannot read it."""
+    kept); None when it is not UTF-8. (The tokenizer did this five times slower;
+    tests/test_mode.py checks the two agree.)"""
     try:
-        text = data.decode("utf-8")
+        data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    lines = io.StringIO(text).readlines()  # as the tokenizer reads them
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line.encode("utf-8")))
-    out = bytearray(data)
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type not in (tokenize.COMMENT, tokenize.STRING):
-                continue
-            (row, col), (end_row, end_col) = token.start, token.end
-            first = starts[row - 1] + len(lines[row - 1][:col].encode("utf-8"))
-            last = starts[end_row - 1] + len(lines[end_row - 1][:end_col].encode("utf-8"))
-            for index in range(first, last):
-                if out[index] not in b"\r\n":
-                    out[index] = 32
-    except (tokenize.TokenError, SyntaxError, IndexError):
-        return None
-    return bytes(out)
+    pieces = []
+    last = 0
+    for found in _STRING_OR_COMMENT.finditer(data):
+        pieces.append(data[last:found.start()])
+        pieces.append(_NOT_LINE_END.sub(b" ", found.group()))
+        last = found.end()
+    pieces.append(data[last:])
+    return b"".join(pieces)
 
 
 def _idle_optimizers(tree: ast.AST) -> list[ast.Call]:
     """The optimizer constructions bound to a name (``opt = nn.Adam(...)``) that
     nothing in the scope binding it reads (nor its nested functions)."""
     found = []
-    scopes = [tree] + [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    for scope in scopes:
-        body = [node for statement in getattr(scope, "body", ()) for node in _own_nodes(statement)]
-        reads = {node.id for node in body if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)}
-        reads |= {node.id for nested in body if isinstance(nested, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
-                  for node in ast.walk(nested) if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)}
-        for node in body:
-            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                    and isinstance(node.value, ast.Call)):
-                continue
+    for scope, assignments in _optimizer_assignments(tree).items():
+        # what the scope's own code and its nested functions read: every name read in its body
+        reads = {node.id for statement in scope.body for node in ast.walk(statement)
+                 if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)}
+        found.extend(node.value for node in assignments if node.targets[0].id not in reads)
+    return found
+
+
+def _optimizer_assignments(tree: ast.AST) -> dict[ast.AST, list[ast.Assign]]:
+    """scope (the module, a function) -> the ``name = <optimizer>(...)`` statements
+    of its own code (outside the functions and classes it defines; a class body is
+    no such scope), in one walk of the tree."""
+    found: dict[ast.AST, list[ast.Assign]] = {}
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(statement, tree) for statement in getattr(tree, "body", ())]
+    while stack:
+        node, scope = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack.extend((statement, node) for statement in node.body)
+            continue
+        if isinstance(node, ast.ClassDef):
+            stack.extend((statement, None) for statement in node.body)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if scope is not None and isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call):
             func = node.value.func
             name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            if _OPTIMIZER_NAME.fullmatch(name) and node.targets[0].id not in reads:
-                found.append(node.value)
+            if _OPTIMIZER_NAME.fullmatch(name):
+                found.setdefault(scope, []).append(node)
+        stack.extend((child, scope) for child in ast.iter_child_nodes(node))
     return found
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import os
 import sysconfig
+import weakref
 from collections.abc import Iterator
 
 import astroid
@@ -524,6 +525,8 @@ _INJECTING_LIBRARIES: dict[str, dict[str, str]] = {
     "mindnlp": {name: "mindnlp.injection." + name.split(".", 1)[1] for name in injections.MINDNLP_PATCHED},
 }
 _INJECTED: dict[str, dict[str, str]] = {}  # a file's path -> the names rebound for it
+# a module built from its text (the command, an editor): kept while its tree lives
+_INJECTED_BUILT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _MERGED_OVERRIDES: dict[tuple[int, int], tuple[dict[str, str], dict[str, str], dict[str, str]]] = {}
 _LIBRARY_TEXT = tuple(library.encode() for library in _INJECTING_LIBRARIES)
 
@@ -535,7 +538,7 @@ def _injected(module: nodes.NodeNG) -> dict[str, str]:
     path = getattr(module, "file", None)
     text = getattr(module, "file_bytes", None)  # a module built from a string: its own text
     key = path if path and text is None else None
-    known = _INJECTED.get(key) if key else None
+    known = _INJECTED.get(key) if key else _INJECTED_BUILT.get(module)
     if known is not None:
         return known
     if text is None and path:
@@ -560,6 +563,8 @@ def _injected(module: nodes.NodeNG) -> dict[str, str]:
         if len(_INJECTED) > 16_384:
             _INJECTED.clear()
         _INJECTED[key] = found
+    else:
+        _INJECTED_BUILT[module] = found
     return found
 
 
@@ -783,6 +788,7 @@ def clear_caches() -> None:
     _MODULE_STARS.clear()
     _LEAVES_OUT.clear()
     _INJECTED.clear()
+    _INJECTED_BUILT.clear()
 
 
 def forget_names() -> None:
