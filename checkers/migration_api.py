@@ -30,7 +30,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis, guide
-from mslint.analysis import astutil, edits, resolve, training_code, values, versions
+from mslint.analysis import astutil, edits, programs, resolve, training_code, values, versions
 from mslint.analysis.training_code import SKIP_NESTED
 from mslint.checkers.messages import spelled
 
@@ -99,7 +99,8 @@ class MigrationApiChecker(BaseChecker):
         if node.attrname not in _MISSING_LAST_NAMES or not self.linter.is_message_enabled("ms-torch-class-name"):
             return
         qname = resolve.qualified_name(node)
-        if qname not in guide.MISSING_NAMES or _guarded(node) or _postponed_annotation(node):
+        if qname not in guide.MISSING_NAMES or _guarded(node) or _postponed_annotation(node) \
+                or _pinned_where_present(node, qname):
             return
         if values.never_runs(node) or values.never_runs_as_built(node, defaults=False):
             # the dead arm of ``nn.Sequential(...) if not glu else GEGLU(...)`` where every site passes
@@ -124,7 +125,7 @@ class MigrationApiChecker(BaseChecker):
         found = []  # (the name as imported, what to write, its rename edit or None)
         for name, alias in node.names:
             qname = resolve.canonical(f"{module}.{name}")
-            if qname not in guide.MISSING_NAMES:
+            if qname not in guide.MISSING_NAMES or _pinned_where_present(node, qname):
                 continue
             replacement = guide.MISSING_NAMES[qname]
             if qname in guide.MISSING_NAME_ADVICE:
@@ -336,6 +337,23 @@ def _guarded(node: nodes.NodeNG) -> bool:
             return True
         parent = parent.parent
     return versions.older_mindspore_only(node)  # handed out only by an older version's arm
+
+
+def _pinned_where_present(node: nodes.NodeNG, qname: str) -> bool:
+    """Whether the project pins an exact MindSpore release that still has ``qname``
+    (``mindspore==2.0.0`` in a requirements*.txt of the file's folder or one above
+    it, and ms_function, which releases up to 2.5 have): the import works where
+    the project says it runs."""
+    last = guide.PRESENT_THROUGH.get(qname)
+    if last is None:
+        return False
+    path = getattr(node.root(), "file", None)
+    for distribution in guide.MINDSPORE_DISTRIBUTIONS:
+        pinned = programs.pinned_version(path, distribution)
+        if pinned is not None:
+            release = re.match(r"(\d+)\.(\d+)", pinned)
+            return release is not None and (int(release.group(1)), int(release.group(2))) <= last
+    return False
 
 
 def _postponed_annotation(node: nodes.NodeNG) -> bool:

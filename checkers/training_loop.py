@@ -254,6 +254,8 @@ class TrainingLoopChecker(BaseChecker):
             self._check_torch_keywords(node, qname)
         elif qname == "functools.partial":
             self._check_partial_keywords(node)  # partial(nn.InstanceNorm2d, track_running_stats=False)
+        elif node.keywords and not resolve.is_external(qname):
+            self._check_subclass_keywords(node)  # Dense(h, 1, bias=False), the project's Dense(nn.Dense)
         if qname in apis.CONTEXT_KEYWORDS:
             self._check_context_keywords(node, qname)
         if qname in apis.HAS_AUX_GRAD_FUNCTIONS:
@@ -299,6 +301,53 @@ class TrainingLoopChecker(BaseChecker):
                 "ms-torch-keyword-args",
                 node=keyword,
                 args=(called or spelled(node.func), keyword.arg, api.torch, api.call, api.raises, instead),
+            )
+
+    def _check_subclass_keywords(self, node: nodes.Call) -> None:
+        """A PyTorch keyword of a MindSpore layer given to the project's subclass of
+        it: ``Dense(h, 1, bias=False)`` where ``class Dense(nn.Dense)`` defines
+        ``__init__(self, in_channels, out_channels, has_bias=True)``. The ``__init__``
+        that runs decides: the project's (nearest in a chain of one base each),
+        which raises TypeError for a keyword it neither declares nor takes in
+        ``**kwargs``; or, where no project class defines one, the MindSpore
+        layer's, judged as the direct construction is."""
+        if not self.linter.is_message_enabled("ms-torch-keyword-args"):
+            return
+        cls = resolve.user_class_of_call(node)
+        found = _layer_subclass(cls) if cls is not None else None
+        if found is None:
+            return
+        init, qname = found
+        api = apis.TORCH_KEYWORD_APIS[qname]
+        base = qname.replace("mindspore.", "", 1)
+        if init is None:
+            self._check_torch_keywords(node, qname, f"{cls.name} (a subclass of {base} without an __init__ of its own)")
+            return
+        if init.args.kwarg or init.args.args is None:
+            return  # **kwargs may take it (and hand it on), or a signature astroid cannot read
+        declared = {arg.name for arg in init.args.args + init.args.kwonlyargs}
+        refused = [keyword for keyword in node.keywords
+                   if keyword.arg is not None and keyword.arg in api.keywords and keyword.arg not in declared]
+        if not refused or values.never_runs(node) or versions.older_mindspore_only(node):
+            return
+        owner = init.parent.name
+        for keyword in refused:
+            fix = api.keywords[keyword.arg]
+            edit = None
+            if fix.rename and fix.rename in declared and edits.keyword_named(node, fix.rename) is None:
+                instead = f"write {fix.rename}={keyword.value.as_string()}"
+                edit = edits.rename_keyword(keyword, fix.rename)
+            elif fix.delete:
+                instead, edit = fix.instead, edits.delete_argument(node, keyword)
+            else:
+                taken = ", ".join(arg.name for arg in init.args.args[1:] + init.args.kwonlyargs)
+                instead = f"{owner}.__init__ takes {taken or 'no argument'}: pass the value as one of those, or leave it out"
+            edits.offer("ms-torch-keyword-args", keyword, [edit] if edit else None, instead)
+            self.add_message(
+                "ms-torch-keyword-args",
+                node=keyword,
+                args=(f"{cls.name} (the project's subclass of {base}, built by {owner}.__init__)", keyword.arg,
+                      api.torch, "constructing it", "TypeError", instead),
             )
 
     def _check_partial_keywords(self, node: nodes.Call) -> None:
@@ -1758,3 +1807,33 @@ def _runs_only_at_construction(node: nodes.NodeNG) -> bool:
     if isinstance(func.parent, nodes.ClassDef):
         return sites.runs_only_in_init(func.parent, func)
     return sites.function_runs_only_in_init(func)
+
+
+_SUBCLASS_DEPTH = 8
+
+
+def _layer_subclass(cls: nodes.ClassDef) -> tuple[nodes.FunctionDef | None, str] | None:
+    """(the project's ``__init__`` a construction of ``cls`` runs, None where the
+    MindSpore layer's does; that layer's qualified name) for a project class
+    derived, one base per class, from a layer of apis.TORCH_KEYWORD_APIS; None
+    for anything else (several bases, a metaclass, a class decorator, a
+    ``__new__`` or an ``__init__`` that is no plain function)."""
+    init = None
+    current = cls
+    for _ in range(_SUBCLASS_DEPTH):
+        if current.decorators is not None or current.keywords or len(current.bases) != 1:
+            return None
+        if "__new__" in current.locals:
+            return None
+        if init is None and "__init__" in current.locals:
+            bound = current.locals["__init__"]
+            if len(bound) != 1 or not isinstance(bound[0], nodes.FunctionDef) or bound[0].decorators is not None:
+                return None
+            init = bound[0]
+        user, qname = resolve.class_named(current.bases[0])
+        if user is not None:
+            current = user
+            continue
+        qname = resolve.canonical(qname) if qname else None
+        return (init, qname) if qname in apis.TORCH_KEYWORD_APIS else None
+    return None

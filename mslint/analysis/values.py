@@ -1910,7 +1910,8 @@ def no_child_matches(node: nodes.NodeNG) -> bool:
     are Cell itself (and no X among them), of a MindSpore container or
     primitive (apis.NEVER_A_LAYER_SUBCLASS), or a value that is no Cell (a
     number, a string, arithmetic; a parameter every way in sight gives such a
-    constant). False when anything is unknown: a child of another kind,
+    constant), or a call of a project function every ``return`` of which gives
+    such a value (``make_layers(cfg)`` ending in ``return nn.SequentialCell(*layers)``). False when anything is unknown: a child of another kind,
     ``setattr``/``insert_child_to_cell`` in ``__init__``, an X mslint cannot name."""
     found = _child_loop_guard(node)
     if found is None:
@@ -2036,6 +2037,9 @@ def _never_an_instance(value: nodes.NodeNG, classes: tuple, depth: int = 0) -> b
     if isinstance(value, (nodes.List, nodes.Tuple)):
         return all(isinstance(part, nodes.Const) for part in value.elts)
     if isinstance(value, nodes.Call):
+        helper = resolve.project_callee(value.func)
+        if helper is not None:
+            return _helper_never_returns(helper, classes, depth + 1)
         return all(_class_never(found, classes) for found in _callee_classes(value.func, depth))
     if isinstance(value, nodes.Subscript):
         return _holds_constants(value.value, depth + 1)  # ``embed_dims[0]`` of a list of numbers
@@ -2049,6 +2053,20 @@ def _never_an_instance(value: nodes.NodeNG, classes: tuple, depth: int = 0) -> b
             or (flow.written is not None and flow.written is not value and _never_an_instance(flow.written, classes, depth + 1))
             for flow in flows)
     return False
+
+
+def _helper_never_returns(helper: nodes.FunctionDef, classes: tuple, depth: int) -> bool:
+    """Whether every value the project function ``helper`` returns is never an
+    instance of any of ``classes``: ``return nn.SequentialCell(*layers)`` of a
+    ``make_layers(cfg)``. A plain function only (no decorator, no generator, no
+    coroutine), with at least one ``return`` of its own; a bare ``return`` or the
+    end of its body gives None, no Cell."""
+    if depth > _FLOW_DEPTH or helper.decorators is not None or isinstance(helper, nodes.AsyncFunctionDef) \
+            or helper.is_generator() or isinstance(helper.parent, nodes.ClassDef):
+        return False
+    returns = [ret for ret in helper.nodes_of_class(nodes.Return) if ret.scope() is helper]
+    return bool(returns) and all(
+        ret.value is None or _never_an_instance(ret.value, classes, depth + 1) for ret in returns)
 
 
 def _holds_constants(container: nodes.NodeNG, depth: int) -> bool:

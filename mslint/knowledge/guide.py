@@ -327,6 +327,18 @@ MISSING_NAMES: dict[str, str] = {
         "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor", "CharTensor",
         "ShortTensor", "IntTensor", "LongTensor", "BoolTensor")},
 }
+# Names of MISSING_NAMES that older MindSpore releases have: the last release line
+# (major, minor) whose API documentation lists the name. A project that pins an
+# exact MindSpore at or below it (``mindspore==2.0.0`` in its requirements) runs
+# where the name exists. ms_function: documented in every release up to r2.5
+# (deprecated since 2.0 in favour of jit); mindspore.common.__init__ imports it
+# from common.api and mindspore star-imports common, so both spellings go together.
+PRESENT_THROUGH: dict[str, tuple[int, int]] = {
+    "mindspore.ms_function": (2, 5),
+    "mindspore.common.ms_function": (2, 5),
+}
+# The distributions a project pins MindSpore under (the GPU and Ascend wheels of 1.x).
+MINDSPORE_DISTRIBUTIONS: tuple[str, ...] = ("mindspore", "mindspore-gpu", "mindspore-ascend")
 # torch's typed tensor class -> the MindSpore dtype of its elements (torch.LongTensor
 # holds int64). ``torch.LongTensor(3)`` is an empty tensor of shape (3,) where
 # ``Tensor(3, ...)`` holds the number 3: no rename is exact, the message only advises.

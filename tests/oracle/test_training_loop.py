@@ -517,6 +517,46 @@ report(naive=attempt(lambda: type(norm(4)).__name__), fixed=attempt(lambda: type
     assert result["fixed"] == ["ok", "InstanceNorm2d"], result["fixed"]
 
 
+def test_ms_torch_keyword_args_project_subclass_runs_its_own_init(run_snippet):
+    """A project subclass of a MindSpore layer is built by its own __init__ (the
+    nearest one up its chain), else by the layer's: a PyTorch keyword that
+    __init__ neither declares nor takes in **kwargs raises TypeError; one it
+    declares, or **kwargs handed on after a rename, builds."""
+    result = run_snippet('''
+class Linear(nn.Dense):
+    def __init__(self, in_channels, out_channels, has_bias=True):
+        super().__init__(in_channels, out_channels, has_bias=has_bias)
+
+class Scaled(Linear):
+    pass
+
+class PlainConv(nn.Conv2d):
+    def construct(self, x):
+        return super().construct(x)
+
+class Declared(nn.Dense):
+    def __init__(self, in_channels, out_channels, bias=True):
+        super().__init__(in_channels, out_channels, has_bias=bias)
+
+class Forwarding(nn.Dense):
+    def __init__(self, in_channels, out_channels, **kwargs):
+        kwargs["has_bias"] = kwargs.pop("bias", True)
+        super().__init__(in_channels, out_channels, **kwargs)
+
+def built(make):
+    return attempt(lambda: type(make()).__name__)
+
+report(own=built(lambda: Linear(8, 1, bias=False)), inherited=built(lambda: Scaled(8, 1, bias=False)),
+       layer=built(lambda: PlainConv(4, 4, 3, groups=4)), renamed=built(lambda: Linear(8, 1, has_bias=False)),
+       declared=built(lambda: Declared(8, 1, bias=False)), forwarded=built(lambda: Forwarding(8, 1, bias=False)))
+''')
+    for name in ("own", "inherited", "layer"):
+        assert result[name][0] == "error" and result[name][1].startswith("TypeError"), (name, result[name])
+    assert "bias" in result["own"][1] and "groups" in result["layer"][1], result
+    assert result["renamed"] == ["ok", "Linear"] and result["declared"] == ["ok", "Declared"], result
+    assert result["forwarded"] == ["ok", "Forwarding"], result
+
+
 # ---------------------------------------------------------------------------
 # ms-loss-scale-without-unscale
 # ---------------------------------------------------------------------------
