@@ -40,6 +40,10 @@ _SEED_PATTERN = guide.MINDSPORE_SEED_PATTERN + r"|\bnp\.random\.seed\s*\(|\bnump
 _PARALLEL_TEXT = re.compile(rb"set_auto_parallel_context")
 # Keywords of a call that loads weights from a checkpoint into what it builds.
 _PRETRAINED_WORDS = ("pretrain", "ckpt", "checkpoint", "resume")
+# ... unless they say the checkpoint is written (CheckpointConfig(save_checkpoint_steps=, keep_checkpoint_max=)).
+_SAVING_WORDS = ("save", "keep")
+# Other ways a module may train than Model.train: then any load may reach the network first.
+_OTHER_TRAINING_TEXT = re.compile(rb"\b(?:value_and_grad|grad|GradOperation)\s*\(|TrainOneStep")
 # Gradient transforms that keep each rank's own gradients (not a reduction).
 _LOCAL_GRADIENT_TRANSFORMS = frozenset({"clip_by_global_norm", "clip_by_value", "clip_by_norm", "unscale"})
 
@@ -119,16 +123,25 @@ class DataParallelChecker(BaseChecker):
     def _check_seed(self, module: nodes.Module, call: nodes.Call) -> None:
         if training_code.program_mentions(module, _SEED_PATTERN):
             return
+        trains = None
         for node in astutil.module_nodes(module, nodes.Call):
             if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
                 continue
-            if resolve.call_name(node) in guide.CHECKPOINT_READS | guide.MINDSPORE_SEED_CALLS | guide.NUMPY_SEED_CALLS:
+            qname = resolve.call_name(node)
+            if qname in guide.MINDSPORE_SEED_CALLS | guide.NUMPY_SEED_CALLS:
                 return
-            if any(keyword.arg and any(word in keyword.arg.lower() for word in _PRETRAINED_WORDS)
-                   for keyword in node.keywords or ()):
-                return  # create_model(..., pretrained=..., checkpoint_path=...)
-            if isinstance(node.func, nodes.Attribute) and node.func.attrname in guide.PRETRAINED_LOADERS:
-                return  # AutoModel.from_pretrained(...): every rank reads the same weights
+            loads = qname in guide.CHECKPOINT_READS or any(
+                keyword.arg and any(word in keyword.arg.lower() for word in _PRETRAINED_WORDS)
+                and not any(word in keyword.arg.lower() for word in _SAVING_WORDS)
+                for keyword in node.keywords or ()
+            ) or isinstance(node.func, nodes.Attribute) and node.func.attrname in guide.PRETRAINED_LOADERS
+            # load_checkpoint, create_model(..., pretrained=...), AutoModel.from_pretrained(...):
+            # every rank starts from the same file, unless it is read only after training
+            if loads:
+                if trains is None:
+                    trains = _model_trainings(module)
+                if not _after_training(node, trains):
+                    return
         network = self._network_name(module)
         self.add_message("ms-data-parallel-without-seed", node=call, args=(network,))
 
@@ -492,3 +505,69 @@ def _loop_trains(loop: nodes.For) -> bool:
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(DataParallelChecker(linter))
+
+
+def _model_trainings(module: nodes.Module) -> list[nodes.Call]:
+    """The ``model.train(...)`` calls of a module that trains by them alone (no
+    grad/value_and_grad, no TrainOneStepCell); empty otherwise."""
+    if training_code.mentions(module, _OTHER_TRAINING_TEXT):
+        return []
+    return [call for call in astutil.module_nodes(module, nodes.Call) if training_code.is_model_train(call)]
+
+
+def _after_training(load: nodes.Call, trains: list[nodes.Call]) -> bool:
+    """Whether the weights ``load`` reads can reach the network only after it has trained:
+    every training call is in the same function, above the load and in no loop around
+    both (``model.train(...)`` then, for evaluation, ``load_checkpoint(...)``), or in the
+    other branch of an ``if`` (``if not args.do_eval: model.train(...) else: load...``)."""
+    if not trains:
+        return False
+    frame = load.frame()
+    if any((call.lineno or 0) > (load.lineno or 0) and _TRAINING_NAME.search(_called_name(call))
+           for call in frame.nodes_of_class(nodes.Call, skip_klass=SKIP_NESTED)):
+        return False  # finetune(net), trainer.fit(): something below may train what was loaded
+    return all(train.frame() is frame and (_exclusive(train, load) or _runs_before(train, load)) for train in trains)
+
+
+_TRAINING_NAME = re.compile(r"train|fit|tune", re.IGNORECASE)
+
+
+def _called_name(call: nodes.Call) -> str:
+    func = call.func
+    return func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else ""
+
+
+def _ancestors(node: nodes.NodeNG, frame: nodes.NodeNG) -> list[nodes.NodeNG]:
+    found = []
+    while node is not None and node is not frame:
+        found.append(node)
+        node = node.parent
+    return found
+
+
+def _exclusive(first: nodes.NodeNG, second: nodes.NodeNG) -> bool:
+    """``first`` and ``second`` in the two branches of one ``if``."""
+    frame = first.frame()
+    above_second = set(map(id, _ancestors(second, frame)))
+    child = None
+    for node in _ancestors(first, frame):
+        if id(node) in above_second:
+            if isinstance(node, nodes.If) and child is not None:
+                in_body = child in node.body
+                other = next((n for n in _ancestors(second, frame) if n.parent is node), None)
+                return other is not None and in_body != (other in node.body) and \
+                    (in_body or child in node.orelse) and (other in node.body or other in node.orelse)
+            return False
+        child = node
+    return False
+
+
+def _runs_before(first: nodes.NodeNG, second: nodes.NodeNG) -> bool:
+    """``first`` is above ``second`` and no loop holds both (a later pass would run it after)."""
+    if (first.lineno or 0) >= (second.lineno or 0):
+        return False
+    frame = first.frame()
+    above_second = set(map(id, _ancestors(second, frame)))
+    return not any(
+        isinstance(node, (nodes.For, nodes.While)) and id(node) in above_second for node in _ancestors(first, frame)
+    )

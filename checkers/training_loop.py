@@ -186,8 +186,9 @@ class TrainingLoopChecker(BaseChecker):
             "by it: each step is %s times too small; %s",
             "ms-optimizer-loss-scale-unmatched",
             "An nn.Momentum or nn.SGD built with a loss_scale above 1 (it divides the gradients by it) "
-            "trained by a Model given no loss_scale_manager, or by a TrainOneStepCell given no sens: "
-            "nothing multiplies the loss by the scale, so the learning rate is divided by it.",
+            "trained by a Model given no loss_scale_manager, by a TrainOneStepCell given no sens, or by a "
+            "custom step that gives it the gradients of an unscaled loss: nothing multiplies the loss by the "
+            "scale, so the learning rate is divided by it.",
         ),
         "E8008": (
             "%s has no keyword '%s' (a misspelling of %s): the call raises %s when it runs; %s",
@@ -489,6 +490,8 @@ class TrainingLoopChecker(BaseChecker):
         self._check_objective(node, fn, where)
         if self.linter.is_message_enabled("ms-loss-scale-without-unscale"):
             self._check_loss_scale(node, fn, where)
+        if self.linter.is_message_enabled("ms-optimizer-loss-scale-unmatched"):
+            self._check_custom_step_loss_scale(node, qname, fn)
         weights = astutil.argument(node, *apis.GRAD_WEIGHTS_ARGUMENT)
         if weights is not None and weights is not astutil.UNKNOWN and not _is_literal(weights, None):
             self._check_set_train(node, fn, where)
@@ -671,6 +674,34 @@ class TrainingLoopChecker(BaseChecker):
             "ms-optimizer-loss-scale-unmatched", node=node,
             args=(f"{spelled(node.func)}(...)", _short(optimizer), given.as_string(), shown, missing, shown, advice),
         )
+
+    def _check_custom_step_loss_scale(self, node: nodes.Call, qname: str, fn: nodes.NodeNG) -> None:
+        """A custom step whose whole chain is in sight: ``grad_fn = ms.value_and_grad(forward,
+        ...)`` of a function returning a MindSpore loss's output unchanged, then
+        ``loss, grads = grad_fn(...)`` and ``optimizer(grads)`` with the gradients as they
+        came, where the optimizer is an nn.Momentum/nn.SGD built with loss_scale > 1."""
+        has_aux = astutil.argument(node, *apis.GRAD_HAS_AUX_ARGUMENT)
+        with_value = qname.endswith("value_and_grad")
+        if has_aux is not None and not _is_literal(has_aux, False) and not (with_value and _is_literal(has_aux, True)):
+            return  # ms.grad(..., has_aux=True) returns (grads, aux); an unknown has_aux
+        forward = _plain_forward(node, fn)
+        if forward is None:
+            return
+        for step, optimizer in _steps_of(node, with_value):
+            for construction in _passed_values(optimizer):
+                found = _loss_scaled_optimizer(construction)
+                if found is None:
+                    continue
+                qname_opt, given, scale = found
+                shown = f"{scale:g}"
+                missing = (f"{forward}, which {apis.HAS_AUX_GRAD_FUNCTIONS[qname]} differentiates, returns the loss "
+                           "as the loss function gives it and the gradients reach the optimizer unchanged, so nothing")
+                advice = f"drop loss_scale from the optimizer, or multiply the loss by {shown} in {forward}"
+                self.add_message(
+                    "ms-optimizer-loss-scale-unmatched", node=step,
+                    args=(step.as_string(), _short(qname_opt), given.as_string(), shown, missing, shown, advice),
+                )
+                break
 
     # -- ms-missing-set-train --------------------------------------------------
     @staticmethod
@@ -1401,6 +1432,122 @@ def _scale_value(expr: nodes.NodeNG) -> object:
     if len(found) != 1 or any(not isinstance(key, nodes.Const) for key, _ in bound.args[0].items):
         return astutil.UNKNOWN
     return values.constant(found[0])
+
+
+def _loss_scaled_optimizer(construction: nodes.NodeNG | None) -> tuple[str, nodes.NodeNG, float] | None:
+    """(qname, the loss_scale argument, its value) of an nn.Momentum/nn.SGD built with a
+    loss_scale above 1."""
+    optimizer = _optimizer_qname(construction)
+    if optimizer not in apis.OPTIMIZER_LOSS_SCALE_ARGUMENT:
+        return None
+    given = astutil.argument(construction, apis.OPTIMIZER_LOSS_SCALE_ARGUMENT[optimizer], apis.OPTIMIZER_LOSS_SCALE)
+    if given is None or given is astutil.UNKNOWN:
+        return None
+    scale = _scale_value(given)
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale <= 1:
+        return None
+    return optimizer, given, scale
+
+
+def _passed_values(expr: nodes.NodeNG, depth: int = 0) -> list[nodes.NodeNG]:
+    """What ``expr`` may hold: the call itself, the one value a name is assigned, or,
+    for a parameter of a function of the module, what each call of that function by its
+    name passes there (``train_loop(net, data, loss, opt)``, two calls deep). Empty
+    where mslint cannot tell."""
+    if isinstance(expr, nodes.Call):
+        return [expr]
+    if not isinstance(expr, nodes.Name) or depth > 2:
+        return []
+    bound = resolve.binding(expr)
+    if isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Assign):
+        value = bound.parent.value
+        return [value] if isinstance(value, nodes.Call) else _passed_values(value, depth + 1)
+    if not (isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments)):
+        return []
+    func = bound.parent.parent
+    if not isinstance(func, nodes.FunctionDef) or func.is_method() or bound not in func.args.args:
+        return []
+    position = func.args.args.index(bound)
+    found = []
+    for call in astutil.module_nodes(func.root(), nodes.Call):
+        if isinstance(call.func, nodes.Name) and call.func.name == func.name and resolve.binding(call.func) is func:
+            passed = astutil.argument(call, position, bound.name)
+            if passed is not None and passed is not astutil.UNKNOWN:
+                found.extend(_passed_values(passed, depth + 1))
+    return found
+
+
+def _plain_forward(grad_call: nodes.Call, fn: nodes.NodeNG) -> str | None:
+    """The name of the function a grad call differentiates when every return gives
+    (first) a MindSpore loss's output as it is: ``loss = loss_fn(logits, y); return loss``
+    with ``loss_fn`` holding an nn loss (also passed in as a parameter). None when the
+    loss may be scaled (arithmetic on it, a user loss, a Cell)."""
+    if not isinstance(fn, nodes.Name):
+        return None
+    func = resolve.binding(fn)
+    if not isinstance(func, nodes.FunctionDef) or func.is_method():
+        return None
+    found = _returns(func)
+    if not found:
+        return None
+    for _, value in found:
+        objective = value.elts[0] if isinstance(value, nodes.Tuple) and value.elts else value
+        call = objective
+        if isinstance(objective, nodes.Name):
+            leaves = [leaf for leaf in func.nodes_of_class(nodes.AssignName) if leaf.name == objective.name]
+            if len(leaves) != 1 or not isinstance(leaves[0].parent, nodes.Assign):
+                return None  # bound again (loss = loss * scale, loss *= scale), or unpacked
+            call = leaves[0].parent.value
+        if not isinstance(call, nodes.Call) or not isinstance(call.func, nodes.Name):
+            return None
+        losses = _passed_values(call.func)
+        if not losses or not all(_is_mindspore_loss(loss) for loss in losses):
+            return None
+    return func.name
+
+
+def _is_mindspore_loss(construction: nodes.NodeNG) -> bool:
+    if not (isinstance(construction, nodes.Call) and isinstance(construction.func, (nodes.Name, nodes.Attribute))):
+        return False
+    qname = resolve.call_name(construction) or ""
+    return qname.startswith("mindspore.") and (
+        training_code.says_loss(qname.rsplit(".", 1)[-1]) or qname in apis.LOSS_REDUCTIONS
+    )
+
+
+def _steps_of(grad_call: nodes.Call, with_value: bool) -> list[tuple[nodes.Call, nodes.Name]]:
+    """(``optimizer(grads)``, the optimizer's name) where the gradient function ``grad_call``
+    makes (``grad_fn = ...``) is called, ``loss, grads = grad_fn(...)`` (``grads =
+    grad_fn(...)`` for ms.grad), and ``grads``, bound once in that function, goes
+    straight to a call of a name."""
+    assign = grad_call.parent
+    if not (isinstance(assign, nodes.Assign) and assign.value is grad_call and len(assign.targets) == 1
+            and isinstance(assign.targets[0], nodes.AssignName)):
+        return []
+    target = assign.targets[0]
+    found = []
+    for call in assign.scope().nodes_of_class(nodes.Call):
+        if not (isinstance(call.func, nodes.Name) and call.func.name == target.name
+                and resolve.binding(call.func) is target):
+            continue
+        bound = call.parent
+        if not (isinstance(bound, nodes.Assign) and bound.value is call and len(bound.targets) == 1):
+            continue
+        unpacked = bound.targets[0]
+        if with_value:
+            if not (isinstance(unpacked, nodes.Tuple) and len(unpacked.elts) == 2):
+                continue
+            unpacked = unpacked.elts[1]
+        if not isinstance(unpacked, nodes.AssignName):
+            continue
+        owner = call.scope()
+        if sum(1 for leaf in owner.nodes_of_class(nodes.AssignName) if leaf.name == unpacked.name) != 1:
+            continue  # the gradients changed on the way (clipped, unscaled, accumulated)
+        for step in owner.nodes_of_class(nodes.Call, skip_klass=_SKIP_NESTED):
+            if isinstance(step.func, nodes.Name) and len(step.args) == 1 and not step.keywords \
+                    and isinstance(step.args[0], nodes.Name) and step.args[0].name == unpacked.name:
+                found.append((step, step.func))
+    return found
 
 
 def _loss_scaler_of(call: nodes.Call, depth: int = 0) -> nodes.NodeNG | None:

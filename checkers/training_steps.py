@@ -125,15 +125,16 @@ class TrainingStepChecker(BaseChecker):
                 if not isinstance(value, nodes.Tuple) or len(value.elts) < 2:
                     continue
                 first = value.elts[0]
-                if training_code.mentions_loss(first, func):
-                    loss, advice = _untrained_loss(node, func, value) or (None, "")
-                elif self._computed(first, func):
-                    loss = next((elt for elt in value.elts[1:] if _is_loss(elt, func)), None)
-                    advice = "return the loss first"
-                else:
+                found = self._misplaced(node, func, value.elts, value.elts)
+                if found is None:
+                    # the outputs unpacked from a helper that computes them all
+                    # (``a, b, total = batch_losses(...)``): judged by what it returns
+                    helper = _helper_outputs(func, value)
+                    if helper is not None:
+                        found = self._misplaced(node, helper[0], helper[1], value.elts)
+                if found is None:
                     continue
-                if loss is None:
-                    continue
+                loss, advice = found
                 name = getattr(func, "name", "the lambda")
                 self.add_message(
                     "ms-aux-before-loss", node=node,
@@ -141,6 +142,17 @@ class TrainingStepChecker(BaseChecker):
                           loss.as_string(), ret.lineno, value.as_string(), advice),
                 )
                 return
+
+    def _misplaced(self, grad_call: nodes.Call, func: nodes.NodeNG, outputs: list[nodes.NodeNG],
+                   shown: list[nodes.NodeNG]) -> tuple[nodes.NodeNG, str] | None:
+        """The loss ``outputs`` (computed in ``func``) hold where it gets no gradient, as
+        ``shown`` names it, and the advice: after the network's output, or beside a first loss."""
+        if training_code.mentions_loss(outputs[0], func):
+            return _untrained_loss(grad_call, func, outputs, shown)
+        if self._computed(outputs[0], func):
+            index = next((index for index, output in enumerate(outputs[1:], start=1) if _is_loss(output, func)), None)
+            return (shown[index], "return the loss first") if index is not None else None
+        return None
 
     @staticmethod
     def _computed(expr: nodes.NodeNG, func: nodes.NodeNG) -> bool:
@@ -272,38 +284,92 @@ def _is_loss(expr: nodes.NodeNG, func: nodes.NodeNG) -> bool:
     return training_code.says_loss(last) or training_code.is_loss_cell(call.func)
 
 
-def _untrained_loss(grad_call: nodes.Call, func: nodes.NodeNG, returned: nodes.Tuple) -> tuple[nodes.NodeNG, str] | None:
-    """A loss among the auxiliary outputs of ``returned`` that gets no gradient (the
-    first output is a loss), and what to return first instead: a total made from
-    the first output and losses of its own (``return r_loss, t_loss, loss`` with
-    ``loss = r_loss + t_loss``), else a second loss that is not a part of the first
+def _untrained_loss(grad_call: nodes.Call, func: nodes.NodeNG, returned: list[nodes.NodeNG],
+                    shown: list[nodes.NodeNG] | None = None) -> tuple[nodes.NodeNG, str] | None:
+    """A loss among the auxiliary outputs ``returned`` (computed in ``func``) that gets
+    no gradient (the first output is a loss), and what to return first instead: a total
+    made from the first output and losses of its own (``return r_loss, t_loss, loss``
+    with ``loss = r_loss + t_loss``), else a second loss that is not a part of the first
     (``total = a + b; return total, a``) nor made from it (a scaled copy) and is
     meant to be trained: a loss of its own computes it and its name says loss
     (``t_loss = text_criterion(...)`` beside ``r_loss = rating_criterion(...)``;
     not ``mae = l1(...)``, a metric), or the caller adds it to the first output
     (``word_loss + counting_loss``). Outputs that share their source with the first
-    (``loss, parts = criterion(...)``) count only by the caller's sum."""
-    first = returned.elts[0]
+    (``loss, parts = criterion(...)``) count only by the caller's sum. ``shown``: the
+    outputs as the differentiated function returns them, when ``returned`` are the
+    elements a helper returns in their places."""
+    shown = shown or returned
+    first = returned[0]
     made_first = training_code.computation(first, func)
     second = None
-    for index, output in enumerate(returned.elts[1:], start=1):
-        if not _is_loss(output, func):
+    for index, output in enumerate(returned[1:], start=1):
+        if not _is_loss(output, func) and not _sum_with(output, first, func):
             continue
         made = training_code.computation(output, func)
         own_loss = bool(made.loss_calls - made_first.loss_calls)
         if isinstance(first, nodes.Name) and first.name in made.names:
             if own_loss and isinstance(output, nodes.Name):
-                return output, f"return {output.as_string()} first"  # the total, made from the first and more
+                return shown[index], f"return {shown[index].as_string()} first"  # the total, made from the first and more
             continue  # made from the first output alone (a scaled copy)
         if second is not None or (isinstance(output, nodes.Name) and output.name in made_first.names):
             continue  # a part of the first output
         named_loss = isinstance(output, nodes.Name) and training_code.says_loss(output.name)
         if own_loss and named_loss and not made.loss_calls & made_first.loss_calls \
                 or training_code.outputs_added_by_caller(grad_call, 0, index):
-            second = output
+            second = index
     if second is None:
         return None
-    return second, f"return the total first ({first.as_string()} + {second.as_string()})"
+    return shown[second], f"return the total first ({shown[0].as_string()} + {shown[second].as_string()})"
+
+
+def _sum_with(output: nodes.NodeNG, first: nodes.NodeNG, func: nodes.NodeNG) -> bool:
+    """``output`` is a local name assigned a sum with the first output among its terms
+    (``l = mlm_l + nsp_l`` beside ``return mlm_l, nsp_l, l``), whatever its name says."""
+    if not (isinstance(output, nodes.Name) and isinstance(first, nodes.Name)):
+        return False
+    value = training_code.local_value(output, func)
+    return isinstance(value, nodes.BinOp) and any(
+        isinstance(term, nodes.Name) and term.name == first.name for term in training_code.sum_terms(value)
+    )
+
+
+def _helper_outputs(func: nodes.NodeNG, returned: nodes.Tuple) -> tuple[nodes.FunctionDef, list[nodes.NodeNG]] | None:
+    """(the helper, what it returns in each output's place) when every output of
+    ``returned`` is a name bound once in ``func``, all by one unpacking of a call of a
+    project function with one return of a tuple as long (``a, b, total = helper(...)``
+    then ``return a, b, total``, in any order)."""
+    if isinstance(func, nodes.Lambda):
+        return None
+    bound: dict[str, list[nodes.AssignName]] = {}
+    for leaf in func.nodes_of_class(nodes.AssignName, skip_klass=SKIP_NESTED):
+        bound.setdefault(leaf.name, []).append(leaf)
+    unpacking = None
+    places = []
+    for output in returned.elts:
+        leaves = bound.get(output.name, []) if isinstance(output, nodes.Name) else []
+        if len(leaves) != 1 or not isinstance(leaves[0].parent, nodes.Tuple):
+            return None
+        target = leaves[0].parent
+        if unpacking is not None and target is not unpacking:
+            return None
+        unpacking = target
+        places.append(target.elts.index(leaves[0]))
+    statement = unpacking.parent
+    if not (isinstance(statement, nodes.Assign) and statement.targets == [unpacking]
+            and isinstance(statement.value, nodes.Call)
+            and all(isinstance(element, nodes.AssignName) for element in unpacking.elts)):
+        return None
+    helper = resolve.project_callee(statement.value.func)
+    if helper is None:
+        return None
+    helper_returns = training_code.returns(helper)
+    if len(helper_returns) != 1:
+        return None
+    value = helper_returns[0][1]
+    if not isinstance(value, nodes.Tuple) or len(value.elts) != len(unpacking.elts) \
+            or any(isinstance(element, nodes.Starred) for element in value.elts):
+        return None
+    return helper, [value.elts[place] for place in places]
 
 
 def _bare_network(network: nodes.NodeNG) -> str | None:

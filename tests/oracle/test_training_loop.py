@@ -625,6 +625,44 @@ report(
     assert abs(result["cell_sens"] - result["sgd_plain"]) < 1e-5, result
 
 
+def test_ms_optimizer_loss_scale_unmatched_custom_step_divides_the_steps(run_snippet):
+    """A custom step (value_and_grad, then optimizer(grads)) multiplies nothing: an
+    nn.Momentum/nn.SGD built with loss_scale=S moves the weights S times less than with
+    loss_scale=1; multiplying the loss by S in the forward function moves them as far."""
+    result = run_snippet('''
+pynative_mode()
+
+def moved(make_optimizer, factor=1.0, grad_only=False):
+    net = nn.Dense(4, 2, weight_init="ones", bias_init="zeros")
+    before = net.weight.asnumpy().copy()
+    optimizer = make_optimizer(net.trainable_params())
+    loss_fn = nn.MSELoss()
+    def forward_fn(x, y):
+        loss = loss_fn(net(x), y)
+        return loss * factor if factor != 1.0 else loss
+    x, y = Tensor(np.ones((8, 4), np.float32)), Tensor(np.zeros((8, 2), np.float32))
+    if grad_only:
+        grads = ms.grad(forward_fn, None, optimizer.parameters)(x, y)
+    else:
+        _, grads = ms.value_and_grad(forward_fn, None, optimizer.parameters)(x, y)
+    optimizer(grads)
+    return float(np.abs(net.weight.asnumpy() - before).sum())
+
+momentum = lambda s: (lambda p: nn.Momentum(p, 0.1, 0.9, 0.0, loss_scale=s))
+sgd = lambda s: (lambda p: nn.SGD(p, 0.1, loss_scale=s))
+report(
+    momentum_plain=moved(momentum(1.0)),
+    momentum_scaled=moved(momentum(1024.0)),
+    momentum_matched=moved(momentum(1024.0), factor=1024.0),
+    sgd_plain=moved(sgd(1.0), grad_only=True),
+    sgd_scaled=moved(sgd(64.0), grad_only=True),
+)
+''')
+    assert abs(result["momentum_plain"] / result["momentum_scaled"] - 1024) < 1, result
+    assert abs(result["momentum_matched"] - result["momentum_plain"]) < 1e-4, result
+    assert abs(result["sgd_plain"] / result["sgd_scaled"] - 64) < 0.1, result
+
+
 # ---------------------------------------------------------------------------
 # Seed-document premises measured for other rules (reported, not rules here)
 # ---------------------------------------------------------------------------
