@@ -79,12 +79,16 @@ def follow_calls(linter: PyLinter, module: nodes.Module) -> None:
     groups: dict[tuple[Any, ...], list[nodes.Call]] = {}
     for (call, callee), (_, skips_self) in home.foreign_calls.items():
         found = home.enclosing(call)
-        if found is None:
+        if found is not None:
+            kind = found[1]
+        elif home.at_compile_time(call):
+            kind = scope.COMPILE_TIME
+        else:
             continue
         known = home.values_at(call)
         tensors = frozenset(values.tensor_parameters_of_call(callee, call, skips_self, known)) if known else frozenset()
         typed = compiled.tensor_arguments(callee, call, skips_self, home)
-        key = (callee, found[1], tensors, home.compiled_in_every_mode(call), home.bytecode_only(call), typed)
+        key = (callee, kind, tensors, home.compiled_in_every_mode(call), home.bytecode_only(call), typed)
         calls = groups.setdefault(key, [])
         if call not in calls:
             calls.append(call)
@@ -92,10 +96,13 @@ def follow_calls(linter: PyLinter, module: nodes.Module) -> None:
     reported: set[tuple[Any, ...]] = set()
     for (callee, kind, tensors, everywhere, bytecode, typed), calls in groups.items():
         depth = len(_WALKING)
+        view_kind = scope.kind_of_callee(callee, kind)
+        if view_kind is None:
+            continue
         try:
-            view = scope.ModuleAnalysis.following(home, callee, kind, tensors, everywhere, bytecode, typed)
+            view = scope.ModuleAnalysis.following(home, callee, view_kind, tensors, everywhere, bytecode, typed)
             _WALKING.append(_Walk(
-                view, calls, kind, callee, _function_name(callee),
+                view, calls, kind if kind != scope.COMPILE_TIME else scope.GRAPH, callee, _function_name(callee),
                 {call: home.foreign_calls[(call, callee)][1] for call in calls}, reported,
             ))
             with scope.viewing(view):
@@ -126,6 +133,8 @@ def redirect(msgid: str, node: nodes.NodeNG | None) -> list[tuple[nodes.Call, st
     place = place_note(_function_name(node), path, line, walk.kind, walk.through)
     targets = []
     for call in walk.calls:
+        if compiled.never_compiled(call, scope.analysis(home), False):
+            continue  # the call itself is in code graph mode never compiles: so is what it runs
         if msgid not in PARSE_ERRORS and node.frame() is walk.callee \
                 and values.guarded_off_by_call(node, walk.callee, call, walk.skips_self[call]):
             continue  # a branch of the callee this call's arguments never take (``if mode is None:``)

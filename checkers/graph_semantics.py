@@ -30,7 +30,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, resolve, scope, values
+from mslint.analysis import astutil, compiled, resolve, scope, values
 from mslint.checkers.follow import GraphModeNote
 from mslint.checkers.messages import jit_syntax_level, spelled
 
@@ -74,6 +74,13 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
     def visit_call(self, node: nodes.Call) -> None:
         analysis = scope.graph_call_analysis(node)
         if analysis is None:
+            # the body of a @constexpr function graph code calls runs while the graph
+            # compiles: a host random number drawn there is frozen too (measured,
+            # even with reuse_result=False)
+            compile_time = scope.compile_time_call_analysis(node)
+            qname = resolve.qualified_name(node.func) if compile_time is not None else None
+            if qname is not None:
+                self._frozen(node, qname, compile_time)
             return
         func = node.func
         qname = resolve.qualified_name(func)
@@ -100,6 +107,8 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
             return False  # drawn per call from tensor data: not frozen
         if values.never_compiled(node, analysis.class_facts):
             return True  # under a constant-False branch: never compiled
+        if _decides_nothing(node, analysis):
+            return True  # drawn, but every use of it is code graph mode folds away
         if is_clock:
             fix = apis.TIME_REPLACEMENT
         else:
@@ -283,6 +292,22 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
                         "use the tensor itself (cast it with .astype() if needed)",
                     ),
                 )
+
+
+def _decides_nothing(node: nodes.Call, analysis: scope.ModuleAnalysis) -> bool:
+    """Whether the value ``node`` draws is bound to a local name (``p =
+    random.uniform(0, 1)``) every read of which is code graph mode never compiles:
+    ``if self.training and p < self.layerdrop:`` in code the programs never train
+    (the ``and`` stops at the training flag, fixed False), so the frozen value
+    never decides anything."""
+    statement = node.parent
+    if not (isinstance(statement, nodes.Assign) and statement.value is node and len(statement.targets) == 1
+            and isinstance(statement.targets[0], nodes.AssignName)):
+        return False
+    name = statement.targets[0].name
+    frame = node.frame()
+    reads = [read for read in frame.nodes_of_class(nodes.Name) if read.name == name]
+    return bool(reads) and all(compiled.never_compiled(read, analysis) for read in reads)
 
 
 def _read_after(method: nodes.FunctionDef, attr: str, assignment: nodes.NodeNG) -> bool:

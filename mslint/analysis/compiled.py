@@ -350,6 +350,8 @@ def _never_compiled(  # noqa: PLR0913
 ) -> bool:
     if not parsed and (_in_folded_branch(node, analysis) or values.never_runs(node) or values.never_runs_as_built(node)):
         return True  # a guard every call (never_runs) or construction (never_runs_as_built) in sight makes false
+    if analysis.at_compile_time(node):
+        return _compile_time_never_run(node, analysis, seen, depth, cache)
     found = astutil.enclosing_method(node)
     if found is None or depth >= _CALLER_DEPTH:
         return False
@@ -378,6 +380,24 @@ def _never_compiled(  # noqa: PLR0913
     return bool(callers) and all(
         _never_compiled(call, analysis, False, seen, depth + 1, cache) for call in callers
     )
+
+
+def _compile_time_never_run(  # noqa: PLR0913
+    node: nodes.NodeNG, analysis: scope.ModuleAnalysis, seen: frozenset, depth: int, cache: dict
+) -> bool:
+    """Whether the compile-time code at ``node`` (the body of a ``@constexpr``
+    function graph code calls, or what it calls) never runs: every call of its
+    function in sight is code graph mode never compiles (or never runs)."""
+    func = node.frame()
+    while func is not None and func not in analysis.compile_time and not isinstance(func, nodes.Module):
+        func = func.parent.frame() if func.parent is not None else None
+    if func is None or func in seen or depth >= _CALLER_DEPTH:
+        return False
+    sites = analysis.call_sites.get(func)
+    if not sites:
+        return False  # a view's callee: the home module's calls decide (checkers/follow.py)
+    seen = seen | {func}
+    return all(_never_compiled(call, analysis, False, seen, depth + 1, cache) for call, _, _ in sites)
 
 
 def _in_folded_branch(node: nodes.NodeNG, analysis: scope.ModuleAnalysis) -> bool:

@@ -31,6 +31,9 @@ from mslint.analysis import sites as call_sites_of
 
 GRAPH = "graph"
 DIFFERENTIATED = "differentiated"
+# the body of a ``@constexpr`` function graph code calls (and what it calls): Python
+# run while the graph compiles, not graph syntax; kept apart from ``kinds``
+COMPILE_TIME = "compile-time"
 PYNATIVE = "pynative"
 UNKNOWN_MODE = "graph or unknown"
 # why graph code is compiled (ModuleAnalysis.compiled_for)
@@ -201,9 +204,19 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         """The outermost functions of a view (:meth:`following`), outside its
         home module: what the checkers walk."""
         return [
-            func for func in self.kinds
-            if self._values_owner(func) is func and func.root() is not self.home
+            func for func in (*self.kinds, *self.compile_time)
+            if self._outermost(func) is func and func.root() is not self.home
         ]
+
+    def _outermost(self, func: nodes.NodeNG) -> nodes.NodeNG:
+        """``func``, or the outermost function of the view around it."""
+        outer = func
+        parent = func.parent.frame() if func.parent is not None else None
+        while parent is not None and not isinstance(parent, nodes.Module):
+            if parent in self.kinds or parent in self.compile_time:
+                outer = parent
+            parent = parent.parent.frame() if parent.parent is not None else None
+        return outer
 
     def _start(self, module: nodes.Module) -> None:
         self.module = module
@@ -221,6 +234,9 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         self.followed = False  # mslint.checkers.follow walked them
         # function -> kind (GRAPH wins over DIFFERENTIATED)
         self.kinds: dict[nodes.NodeNG, str] = {}
+        # functions run as Python while graph code compiles (COMPILE_TIME), an
+        # ordered set: @constexpr functions graph code calls, and what they call
+        self.compile_time: dict[nodes.NodeNG, None] = {}
         # entry points: their parameters are tensors by declaration
         self.entries: set[nodes.NodeNG] = set()
         # callee -> list of (call node, caller) edges found from graph/diff code
@@ -256,12 +272,18 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         return known
 
     def _add(self, func: nodes.NodeNG, kind: str, entry: bool) -> bool:
+        if kind == COMPILE_TIME:
+            if func in self.kinds or func in self.compile_time:
+                return False
+            self.compile_time[func] = None
+            return True
         previous = self.kinds.get(func)
         if entry:
             self.entries.add(func)
         if previous == GRAPH or previous == kind:
             return False
         self.kinds[func] = kind
+        self.compile_time.pop(func, None)  # graph code too: parsed as graph syntax
         return True
 
     def _find_roots(self, source: bytes | None) -> None:
@@ -426,21 +448,24 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
 
     # -- transitive closure over calls within the module -------------------
     def _close_over_calls(self) -> None:
-        queue = deque(self.kinds)
+        queue = deque([*self.kinds, *self.compile_time])
         while queue:
             caller = queue.popleft()
-            kind = self.kinds[caller]
+            kind = self.kinds.get(caller, COMPILE_TIME)
             nested_functions = []
             for node in _run_by_calls(caller):
                 if not isinstance(node, nodes.Call):
                     nested_functions.append(node)
                     continue
                 for callee, skips_self in self._callees(node, caller):
+                    callee_kind = kind_of_callee(callee, kind)
+                    if callee_kind is None:
+                        continue
                     if callee.root() is not caller.root() and not self._follows(node, caller, callee, skips_self):
                         continue
                     self.depths.setdefault(callee, self.depths.get(caller, 1))
                     self.call_sites.setdefault(callee, []).append((node, caller, skips_self))
-                    if self._add(callee, kind, entry=False):
+                    if self._add(callee, callee_kind, entry=False):
                         queue.append(callee)
             # functions nested in graph code are graph code (lambdas, closures), and
             # the wrapper a decorator of it puts in its place runs when it is called
@@ -457,7 +482,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         if self.home is None:
             self.foreign_calls.setdefault((call, callee), (caller, skips_self))
             return False
-        if callee in self.kinds:
+        if callee in self.kinds or callee in self.compile_time:
             return True
         if callee.root() is self.home:
             return False
@@ -612,7 +637,8 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         """What a message about graph code at ``node`` adds when the mode was
         assumed rather than read from the project: empty otherwise."""
         decision = self.decision_at(node)
-        if not decision.assumed or not self.in_graph(node) or self.compiled_in_every_mode(node):
+        if not decision.assumed or not (self.in_graph(node) or self.at_compile_time(node)) \
+                or self.compiled_in_every_mode(node):
             return ""
         return f" (assuming graph mode: {decision.basis}; set {mode.setting_name()})"
 
@@ -656,6 +682,29 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
 
     def in_graph_or_differentiated(self, node: nodes.NodeNG) -> bool:
         return self.enclosing(node) is not None
+
+    def at_compile_time(self, node: nodes.NodeNG) -> bool:
+        """Whether ``node`` is in no graph or differentiated function, but in the
+        body of a ``@constexpr`` function graph code calls (or in what that calls):
+        Python MindSpore runs while the graph compiles (COMPILE_TIME)."""
+        if not self.compile_time or self.enclosing(node) is not None:
+            return False
+        frame = node.frame()
+        while frame is not None and not isinstance(frame, (nodes.Module, nodes.ClassDef)):
+            if frame in self.compile_time:
+                return True
+            frame = frame.parent.frame() if frame.parent is not None else None
+        return False
+
+    def compile_time_function(self, node: nodes.NodeNG) -> nodes.NodeNG | None:
+        """The outermost COMPILE_TIME function holding ``node`` (see at_compile_time)."""
+        found = None
+        frame = node.frame()
+        while frame is not None and not isinstance(frame, (nodes.Module, nodes.ClassDef)):
+            if frame in self.compile_time:
+                found = frame
+            frame = frame.parent.frame() if frame.parent is not None else None
+        return found
 
     def values_at(self, node: nodes.NodeNG) -> values.FunctionValues | None:
         """What the values of the graph/differentiated function enclosing ``node`` hold."""
@@ -815,6 +864,28 @@ def _captures_bytecode(call: nodes.Call) -> bool:
 def _in_graph(method: nodes.FunctionDef) -> bool:
     """Whether a method (of this module or another) is graph code in its own module."""
     return _own_analysis(method.root()).kinds.get(method) == GRAPH
+
+
+def kind_of_callee(callee: nodes.FunctionDef, kind: str) -> str | None:
+    """The kind of code ``callee`` is when code of ``kind`` calls it: the same, but
+    a ``@constexpr`` function graph code calls runs as Python while the graph
+    compiles (COMPILE_TIME, as is all it calls); one PyNative differentiated code
+    calls is plain Python (None: nothing to follow)."""
+    if kind == COMPILE_TIME:
+        return COMPILE_TIME
+    if isinstance(callee, nodes.FunctionDef) and callee.decorators \
+            and resolve.has_decorator(callee, apis.CONSTEXPR_DECORATORS):
+        return COMPILE_TIME if kind == GRAPH else None
+    return kind
+
+
+def compile_time_call_analysis(call: nodes.Call) -> ModuleAnalysis | None:
+    """The module's analysis when ``call`` names its callee and sits in code run
+    at compile time (ModuleAnalysis.at_compile_time); None otherwise."""
+    if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+        return None
+    found = analysis(call.root())
+    return found if found.at_compile_time(call) else None
 
 
 def graph_call_analysis(call: nodes.Call) -> ModuleAnalysis | None:

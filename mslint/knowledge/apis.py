@@ -92,6 +92,13 @@ JIT_DECORATORS: frozenset[str] = frozenset(
     {"mindspore.jit", "mindspore.ms_function", "mindspore.jit_function"}
 )
 JIT_CLASS_DECORATORS: frozenset[str] = frozenset({"mindspore.jit_class"})
+# ``@constexpr``: graph code calling the function runs its body as Python while the
+# graph compiles (type inference), never parsing it as graph syntax (measured,
+# tests/oracle/test_graph_syntax.py): its values are frozen at compile time, but the
+# graph syntax and API rules do not apply there.
+CONSTEXPR_DECORATORS: frozenset[str] = frozenset(
+    {"mindspore.constexpr", "mindspore.ops.constexpr", "mindspore.ops.primitive.constexpr"}
+)
 CELL_METHODS_COMPILED: frozenset[str] = frozenset({"construct"})
 
 # Calls that differentiate their first argument (a function or a Cell).

@@ -1279,3 +1279,58 @@ report(**results)
         assert result[name][0] == "ok", (name, result[name])
     for name in ("WrapperImport", "SeedPassed", "HeadSpecial"):
         assert result[name][0] == "error", (name, result[name])
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_ms_forbidden_api_in_graph_not_in_a_constexpr_body(run_snippet, level):
+    """Graph code that calls a ``@constexpr`` function runs its body as Python while
+    the graph compiles, never parsing it as graph syntax (mslint.analysis.scope,
+    COMPILE_TIME): Zero() and numpy are fine there, and refused in the same body
+    as a plain helper; a host random number it draws is frozen like one drawn in
+    construct (ms-frozen-random-in-graph), even with ``reuse_result=False``."""
+    result = run_snippet(f'''
+graph_mode("{level}")
+from mindspore.ops import constexpr
+from mindspore.common.initializer import Zero
+
+@constexpr
+def zeros_of(shape):
+    z = Tensor(shape=shape, init=Zero(), dtype=ms.float32)  # Zero(): refused in graph syntax
+    return Tensor(np.zeros(z.shape, np.float32) + 1)
+
+def plain_zeros_of(shape):
+    z = Tensor(shape=shape, init=Zero(), dtype=ms.float32)
+    return Tensor(np.zeros(z.shape, np.float32) + 1)
+
+@constexpr(reuse_result=False)
+def draw(shape):
+    return Tensor(np.random.normal(size=shape).astype("float32"))
+
+class WithConstexpr(nn.Cell):
+    def construct(self, x):
+        return x + zeros_of(x.shape)
+
+class WithPlainHelper(nn.Cell):
+    def construct(self, x):
+        return x + plain_zeros_of(x.shape)
+
+class Draw(nn.Cell):
+    def construct(self, x):
+        return x + draw(x.shape)
+
+x = Tensor(np.ones((2, 2)), ms.float32)
+draw_net = Draw()
+first = attempt(lambda: draw_net(x).asnumpy().tolist())
+second = attempt(lambda: draw_net(x).asnumpy().tolist())
+report(
+    constexpr=attempt(lambda: WithConstexpr()(x).asnumpy().tolist()),
+    plain=attempt(lambda: WithPlainHelper()(x).asnumpy().tolist()),
+    first=first, second=second,
+)
+''')
+    # the constexpr body ran as Python: Zero() and numpy are fine there
+    assert result["constexpr"] == ["ok", [[2.0, 2.0], [2.0, 2.0]]], result["constexpr"]
+    # the same body in a plain helper is graph code: refused
+    assert result["plain"][0] == "error", result["plain"]
+    # drawn once while compiling, even with reuse_result=False: the same value twice
+    assert result["first"][0] == "ok" and result["first"] == result["second"], (result["first"], result["second"])
