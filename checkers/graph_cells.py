@@ -16,7 +16,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, resolve, scope, values
+from mslint.analysis import astutil, programs, resolve, scope, training_code, values
 from mslint.checkers.follow import GraphModeNote
 from mslint.checkers.messages import spelled
 
@@ -75,7 +75,8 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
             elif _is_dropout(qname):
                 self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _NEVER_DROPS))
             # Softmax, ReLU, pooling, losses: no weights, nothing left untrained
-            elif values.builds_parameters(node, qname) and not _functional_idiom(node, analysis):
+            elif values.builds_parameters(node, qname) and not _functional_idiom(node, analysis) \
+                    and not _never_trained(node):
                 self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _UNTRAINED))
             return
         cls = resolve.user_class_of_call(node)
@@ -86,7 +87,7 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
             self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _NOT_CONSTANT.format(runtime)))
         elif _never_called(node):
             return  # ``loss = SegLoss()`` and its use commented out: no weight of it ever runs
-        elif analysis.class_facts(cls).creates_trainable_parameters(analysis.class_facts):
+        elif analysis.class_facts(cls).creates_trainable_parameters(analysis.class_facts) and not _never_trained(node):
             self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _UNTRAINED))
 
 
@@ -105,6 +106,19 @@ def _never_called(call: nodes.Call) -> bool:
     out). Measured on 2.10 (GRAPH_MODE): such a construct compiles, runs and trains
     the rest of the network; the dead Cell's weights never take part."""
     return isinstance(call.parent, nodes.Expr) or astutil.held_by_unread_local(call)
+
+
+def _never_trained(call: nodes.Call) -> bool:
+    """Nothing in the program can train the Cell's weights, nor load trained ones
+    into it: the code is in a file that is its own program and that nothing else in
+    sight imports (a notebook, a test, a demo script), nothing else its program
+    reaches trains or loads weights (programs.self_contained), and the file's own
+    code names no optimizer, calls nothing named to train, fit or load weights, and
+    applies no gradient it computes (training_code.may_update_weights): a forward
+    pass under @jit, a test comparing outputs and input gradients. Built in
+    __init__ or in construct, the weights stay the random values they start with."""
+    module = call.root()
+    return programs.self_contained(module.file) and not training_code.may_update_weights(module)
 
 
 def _is_dropout(qname: str) -> bool:

@@ -24,7 +24,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, scope, sites, training_code, values, versions
+from mslint.analysis import astutil, edits, programs, resolve, scope, sites, training_code, values, versions
 from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
@@ -91,6 +91,18 @@ def _a_training_objective(returned: nodes.Tuple, func: nodes.NodeNG, grad_call: 
     if any(training_code.mentions_loss(element, func) for element in returned.elts):
         return True
     return training_code.names_an_optimizer(grad_call.root())
+
+
+def _gradients_never_applied(grad_call: nodes.Call) -> bool:
+    """The gradients are never applied to any weight: the grad call is in a file that
+    is its own program and that nothing else in sight imports, whose program reaches
+    no other file that trains (mslint.analysis.programs.self_contained), and whose own
+    code names no optimizer, calls nothing named to train, and hands the gradients
+    it computes to nothing but printing, numpy and MindSpore's computations
+    (training_code.may_update_weights): MindSpore's autodiff tutorial printing the
+    gradient of ``(loss, z)`` before showing has_aux."""
+    module = grad_call.root()
+    return programs.self_contained(module.file) and not training_code.may_update_weights(module)
 
 
 def _returns(func: nodes.NodeNG) -> list[tuple[nodes.NodeNG, nodes.NodeNG]]:
@@ -510,6 +522,8 @@ class TrainingLoopChecker(BaseChecker):
                     continue
                 if not _a_training_objective(value, func, node):
                     continue  # the sum of outputs differentiated on purpose: a derivatives tutorial trains nothing
+                if _gradients_never_applied(node):
+                    return  # computed and printed, never applied: nothing trains on the sum
                 if _outputs_are_the_loss_terms(value, carried, func) and _summed_loss_harm(node) is None:
                     # ``loss = mse + vb; return loss, mse, vb``: the sum is 2 * loss, and every
                     # optimizer the gradients reach steps the same on a scaled gradient (measured)

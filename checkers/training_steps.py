@@ -52,8 +52,8 @@ class TrainingStepChecker(BaseChecker):
             "a network with BatchNorm (moving statistics) or frozen parameters.",
         ),
         "W8111": (
-            "%s seeds %s but nothing in this program calls mindspore.set_seed: MindSpore's Dropout masks and "
-            "random ops differ from run to run%s; call ms.set_seed(...) too",
+            "%s seeds %s but nothing in this program calls mindspore.set_seed: %s from run to run; "
+            "call ms.set_seed(...) too",
             "ms-seed-without-mindspore",
             "A MindSpore training program that seeds torch, numpy or random and never calls "
             "mindspore.set_seed (neither it nor the project modules it imports).",
@@ -214,21 +214,28 @@ class TrainingStepChecker(BaseChecker):
             return
         if training_code.program_mentions(module, guide.MINDSPORE_SEED_PATTERN):
             return
-        seeded = sorted({
-            resolve.call_name(call).split(".")[0]
+        calls = {
+            resolve.call_name(call)
             for call in astutil.module_nodes(module, nodes.Call)
             if isinstance(call.func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in guide.OTHER_SEED_CALLS
-        })
+        }
+        if calls & guide.MINDTORCH_MINDSPORE_SEEDS and _torch_is_mindtorch(module):
+            return  # ``import torch`` loads mindtorch, whose torch.manual_seed is mindspore.set_seed
+        seeded = sorted({qname.split(".")[0] for qname in calls})
         if seeded == ["random"]:
             # Python's random alone seeds shuffles and splits (random.sample of file lists):
             # it never made a PyTorch run's weights or dropout masks reproducible either
             return
-        if "numpy" in seeded and not _random_beyond_weights(module):
+        differing = _randomness(module)
+        if "numpy" not in seeded:
+            differing.append("the initial weights (they draw from numpy's generator)")
+        if not differing:
             return  # the weights draw from numpy's seeded generator, and nothing else is random
-        weights = "" if "numpy" in seeded else ", and so do the initial weights (they draw from numpy's generator)"
         scope_name = node.scope().name if isinstance(node.scope(), nodes.FunctionDef) else "this module"
         where = f"{scope_name}()" if isinstance(node.scope(), nodes.FunctionDef) else scope_name
-        self.add_message("ms-seed-without-mindspore", node=node, args=(where, ", ".join(seeded), weights))
+        said = differing[0] if len(differing) == 1 else ", ".join(differing[:-1]) + " and " + differing[-1]
+        said += " differs" if differing == [_SHUFFLED] else " differ"
+        self.add_message("ms-seed-without-mindspore", node=node, args=(where, ", ".join(seeded), said))
 
     # -- ms-accumulation-last-gradient-only --------------------------------------
     @only_required_for_messages("ms-accumulation-last-gradient-only")
@@ -460,19 +467,48 @@ def _trainable_edit(call: nodes.Call, network: nodes.NodeNG):
                       f".{guide.TRAINABLE_PARAMETERS_METHOD}()")
 
 
-_RANDOMNESS = None
+_SHUFFLED = "the order mindspore.dataset shuffles the data in"
+_RANDOM_OPS = frozenset({"uniform", "normal", "standard_normal", "multinomial", "randint", "rand", "randn"})
 
 
-def _random_beyond_weights(module: nodes.Module) -> bool:
-    """The module's own text draws MindSpore randomness (Dropout, ops.uniform...), or a
-    user Cell class it builds holds a Dropout (a few levels deep)."""
-    global _RANDOMNESS  # noqa: PLW0603 - compiled once
-    if _RANDOMNESS is None:
-        import re  # noqa: PLC0415
+def _randomness(module: nodes.Module) -> list[str]:
+    """What MindSpore draws in the module beyond the initial weights (which numpy's
+    seed fixes), as the message says it, read from its code (not its comments or
+    strings): Dropout layers (named in the code, or held by a user Cell class of
+    another module it builds, a few levels deep), random ops (``ops.uniform``,
+    ``mint.randn``...), a mindspore.dataset source or operation given ``shuffle=True``
+    (mindspore.set_seed seeds mindspore.dataset too)."""
+    dropout = random_ops = shuffled = False
+    for node in astutil.module_nodes(module, (nodes.Name, nodes.Attribute, nodes.Call)):
+        if isinstance(node, nodes.Call):
+            func = node.func
+            if isinstance(func, nodes.Attribute) and (func.attrname in _RANDOM_OPS or func.attrname.startswith("random_")):
+                owner = func.expr.as_string()
+                random_ops = random_ops or owner.endswith("ops") or owner.endswith("mint")
+            elif isinstance(func, (nodes.Name, nodes.Attribute)) and not shuffled:
+                keyword = next((k for k in node.keywords or () if k.arg == guide.DATASET_SHUFFLE_KEYWORD), None)
+                if keyword is not None and astutil.literal_bool(keyword.value) is True:
+                    qname = resolve.call_name(node) or ""
+                    shuffled = qname.startswith("mindspore.dataset.")
+            last = func.name if isinstance(func, nodes.Name) else getattr(func, "attrname", "")
+            dropout = dropout or last == "dropout"
+        else:
+            name = node.name if isinstance(node, nodes.Name) else node.attrname
+            dropout = dropout or "Dropout" in name
+    if not dropout:
+        dropout = _builds_dropout(module)
+    found = []
+    if dropout or random_ops:
+        found.append("MindSpore's Dropout masks and random ops" if dropout and random_ops
+                     else "MindSpore's Dropout masks" if dropout else "MindSpore's random ops")
+    if shuffled:
+        found.append(_SHUFFLED)
+    return found
 
-        _RANDOMNESS = re.compile(guide.MINDSPORE_RANDOMNESS_PATTERN.encode())
-    if training_code.mentions(module, _RANDOMNESS):
-        return True
+
+def _builds_dropout(module: nodes.Module) -> bool:
+    """A user Cell class of another module that the module builds holds a Dropout
+    (a few levels deep)."""
     contents = training_code.CellContents(guide.DROPOUT_LAYERS)
     looked = 0
     for call in astutil.module_nodes(module, nodes.Call):
@@ -487,6 +523,22 @@ def _random_beyond_weights(module: nodes.Module) -> bool:
             continue
         looked += 1
         if contents.of_class(cls) is not None:
+            return True
+    return False
+
+
+def _torch_is_mindtorch(module: nodes.Module) -> bool:
+    """The module imports mindtorch's redirection (``from mindtorch.tools import
+    mstorch_enable``): its ``import torch`` loads mindtorch.torch."""
+    for node in scope.analysis(module).imports:
+        if isinstance(node, nodes.Import):
+            names = [name for name, _ in node.names]
+        elif node.level:
+            continue
+        else:
+            names = [node.modname or ""] + [f"{node.modname}.{name}" for name, _ in node.names]
+        if any(name == redirect or name.startswith(redirect + ".")
+               for name in names for redirect in apis.TORCH_REDIRECTING_MODULES):
             return True
     return False
 

@@ -59,6 +59,23 @@ def test_importing_a_package_builds_nothing_of_what_it_re_exports(tmp_path: Path
     assert not model.reached(str(tmp_path / "zoo/wide.py"), "Wide")
 
 
+def test_a_program_is_self_contained_when_nothing_imports_it_and_nothing_it_reaches_trains(tmp_path: Path) -> None:
+    paths = _project(tmp_path, {
+        "demo.py": "import mindspore as ms\nfrom nets import Tiny\nms.set_context(mode=ms.GRAPH_MODE)\nprint(Tiny()(None))\n",
+        "nets.py": CELL.format(name="Tiny"),
+        "fit.py": "import mindspore as ms\nfrom helpers import fit\nfrom nets import Tiny\nfit(Tiny())\n",
+        "helpers.py": "from mindspore import nn\ndef fit(net):\n    nn.SGD(net.trainable_params(), 0.1)\n",
+        "script.py": "import mindspore as ms\nfrom nets import Tiny\nprint(Tiny()(None))\n",
+        "runner.py": "import script\n",
+    })
+    model = _model(tmp_path)
+    verdict = model.verdict
+    assert verdict(paths["demo.py"])["self_contained"] is True  # what trains Tiny elsewhere is not its program
+    assert verdict(paths["fit.py"])["self_contained"] is False  # its program reaches helpers.py, which trains
+    assert verdict(paths["script.py"])["self_contained"] is False  # runner.py imports it
+    assert verdict(paths["nets.py"])["self_contained"] is False  # no program of its own
+
+
 def test_cells_built_in_init_and_passed_to_factories_are_built(tmp_path: Path) -> None:
     _project(tmp_path, {
         "train.py": "from net import build\nif __name__ == '__main__':\n    build()\n",

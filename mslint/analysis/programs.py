@@ -1878,7 +1878,21 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if facts is not None and MAIN in facts["bodies"] and self._main_only_evaluates(path):
             untrained.append(MAIN)
         return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs), "built": built,
-                "entry": entry, "untrained": untrained}
+                "entry": entry, "untrained": untrained, "self_contained": entry and self._self_contained(path)}
+
+    def _self_contained(self, path: str) -> bool:
+        """Whether the program that the file at ``path`` is keeps to its own text
+        whatever could train what it builds or load weights into it: no other file
+        in sight imports the file (a notebook, a test, a demo script), and no other
+        file its program reaches shows training text (mslint.analysis.mode.TRAINS: an
+        optimizer, a gradient, ``train(``, ``fit(``) or loads weights. What the file
+        itself does is for the rules to read (mslint.analysis.training_code)."""
+        own = [program for program in self.programs if program.path == path]
+        if len(own) != 1 or self._importers_of(path) - {path}:
+            return False
+        reached = own[0].reached or set()
+        return not any(self._trains_in(file, reached) or self.facts(file).get("loads_weights")
+                       for file in {node[0] for node in reached} - {path})
 
     def _main_only_evaluates(self, path: str) -> bool:
         """Whether the main guard of ``path``, the program the file is when it is
@@ -2453,6 +2467,15 @@ def reached_at(path: str | None, name: str) -> bool | None:
     if name == MAIN:
         return bool(verdict.get("entry"))
     return name in verdict["symbols"]
+
+
+def self_contained(path: str | None) -> bool:
+    """Whether the file at ``path`` is a program in sight that nothing else in sight
+    imports, and whose program reaches no other file that trains or loads weights
+    (Model._self_contained): whether what it builds is trained, or given trained
+    weights, can be read from the file alone. False when unknown."""
+    verdict = verdict_for(path)
+    return bool(verdict is not None and verdict.get("self_contained"))
 
 
 def trained_at(path: str | None, name: str) -> bool | None:

@@ -469,6 +469,134 @@ def optimizer_class(expr: nodes.NodeNG | None, depth: int = 0) -> str | None:
 _TRAINERS: dict[nodes.Module, str | None] = {}
 
 
+# ---------------------------------------------------------------------------
+# Whether a module may change the weights of what it builds
+# ---------------------------------------------------------------------------
+# a call named so trains, fits or loads weights (``train(``, ``train_step(``, ``d2l.train_ch3(``,
+# ``model.fit(``, ``Trainer(``, ``load_checkpoint(``, ``load_param_into_net(``, ``from_pretrained(``)
+_TRAINS_OR_LOADS_NAME = re.compile(
+    r"^(?:(?:pre|re)?[Tt]rain(?!able_params$)|fit$|Trainer|load_checkpoint$|load_param_into_net$"
+    r"|load_state_dict$|from_pretrained$|load_pretrained$)"
+)
+# where a gradient may go without changing any weight: printed, measured, compared
+_INERT_BUILTINS = frozenset({
+    "print", "len", "str", "repr", "format", "float", "int", "bool", "abs", "round", "min", "max", "sum",
+    "zip", "enumerate", "list", "tuple", "isinstance", "type", "sorted", "range", "map",
+})
+_INERT_PACKAGES = ("numpy.", "math.")
+# calls that write a value in place: a hand-written optimizer step
+_WRITES_IN_PLACE = frozenset({"assign", "assign_add", "assign_sub", "set_data", "assign_value", "copy_",
+                              "scatter_update", "Assign", "AssignAdd", "AssignSub"})
+_MAY_UPDATE: dict[nodes.Module, bool] = {}
+
+
+def may_update_weights(module: nodes.Module) -> bool:
+    """Whether the module's own code may change the weights of what it builds: it
+    names an optimizer or a Cell holding one (names_an_optimizer), calls something
+    named to train, fit or load weights (``model.train(``, ``d2l.train_ch13(``,
+    ``load_checkpoint(``), or hands a gradient it computes (a value computed from a
+    ``grad``/``value_and_grad``/``GradOperation`` call, followed through the module's
+    assignments and loops) to anything but printing, numpy and MindSpore's
+    computations: a write in place (``ops.assign``, ``set_data``, ``p -= ...``), a
+    function it cannot follow, a return. False for a forward-only demo, a tutorial
+    printing gradients, a test comparing outputs and input gradients with PyTorch's."""
+    known = _MAY_UPDATE.get(module)
+    if known is None:
+        if len(_MAY_UPDATE) > 256:
+            _MAY_UPDATE.clear()
+        known = _MAY_UPDATE[module] = names_an_optimizer(module) or _calls_training(module) or _applies_gradients(module)
+    return known
+
+
+def _last_call_name(call: nodes.Call) -> str:
+    func = call.func
+    return func.name if isinstance(func, nodes.Name) else func.attrname if isinstance(func, nodes.Attribute) else ""
+
+
+def _calls_training(module: nodes.Module) -> bool:
+    return any(_TRAINS_OR_LOADS_NAME.match(_last_call_name(call)) for call in astutil.module_nodes(module, nodes.Call))
+
+
+def _makes_gradients(call: nodes.Call) -> bool:
+    """``ms.grad(...)``, ``ops.GradOperation(...)`` and what they return, called."""
+    while isinstance(call.func, nodes.Call):
+        call = call.func
+    if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+        return False
+    return resolve.call_name(call) in apis.GRAD_FUNCTIONS | apis.GRAD_OPERATION_FACTORIES
+
+
+def _applies_gradients(module: nodes.Module) -> bool:
+    statements = list(astutil.module_nodes(module, (nodes.Assign, nodes.AugAssign, nodes.AnnAssign, nodes.For,
+                                                    nodes.Comprehension)))
+    calls = list(astutil.module_nodes(module, nodes.Call))
+    if not any(_makes_gradients(call) for call in calls):
+        return False
+    # (the scope binding the name, the name): a forward function's local ``z`` is not
+    # the ``z`` a cell unpacks from the gradients
+    tainted: set[tuple[nodes.NodeNG, str]] = set()
+
+    def read(name: nodes.Name) -> tuple[nodes.NodeNG, str]:
+        try:
+            return name.lookup(name.name)[0], name.name
+        except Exception:  # noqa: BLE001 - astroid's lookup on a broken tree
+            return name.scope(), name.name
+
+    def carries(expr: nodes.NodeNG | None) -> bool:
+        if expr is None:
+            return False
+        for node in [expr, *expr.nodes_of_class((nodes.Name, nodes.Call))]:
+            if isinstance(node, nodes.Name) and read(node) in tainted:
+                return True
+            if isinstance(node, nodes.Call) and _makes_gradients(node):
+                return True
+        return False
+
+    changed = True
+    while changed:
+        changed = False
+        for statement in statements:
+            if isinstance(statement, (nodes.For, nodes.Comprehension)):
+                value, targets = statement.iter, [statement.target]
+            elif isinstance(statement, nodes.Assign):
+                value, targets = statement.value, statement.targets
+            else:
+                value, targets = statement.value, [statement.target]
+            if not carries(value):
+                continue
+            for target in targets:
+                if any(isinstance(leaf, (nodes.AssignAttr, nodes.Subscript)) for leaf in astutil.flatten_targets(target)):
+                    return True  # ``self.w = w - lr * g``, ``params[i] = g``: written in place
+                for leaf in astutil.flatten_targets(target):
+                    key = (leaf.scope(), leaf.name) if isinstance(leaf, nodes.AssignName) else None
+                    if key is not None and key not in tainted:
+                        tainted.add(key)
+                        changed = True
+    for node in astutil.module_nodes(module, (nodes.Return, nodes.Yield, nodes.AugAssign)):
+        if isinstance(node, nodes.AugAssign):
+            if carries(node.value) and not isinstance(node.target, nodes.AssignName):
+                return True
+        elif carries(node.value):
+            return True  # handed to the caller
+    for call in calls:
+        if _makes_gradients(call):
+            continue
+        arguments = [*call.args, *(keyword.value for keyword in call.keywords or ())]
+        if not any(carries(argument) for argument in arguments):
+            continue
+        if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+            return True
+        if _last_call_name(call) in _WRITES_IN_PLACE:
+            return True
+        qname = resolve.call_name(call) or ""
+        if qname in _INERT_BUILTINS or qname.startswith("builtins.") and qname[9:] in _INERT_BUILTINS:
+            continue
+        if qname.startswith(_INERT_PACKAGES) or (qname.startswith("mindspore.") and not qname.startswith("mindspore.nn.")):
+            continue
+        return True  # a function mslint does not follow, or one of the project's: it may step
+    return False
+
+
 def given(value) -> bool:
     """An argument given, known, and not a literal None."""
     return value is not None and value is not astutil.UNKNOWN and not (
@@ -813,6 +941,7 @@ def clear_caches() -> None:
     _GRAD_NAMES.clear()
     _MENTIONS.clear()
     _NAMES_OPTIMIZER.clear()
+    _MAY_UPDATE.clear()
     _program_matches.cache_clear()
 
 
@@ -820,7 +949,7 @@ __all__ = [
     "CellContents", "Computation", "ParallelSettings", "calls_a_loss", "computation", "computing_call",
     "construction_of", "constructed_qname", "divides_by_group_size", "grad_function_names", "holds",
     "is_data_parallel_value", "is_grad_call", "is_loss_cell", "is_optimizer", "last_assignment_before",
-    "local_value", "mentions_loss", "network_class", "mentions", "names_an_optimizer",
+    "local_value", "may_update_weights", "mentions_loss", "network_class", "mentions", "names_an_optimizer",
     "outputs_added_by_caller", "parallel_settings", "program_mentions", "returns", "says_loss",
     "spelled_path",
 ]

@@ -143,15 +143,18 @@ OTHER_SEED_CALLS: frozenset[str] = frozenset(
     {"random.seed", "numpy.random.seed", "torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
      "torch.random.manual_seed"}
 )
+# Under mindtorch's redirection (apis.TORCH_REDIRECTING_MODULES: ``from mindtorch.tools
+# import mstorch_enable``, then ``import torch`` loads mindtorch.torch), these seed
+# MindSpore: mindtorch 0.4.0's torch/random.py defines ``manual_seed(seed)`` as ``return
+# ms.set_seed(seed)`` (read in its wheel); its torch.cuda.manual_seed(_all) are no-ops.
+MINDTORCH_MINDSPORE_SEEDS: frozenset[str] = frozenset({"torch.manual_seed", "torch.random.manual_seed"})
 # Where a seed call's text shows that the project seeds MindSpore somewhere
 # (``set_seed(`` in any spelling, ``manual_seed`` of mindspore): the rule is silent.
 MINDSPORE_SEED_PATTERN = r"\bset_seed\s*\(|\bmindspore\.manual_seed\s*\(|\bms\.manual_seed\s*\("
-# MindSpore randomness beyond the initial weights (which numpy's seed fixes): in the
-# text of a program, it makes a numpy-only seed insufficient.
-MINDSPORE_RANDOMNESS_PATTERN = (
-    r"Dropout|dropout\s*\(|ops\.(uniform|normal|standard_normal|random_\w+|multinomial|randint|rand|randn)\s*\("
-    r"|mint\.(rand|randn|normal|multinomial|randint)\s*\("
-)
+# A mindspore.dataset source or operation told to shuffle: mindspore.set_seed also seeds
+# mindspore.dataset (it calls dataset.config.set_seed; tests/oracle/test_training_steps.py
+# measures two unseeded runs shuffling in different orders).
+DATASET_SHUFFLE_KEYWORD = "shuffle"
 DROPOUT_LAYERS: frozenset[str] = frozenset(
     ["mindspore.nn." + name for name in ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d")]
     + ["mindspore.mint.nn." + name for name in ("Dropout", "Dropout2d")]

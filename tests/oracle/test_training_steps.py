@@ -196,6 +196,25 @@ def test_ms_seed_without_mindspore_dropout_masks_are_not_reproducible(run_snippe
     assert fixed[0] == fixed[1]
 
 
+def _shuffled_order(run_snippet, seeding: str) -> list:
+    return run_snippet(f'''
+{seeding}
+import mindspore.dataset as ds
+data = ds.GeneratorDataset([(np.array([i], np.int32),) for i in range(32)], ["x"], shuffle=True)
+report(order=[int(row[0][0]) for row in data.create_tuple_iterator(output_numpy=True)])
+''')["order"]
+
+
+def test_ms_seed_without_mindspore_dataset_shuffle_is_not_reproducible(run_snippet):
+    """A mindspore.dataset source given shuffle=True shuffles in a different order in
+    each run seeded with numpy alone; mindspore.set_seed (which seeds mindspore.dataset)
+    makes the orders equal."""
+    numpy_only = [_shuffled_order(run_snippet, "np.random.seed(1)") for _ in range(2)]
+    assert numpy_only[0] != numpy_only[1]
+    seeded = [_shuffled_order(run_snippet, "ms.set_seed(1)") for _ in range(2)]
+    assert seeded[0] == seeded[1]
+
+
 def test_ms_accumulation_last_gradient_only_drops_the_other_micro_batches(run_snippet):
     result = run_snippet('''
 pynative_mode()
