@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from pylint.lint import PyLinter
 
 _SKIP_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
+# every PyTorch keyword of a layer in apis.TORCH_KEYWORD_APIS (what _check_subclass_keywords may report)
+_TORCH_KEYWORDS = frozenset(keyword for api in apis.TORCH_KEYWORD_APIS.values() for keyword in api.keywords)
 
 
 def _outside_nested(node: nodes.NodeNG, owner: nodes.NodeNG) -> bool:
@@ -326,6 +328,8 @@ class TrainingLoopChecker(BaseChecker):
         layer's, judged as the direct construction is."""
         if not self.linter.is_message_enabled("ms-torch-keyword-args"):
             return
+        if not any(keyword.arg in _TORCH_KEYWORDS for keyword in node.keywords or ()):
+            return  # no keyword any layer refuses: nothing to say, whatever class it builds
         cls = resolve.user_class_of_call(node)
         found = _layer_subclass(cls) if cls is not None else None
         if found is None:

@@ -1237,3 +1237,26 @@ def test_a_definition_replaced_by_a_later_one_of_its_name_is_never_reached(sourc
                 if getattr(found, "lineno", None) == line and type(found).__name__ in ("Return", "Assign"))
     assert (programs.reach_name(node) == programs.SHADOWED) is shadowed
     assert (programs.trained_at("nowhere.py", programs.reach_name(node)) is False) is shadowed
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    # a default, a keyword-only default, a keyword, a dict key, a negative number, across lines
+    ("def block(c, dropout=0.9, *, other=1, dropout2=3):\n    pass\n", [0.9]),
+    ("def f(*, dropout=-0.5):\n    pass\n", [-0.5]),
+    ("layer = Block(\n    64,\n    dropout=\n        0.1,\n)\n", [0.1]),
+    ("cfg = {'width': 4, \"dropout\": .25, 'inner': {'dropout': 1e-1}}\n", [0.25, 0.1]),
+    ("x = Net(dropout=(0.3))\ny = Net(dropout=+0.3)\n", [0.3]),
+    # no number given: an assignment, a comment, a string, a name, a bool, another name
+    ("dropout = 0.1\nself.dropout = 0.2\n# Net(dropout=0.3)\ns = 'Net(dropout=0.4)'\n", []),
+    ("Net(dropout=rate)\nNet(dropout=True)\nNet(my_dropout=0.5)\nNet(dropouts=0.5)\n", []),
+    # nested: a keyword inside a default inside a class, a lambda's default
+    ("class A:\n    def f(self, x=g(dropout=0.7)):\n        return lambda dropout=0.6: dropout\n", [0.7, 0.6]),
+])
+def test_values_a_source_gives_a_name(source: str, expected: list) -> None:
+    from mslint.analysis.programs import _values_in_source  # noqa: PLC0415
+
+    data = source.encode("utf-8")
+    assert sorted(_values_in_source(data, "dropout")) == sorted(expected)
+    path = f"/virtual/{abs(hash(source))}.py"
+    assert sorted(_values_in_source(data, "dropout", path)) == sorted(expected)
+    assert sorted(_values_in_source(data, "dropout", path)) == sorted(expected)  # the second time, as kept

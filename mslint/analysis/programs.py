@@ -2775,45 +2775,53 @@ def _number(text: str) -> float | None:
 def _values_in_source(data: bytes, name: str, path: str = "") -> list:
     """The numbers ``name`` is given in a Python file: a parameter's default
     (``def defaults(dropout=0.9)``), a keyword (``dict(dropout=0.9)``,
-    ``Block(dropout=0.1)``), a dict literal's key (``{"dropout": 0.9}``). Each
-    file is parsed once for every name asked of it (:data:`_GIVEN`): the rules
-    ask several names of every file of a project."""
-    if name.encode() not in data or not _gives_a_number(name).search(data):
+    ``Block(dropout=0.1)``), a dict literal's key (``{"dropout": 0.9}``). Kept
+    per file and name (:data:`_GIVEN`): the rules ask several names of every
+    file of a project."""
+    if name.encode() not in data:
         return []  # (the plain test first: the pattern alone is slow on long files)
-    given = _GIVEN.get(path) if path else None
+    lines = {data.count(b"\n", 0, found.start()) + 1 for found in _gives_a_number(name).finditer(data)}
+    if not lines:
+        return []
+    given = _GIVEN.get((path, name)) if path else None
     if given is None:
-        given = _numbers_given(data)
+        given = _numbers_given(data, name, lines)
         if path:
             if len(_GIVEN) > 20_000:
                 _GIVEN.clear()
-            _GIVEN[path] = given
-    return list(given.get(name, ()))
+            _GIVEN[(path, name)] = given
+    return list(given)
 
 
 @functools.lru_cache(maxsize=256)
 def _gives_a_number(name: str) -> re.Pattern:
     """Text that may give ``name`` a number literal: ``name=0.1``, ``name: float =
-    .5``, ``"name": -1`` (also across lines, in parentheses). Only files it finds
-    are parsed (_numbers_given finds a subset of these): most files mentioning
-    ``dropout`` only use it (``self.dropout(x)``)."""
+    .5``, ``"name": -1`` (also across lines, in parentheses), starting where the
+    name is written. Only files it finds are parsed, and only the code around
+    the lines it finds is read (_numbers_given finds a subset of these): most
+    files mentioning ``dropout`` only use it (``self.dropout(x)``)."""
     key = re.escape(name.encode())
     number = rb"\s*[-(\s]*\.?[0-9]"
     return re.compile(rb"\b" + key + rb"\s*(?::[^=\n]*)?=" + number + rb"|[\"']" + key + rb"[\"']\s*:" + number)
 
 
-# path -> {name: the numbers its Python source gives that name}, see _values_in_source
-_GIVEN: dict[str, dict[str, tuple[float, ...]]] = {}
+# (path, name) -> the numbers its Python source gives that name, see _values_in_source
+_GIVEN: dict[tuple[str, str], tuple[float, ...]] = {}
 
 
-def _numbers_given(data: bytes) -> dict[str, tuple[float, ...]]:
-    """Every name a source gives a number to as a default, a keyword or a dict key,
-    with those numbers (a value that is no number literal is left out)."""
+def _numbers_given(data: bytes, name: str, lines: set[int]) -> tuple[float, ...]:
+    """The numbers a source gives ``name`` as a default, a keyword or a dict key
+    (a value that is no number literal is left out), in the order ``ast.walk``
+    meets them. ``lines``: where _gives_a_number finds the name written so; the
+    walk enters only the nodes that span one of them (every such name is on one:
+    a walk of the whole tree took most of the time)."""
     import ast  # noqa: PLC0415 - only where a name heuristic asks
+    from collections import deque  # noqa: PLC0415
 
     try:
         tree = ast.parse(data)
     except (SyntaxError, ValueError):
-        return {}
+        return ()
 
     def number(node: ast.AST | None) -> float | None:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -2823,8 +2831,18 @@ def _numbers_given(data: bytes) -> dict[str, tuple[float, ...]]:
             return float(node.value)
         return None
 
-    found: dict[str, list[float]] = {}
-    for node in ast.walk(tree):
+    def spans_a_line(node: ast.AST) -> bool:
+        first = getattr(node, "lineno", None)
+        if first is None:
+            return True  # (arguments, operators: no position of their own)
+        last = getattr(node, "end_lineno", None) or first
+        return any(first <= line <= last for line in lines)
+
+    found: list[float] = []
+    todo = deque([tree])  # breadth first, as ast.walk
+    while todo:
+        node = todo.popleft()
+        todo.extend(child for child in ast.iter_child_nodes(node) if spans_a_line(child))
         pairs: list[tuple[str | None, ast.AST | None]] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             arguments = node.args
@@ -2839,10 +2857,10 @@ def _numbers_given(data: bytes) -> dict[str, tuple[float, ...]]:
             pairs += [(key.value, value) for key, value in zip(node.keys, node.values)
                       if isinstance(key, ast.Constant) and isinstance(key.value, str)]
         for key, value in pairs:
-            given = number(value) if key else None
+            given = number(value) if key == name else None
             if given is not None:
-                found.setdefault(key, []).append(given)
-    return {key: tuple(values) for key, values in found.items()}
+                found.append(given)
+    return tuple(found)
 
 
 def _values_in_config(text: str, name: str, json: bool) -> list:
