@@ -11,14 +11,13 @@ and by mslint.run.engine for each finding's compiled unit (``mslint --graph-repo
 
 from __future__ import annotations
 
-import os
 
 import astroid
 from astroid import nodes
 
 from mslint.knowledge import apis
 from mslint.analysis import astutil, programs, resolve, scope, sites, values
-from mslint.analysis.project import module_name
+from mslint.analysis.project import module_name, real_path
 
 _NESTED_SCOPES = (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)
 
@@ -697,4 +696,4 @@ def _same_definition(first: nodes.NodeNG, second: nodes.NodeNG) -> bool:
 
 def _definition_key(node: nodes.NodeNG) -> tuple:
     root = node.root()
-    return (os.path.realpath(root.file) if root.file else root.name, node.name, node.lineno or 0)
+    return (real_path(root.file) if root.file else root.name, node.name, node.lineno or 0)

@@ -45,11 +45,9 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
-import io
 import itertools
 import os
 import re
-import tokenize
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace

@@ -132,7 +132,7 @@ from mslint.analysis import devices, mode
 from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, PYNATIVE_PART, is_registering, read_facts, read_many
 from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
-from mslint.analysis.project import available_cpus, content_hash, module_name, package_root, read_source
+from mslint.analysis.project import available_cpus, content_hash, module_name, package_root, read_source, real_path
 from mslint.knowledge import apis
 
 SKIPPED_FOLDERS = frozenset({".git", ".venv", "venv", "__pycache__", "build", "dist", "node_modules", "site-packages"})
@@ -173,8 +173,8 @@ def project_root(path: str, folders: Iterable[str] = ()) -> str:
     programs); else the folder above its top package, as also when the file
     lies in a folder the project's files are not looked for in (a hidden
     folder, ``build``, ``site-packages``...) below the folders named."""
-    real = os.path.realpath(path)
-    named = {os.path.realpath(folder) for folder in folders}
+    real = _real(path)
+    named = {_real(folder) for folder in folders}
     folder = os.path.dirname(real)
     outermost = ""
     while True:
@@ -209,17 +209,7 @@ def python_files(root: str, extra: Iterable[str] = ()) -> list[str]:
     return sorted(set(found))
 
 
-_REAL: dict[str, str] = {}
-
-
-def _real(path: str) -> str:
-    """``os.path.realpath``, memoized (one lstat per path component is not free)."""
-    known = _REAL.get(path)
-    if known is None:
-        if len(_REAL) > 100_000:
-            _REAL.clear()
-        known = _REAL[path] = os.path.realpath(path)
-    return known
+_real = real_path  # (memoized realpath)
 
 
 # ---------------------------------------------------------------------------

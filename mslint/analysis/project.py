@@ -23,13 +23,28 @@ def _package_of(folder: str) -> tuple[str, tuple[str, ...]]:
     return folder, tuple(parts)
 
 
+_REAL: dict[str, str] = {}
+
+
+def real_path(path: str) -> str:
+    """``os.path.realpath``, memoized: one lstat per component of the path, asked
+    of the same few thousand paths by every rule (4 s of a profiled run on
+    mindformers). The files of a run do not move while it lints."""
+    known = _REAL.get(path)
+    if known is None:
+        if len(_REAL) > 100_000:
+            _REAL.clear()
+        known = _REAL[path] = os.path.realpath(path)
+    return known
+
+
 def package_root(path: str) -> str:
     """The folder pylint puts on sys.path for ``path``: above its top package."""
-    return _package_of(os.path.dirname(os.path.realpath(path)))[0]
+    return _package_of(os.path.dirname(real_path(path)))[0]
 
 
 def module_name(path: str) -> str:
-    real = os.path.realpath(path)
+    real = real_path(path)
     stem = os.path.basename(real).rsplit(".", 1)[0]
     _, packages = _package_of(os.path.dirname(real))
     parts = list(packages) if stem == "__init__" else [*packages, stem]

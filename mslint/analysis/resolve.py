@@ -106,7 +106,7 @@ def star_target(importer: nodes.Module, modname: str, name: str, depth: int = 0)
     module = _star_project_module(importer, modname)
     if module is None:
         return None
-    key = (os.path.realpath(module.file) if module.file else "", module.name, name)
+    key = (project.real_path(module.file) if module.file else "", module.name, name)
     known = _STAR_MEMO.get(key, None)
     if known is _IN_PROGRESS:
         return None  # a star-import cycle
@@ -692,7 +692,7 @@ def imported_module(importer: nodes.Module, modname: str) -> nodes.Module:
     if path is None:
         return importer.import_module(modname, level=None)
     cached = astroid.MANAGER.astroid_cache.get(modname)
-    if cached is not None and cached.file and (cached.file == path or os.path.realpath(cached.file) == path):
+    if cached is not None and cached.file and (cached.file == path or project.real_path(cached.file) == path):
         return cached
     try:
         info = os.stat(path)
@@ -716,7 +716,7 @@ def _project_file(importer: nodes.Module, modname: str) -> str | None:
     folder on sys.path; the program model searches the same folders)."""
     if not importer.file or not os.path.isabs(importer.file) or not modname:
         return None
-    named = _RELATIVE.get((os.path.realpath(importer.file), modname)) if _RELATIVE else None
+    named = _RELATIVE.get((project.real_path(importer.file), modname)) if _RELATIVE else None
     if named is not None:
         return named
     root = project.package_root(importer.file)
@@ -1002,7 +1002,7 @@ def _namespace_relative(file: str | None, level: int, modname: str) -> str | Non
     file (_RELATIVE). None otherwise."""
     if not file or not modname or level < 2 or not os.path.isabs(file):
         return None
-    real = os.path.realpath(file)
+    real = project.real_path(file)
     folder = os.path.dirname(real)
     for _ in range(level - 1):
         folder = os.path.dirname(folder)
@@ -1040,7 +1040,7 @@ def is_installed(modname: str, context_file: str | None) -> bool:
     """Whether ``modname``, imported from ``context_file``, is found in the standard
     library or an installed package (site-packages), without building its tree: a
     package is external by where it lives, not by its name."""
-    if _RELATIVE and context_file and (os.path.realpath(context_file), modname) in _RELATIVE:
+    if _RELATIVE and context_file and (project.real_path(context_file), modname) in _RELATIVE:
         return False  # a project module a relative import names (_namespace_relative)
     cached = astroid.MANAGER.astroid_cache.get(modname)
     if cached is not None:
@@ -1071,7 +1071,7 @@ def _is_library_module(module: nodes.Module) -> bool:
 
 def is_library_path(path: str) -> bool:
     """A file of the standard library or of an installed package."""
-    real = os.path.realpath(path)
+    real = project.real_path(path)
     if any(real.startswith(directory + os.sep) for directory in _LIBRARY_DIRS):
         return True
     parts = real.split(os.sep)

@@ -28,7 +28,7 @@ from astroid import nodes
 
 from mslint.knowledge import apis, guide
 from mslint.analysis import astutil, resolve
-from mslint.analysis.project import module_name, package_root, read_source
+from mslint.analysis.project import module_name, package_root, read_source, real_path
 
 # A project folder with more Python files than this is searched in the module itself only.
 _PROJECT_FILE_LIMIT = 4000
@@ -91,7 +91,7 @@ def _key(node: nodes.NodeNG) -> tuple[str, str, int]:
     """The same definition seen through two module names (the linted file and the
     module another file imports) is the same definition."""
     root = node.root()
-    path = os.path.realpath(root.file) if root.file else root.name
+    path = real_path(root.file) if root.file else root.name
     return path, node.name, node.lineno or 0
 
 
@@ -104,7 +104,7 @@ def _modules(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module]:
     if not path or not os.path.isfile(path):
         return found
     index = _index_for(path)
-    mine = os.path.realpath(path)
+    mine = real_path(path)
     others = [other for other in index.mentioning(names) if other != mine]
     if len(others) > _CANDIDATE_LIMIT:
         return found  # a name too common to follow: the module's own sites only
@@ -810,7 +810,7 @@ def _modules_naming(definition: nodes.NodeNG, names: set[str], complete: bool = 
     path = definition.root().file
     if path and os.path.isfile(path):
         index = _index_for(path)
-        others = [other for other in index.mentioning(names) if other != os.path.realpath(path)]
+        others = [other for other in index.mentioning(names) if other != real_path(path)]
         if (complete and not index.complete) or len(others) > _CANDIDATE_LIMIT:
             return None
     return _modules(definition, names)
@@ -1129,7 +1129,7 @@ class _Index:
             words.update(_ALIASED_ELSE.findall(data))
             for bases in _CLASS_BASES.findall(data):
                 words.update(_WORD.findall(bases))
-            found[os.path.realpath(path)] = frozenset(word.decode("ascii", "replace") for word in words)
+            found[real_path(path)] = frozenset(word.decode("ascii", "replace") for word in words)
         return found
 
 

@@ -932,7 +932,7 @@ def program_mentions(module: nodes.Module, pattern: str) -> bool:
     path = module.file
     if not path or not os.path.isfile(path):
         return True
-    return _program_matches(os.path.realpath(path), pattern)
+    return _program_matches(project.real_path(path), pattern)
 
 
 def clear_caches() -> None:
