@@ -381,6 +381,76 @@ def test_the_mode_each_configuration_selects_rules_what_it_selects(tmp_path: Pat
     assert _model(tmp_path).decision(paths["zoo/nets.py"], "Eager").mode == mode.GRAPH
 
 
+ZOO_BY_TABLE = {
+    **ZOO_BY_NAME,
+    # the configurations name a model; a table maps the name to its builder, which a
+    # helper returns with other information (``cfg, builder = model_info(name)``)
+    "zoo/table.py": "BUILDERS = {}\nINFO = {'EAGER_X2': ['eager', 2], 'COMPILED_X2': ['compiled', 2]}\n"
+                    "def builder(fn):\n    BUILDERS[fn.__name__] = fn\n    return fn\n"
+                    "def model_info(name):\n    chosen = INFO[name][0]\n    return INFO[name][1], chosen\n"
+                    "def build_model(name):\n    scale, chosen = model_info(name)\n    return BUILDERS[chosen]()\n",
+}
+TABLE_TRAIN = {
+    "envs.py": "import mindspore as ms\ndef init_env(cfg):\n"
+               "    ms.set_context(mode={'pynative_mode': ms.PYNATIVE_MODE, 'graph_mode': ms.GRAPH_MODE}[cfg.system.context_mode])\n",
+    "train.py": "from envs import init_env\nfrom zoo import build_model\nif __name__ == '__main__':\n"
+                "    cfg = load()\n    init_env(cfg)\n    build_model(cfg.model.name)\n",
+    "configs/a.yaml": "system:\n  context_mode: pynative_mode\nmodel:\n  name: EAGER_X2\n",
+    "configs/b.yaml": "system:\n  context_mode: graph_mode\nmodel:\n  name: COMPILED_X2\n",
+}
+
+
+def test_a_key_read_through_a_table_pairs_each_configuration_with_its_mode(tmp_path: Path) -> None:
+    paths = _project(tmp_path, {**ZOO_BY_TABLE, **TABLE_TRAIN})
+    facts = programs.read_facts(Path(paths["zoo/table.py"]).read_bytes())
+    assert facts["tables"]["INFO"] == [["EAGER_X2", ["eager", 2]], ["COMPILED_X2", ["compiled", 2]]]
+    assert facts["bodies"]["build_model"]["lookups"] == [["BUILDERS", ["ret", "model_info", 1], "item"]]
+    assert facts["bodies"]["model_info"]["returns"] == [
+        ["tuple", [["table", "INFO", ["param", "name", "model_info"], [1]], ["table", "INFO", ["param", "name", "model_info"], [0]]]]]
+    model = _model(tmp_path)
+    assert model.decision(paths["zoo/nets.py"], "Compiled").mode == mode.GRAPH
+    assert model.decision(paths["zoo/nets.py"], "Eager") == mode.Decision(
+        mode.PYNATIVE, "../train.py runs it only with the configurations that select PYNATIVE_MODE (configs/a.yaml)")
+    assert "BUILDERS['eager']" in model.explain()
+    # a name the table lacks (the lookup raises there): every builder is still
+    # reached, as for a key mslint cannot read, and what the table maps stays paired
+    (tmp_path / "configs/c.yaml").write_text("system:\n  context_mode: graph_mode\nmodel:\n  name: eager\n")
+    model = _model(tmp_path)
+    assert _built(model, "train.py") >= {"zoo/nets.py::Eager", "zoo/nets.py::Compiled"}
+    assert model.decision(paths["zoo/nets.py"], "Eager").mode == mode.PYNATIVE
+    # a graph configuration whose name the table maps to the same builder: compiled
+    (tmp_path / "configs/d.yaml").write_text("system:\n  context_mode: graph_mode\nmodel:\n  name: EAGER_X4\n")
+    table = Path(paths["zoo/table.py"])
+    table.write_text(table.read_text().replace("'COMPILED_X2'", "'EAGER_X4': ['eager', 4], 'COMPILED_X2'"))
+    assert _model(tmp_path).decision(paths["zoo/nets.py"], "Eager").mode == mode.GRAPH
+
+
+@pytest.mark.parametrize("change", [
+    # the table changed by code: its literal is not all it holds
+    ("zoo/__init__.py", "from zoo.table import INFO\nINFO.update(extra=['compiled', 1])\n"),
+    ("zoo/__init__.py", "from zoo import table\ntable.INFO['EAGER_X2'] = ['compiled', 1]\n"),
+    # the helper's name assigned twice: either value
+    ("zoo/table.py", "def model_info(name):\n    chosen = INFO[name][0]\n    if not name:\n        chosen = name\n"
+                     "    return INFO[name][1], chosen\n"),
+    # a configuration without the mode: the program's pooled decision
+    ("configs/e.yaml", "model:\n  name: EAGER_X2\n"),
+])
+def test_a_table_mslint_cannot_read_whole_keeps_the_programs_mode(tmp_path: Path, change: tuple[str, str]) -> None:
+    paths = _project(tmp_path, {**ZOO_BY_TABLE, **TABLE_TRAIN})
+    name, text = change
+    target = tmp_path / name
+    if name == "zoo/table.py":
+        source = target.read_text()
+        start = source.index("def model_info")
+        end = source.index("def build_model")
+        target.write_text(source[:start] + text + source[end:])
+    elif target.exists():
+        target.write_text(target.read_text() + text)
+    else:
+        target.write_text(text)
+    assert _model(tmp_path).decision(paths["zoo/nets.py"], "Eager").mode == mode.GRAPH
+
+
 def test_nested_configuration_keys_are_read_by_their_path(tmp_path: Path) -> None:
     (tmp_path / "run.yaml").write_text("# run\nsystem:\n  seed: null\n  context_mode: 'pynative_mode'  # eager\n"
                                        "model:\n  name: ipt\n  layers:\n    - depth: 2\n  head:\n    width: 8\nmode: 0\n")

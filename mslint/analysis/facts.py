@@ -15,6 +15,8 @@ The facts are a JSON-able dict:
   functions name -> {"decorators": [decorator], "params": [...]}
   bodies    <module>, <main>, top-level function and class names ->
             {"calls": [[dotted, [spec], {kw: spec}, line, open]], "refs": [dotted],
+             "returns": [spec | ["tuple", [spec]]] (a function's return values: absent
+             in a generator),
              "lookups": [[dotted, spec, kind]], "imports": [[level, module, names]],
              "locals": {name: binding}, "stores": [[dotted, spec, spec]],
              "registers": [[callee dotted, dotted, key spec]],
@@ -38,6 +40,9 @@ The facts are a JSON-able dict:
             unless PyNative (mslint.analysis.mode.is_pynative_guard) are a body
             of their own, its name + PYNATIVE_PART, and "guard" its line
   dicts     name -> [[key, dotted]]: module-level dicts of names
+  tables    name -> [[key, value]]: module-level dicts of literals (a value a
+            string, a number, a list of them, or None: anything else); absent
+            when the file has none
   contexts  [[modes, runs, line, options, levels, level_options, mappings]]
             (mappings: [[option, reading, [[value, mode]]]], mslint.analysis.mode.ContextCall)
   devices   [[devices, runs, line, options]]: the device settings
@@ -55,7 +60,11 @@ The facts are a JSON-able dict:
 
 A spec is what an argument or a key may be: ["lit", value], ["param", name,
 owner], ["opt", key] (args.key, cfg["key"]), ["dname"] (the decorated
-object's __name__), or None (anything).
+object's __name__), or None (anything). A lookup's key and a return value may
+also be a local name the function assigns once: ["ret", callee dotted, index]
+(``cfg, name = get_info(key)``: element ``index`` of what the callee returns,
+-1 the whole), ["table", dotted, key spec, [index, ...]] (``name =
+TABLE[key][0]``: a module-level table of literals read at the key).
 """
 
 from __future__ import annotations
@@ -71,7 +80,7 @@ from typing import Any
 from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 11
+FACTS_VERSION = 12
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -229,6 +238,7 @@ class _FactsReader:
         self.functions: dict[str, dict] = {}
         self.bodies: dict[str, dict] = {}
         self.dicts: dict[str, list] = {}
+        self.tables: dict[str, list] = {}
         self.rebinds: list[list] = []
         self.configs: list[str] = []
         self.called: set[str] = set()
@@ -270,7 +280,7 @@ class _FactsReader:
             for key, body in bodies.items():
                 known = self.bodies.get(key)
                 self.bodies[key] = _merge(known, body) if known else body
-        return {
+        found = {
             "bindings": self.bindings,
             "stars": self.stars,
             "classes": self.classes,
@@ -282,6 +292,9 @@ class _FactsReader:
             "rebinds": self.rebinds,
             "called": sorted(self.called),
         }
+        if self.tables:
+            found["tables"] = self.tables
+        return found
 
     def handed(self) -> set[str]:
         if self._handed is None:
@@ -350,6 +363,8 @@ class _FactsReader:
             elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
                 if isinstance(node, ast.AnnAssign):
                     self._bind_assignment(node.target, node.value, in_main)
+                elif isinstance(node.target, ast.Name):
+                    self.tables.pop(node.target.id, None)  # TABLE |= {...}: not the literal's
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
                 call = node.value
                 name = mode.last_name(call.func)
@@ -366,6 +381,7 @@ class _FactsReader:
         if isinstance(target, ast.Name):
             if in_main and target.id in self.bindings:
                 return
+            self.tables.pop(target.id, None)  # rebound: a table no more
             dotted = _dotted(value)
             if dotted:
                 self.bindings[target.id] = ["alias", dotted]
@@ -377,6 +393,12 @@ class _FactsReader:
                     if name and isinstance(key, ast.Constant):
                         entries.append([str(key.value), name])
                 self.dicts[target.id] = entries
+                table = _literal_table(value)
+                if table is not None:
+                    self.tables[target.id] = table
+                else:
+                    self.tables.pop(target.id, None)
+                return
             elif isinstance(value, ast.Call):
                 self.bindings[target.id] = ["object"]
             else:
@@ -390,6 +412,7 @@ class _FactsReader:
             for item in target.elts:
                 if isinstance(item, ast.Name):
                     self.bindings[item.id] = ["value"]
+                    self.tables.pop(item.id, None)
 
     def _body(self, statements: list, owner: ast.AST | None, top_level: bool = False, method_of: ast.AST | None = None) -> dict:
         reader = _BodyReader(self, owner, top_level, method_of)
@@ -628,6 +651,26 @@ def _bodies_of_lines(tree: ast.AST) -> Callable[[int], str]:
     return body
 
 
+def _table_value(node: ast.expr) -> object:
+    """A table's value as the facts keep it: a string or number, a list of
+    them (a list or tuple literal), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) <= 16:
+        return [_table_value(item) for item in node.elts]
+    return None
+
+
+def _literal_table(node: ast.Dict) -> list | None:
+    """The [[key, value]] of a dict literal whose keys are all strings (values
+    by _table_value); None where a key is not (``**other``, a name) or no value
+    is a literal."""
+    if len(node.keys) > 500 or any(not (isinstance(key, ast.Constant) and isinstance(key.value, str)) for key in node.keys):
+        return None
+    entries = [[key.value, _table_value(value)] for key, value in zip(node.keys, node.values)]  # type: ignore[union-attr]
+    return entries if any(value is not None for _, value in entries) else None
+
+
 def _literal_spec(node: ast.expr | None) -> list | None:
     if isinstance(node, ast.Constant) and node.value is not None and isinstance(node.value, (str, int, float)):
         return ["lit", node.value]
@@ -669,6 +712,14 @@ class _BodyReader(ast.NodeVisitor):
         self.locals: dict[str, list] = {}
         self.stores: list[list] = []
         self.registers: list[list] = []
+        self.returns: list = []  # the owner function's return values (specs)
+        self._generator = False  # the owner function yields (its returns are not what a call gives), or returns too often
+        # the owner function's local names: how often each is bound (anywhere in it), the value
+        # each assignment of its own scope gives (a call's: with the name's position), and the
+        # lookup keys and return values read from them when the body is done (_key_spec)
+        self._stores: dict[str, int] = {}
+        self._values: dict[str, tuple[ast.expr, int]] = {}
+        self._pending: list[tuple[list, int, ast.expr]] = []
         self._functions: list[ast.AST] = []
         self._decorated_name: dict[str, str] = {}  # local name -> the parameter whose __name__ it holds
         self._skip: set[int] = set()  # nodes not to count as references
@@ -716,6 +767,13 @@ class _BodyReader(ast.NodeVisitor):
                            ("registers", self.registers)):
             if value:
                 found[key] = value
+        if self._pending:
+            functions, self._functions = self._functions, [self.owner]  # type: ignore[list-item]
+            for container, index, node in self._pending:
+                container[index] = self._key_spec(node)
+            self._functions = functions
+        if self.returns and not self._generator:
+            found["returns"] = self.returns
         return found
 
     def _known(self, dotted: str) -> bool:
@@ -730,6 +788,8 @@ class _BodyReader(ast.NodeVisitor):
             self.visit(default)
         if self.top_level and not self._functions:
             return
+        if self._functions:
+            self._bound(node.name)
         self._functions.append(node)
         for index, statement in enumerate(node.body):
             self.visit(statement)
@@ -746,11 +806,38 @@ class _BodyReader(ast.NodeVisitor):
         """A reader for the rest of this body: the names bound so far stay bound."""
         reader = _BodyReader(self.file, self.owner, False, self.method_of)
         reader.locals = dict(self.locals)
+        reader._stores = dict(self._stores)
+        reader._values = dict(self._values)
         reader._functions = list(self._functions)
         reader._decorated_name = dict(self._decorated_name)
         return reader
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Return(self, node: ast.Return) -> None:
+        if node.value is not None:
+            self.visit(node.value)
+        if self._functions and self._functions[-1] is self.owner:
+            value = node.value
+            if len(self.returns) >= 50:
+                self._generator = True  # more than are kept: not read
+                return
+            if isinstance(value, ast.Tuple) and not any(isinstance(item, ast.Starred) for item in value.elts):
+                items: list = [None] * min(len(value.elts), 8)
+                for index, item in enumerate(value.elts[:8]):
+                    self._key_later(items, index, item)
+                self.returns.append(["tuple", items])
+            else:
+                self.returns.append(None)
+                if value is not None and not isinstance(value, ast.Tuple):
+                    self._key_later(self.returns, len(self.returns) - 1, value)
+
+    def visit_Yield(self, node: ast.Yield | ast.YieldFrom) -> None:
+        if self._functions and self._functions[-1] is self.owner:
+            self._generator = True
+        self.generic_visit(node)
+
+    visit_YieldFrom = visit_Yield
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self._functions.append(node)
@@ -762,6 +849,8 @@ class _BodyReader(ast.NodeVisitor):
             self.visit(item)
         if self.top_level and not self._functions:
             return
+        if self._functions:
+            self._bound(node.name)
         if node is self.owner:  # a class's own body: its methods are bodies of their own
             for statement in node.body:
                 if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -782,8 +871,34 @@ class _BodyReader(ast.NodeVisitor):
         return  # annotations
 
     # -- imports -----------------------------------------------------------
+    def _bound(self, name: str, times: int = 1) -> None:
+        self._stores[name] = self._stores.get(name, 0) + times
+
+    def visit_Global(self, node: ast.Global | ast.Nonlocal) -> None:
+        if self._functions:
+            for name in node.names:
+                self._bound(name, 2)  # bound out of the function's sight
+
+    visit_Nonlocal = visit_Global
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.name and self._functions:
+            self._bound(node.name)
+        self.generic_visit(node)
+
+    def visit_MatchAs(self, node: ast.AST) -> None:
+        name = getattr(node, "name", None) or getattr(node, "rest", None)
+        if name and self._functions:
+            self._bound(name)
+        self.generic_visit(node)
+
+    visit_MatchStar = visit_MatchMapping = visit_MatchAs
+
     def visit_Import(self, node: ast.Import) -> None:
         self.imports.append([0, ",".join(alias.name for alias in node.names), None])
+        if self._functions:
+            for alias in node.names:
+                self._bound((alias.asname or alias.name).split(".", 1)[0])
         for alias in node.names:
             if self._functions or self.owner is not None:
                 if alias.asname:
@@ -795,6 +910,9 @@ class _BodyReader(ast.NodeVisitor):
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         names = [alias.name for alias in node.names]
         self.imports.append([node.level, node.module or "", names])
+        if self._functions:
+            for alias in node.names:
+                self._bound(alias.asname or alias.name)
         if self._functions or self.owner is not None:
             for alias in node.names:
                 if alias.name != "*":
@@ -814,7 +932,8 @@ class _BodyReader(ast.NodeVisitor):
         elif dotted == "getattr" and len(node.args) >= 2:
             module = _dotted(node.args[0])
             if module and self._known(module):
-                self.lookups.append([module, self._spec(node.args[1]), "getattr"])
+                self.lookups.append([module, None, "getattr"])
+                self._key_later(self.lookups[-1], 1, node.args[1])
         elif dotted and self._known(dotted) and dotted.split(".", 1)[0] not in ("self", "cls"):
             args = [self._spec(arg) for arg in node.args[:8]]
             keywords = {keyword.arg: self._spec(keyword.value) for keyword in node.keywords[:8] if keyword.arg}
@@ -844,14 +963,24 @@ class _BodyReader(ast.NodeVisitor):
         module = _namespace_of(node.value)
         if module and self._known(module) and isinstance(node.ctx, ast.Load):
             # models.__dict__[args.arch], vars(models)[name]: getattr(models, ...)
-            self.lookups.append([module, self._spec(node.slice), "getattr"])
+            self.lookups.append([module, None, "getattr"])
+            self._key_later(self.lookups[-1], 1, node.slice)
         elif dotted and self._known(dotted):
             if isinstance(node.ctx, ast.Load):
-                self.lookups.append([dotted, self._spec(node.slice), "item"])
+                self.lookups.append([dotted, None, "item"])
+                self._key_later(self.lookups[-1], 1, node.slice)
             self._skip.add(id(node.value))
         self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        if self._functions and self._functions[-1] is self.owner and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                self._values[target.id] = (node.value, -1)
+            elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(node.value, ast.Call) \
+                    and all(isinstance(item, ast.Name) for item in target.elts):
+                for position, item in enumerate(target.elts):
+                    self._values[item.id] = (node.value, position)  # type: ignore[attr-defined]
         for target in node.targets:
             if isinstance(target, ast.Attribute) and isinstance(self.owner, ast.FunctionDef) and self.method_of is None:
                 # nn.Dense = Dense in a function: a rebinding when the top level calls it
@@ -873,7 +1002,11 @@ class _BodyReader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
-        if not isinstance(node.ctx, ast.Load) or id(node) in self._skip or len(self.refs) >= 2000:
+        if not isinstance(node.ctx, ast.Load):
+            if self._functions:
+                self._bound(node.id)
+            return
+        if id(node) in self._skip or len(self.refs) >= 2000:
             return
         binding = self.locals.get(node.id) or self.file.bindings.get(node.id)
         if binding is not None and binding[0] in ("def", "class", "from", "module", "alias"):
@@ -933,6 +1066,58 @@ class _BodyReader(ast.NodeVisitor):
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
             return ["opt", node.slice.value]
         return None
+
+    def _key_later(self, container: list, index: int, node: ast.expr) -> None:
+        """``container[index]``: the spec of ``node``, a lookup's key or a return
+        value; where it is a local name, or a table read, of the owner function,
+        read when the body is done (result): every binding of it known."""
+        spec = self._spec(node)
+        container[index] = spec
+        if spec is None and isinstance(node, (ast.Name, ast.Subscript)) and self._functions \
+                and self._functions[-1] is self.owner:
+            self._pending.append((container, index, node))
+
+    def _key_spec(self, node: ast.expr, depth: int = 0) -> list | None:
+        """A lookup key's or a return value's spec, read once the owner function's
+        body is done: as _spec, a table read (_table_spec), and a local name the
+        function binds once, by an assignment of its own scope, from a call
+        (["ret", ...]), a table read, or another such name. A name bound again
+        anywhere in the function (another assignment, a loop, ``with``, an
+        import, a nested definition, ``global``) is not read."""
+        spec = self._spec(node)
+        if spec is not None or depth > 3 or not self._functions:
+            return spec
+        if isinstance(node, ast.Subscript):
+            return self._table_spec(node, depth)
+        if not isinstance(node, ast.Name) or self._stores.get(node.id) != 1:
+            return None
+        value, index = self._values.get(node.id, (None, -1))
+        if isinstance(value, ast.Call):
+            dotted = _dotted(value.func)
+            if dotted and self._known(dotted) and dotted.split(".", 1)[0] not in ("self", "cls"):
+                return ["ret", dotted, index]
+            return None
+        if value is None or index >= 0:
+            return None
+        return self._key_spec(value, depth + 1)
+
+    def _table_spec(self, node: ast.expr, depth: int) -> list | None:
+        """["table", dotted, key spec, [index, ...]] for ``TABLE[key]``, ``TABLE[key][0]``."""
+        indices: list[int] = []
+        while isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript):
+            index = node.slice
+            if not (isinstance(index, ast.Constant) and type(index.value) is int):
+                return None
+            indices.append(index.value)
+            node = node.value
+        if not isinstance(node, ast.Subscript):
+            return None
+        dotted = _dotted(node.value)
+        first = dotted.split(".", 1)[0] if dotted else ""
+        if not dotted or not self._known(dotted) or first in ("self", "cls") or first in self._stores:
+            return None  # (a name the function binds: not the module's table)
+        key = self._key_spec(node.slice, depth + 1)
+        return ["table", dotted, key, indices[::-1]] if key is not None else None
 
     def _value_spec(self, node: ast.expr) -> list | None:
         if isinstance(node, ast.Name):

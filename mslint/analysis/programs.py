@@ -47,7 +47,12 @@ layer, not the module it sits in:
   conditional testing it with string operations: the arm each value takes);
   where the configuration files select both the mode and what a registry
   builds, what only configurations selecting PyNative select is PyNative code
-  of the program (:attr:`Program.pynative_configs`); a ``set_context`` in a
+  of the program (:attr:`Program.pynative_configs`), also where the key reaches
+  the registry through a module-level table of literals and the values a
+  project function returns (``_, name = info(cfg.model.name)``, ``name =
+  TABLE[key][0]``: :meth:`Model._evaluate`; a value the table lacks raises
+  there and selects nothing; every candidate stays reached, as for a key
+  mslint cannot read); a ``set_context`` in a
   function of an imported module the program never reaches selects nothing
   for it (``main()`` of another script, a self-check nobody calls: importing a
   module runs its top level, not its functions). A Cell is graph code when a
@@ -149,6 +154,9 @@ _COMPILING = (SETS_GRAPH, UNREADABLE)
 _KNOWN = (SETS_GRAPH, RUNS_PYNATIVE)
 
 ANY = None  # a key that may be any string
+THROUGH_TABLE = "<through a table>"  # (Model._evaluate) a key read through a table of literals
+# the methods that change a dict in place
+_CHANGING = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"})
 
 # a rebinding of an attribute at a line start, and setattr: the files that may override a framework name
 _REBINDING = re.compile(rb"^[ \t]*(?!self\.|cls\.)[A-Za-z_]\w*(?:\.\w+)+[ \t]*=(?!=)|\bsetattr\s*\(", re.MULTILINE)
@@ -296,6 +304,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._targets: dict[tuple, list[str]] = {}  # (folder, level, module, names) -> the files an import loads
         self._cells: dict[tuple[str, str], bool] = {}
         self._registries: dict[tuple[str, str], list] | None = None
+        self._tables: dict[tuple, dict[str, Any]] = {}  # ("obj", file, name) -> its literal entries ({}: none)
         self._folder_configs: dict[str, dict[str, list]] = {}
         self._named_configs: dict[str, dict[str, list]] = {}
         # what the model read, for its cache (Model.dependencies): each file's content hash
@@ -1047,15 +1056,20 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if not entries:
             return []
         read_from: list = []
-        keys = self._evaluate(spec, edge[3], edge[4], program, reached, 0, read_from)
+        givers: dict[str, set[str]] = {}
+        keys = self._evaluate(spec, edge[3], edge[4], program, reached, 0, read_from, givers)
         # a key read from options alone: which configuration files select each value
-        given_by: dict[str, set[str]] = {}
-        if keys is not ANY and read_from and None not in read_from:
-            for option in dict.fromkeys(read_from):
-                for value, givers in self._option_sources(program, option, reached).items():
-                    given_by.setdefault(value, set()).update(givers)
+        # (through the tables the code reads it through: the value each one maps to)
+        given_by = givers if keys is not ANY and read_from and None not in read_from else {}
         shown = f"the names of {os.path.relpath(target[1], self.root)}" if target[0] == "mod" \
             else f"registry {os.path.basename(target[1])}:{target[2]}"
+        if THROUGH_TABLE in read_from:
+            # a key read through a table: all the candidates, as for a key mslint
+            # cannot read (the program may be given files not in sight), and those
+            # the table's values select with the files in sight selecting them
+            return [(node, shown + (f"[{key!r}]" if key in given_by else ""),
+                     frozenset(given_by[key]) if key in given_by and "" not in given_by[key] else frozenset())
+                    for key, node in entries]
         chosen = []
         for key, node in entries:
             if keys is ANY or key is None or key in keys:
@@ -1075,11 +1089,14 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 return tuple(spec) if spec else None
         return None
 
-    def _evaluate(self, spec: tuple | list | None, path: str, body_name: str, program: Program, reached: set, depth: int,
-                  options: list | None = None):
+    def _evaluate(self, spec: tuple | list | None, path: str, body_name: str, program: Program, reached: set, depth: int,  # noqa: C901, PLR0911, PLR0912
+                  options: list | None = None, givers: dict[str, set[str]] | None = None):
         """The strings a key spec may be in ``program``: a set, or ANY;
         ``options`` gets the options the values were read from (None where one
-        was not read from an option)."""
+        was not read from an option), ``givers`` what gives each value read
+        from an option (Model._option_sources: the configuration files, "" the
+        program's argparse options), mapped through the tables it is read
+        through."""
         if spec is None or depth > 4:
             return ANY
         kind = spec[0]
@@ -1091,7 +1108,35 @@ class Model:  # pylint: disable=too-many-instance-attributes
             values = self._option_values(program, spec[1], reached)
             if options is not None:
                 options.append(spec[1])
+            if givers is not None:
+                for value, sources in self._option_sources(program, spec[1], reached).items():
+                    givers.setdefault(value, set()).update(sources)
             return {str(value) for value in values} if values else ANY
+        if kind == "ret":
+            return self._returned(spec, path, body_name, program, reached, depth, options, givers)
+        if kind == "table":
+            table = self._literal_table(path, body_name, spec[1])
+            if table is None:
+                return ANY
+            read: dict[str, set[str]] = {}
+            keys = self._evaluate(spec[2], path, body_name, program, reached, depth + 1, options, read)
+            if keys is ANY:
+                return ANY
+            found: set[str] = set()
+            if options is not None:
+                options.append(THROUGH_TABLE)
+            for key in keys:
+                if key not in table:
+                    continue  # a KeyError there: that value builds nothing
+                value = table[key]
+                for index in spec[3]:
+                    value = value[index] if isinstance(value, list) and -len(value) <= index < len(value) else None
+                if value is None or isinstance(value, list):
+                    return ANY
+                found.add(str(value))
+                if givers is not None:
+                    givers.setdefault(str(value), set()).update(read.get(key, ()))
+            return found or ANY
         if kind == "param":
             name, owner = spec[1], spec[2]
             callee = (path, body_name)
@@ -1111,12 +1156,67 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 argument = keywords.get(name) if name in keywords else args[index] if 0 <= index < len(args) else None
                 if argument is None and name not in keywords and not (0 <= index < len(args)):
                     continue  # the parameter's default: not a key we can read here
-                values = self._evaluate(argument, node[0], node[1], program, reached, depth + 1, options)
+                values = self._evaluate(argument, node[0], node[1], program, reached, depth + 1, options, givers)
                 if values is ANY:
                     return ANY
                 found |= values
             return found if sites and found else ANY
         return ANY
+
+    def _returned(self, spec: list, path: str, body_name: str, program: Program, reached: set, depth: int,  # noqa: PLR0913
+                  options: list | None, givers: dict[str, set[str]] | None):
+        """The strings what a project function returns may be (["ret", callee,
+        index]: element ``index`` of the tuple it returns, -1 all of it), read
+        in the function from its callers; ANY where a return is not read."""
+        local = (self.facts(path)["bodies"].get(body_name) or {}).get("locals")
+        target = self.resolve(path, spec[1], local)
+        if target is None or target[0] != "sym" or target[2] not in self.facts(target[1])["functions"]:
+            return ANY
+        body = self.facts(target[1])["bodies"].get(target[2]) or {}
+        returns = body.get("returns")
+        if not returns or body.get("guard"):
+            return ANY  # a generator, no return read, or returns past a PyNative guard
+        found: set[str] = set()
+        for value in returns:
+            if spec[2] >= 0:
+                if not value or value[0] != "tuple" or spec[2] >= len(value[1]):
+                    return ANY
+                value = value[1][spec[2]]
+            values = self._evaluate(value, target[1], target[2], program, reached, depth + 1, options, givers)
+            if values is ANY:
+                return ANY
+            found |= values
+        return found or ANY
+
+    def _literal_table(self, path: str, body_name: str, dotted: str) -> dict[str, Any] | None:
+        """The module-level table of literals ``dotted`` names in the body
+        (key -> value), when nothing in the files read changes it (an item
+        stored, a method called on it: ``update``, ``setdefault``...); else None."""
+        local = (self.facts(path)["bodies"].get(body_name) or {}).get("locals")
+        target = self.resolve(path, dotted, local)
+        if target is None or target[0] != "obj":
+            return None
+        known = self._tables.get(target)
+        if known is None:
+            entries = self.facts(target[1]).get("tables", {}).get(target[2])
+            known = self._tables[target] = dict(entries) if entries and not self._changed(target) else {}
+        return known or None
+
+    def _changed(self, table: tuple) -> bool:
+        """Whether code of the files read stores into ``table`` ("obj", file, name)
+        or calls one of its methods."""
+        for path, facts in list(self._facts.items()):
+            for body in facts["bodies"].values():
+                local = body.get("locals")
+                for dotted, *_ in body.get("stores", ()):
+                    if dotted.rsplit(".", 1)[-1] == table[2] and self.resolve(path, dotted, local) == table:
+                        return True
+                for dotted, *_ in body.get("calls", ()):
+                    owner, _, method = dotted.rpartition(".")
+                    if method in _CHANGING and owner.rsplit(".", 1)[-1] == table[2] \
+                            and self.resolve(path, owner, local) == table:
+                        return True
+        return False
 
     def _node_calls(self, node: tuple[str, str]) -> list[tuple[tuple[str, str], Any, Any]]:
         """The calls of ``node``'s body to a project function or class:
