@@ -182,10 +182,19 @@ def _never_run_for_tensors(
 
 def _host_array_test(test: nodes.NodeNG, view: scope.ModuleAnalysis) -> bool:
     """``isinstance(x, np.ndarray)`` (or a tuple of host array types) with ``x``
-    a name holding a tensor graph code passed."""
+    a name holding a tensor graph code passed, or an item of one (``xs[0]``, the
+    first of a tuple of tensors); or an ``and`` of tests one of which is that
+    (``xs and isinstance(xs[0], np.ndarray)``): the arm runs only when it holds."""
+    if isinstance(test, nodes.BoolOp) and test.op == "and":
+        return any(_host_array_test(value, view) for value in test.values)
     if not (isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance"):
         return False
-    if len(test.args) != 2 or not isinstance(test.args[0], nodes.Name):
+    if len(test.args) != 2:
+        return False
+    subject = test.args[0]
+    if isinstance(subject, nodes.Subscript) and isinstance(subject.slice, nodes.Const):
+        subject = subject.value  # an item of a tuple or list of tensors is a tensor
+    if not isinstance(subject, nodes.Name):
         return False
     kinds = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
     if not all(resolve.qualified_name(kind) in apis.HOST_ARRAY_TYPES for kind in kinds):

@@ -234,6 +234,8 @@ class TrainingLoopChecker(BaseChecker):
             return
         if resolve.call_name(call) not in apis.NO_GRADIENT_CALLS:
             return
+        if astutil.after_block_end(node):
+            return  # below an unconditional return (raise, continue, break): it never runs
         # Only a value that may carry a gradient loses anything: one computed from the
         # function's inputs or a trainable Parameter. A constant tensor attribute (a
         # mask built with numpy in __init__), integer indices, or a value mslint
@@ -242,8 +244,8 @@ class TrainingLoopChecker(BaseChecker):
         known = analysis.values_as_entry(call)
         if known is None or not known.may_carry_gradient(call.args[0]):
             return
-        if analysis.enclosing(call) is None and _runs_only_at_construction(call):
-            return  # a weight-initialising helper only __init__ calls: no gradient is taken there
+        if analysis.enclosing(call) is None and (_runs_only_at_construction(call) or _runs_only_as_program(call)):
+            return  # only __init__ or the program's own steps (main()) run it: no gradient is taken there
         argument = call.args[0]
         value = argument.as_string()
         # an attribute is detached into a local (assigning self.x in graph code is itself lost)
@@ -1972,6 +1974,15 @@ def _runs_only_at_construction(node: nodes.NodeNG) -> bool:
     if isinstance(func.parent, nodes.ClassDef):
         return sites.runs_only_in_init(func.parent, func)
     return sites.function_runs_only_in_init(func)
+
+
+def _runs_only_as_program(node: nodes.NodeNG) -> bool:
+    """Whether the function holding ``node`` (outside graph and differentiated code)
+    is a module-level function only the program's top level calls, directly or
+    through such functions (``main()`` under the main guard): it runs eagerly,
+    and no gradient is taken through its own statements."""
+    func = node.frame()
+    return isinstance(func, nodes.FunctionDef) and sites.function_runs_only_from_top_level(func)
 
 
 _SUBCLASS_DEPTH = 8

@@ -76,6 +76,8 @@ def test_reported_at_the_call_alike_by_the_command_and_the_plugin(package: Path,
         (27, "ms-numpy-on-tensor", "squash() at utils.py:62, called from graph code here)"),
         (27, "ms-numpy-on-tensor", "squash() at utils.py:64, called from graph code here)"),
         (35, "ms-numpy-on-tensor", "scale() at utils.py:16, called from graph code here)"),
+        # join_either(): its numpy arm is also taken on the caller's request (``or host``)
+        (42, "ms-numpy-on-tensor", "join_either() at joins.py:18, called from graph code here)"),
     }
     # the JSON output names the place in the other module
     related = {(item["line"], item["related"]["path"], item["related"]["line"]) for item in report["findings"]}
@@ -88,11 +90,11 @@ def test_sarif_related_locations(package: Path, capsys: pytest.CaptureFixture) -
     for log in logs:
         sarif.validate(log, SCHEMA)
         results = log["runs"][0]["results"]
-        assert len(results) == 12
+        assert len(results) == 13
         for result in results:
             assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "xmod/model.py"
             (place,) = result["relatedLocations"]
-            assert place["physicalLocation"]["artifactLocation"]["uri"] in {"xmod/utils.py", "xmod/deep.py", "xmod/base.py"}
+            assert place["physicalLocation"]["artifactLocation"]["uri"] in {"xmod/utils.py", "xmod/deep.py", "xmod/base.py", "xmod/joins.py"}
         chained = next(result for result in results if "inner()" in result["message"]["text"])
         assert chained["relatedLocations"][0]["physicalLocation"]["region"] == {"startLine": 7}
     assert [result["message"] for result in logs[0]["runs"][0]["results"]] == [

@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterator
 
+from astroid import exceptions as astroid_exceptions
 from astroid import nodes
 
 # An argument hidden behind ``*args``/``**kwargs``, or a value that is not a literal.
@@ -271,6 +272,31 @@ def is_binary_arithmetic(node: nodes.NodeNG) -> bool:
 # ---------------------------------------------------------------------------
 # Enclosing scopes
 # ---------------------------------------------------------------------------
+_BLOCK_ENDS = (nodes.Return, nodes.Raise, nodes.Continue, nodes.Break)
+
+
+def after_block_end(node: nodes.NodeNG) -> bool:
+    """Whether ``node`` never runs because a statement before it in the same block
+    (or before a statement of its function that holds it) ends that block
+    unconditionally: ``return``, ``raise``, ``continue`` or ``break`` (the code
+    left below a ``return`` that cut a function short)."""
+    statement = node.statement()
+    while statement is not None and not isinstance(statement, (nodes.FunctionDef, nodes.Lambda, nodes.Module)):
+        try:
+            previous = statement.previous_sibling()
+        except (AttributeError, ValueError, astroid_exceptions.AstroidError):
+            return False  # not in a block of statements
+        while previous is not None:
+            if isinstance(previous, _BLOCK_ENDS):
+                return True
+            previous = previous.previous_sibling()
+        parent = statement.parent
+        if parent is None or isinstance(parent, (nodes.FunctionDef, nodes.Lambda, nodes.Module, nodes.ClassDef)):
+            return False
+        statement = parent if parent.is_statement else parent.statement()
+    return False
+
+
 def enclosing_method(node: nodes.NodeNG) -> tuple[nodes.FunctionDef, nodes.ClassDef] | None:
     """The method (and its class) whose body holds ``node``, through nested
     functions and lambdas (``self`` there is the method's ``self``)."""

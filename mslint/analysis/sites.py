@@ -804,6 +804,68 @@ def function_runs_only_in_init(func: nodes.FunctionDef) -> bool:
     return calls > 0
 
 
+_TOP_LEVEL_DEPTH = 4
+
+
+def function_runs_only_from_top_level(func: nodes.FunctionDef, depth: int = 0) -> bool:
+    """Whether the undecorated module-level function ``func`` runs only as a program's
+    own steps: every ``func`` or ``<module>.func`` the project writes (in the
+    modules naming it) is called directly at module level (the main guard's
+    ``main(args)``), or in a function of which that holds in turn. Such code runs
+    eagerly, called by nothing a gradient is taken through: ``grad(fn)`` and a
+    Cell's construct reach a function only by calling it from their own code, or
+    by being given its name. False when no call is in sight, when the search
+    cannot be complete, or when the name is read any other way (passed on, stored)."""
+    if not isinstance(func.parent, nodes.Module) or func.decorators is not None or depth > _TOP_LEVEL_DEPTH:
+        return False
+    modules = _modules_naming(func, {func.name})
+    if modules is None:
+        return False
+    calls = 0
+    seen: set = set()
+    for module in modules:
+        if module.file in seen:
+            continue
+        seen.add(module.file)
+        for node in astutil.module_nodes(module, (nodes.Name, nodes.Attribute)):
+            named = node.name if isinstance(node, nodes.Name) else node.attrname
+            if named != func.name:
+                continue
+            names = _names_function(node, func)
+            if names is False:
+                continue  # another object of that name (another script's own main())
+            if names is None or not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+                return False  # unsure what it names, or passed on, stored
+            frame = node.frame()
+            if frame is func:
+                return False  # a recursive call: not followed
+            if not isinstance(frame, nodes.Module) and not (
+                    isinstance(frame, nodes.FunctionDef) and function_runs_only_from_top_level(frame, depth + 1)):
+                return False
+            calls += 1
+    return calls > 0
+
+
+def _names_function(node: nodes.Name | nodes.Attribute, func: nodes.FunctionDef) -> bool | None:
+    """Whether ``node`` (a name or attribute spelled like ``func``) names the
+    module-level function ``func``: True, False (a local, another module's
+    function, an attribute of an object that is no module), None when unsure."""
+    root = node if isinstance(node, nodes.Name) else astutil.attribute_chain(node)[0]
+    if root is None:
+        return None
+    bound = resolve.binding(root)
+    if isinstance(node, nodes.Name) and not isinstance(bound, (nodes.Import, nodes.ImportFrom)):
+        if bound is func:
+            return True
+        return False if bound is not None else None
+    if not isinstance(bound, (nodes.Import, nodes.ImportFrom)):
+        return False  # ``self.main()``, ``trainer.main()``: an attribute of an object, not of a module
+    found = resolve.project_function(node)
+    if found is None:
+        return None
+    return found is func
+
+
 def _modules_naming(definition: nodes.NodeNG, names: set[str], complete: bool = True) -> list[nodes.Module] | None:
     """:func:`_modules`, None when the search cannot be complete (with ``complete``
     False: only where it is cut short, a name too common to follow)."""

@@ -2195,7 +2195,7 @@ def _off_as_assigned(test: nodes.NodeNG, in_body: bool, defaults: bool = True) -
             if not (part.name == "self" and isinstance(part.parent, nodes.Attribute) and part.parent.expr is part):
                 return False
         elif not isinstance(part, (nodes.Const, nodes.Compare, nodes.BoolOp, nodes.UnaryOp)) or (
-                isinstance(part, nodes.UnaryOp) and part.op != "not"):
+                isinstance(part, nodes.UnaryOp) and not _test_unary(part)):
             return False
     if len(attrs) != 1 or anchor is None:
         return False
@@ -2283,14 +2283,22 @@ def _truth_given(test: nodes.NodeNG, value_of: Callable[[nodes.NodeNG], object])
     return None if value is astutil.UNKNOWN or value is _NOT_NONE else bool(value)
 
 
+def _test_unary(node: nodes.UnaryOp) -> bool:
+    """``not ...``, or the sign of a number literal (``-1``: a UnaryOp over Const 1)."""
+    return node.op == "not" or (
+        node.op in ("-", "+") and isinstance(node.operand, nodes.Const)
+        and isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool)
+    )
+
+
 def _init_read_by(test: nodes.NodeNG) -> nodes.FunctionDef | None:
     """The ``__init__`` that assigns every ``self`` attribute ``test`` reads, when
-    the test reads only such attributes and constants (through ``not``,
+    the test reads only such attributes and constants (through ``not``, signed numbers,
     ``and``/``or`` and one comparison); None otherwise."""
     allowed = (nodes.Const, nodes.Compare, nodes.BoolOp, nodes.UnaryOp, nodes.Attribute, nodes.Name)
     inits: set[nodes.FunctionDef] = set()
     for part in test.nodes_of_class(nodes.NodeNG):
-        if not isinstance(part, allowed) or (isinstance(part, nodes.UnaryOp) and part.op != "not"):
+        if not isinstance(part, allowed) or (isinstance(part, nodes.UnaryOp) and not _test_unary(part)):
             return None
         if isinstance(part, nodes.Name):
             if not (part.name == "self" and isinstance(part.parent, nodes.Attribute) and part.parent.expr is part):
@@ -3635,6 +3643,10 @@ def only_for_host_arrays(node: nodes.NodeNG) -> bool:
 
 
 def _is_host_array_test(test: nodes.NodeNG) -> bool:
+    """``isinstance(v, np.ndarray)``, or an ``and`` of tests one of which is that
+    (``vs and isinstance(vs[0], np.ndarray)``: the arm runs only when it holds)."""
+    if isinstance(test, nodes.BoolOp) and test.op == "and":
+        return any(_is_host_array_test(value) for value in test.values)
     return (
         isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) and test.func.name == "isinstance"
         and len(test.args) == 2 and resolve.qualified_name(test.args[1]) == _HOST_ARRAY_TYPE

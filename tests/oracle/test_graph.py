@@ -120,6 +120,40 @@ report(forward=forward, grad=float(grad.asnumpy().sum()))
         assert result["grad"] == pytest.approx(8.0), level  # d(2xw)/dw summed over four ones
 
 
+def test_ms_numpy_on_tensor_behind_an_and_of_numpy_input_tests_is_never_compiled(run_snippet):
+    """A converter's ``cat(tensors)``: np.concatenate only under ``tensors and
+    isinstance(tensors, (list, tuple)) and isinstance(tensors[0], np.ndarray)``.
+    Graph code gives it a tuple of tensors: the test folds to False, STRICT
+    compiles (the numpy arm is not compiled) and the gradient is intact."""
+    results = {}
+    for level in ("strict", "lax"):
+        results[level] = run_snippet(f'''
+graph_mode("{level}")
+
+def cat(tensors, dim=0):
+    if tensors and isinstance(tensors, (list, tuple)) and isinstance(tensors[0], np.ndarray):
+        return Tensor(np.concatenate(tensors, axis=dim))
+    return ops.cat(tensors, dim)
+
+class Joined(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones((2, 2)), ms.float32), name="w")
+
+    def construct(self, x):
+        return ops.exp(cat((x * self.w, x * self.w), 1)).sum()
+
+net = Joined()
+x = Tensor(np.ones((2, 2)), ms.float32)
+forward = float(net(x).asnumpy())
+grad = ms.grad(net, None, net.trainable_params())(x)[0]
+report(forward=forward, grad=float(grad.asnumpy().sum()))
+''')
+    for level, result in results.items():
+        assert result["forward"] == pytest.approx(2 * TRUE_GRADIENT, rel=1e-4), level  # exp(1) over 8 items
+        assert result["grad"] == pytest.approx(2 * TRUE_GRADIENT, rel=1e-4), level  # each w feeds two exp(w)
+
+
 def test_ms_custom_type_on_tensor_class_holding_a_tensor(run_snippet):
     lax = run_snippet(_cell("ops.exp(Holder(x).v)", "lax"))
     assert lax["forward"][0] == "ok"

@@ -391,6 +391,30 @@ report(discarded=ms.grad(discarded)(x).asnumpy().tolist(), assigned=ms.grad(assi
     assert result["assigned"] == [1.0, 1.0]  # the fix stops it
 
 
+def test_ms_stop_gradient_discarded_eager_code_is_differentiated_only_through_grad(run_snippet):
+    """A program's main() runs eagerly: MindSpore has no tape a tensor records to
+    (no ``Tensor.backward``), so only the function given to grad/value_and_grad is
+    differentiated; a value main() computes itself (a validation loss) takes part
+    in no gradient, and a stop_gradient there, kept or discarded, changes none."""
+    result = run_snippet('''
+pynative_mode()
+net = nn.Dense(2, 1)
+x = Tensor(np.ones((1, 2)), ms.float32)
+def forward(x):
+    return net(x).sum()
+grad_fn = ms.value_and_grad(forward, None, net.trainable_params())
+def main(discard):
+    val_loss = net(x).sum() * 3
+    if discard:
+        ops.stop_gradient(val_loss)
+    _, grads = grad_fn(x)
+    return [g.asnumpy().tolist() for g in grads]
+report(backward=hasattr(Tensor, "backward"), discarded=main(True), without=main(False))
+''')
+    assert result["backward"] is False
+    assert result["discarded"] == result["without"]
+
+
 # One call of each API mslint takes for an integer result (apis.INTEGER_RESULT_CALLS,
 # INTEGER_RESULT_METHODS): its value carries no gradient, so a discarded
 # stop_gradient on it loses nothing.
