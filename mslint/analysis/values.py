@@ -3302,12 +3302,16 @@ def _reaching_binding(name: nodes.Name) -> nodes.NodeNG | None:
         return found if isinstance(found, nodes.AssignName) else None
     if len(bound) == 1:
         return bound[0]
-    above = [b for b in bound if (b.lineno or 0) < (name.lineno or 0) and not isinstance(b.parent, nodes.Arguments)]
     ancestors = set()
     node = name.parent
     while node is not None and node is not frame:
         ancestors.add(node)
         node = node.parent
+    # not the statement holding the use (``x = f(\n    x)``: its value reads the one before)
+    above = [
+        b for b in bound
+        if (b.lineno or 0) < (name.lineno or 0) and not isinstance(b.parent, nodes.Arguments) and b.statement() not in ancestors
+    ]
     for binding in sorted(above, key=lambda b: b.lineno, reverse=True):
         statement = binding.statement()
         if statement.parent is frame or any(node in ancestors for node in _block_of(statement)):
