@@ -212,12 +212,16 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
 
 
 def _host_value_here(expr: nodes.NodeNG, analysis, depth: int = 0) -> bool:
-    """Whether ``expr``, where it is read, holds no runtime tensor: a value that
+    """Whether the name ``expr``, where it is read, holds no runtime tensor: a value that
     depends on none, host data (``a = h.asnumpy()``, ``np.max(a)``: the copy or
     the host call on the tensor is where a rule judges the cut, once), or a name
     whose reaching assignment gives such a value (``w = (1 - beta) / np.array(n)``
     before ``w`` is rebound to a tensor further down; ``a = a / np.linalg.norm(a)``
     after ``a = h.asnumpy()``), or arithmetic on those."""
+    if depth == 0 and not isinstance(expr, nodes.Name):
+        return False  # written in the call, ``np.tanh(x.asnumpy())``: the call is judged with the copy
+    if isinstance(expr, nodes.Name) and len(expr.frame().locals.get(expr.name, ())) > _HOST_VALUE_BINDINGS:
+        return False  # a name rebound line after line (``x = np.exp(x)`` n times): judged as before, in linear time
     if values.host_data(expr) or (depth and not analysis.depends_on_tensor(expr)):
         return True
     if depth > _HOST_VALUE_DEPTH:
@@ -231,6 +235,7 @@ def _host_value_here(expr: nodes.NodeNG, analysis, depth: int = 0) -> bool:
 
 
 _HOST_VALUE_DEPTH = 8
+_HOST_VALUE_BINDINGS = 16
 
 
 def _inputs_passed_on(expr: nodes.NodeNG, callee: nodes.FunctionDef) -> bool:
