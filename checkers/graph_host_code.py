@@ -77,7 +77,10 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         if qname in apis.HOST_CONSTANT_CALLS and qname not in apis.HOST_TYPE_CONVERSIONS:
             return  # np.zeros((B, H, W)), np.finfo(...): compile-time constants
         arguments = astutil.call_arguments(node)
-        on_tensor = any(analysis.depends_on_tensor(argument) for argument in arguments)
+        depending = [argument for argument in arguments if analysis.depends_on_tensor(argument)]
+        on_tensor = any(not _host_value_here(argument, analysis) for argument in depending)
+        if depending and not on_tensor:
+            return  # host data (its copy is judged where it is made), or no tensor where it is read
         if not on_tensor and qname.startswith(apis.HOST_RANDOM_PREFIXES):
             return  # a value frozen at compile time: ms-frozen-random-in-graph
         if on_tensor and qname in apis.HOST_RANDOM_INDEX_DRAWS and _bounds_are_sizes(arguments, analysis):
@@ -206,6 +209,33 @@ class GraphHostCodeChecker(GraphModeNote, BaseChecker):
         if analysis.differentiated_by_weights_only(found[0]):
             return True
         return _inputs_passed_on(func.expr, found[0])
+
+
+def _host_value_here(expr: nodes.NodeNG, analysis, depth: int = 0) -> bool:
+    """Whether the name ``expr``, where it is read, holds no runtime tensor: a value that
+    depends on none, host data (``a = h.asnumpy()``, ``np.max(a)``: the copy or
+    the host call on the tensor is where a rule judges the cut, once), or a name
+    whose reaching assignment gives such a value (``w = (1 - beta) / np.array(n)``
+    before ``w`` is rebound to a tensor further down; ``a = a / np.linalg.norm(a)``
+    after ``a = h.asnumpy()``), or arithmetic on those."""
+    if depth == 0 and not isinstance(expr, nodes.Name):
+        return False  # written in the call, ``np.tanh(x.asnumpy())``: the call is judged with the copy
+    if isinstance(expr, nodes.Name) and len(expr.frame().locals.get(expr.name, ())) > _HOST_VALUE_BINDINGS:
+        return False  # a name rebound line after line (``x = np.exp(x)`` n times): judged as before, in linear time
+    if values.host_data(expr) or (depth and not analysis.depends_on_tensor(expr)):
+        return True
+    if depth > _HOST_VALUE_DEPTH:
+        return False
+    if isinstance(expr, nodes.Name):
+        value = values.reaching_value(expr)
+        return value is not None and _host_value_here(value, analysis, depth + 1)
+    if isinstance(expr, (nodes.BinOp, nodes.UnaryOp)):
+        return all(_host_value_here(child, analysis, depth + 1) for child in expr.get_children())
+    return False
+
+
+_HOST_VALUE_DEPTH = 8
+_HOST_VALUE_BINDINGS = 16
 
 
 def _inputs_passed_on(expr: nodes.NodeNG, callee: nodes.FunctionDef) -> bool:

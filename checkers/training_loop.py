@@ -1093,7 +1093,8 @@ def _root_name(expr: nodes.NodeNG | None) -> str | None:
 
 def _network_names(network: nodes.NodeNG, node: nodes.Call) -> set[str]:
     """The names that hold this network instance: its own, the names whose value it
-    is built from (``WithLossCell(net, ...)``: net), the names assigned a Cell built
+    is built from (``WithLossCell(net, ...)``: net, written there or held in a name
+    bound once to it), the names assigned a Cell built
     from it (``train_net = TrainOneStepCell(loss_net, ...)``), and the name ``node``'s
     result is bound to."""
     names = {name for name in (_root_name(network),) if name is not None}
@@ -1104,6 +1105,19 @@ def _network_names(network: nodes.NodeNG, node: nodes.Call) -> set[str]:
         }
     if isinstance(node.parent, nodes.Assign):
         names |= {target.name for target in node.parent.targets if isinstance(target, nodes.AssignName)}
+    # a name bound once to MindSpore's wrapper of a network (``net_with_loss =
+    # WithLossCell(model, loss_fn)``): the network it wraps, as when written inline
+    held = network
+    for _ in range(3):
+        value = _value_of(held) if isinstance(held, (nodes.Name, nodes.Attribute)) else None
+        if not (isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute))
+                and resolve.call_name(value) in apis.NETWORK_WRAPPERS):
+            break
+        held = astutil.argument(value, 0, "network")
+        inner = _root_name(held) if held is not None and held is not astutil.UNKNOWN else None
+        if inner is None:
+            break
+        names.add(inner)
     if not names:
         return names
     assigns = [
@@ -1762,10 +1776,10 @@ class _ModeDependence:
     """Whether a network expression holds a Cell that behaves differently in training."""
 
     def __init__(self) -> None:
-        self._seen: set[nodes.NodeNG] = set()
+        self._seen: set[object] = set()
         # what each class or factory was found to hold: several products of a factory
         # share classes (two generators built of the same blocks), each must answer
-        self._known: dict[nodes.NodeNG, str | None] = {}
+        self._known: dict[object, str | None] = {}
 
     def of_expression(self, expr: nodes.NodeNG, depth: int = 0) -> str | None:
         if depth > _MAX_DEPTH or expr in self._seen:
@@ -1796,6 +1810,10 @@ class _ModeDependence:
             return self._of_factory(expr, depth)
         if not resolve.is_cell_class(cls):
             return None
+        init = resolve.find_method(cls, "__init__")
+        if init is not None and init.parent is cls:
+            # the layers its own __init__ builds, judged with what this construction passes
+            return self._once((expr, cls), depth, lambda: self._of_class(cls, depth + 1, (expr, init)))
         return self.of_class(cls, depth + 1)
 
     def _of_factory(self, call: nodes.Call, depth: int) -> str | None:
@@ -1813,7 +1831,7 @@ class _ModeDependence:
         reasons = [self.of_expression(product, depth + 1) for product in _factory_products(func) or ()]
         return reasons[0] if reasons and all(reasons) else None
 
-    def _once(self, key: nodes.NodeNG, depth: int, find) -> str | None:
+    def _once(self, key: object, depth: int, find) -> str | None:
         """``find()`` for a class or a factory, once: met again while it is being
         found (a cycle), or too deep, unsure."""
         if key in self._known:
@@ -1827,7 +1845,9 @@ class _ModeDependence:
     def of_class(self, cls: nodes.ClassDef, depth: int) -> str | None:
         return self._once(cls, depth, lambda: self._of_class(cls, depth))
 
-    def _of_class(self, cls: nodes.ClassDef, depth: int) -> str | None:
+    def _of_class(self, cls: nodes.ClassDef, depth: int, construction: tuple | None = None) -> str | None:
+        """``construction``: (a call building ``cls``, its ``__init__``): the layers
+        that ``__init__`` builds itself are judged in the way that call builds them."""
         user, _ = resolve.class_hierarchy(cls)
         for klass in user:
             for method in klass.mymethods():
@@ -1846,7 +1866,8 @@ class _ModeDependence:
                         continue
                     qname = resolve.call_name(node)
                     if qname in apis.TRAIN_MODE_CELLS:
-                        if _inert_layer(node, qname):
+                        built_by = construction[0] if construction is not None and node.frame() is construction[1] else None
+                        if _inert_layer(node, qname, built_by):
                             continue
                         return f"contains {_short(qname)} ({klass.name}.{method.name}, line {node.lineno})"
                     if qname is not None and resolve.is_external(qname):
@@ -1888,12 +1909,15 @@ def _outputs_are_the_loss_terms(value: nodes.Tuple, carried: list[nodes.NodeNG],
     return sorted(term.name for term in terms) == sorted(elt.name for elt in carried)
 
 
-def _inert_layer(call: nodes.Call, qname: str) -> bool:
+def _inert_layer(call: nodes.Call, qname: str, built_by: nodes.Call | None = None) -> bool:
     """A layer whose training flag changes nothing in the ways the program builds
     it (mslint.analysis.values.received): no way in sight builds it (``if
     dropout_p: self.drop = nn.Dropout(p=dropout_p)`` where every construction
     passes 0.0), or a Dropout whose rate is 0 (``keep_prob`` 1) in every way: it
-    passes its input through in both modes (tests/oracle/test_training_loop.py)."""
+    passes its input through in both modes (tests/oracle/test_training_loop.py).
+    ``built_by``: the one construction of the class whose ``__init__`` builds the
+    layer that the network being judged is (``DKTnet({"dropout": 0.0, ...})``),
+    read in that way alone."""
     arguments = astutil.call_arguments(call)
     if not arguments or any(isinstance(arg, nodes.Starred) for arg in call.args):
         return False
@@ -1908,7 +1932,7 @@ def _inert_layer(call: nodes.Call, qname: str) -> bool:
         rate, inert = astutil.argument(call, 0, "p"), 0
     if rate is None or rate is astutil.UNKNOWN:
         return False  # the default rate, 0.5, drops
-    flows = values.received(rate)
+    flows = values.received(rate) if built_by is None else values.received_at(rate, built_by)
     if flows is None:
         return False
     return all(

@@ -42,6 +42,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from astroid import nodes
+from astroid.const import Context
 
 from mslint.knowledge import apis, guide
 from mslint.analysis import arguments, astutil, python_ints, resolve, sites
@@ -1740,6 +1741,21 @@ def received(expr: nodes.NodeNG) -> list[Received] | None:
     return None if found is None else [values[0] for values in found]
 
 
+def received_at(expr: nodes.NodeNG, call: nodes.Call) -> list[Received] | None:
+    """:func:`received` for the one way ``call`` runs the function holding ``expr``
+    (a construction of the class whose ``__init__`` it is, a call of the function):
+    ``[]`` when a guard around ``expr`` is false in that way; None when ``expr`` is
+    not in a function."""
+    func = expr.frame()
+    if not isinstance(func, nodes.FunctionDef):
+        return None
+    skips_self = isinstance(func.parent, nodes.ClassDef) and astutil.is_bound_method(func)
+    way = _way_of_call(call, func, skips_self, None, call.frame(), 0, False)
+    if _guards_hold(expr, func, way) is False:
+        return []
+    return [_evaluate(expr, way, func, 0)]
+
+
 def received_together(exprs: list[nodes.NodeNG]) -> list[tuple[Received, ...]] | None:
     """:func:`received` for several expressions of one function (the arguments of
     one call), read in the same ways: one tuple per way, in the order of ``exprs``."""
@@ -2389,10 +2405,58 @@ def _lookup(node: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int
         init = assigned.frame()
         return _evaluate(assigned, way if init is func else None, init, depth + 1, defaults)
     if way is not None:
-        found = _passed_object_attribute(node, way, func, depth, defaults)
+        found = _passed_object_attribute(node, way, func, depth, defaults) or _passed_mapping_key(node, way, func, depth)
         if found is not None:
             return found
     return _config_value(node)
+
+
+def _passed_mapping_key(node: nodes.NodeNG, way: _Way, func: nodes.NodeNG, depth: int) -> Received | None:
+    """``params["dropout"]`` where ``params`` is a parameter of ``func`` and the way
+    passes a mapping whose keys are all known (a dict display at the call, or a
+    local of the caller bound once to one: ``para = {"dropout": 0.0}``, then
+    ``Net(para)``): what the mapping gives the key, as the caller writes it. None
+    when the key is absent or its value unknown, or when ``func`` or the caller
+    writes into the mapping (``params["dropout"] = ...``, ``params.update(...)``)."""
+    if not (isinstance(node, nodes.Subscript) and isinstance(node.value, nodes.Name)
+            and isinstance(node.slice, nodes.Const) and isinstance(node.slice.value, str)
+            and isinstance(func, nodes.FunctionDef) and node.frame() is func):
+        return None
+    name = node.value.name
+    bound = func.locals.get(name, ())
+    if not (len(bound) == 1 and isinstance(bound[0].parent, nodes.Arguments)) or _mapping_written(func, name):
+        return None
+    given = way.get(name)
+    written = given.written if given is not None and given.site is not None else None
+    if written is None or isinstance(written.parent, nodes.Arguments):
+        return None
+    local = written.name if isinstance(written, nodes.Name) else None
+    if local is None and isinstance(written, nodes.Dict) and isinstance(written.parent, nodes.Assign) \
+            and len(written.parent.targets) == 1 and isinstance(written.parent.targets[0], nodes.AssignName):
+        local = written.parent.targets[0].name  # the value of the local the site passes, as written
+    if local is not None and _mapping_written(written.frame(), local):
+        return None
+    entries = _mapping_entries(written, None, written.frame(), depth + 1, False, 1)
+    found = entries.get(node.slice.value) if entries is not None else None
+    if found is None or found.value is astutil.UNKNOWN:
+        return None
+    return found if found.site is not None else found._replace(site=given.site)
+
+
+_MAPPING_METHODS_WRITING = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
+
+
+def _mapping_written(func: nodes.NodeNG, name: str) -> bool:
+    """Whether ``func`` stores into, deletes from or updates the mapping ``name`` holds."""
+    for use in func.nodes_of_class(nodes.Name):
+        if use.name != name or use.frame() is not func:
+            continue
+        parent = use.parent
+        if isinstance(parent, nodes.Subscript) and parent.value is use and parent.ctx is not Context.Load:
+            return True
+        if isinstance(parent, nodes.Attribute) and parent.attrname in _MAPPING_METHODS_WRITING:
+            return True
+    return False
 
 
 def _parameter_before_rebinding(node: nodes.Name, func: nodes.FunctionDef, bound: list) -> list:
@@ -3310,12 +3374,16 @@ def _reaching_binding(name: nodes.Name) -> nodes.NodeNG | None:
         return found if isinstance(found, nodes.AssignName) else None
     if len(bound) == 1:
         return bound[0]
-    above = [b for b in bound if (b.lineno or 0) < (name.lineno or 0) and not isinstance(b.parent, nodes.Arguments)]
     ancestors = set()
     node = name.parent
     while node is not None and node is not frame:
         ancestors.add(node)
         node = node.parent
+    # not the statement holding the use (``x = f(\n    x)``: its value reads the one before)
+    above = [
+        b for b in bound
+        if (b.lineno or 0) < (name.lineno or 0) and not isinstance(b.parent, nodes.Arguments) and b.statement() not in ancestors
+    ]
     for binding in sorted(above, key=lambda b: b.lineno, reverse=True):
         statement = binding.statement()
         if statement.parent is frame or any(node in ancestors for node in _block_of(statement)):

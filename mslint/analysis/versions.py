@@ -16,7 +16,8 @@ the rules about the API of the measured version (``apis.MEASURED_MINDSPORE``:
 a keyword it lacks, a name it removed) say nothing there. A check is read
 where its outcome on the measured version is certain: ``ms.__version__``
 compared with a literal version (as strings, exactly as Python compares them,
-or through ``version.parse``/``LooseVersion``...), or handed with one to a
+or through ``version.parse``/``LooseVersion``...), tested for a literal prefix
+(``ms.__version__.startswith("2")``), or handed with one to a
 function whose name says the comparison (``is_version_ge(ms.__version__,
 "1.11.0")``, ``version_lt``), or a call of a function of the project whose
 body only returns such a check (``def is_old_ms(last="1.10.1"): return
@@ -113,6 +114,9 @@ def holds_on_measured(test: nodes.NodeNG, bound: dict[str, nodes.NodeNG] | None 
         symbol, right = test.ops[0]
         return _compare(_argument(test.left, bound), symbol, _argument(right, bound))
     if isinstance(test, nodes.Call):
+        prefix = _prefix_check(test, bound)
+        if prefix is not None:
+            return prefix
         named = _named_check(test, bound)
         return named if named is not None or bound is not None else _helper_check(test)
     return None
@@ -178,6 +182,20 @@ def _compare(left: nodes.NodeNG, symbol: str, right: nodes.NodeNG) -> bool | Non
         literal = _literal(right, parsed=True)
         return None if literal is None or not _parts(literal) else _OPERATORS[symbol](*_padded(_parts(apis.MEASURED_MINDSPORE), _parts(literal)))
     return None
+
+
+def _prefix_check(call: nodes.Call, bound: dict[str, nodes.NodeNG] | None = None) -> bool | None:
+    """``ms.__version__.startswith("2")`` (or a tuple of prefixes): the measured
+    version's string tested as Python tests it."""
+    func = call.func
+    if not (isinstance(func, nodes.Attribute) and func.attrname == "startswith" and len(call.args) == 1
+            and not call.keywords and _is_installed_version(func.expr, parsed=False)):
+        return None
+    argument = _argument(call.args[0], bound)
+    prefixes = argument.elts if isinstance(argument, nodes.Tuple) else [argument]
+    if not prefixes or not all(isinstance(item, nodes.Const) and isinstance(item.value, str) for item in prefixes):
+        return None
+    return apis.MEASURED_MINDSPORE.startswith(tuple(item.value for item in prefixes))
 
 
 def _named_check(call: nodes.Call, bound: dict[str, nodes.NodeNG] | None = None) -> bool | None:
