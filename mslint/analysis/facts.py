@@ -19,7 +19,7 @@ The facts are a JSON-able dict:
              "locals": {name: binding}, "stores": [[dotted, spec, spec]],
              "registers": [[callee dotted, dotted, key spec]],
              "uncalled": [[dotted, line, [attribute names], construct run directly]], "guard": line,
-             "held": [[attribute, dotted, line]] (in ``Class.__init__``)};
+             "held": [[attribute, dotted, line]], "sets": [[attribute, literal]] (in ``Class.__init__``)};
             a lookup's kind: "item" (``REGISTRY[key]``) or "getattr"
             (``getattr(module, key)``, ``module.__dict__[key]``,
             ``vars(module)[key]``);
@@ -33,6 +33,8 @@ The facts are a JSON-able dict:
             weights use; and ``C(...).construct(...)`` (_built_not_called);
             "held" (a class's ``__init__``): the ``self.attr = C(...)``
             stores whose attribute the file names nowhere else (_held_not_read);
+            "sets" (a class's ``__init__``): ``self.attr = <literal>`` in its own
+            body (_literal_settings: a configuration class's fields);
             "registers": the names passed to a registering call
             (``REG.register_cls(Net, alias="net")``, ``add_model(Net)``) or
             stored into a table (``REG["net"] = Net``: callee ""), which are
@@ -276,6 +278,10 @@ class _FactsReader:
                             held = _held_not_read(item, self.data)
                             if held:
                                 bodies[f"{name}.__init__"]["held"] = held
+                        if item.name == "__init__":
+                            sets = _literal_settings(item)
+                            if sets:
+                                bodies[f"{name}.__init__"]["sets"] = sets
             for key, body in bodies.items():
                 known = self.bodies.get(key)
                 self.bodies[key] = _merge(known, body) if known else body
@@ -523,6 +529,26 @@ def _held_not_read(init: ast.FunctionDef | ast.AsyncFunctionDef, data: bytes) ->
         if mentions == stores:
             found.append([target.attr, dotted, node.lineno])
     return found
+
+
+def _literal_settings(init: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
+    """[attribute, value] for each ``self.attr = <literal>`` (a string, number or
+    bool) among the statements of ``__init__``'s own body (not under an ``if``): the
+    fields a configuration class gives every instance (``self.context_mode =
+    "pynative"``)."""
+    self_name = init.args.args[0].arg if init.args.args else None
+    found: list[list] = []
+    for statement in init.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target, value = statement.target, statement.value
+        else:
+            continue
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name \
+                and isinstance(value, ast.Constant) and isinstance(value.value, (str, int, float, bool)):
+            found.append([target.attr, value.value])
+    return found[:50]
 
 
 def _builds_object(dotted: str) -> bool:

@@ -1221,7 +1221,44 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 if given_by is not None:
                     for value in config_values[key]:
                         given_by.setdefault(str(value), set()).add(config)
+        if not values and "." not in key:
+            found = self._class_settings(nodes, files, key)
+            if found:
+                where, value = found
+                values.append(value)
+                if sources is not None:
+                    sources.append(f"the __init__ of {where}")
+                if given_by is not None:
+                    given_by.setdefault(str(value), set()).add(where)
         return values
+
+    def _class_settings(self, nodes, files: set[str], key: str) -> tuple[str, Any] | None:
+        """Where option ``key`` that no argparse option nor configuration file gives is
+        given by a configuration class the program builds: the one ``__init__`` it
+        reaches that sets ``self.<key> = <literal>`` in its own body (facts "sets")
+        -> (where, the value), when that is the only store of ``<key>`` anywhere in
+        the files it reaches (``cfg.<key> = ...`` elsewhere, ``setattr``, a second
+        class setting it: None, unsure)."""
+        found: list[tuple[str, Any]] = []
+        for path, body_name in nodes:
+            if not body_name.endswith(".__init__"):
+                continue
+            for attribute, value in (self.facts(path)["bodies"].get(body_name) or {}).get("sets", ()):
+                if attribute == key:
+                    found.append((f"{body_name[:-len('.__init__')]} ({os.path.relpath(path, self.root)})", value))
+        if len(found) != 1:
+            return None
+        store = _attribute_store(key)
+        stores = 0
+        for path in files:
+            data = self.data(path)
+            if data is None:
+                return None
+            if key.encode() in data:
+                if b"setattr" in data or b"__dict__" in data:
+                    return None
+                stores += len(store.findall(data))
+        return found[0] if stores == 1 else None
 
     def _configs(self, program: Program, files: set[str]) -> dict[str, dict[str, list]]:
         """The configuration files of ``program``: YAML beside the entry (and in its
@@ -2817,6 +2854,12 @@ def _number(text: str) -> float | None:
         return float(text)
     except ValueError:
         return None
+
+
+@functools.lru_cache(maxsize=64)
+def _attribute_store(name: str) -> re.Pattern:
+    """``<x>.name = ...`` (and ``+=``, an annotated store), not ``==``."""
+    return re.compile(rb"\.\s*" + re.escape(name.encode()) + rb"\s*(?::[^=\n]*)?[-+*/|&]?=(?!=)")
 
 
 def _values_in_source(data: bytes, name: str, path: str = "") -> list:
