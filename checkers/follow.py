@@ -115,6 +115,12 @@ def follow_calls(linter: PyLinter, module: nodes.Module) -> None:
             del _WALKING[depth:]
 
 
+def walking() -> bool:
+    """Whether the checkers are walking the callees of a module's graph or
+    differentiated code (follow_calls), not the module itself."""
+    return bool(_WALKING)
+
+
 def redirect(msgid: str, node: nodes.NodeNG | None) -> list[tuple[nodes.Call, str]] | None:
     """Where a message the checkers add at ``node`` goes: None outside a
     followed walk (at ``node``); else (call, what to append to the message) for

@@ -17,6 +17,7 @@ from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
 from mslint.analysis import astutil, programs, resolve, scope, training_code, values
+from mslint.checkers import follow
 from mslint.checkers.follow import GraphModeNote
 from mslint.checkers.messages import spelled
 
@@ -28,7 +29,7 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
     name = "mindspore-graph-cells"
     msgs = {
         "W7301": (
-            "%s(...) created inside graph code %s; create it in __init__ as self.<name> and call that here%s",
+            "%s(...) created inside %s %s; create it in __init__ as self.<name> and call that here%s",
             "ms-cell-in-construct",
             "An nn.Cell instantiated inside construct or a @jit function: its parameters are "
             "constants of the compiled graph, so the network has nothing to train there; a "
@@ -48,6 +49,7 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
     def visit_call(self, node: nodes.Call) -> None:
         analysis = scope.graph_call_analysis(node)
         if analysis is None:
+            self._dropout_in_forward(node)
             return
         func = node.func
         if isinstance(func, nodes.Attribute) and func.attrname in apis.PARAMETER_INIT_METHODS:
@@ -69,26 +71,43 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
         if qname is not None and resolve.is_cell_qname(qname):
             runtime = _runtime_arguments(node, analysis)
             if runtime:
-                self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _NOT_CONSTANT.format(runtime)))
+                self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), "graph code", _NOT_CONSTANT.format(runtime)))
             elif _never_called(node):
                 return  # built and dropped: nothing it would drop or train ever runs
             elif _is_dropout(qname):
-                self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _NEVER_DROPS))
+                self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), "graph code", _NEVER_DROPS))
             # Softmax, ReLU, pooling, losses: no weights, nothing left untrained
             elif values.builds_parameters(node, qname) and not _functional_idiom(node, analysis) \
                     and not _never_trained(node):
-                self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _UNTRAINED))
+                self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), "graph code", _UNTRAINED))
             return
         cls = resolve.user_class_of_call(node)
         if cls is None or not analysis.is_cell_class(cls):
             return
         runtime = _runtime_arguments(node, analysis)
         if runtime:
-            self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _NOT_CONSTANT.format(runtime)))
+            self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), "graph code", _NOT_CONSTANT.format(runtime)))
         elif _never_called(node):
             return  # ``loss = SegLoss()`` and its use commented out: no weight of it ever runs
         elif analysis.class_facts(cls).creates_trainable_parameters(analysis.class_facts) and not _never_trained(node):
-            self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), _UNTRAINED))
+            self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), "graph code", _UNTRAINED))
+
+
+    def _dropout_in_forward(self, node: nodes.Call) -> None:
+        """A dropout layer built in the construct of a Cell that runs PyNative: a new
+        Cell with training=False there too (measured in both modes), so it drops
+        nothing; graph code is judged in visit_call."""
+        if follow.walking() or not isinstance(node.func, (nodes.Name, nodes.Attribute)) \
+                or not node.func.as_string().rpartition(".")[2].startswith("Dropout"):
+            return  # (reported in its own module: the walk of a caller's followed calls adds nothing)
+        qname = resolve.qualified_name(node.func)
+        if qname is None or not resolve.is_cell_qname(qname) or not _is_dropout(qname):
+            return
+        found = astutil.enclosing_method(node)
+        if found is None or found[0].name != apis.CELL_FORWARD_METHOD or not resolve.is_cell_class(found[1]) \
+                or node.frame() is not found[0] or _never_called(node):
+            return
+        self.add_message("ms-cell-in-construct", node=node, args=(spelled(node.func), "construct, which runs PyNative here,", _NEVER_DROPS))
 
 
 _UNTRAINED = "is built once at compile time and its weights are never trained"

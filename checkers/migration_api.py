@@ -170,7 +170,7 @@ class MigrationApiChecker(BaseChecker):
 
     # -- calls ---------------------------------------------------------------------
     @only_required_for_messages(
-        "ms-torch-optimizer-api", "ms-transpose-torch-args", "ms-dataloader-keyword-args",
+        "ms-torch-class-name", "ms-torch-optimizer-api", "ms-transpose-torch-args", "ms-dataloader-keyword-args",
         "ms-softmax-ce-index-labels", "ms-torch-init-on-parameter", "ms-set-context-device-target",
     )
     def visit_call(self, node: nodes.Call) -> None:
@@ -184,7 +184,9 @@ class MigrationApiChecker(BaseChecker):
                     training_code.mentions(node.root(), _SPARSE_LOSS_TEXT):
                 self._check_sparse_labels(node)
             return
-        if qname.startswith(guide.TORCH_LR_SCHEDULER_PACKAGE + "."):
+        if qname in guide.CALLED_MODULES:
+            self._check_called_module(node, qname)
+        elif qname.startswith(guide.TORCH_LR_SCHEDULER_PACKAGE + "."):
             self._check_scheduler(node, qname)
         elif qname in guide.TRANSPOSE_CALLS:
             self._check_transpose(node)
@@ -194,6 +196,17 @@ class MigrationApiChecker(BaseChecker):
             self._check_torch_init(node, qname)
         elif qname in guide.SET_CONTEXT_CALLS:
             self._check_set_context(node)
+
+    def _check_called_module(self, node: nodes.Call, qname: str) -> None:
+        """``mindspore.log(x)``: torch.log's name, but MindSpore's logging module."""
+        if not self.linter.is_message_enabled("ms-torch-class-name") or _guarded(node) \
+                or values.never_runs(node) or values.never_runs_as_built(node, defaults=False):
+            return
+        written = guide.CALLED_MODULES[qname]
+        edits.offer("ms-torch-class-name", node.func, None, f"write {written}")
+        self.add_message(
+            "ms-torch-class-name", node=node.func,
+            args=(f"{spelled(node.func)} as a function ({qname} is MindSpore's logging module)", "TypeError", written))
 
     def _check_scheduler(self, node: nodes.Call, qname: str) -> None:
         optimizer = astutil.argument(node, 0, "optimizer")

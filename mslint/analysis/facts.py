@@ -20,7 +20,8 @@ The facts are a JSON-able dict:
              "lookups": [[dotted, spec, kind]], "imports": [[level, module, names]],
              "locals": {name: binding}, "stores": [[dotted, spec, spec]],
              "registers": [[callee dotted, dotted, key spec]],
-             "uncalled": [[dotted, line, [attribute names], construct run directly]], "guard": line};
+             "uncalled": [[dotted, line, [attribute names], construct run directly]], "guard": line,
+             "held": [[attribute, dotted, line]], "sets": [[attribute, literal]] (in ``Class.__init__``)};
             a lookup's kind: "item" (``REGISTRY[key]``) or "getattr"
             (``getattr(module, key)``, ``module.__dict__[key]``,
             ``vars(module)[key]``);
@@ -32,6 +33,10 @@ The facts are a JSON-able dict:
             _INERT_CALLS), ``m.construct(x)`` in plain Python (a method call:
             C's construct is not compiled), with at least one attribute or
             weights use; and ``C(...).construct(...)`` (_built_not_called);
+            "held" (a class's ``__init__``): the ``self.attr = C(...)``
+            stores whose attribute the file names nowhere else (_held_not_read);
+            "sets" (a class's ``__init__``): ``self.attr = <literal>`` in its own
+            body (_literal_settings: a configuration class's fields);
             "registers": the names passed to a registering call
             (``REG.register_cls(Net, alias="net")``, ``add_model(Net)``) or
             stored into a table (``REG["net"] = Net``: callee ""), which are
@@ -229,6 +234,8 @@ class _FactsReader:
         # the objects built and never called are read only in what may be a program's
         # own script (an entry, a notebook, a script building one at its top level)
         self.reads_uncalled = not data or may_run or _TOP_LEVEL_BUILD.search(data) is not None
+        # the source, for the sub-cells held and never read (_held_not_read); none given: none read
+        self.data = data
         # the functions it names other than to call them (handed to ms.grad, jit): read when
         # it calls a construct directly, which such a function may compile (_built_not_called)
         self._handed: set[str] | None = None if not data or b".construct(" in data else set()
@@ -277,6 +284,14 @@ class _FactsReader:
                 for item in statement.body:
                     if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                         bodies.update(self._bodies(f"{name}.{item.name}", item, method_of=statement))
+                        if item.name == "__init__" and self.data:
+                            held = _held_not_read(item, self.data)
+                            if held:
+                                bodies[f"{name}.__init__"]["held"] = held
+                        if item.name == "__init__":
+                            sets = _literal_settings(item)
+                            if sets:
+                                bodies[f"{name}.__init__"]["sets"] = sets
             for key, body in bodies.items():
                 known = self.bodies.get(key)
                 self.bodies[key] = _merge(known, body) if known else body
@@ -500,6 +515,63 @@ def _built_not_called(statements: list[ast.stmt], scope: ast.AST, plain: bool = 
             found.append([dotted, line, sorted(set(attributes)), bool(direct)])
     # a class also built at a site not kept here may be called there
     return [item for item in found if constructions.get(item[0], 0) == sum(1 for other in found if other[0] == item[0])]
+
+
+# what reads a Cell's children without naming them: the sub-cells it may call
+_GENERIC_CHILD_ACCESS = re.compile(
+    rb"\b(?:cells|name_cells|cells_and_names|_cells|getattr|__getattr__|__getattribute__|__dict__|vars)\b")
+
+
+def _held_not_read(init: ast.FunctionDef | ast.AsyncFunctionDef, data: bytes) -> list[list]:
+    """[attribute, dotted callee, line] for each ``self.attr = C(...)`` in ``__init__``
+    (nested blocks included, not nested definitions) whose attribute name the file's
+    text names nowhere else: each mention of the word is such a store (another class's
+    ``__init__`` may hold one by the same name), in no string, comment or read. Such a
+    sub-cell is held and never called by this file's code (a Cell compiles the
+    construct of the children its construct calls, not of those it holds: the program
+    model checks the other files a program reaches). None where the file reads
+    children without naming them (``self.cells()``, ``getattr``, ``__dict__``)."""
+    if _GENERIC_CHILD_ACCESS.search(data) is not None:
+        return []
+    self_name = init.args.args[0].arg if init.args.args else None
+    if self_name is None:
+        return []
+    found: list[list] = []
+    for node in _same_scope(init):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
+            continue
+        target = node.targets[0]
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name):
+            continue
+        dotted = _dotted(node.value.func)
+        if not dotted or not _builds_object(dotted):
+            continue
+        word = target.attr.encode()
+        mentions = len(re.findall(rb"\b" + re.escape(word) + rb"\b", data))
+        stores = len(re.findall(rb"\b\w+\s*\.\s*" + re.escape(word) + rb"\s*=(?!=)", data))
+        if mentions == stores:
+            found.append([target.attr, dotted, node.lineno])
+    return found
+
+
+def _literal_settings(init: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
+    """[attribute, value] for each ``self.attr = <literal>`` (a string, number or
+    bool) among the statements of ``__init__``'s own body (not under an ``if``): the
+    fields a configuration class gives every instance (``self.context_mode =
+    "pynative"``)."""
+    self_name = init.args.args[0].arg if init.args.args else None
+    found: list[list] = []
+    for statement in init.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target, value = statement.target, statement.value
+        else:
+            continue
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name \
+                and isinstance(value, ast.Constant) and isinstance(value.value, (str, int, float, bool)):
+            found.append([target.attr, value.value])
+    return found[:50]
 
 
 def _builds_object(dotted: str) -> bool:

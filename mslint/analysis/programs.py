@@ -64,7 +64,10 @@ layer, not the module it sits in:
   construct is not compiled), or only calls its construct directly where it
   runs as plain Python (``m.construct(x)``, ``Net().construct(x)``: a method
   call compiles nothing of the Cell's own, measured; in a function handed to
-  ``ms.grad`` or ``jit`` it is compiled), and nothing else it runs builds it.
+  ``ms.grad`` or ``jit`` it is compiled), or builds it only as a sub-cell an
+  ``__init__`` holds (``self.loss = Loss()``) that nothing it runs reads (an
+  exported network holding a loss it never calls: the loss compiles in no part,
+  measured), and nothing else it runs builds it.
   What a program runs only past a guard that raises unless the mode is PyNative
   (``if get_context("mode") != PYNATIVE_MODE: raise ...``) runs PyNative in
   it, whatever it selects; a class whose ``__init__`` or ``construct``, or a
@@ -140,6 +143,9 @@ from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
 from mslint.analysis.project import available_cpus, content_hash, module_name, package_root, read_source, real_path
 from mslint.knowledge import apis
 
+# what reads a Cell's children without naming them (a held sub-cell may be called so;
+# getattr and __dict__ in the holder's own file: facts._held_not_read)
+_GENERIC_CHILD_ATTRIBUTES = frozenset({"cells", "name_cells", "cells_and_names", "_cells"})
 SKIPPED_FOLDERS = frozenset({".git", ".venv", "venv", "__pycache__", "build", "dist", "node_modules", "site-packages"})
 ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
 FILE_LIMIT = 20_000
@@ -1315,7 +1321,44 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 if given_by is not None:
                     for value in config_values[key]:
                         given_by.setdefault(str(value), set()).add(config)
+        if not values and "." not in key:
+            found = self._class_settings(nodes, files, key)
+            if found:
+                where, value = found
+                values.append(value)
+                if sources is not None:
+                    sources.append(f"the __init__ of {where}")
+                if given_by is not None:
+                    given_by.setdefault(str(value), set()).add(where)
         return values
+
+    def _class_settings(self, nodes, files: set[str], key: str) -> tuple[str, Any] | None:
+        """Where option ``key`` that no argparse option nor configuration file gives is
+        given by a configuration class the program builds: the one ``__init__`` it
+        reaches that sets ``self.<key> = <literal>`` in its own body (facts "sets")
+        -> (where, the value), when that is the only store of ``<key>`` anywhere in
+        the files it reaches (``cfg.<key> = ...`` elsewhere, ``setattr``, a second
+        class setting it: None, unsure)."""
+        found: list[tuple[str, Any]] = []
+        for path, body_name in nodes:
+            if not body_name.endswith(".__init__"):
+                continue
+            for attribute, value in (self.facts(path)["bodies"].get(body_name) or {}).get("sets", ()):
+                if attribute == key:
+                    found.append((f"{body_name[:-len('.__init__')]} ({os.path.relpath(path, self.root)})", value))
+        if len(found) != 1:
+            return None
+        store = _attribute_store(key)
+        stores = 0
+        for path in files:
+            data = self.data(path)
+            if data is None:
+                return None
+            if key.encode() in data:
+                if b"setattr" in data or b"__dict__" in data:
+                    return None
+                stores += len(store.findall(data))
+        return found[0] if stores == 1 else None
 
     def _configs(self, program: Program, files: set[str]) -> dict[str, dict[str, list]]:
         """The configuration files of ``program``: YAML beside the entry (and in its
@@ -1612,7 +1655,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """The nodes a compiling program reaches whose code it never compiles ->
         how: past a guard, as PyNative configurations select (Program.pynative_only),
         Cells it builds and never calls (:meth:`_uncalled`)."""
-        return {**self._uncalled(program), **(program.pynative_only or {})}
+        return {**self._held_uncalled(program), **self._uncalled(program), **(program.pynative_only or {})}
 
     def _uncalled(self, program: Program) -> dict[tuple[str, str], str]:
         """The Cells ``program``'s own code (the entry's top level, main guard and
@@ -1642,6 +1685,54 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 del found[node]
         return found
 
+    def _held_uncalled(self, program: Program) -> dict[tuple[str, str], str]:
+        """The Cells ``program`` builds only as sub-cells that a reached ``__init__``
+        holds (``self.loss = Loss()``) and nothing it runs reads: the attribute's name
+        is read nowhere in the holder's file (facts "held", which has no ``getattr``
+        nor ``__dict__``) nor in any other code the program reaches, and nothing
+        reached reads children without naming them (``cells()``, ``name_cells()``). A Cell's construct compiles the
+        children it calls, not those it holds (``mindspore.export(net, ...)`` of a net
+        holding a loss it never calls does not compile the loss: measured,
+        tests/oracle/test_graph.py), so such a Cell runs nowhere in this program; when
+        nothing else the program runs builds it: (file, class) -> how."""
+        reached = program.reached or set()
+        held: list[tuple[tuple[str, str], str, str, int, str]] = []  # (class, attribute, holder file, line, holder)
+        for path, body_name in reached:
+            if not body_name.endswith(".__init__"):
+                continue
+            body = self.facts(path)["bodies"].get(body_name) or {}
+            for attribute, dotted, line in body.get("held", ()):
+                target = self.resolve(path, dotted, body.get("locals"))
+                if self._is_class(target) and self.is_cell(target[1], target[2]):
+                    held.append(((target[1], target[2]), attribute, path, line, body_name[:-len(".__init__")]))
+        if not held:
+            return {}
+        read: set[str] = set()  # attribute names the code it reaches outside each holder's file uses
+        generic = False
+        files: dict[str, set[str]] = {}
+        for path, body_name in reached:
+            body = self.facts(path)["bodies"].get(body_name) or {}
+            attrs = body.get("attrs", ())
+            files.setdefault(path, set()).update(attrs)
+            if _GENERIC_CHILD_ATTRIBUTES.intersection(attrs):
+                generic = True
+        if generic:
+            return {}
+        found: dict[tuple[str, str], str] = {}
+        counts: dict[tuple[str, str], int] = {}
+        for node, attribute, path, line, holder in held:
+            if any(attribute in names for other, names in files.items() if other != path):
+                found[node] = ""  # read elsewhere: may be called
+                continue
+            counts[node] = counts.get(node, 0) + 1
+            if found.get(node, "x"):
+                found[node] = f"holds it in {holder}.{attribute} and never calls it ({os.path.relpath(path, self.root)}:{line})"
+        found = {node: how for node, how in found.items() if how and node not in self._by_lookup}
+        if found:
+            for node in self._built_otherwise(program, found, counts):
+                del found[node]
+        return found
+
     def _runs_methods(self, node: tuple[str, str], attributes: list[str]) -> bool:
         """Whether an attribute used on an instance of the class may run its code:
         one of its (or its project bases') methods, or a framework method that
@@ -1661,12 +1752,15 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 classes.extend(self._symbol_nodes(self.resolve(current[0], base)))
         return False
 
-    def _built_otherwise(self, program: Program, candidates: dict[tuple[str, str], str]) -> set[tuple[str, str]]:
+    def _built_otherwise(self, program: Program, candidates: dict[tuple[str, str], str],
+                         counts: dict[tuple[str, str], int] | None = None) -> set[tuple[str, str]]:
         """The candidates something else ``program`` runs may call: built at another
-        site, passed along as a class, or a base of a class it reaches."""
+        site, passed along as a class, or a base of a class it reaches. ``counts``:
+        the constructions each candidate was found at (else those the entry's
+        "uncalled" facts give)."""
         sites: dict[tuple[str, str], int] = {}
         found: set[tuple[str, str]] = set()
-        own = {node: 0 for node in candidates}
+        own = {node: (counts or {}).get(node, 0) for node in candidates}
         for path, name in program.reached or ():
             facts = self.facts(path)
             body = facts["bodies"].get(name) or {}
@@ -1681,7 +1775,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 # (the class's own code naming it: super(C, self), C.CONSTANT)
                 found.update(node for node in self._symbol_nodes(self.resolve(path, dotted, local))
                              if node in own and not (path == node[0] and name.split(".", 1)[0] == node[1]))
-            if path == program.path:
+            if path == program.path and counts is None:
                 for dotted, *_ in body.get("uncalled", ()):
                     for node in self._symbol_nodes(self.resolve(path, dotted, local)):
                         if node in own:
@@ -2860,6 +2954,12 @@ def _number(text: str) -> float | None:
         return float(text)
     except ValueError:
         return None
+
+
+@functools.lru_cache(maxsize=64)
+def _attribute_store(name: str) -> re.Pattern:
+    """``<x>.name = ...`` (and ``+=``, an annotated store), not ``==``."""
+    return re.compile(rb"\.\s*" + re.escape(name.encode()) + rb"\s*(?::[^=\n]*)?[-+*/|&]?=(?!=)")
 
 
 def _values_in_source(data: bytes, name: str, path: str = "") -> list:

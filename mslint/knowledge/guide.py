@@ -324,6 +324,25 @@ MISSING_NAMES: dict[str, str] = {
     "mindspore.randint": "mindspore.ops.randint",
     "mindspore.ops.normalize": "mindspore.ops.L2Normalize",
     "mindspore.tensor.zeros": "mindspore.ops.zeros",
+    # more of torch's top-level functions looked up in mindspore (absent in 2.10:
+    # AttributeError; tests/oracle/test_migration_api.py), with the spelling that runs on
+    # CPU: ops.arange, ops.cumsum(x, axis) (mint's arange and cumsum have no CPU kernel
+    # in 2.10); ops.ones/ops.zeros take the shape as one tuple; ops.randn takes PyTorch's
+    # sizes (mint.randn has no CPU kernel); mint.transpose takes PyTorch's two axes
+    # (ops.transpose takes one permutation); mint.nonzero returns PyTorch's index rows
+    "mindspore.arange": "mindspore.ops.arange",
+    "mindspore.ones": "mindspore.ops.ones",
+    "mindspore.zeros": "mindspore.ops.zeros",
+    "mindspore.sigmoid": "mindspore.ops.sigmoid",
+    "mindspore.mul": "mindspore.ops.mul",
+    "mindspore.transpose": "mindspore.mint.transpose",
+    "mindspore.randn": "mindspore.ops.randn",
+    "mindspore.nonzero": "mindspore.mint.nonzero",
+    "mindspore.cumsum": "mindspore.ops.cumsum",
+    # torch.autograd looked up in mindspore (absent: ``mindspore.autograd.grad(...)``
+    # AttributeError, ``import mindspore.autograd`` ModuleNotFoundError): MindSpore
+    # differentiates functions (mindspore.grad / value_and_grad), not tensors
+    "mindspore.autograd": "mindspore.grad",
     # PyTorch's typed tensor classes looked up in mindspore (absent in 2.10:
     # tests/oracle/test_migration_api.py): a Tensor of that dtype (TORCH_TENSOR_TYPES)
     **{"mindspore." + name: "mindspore.Tensor" for name in (
@@ -381,9 +400,24 @@ MISSING_NAME_ADVICE: dict[str, str] = {
         "mindspore.ops.L2Normalize(axis=dim, epsilon=eps)(x) (the p=2 norm; mindspore.mint.nn.functional.normalize "
         "takes PyTorch's arguments but has no CPU kernel in 2.10)"),
     "mindspore.tensor.zeros": "mindspore.ops.zeros((rows, columns)) (the shape as one tuple)",
+    "mindspore.ones": "mindspore.ops.ones((rows, columns)) (the shape as one tuple)",
+    "mindspore.zeros": "mindspore.ops.zeros((rows, columns)) (the shape as one tuple)",
+    "mindspore.randn": (
+        "mindspore.ops.randn (PyTorch's sizes; mindspore.mint.randn has no CPU kernel in 2.10)"),
+    "mindspore.cumsum": (
+        "mindspore.ops.cumsum(x, axis) (the dimension is named axis; mindspore.mint.cumsum has no CPU kernel in 2.10)"),
+    "mindspore.arange": "mindspore.ops.arange (mindspore.mint.arange has no CPU kernel in 2.10)",
+    "mindspore.transpose": "mindspore.mint.transpose(x, dim0, dim1) (ops.transpose takes one permutation)",
+    "mindspore.autograd": (
+        "mindspore.grad(fn, grad_position)(*inputs) or mindspore.value_and_grad on the function that computes "
+        "the output (MindSpore has no autograd module: it differentiates functions, not tensors)"),
     **{f"mindspore.{name}": f"mindspore.Tensor(data, dtype=mindspore.{dtype}) (PyTorch's {name} holds {dtype.rstrip('_')})"
        for name, dtype in TORCH_TENSOR_TYPES.items()},
 }
+# MindSpore modules whose name is a PyTorch function: called, they raise TypeError ('module'
+# object is not callable; mindspore.log is MindSpore's logging module, torch.log the
+# elementwise logarithm; tests/oracle/test_migration_api.py) -> the function to call.
+CALLED_MODULES: dict[str, str] = {"mindspore.log": "mindspore.ops.log"}
 # Where the replacement lives in the same module and takes the same arguments (a
 # rename of the last name is exact: signatures compared by introspection).
 SAME_MODULE_RENAMES: frozenset[str] = frozenset(

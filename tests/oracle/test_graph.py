@@ -708,6 +708,47 @@ report(
         assert "strict mode" in result[name][1], name
 
 
+def test_ms_asnumpy_in_graph_export_compiles_the_children_construct_calls_not_those_held(run_snippet):
+    """mindspore.export compiles the exported Cell's construct and the sub-cells it
+    calls: a loss Cell held as an attribute (self.loss = Loss()) and never called
+    compiles no part of itself, so its host copies export fine; the same Cell called
+    from construct fails under STRICT (mslint.analysis.programs, _held_uncalled;
+    fixtures/mode/export_held_loss)."""
+    result = run_snippet('''
+class Loss(nn.Cell):
+    def construct(self, a, labels):
+        weight = Tensor(np.sum(labels.asnumpy()))
+        return (a * weight).sum()
+
+class Holder(nn.Cell):
+    def __init__(self, calls):
+        super().__init__()
+        self.body = nn.Dense(4, 2)
+        self.loss = Loss()
+        self.calls = calls
+
+    def construct(self, x):
+        y = self.body(x)
+        if self.calls:
+            return self.loss(y, y)
+        return y
+
+x = Tensor(np.ones((1, 4), np.float32))
+graph_mode("lax")
+
+def exported(calls, name):
+    net = Holder(calls)
+    net.set_train(False)
+    outcome = attempt(lambda: ms.export(net, x, file_name=name, file_format="MINDIR"))
+    ms.set_context(jit_syntax_level=ms.LAX)  # a failed export leaves STRICT behind
+    return outcome
+
+report(held=exported(False, "held"), called=exported(True, "called"))
+''')
+    assert result["held"][0] == "ok", result
+    assert result["called"][0] == "error" and "strict mode" in result["called"][1], result
+
+
 def test_ms_numpy_on_tensor_host_bins_as_an_embedding_index_keep_its_gradient(run_snippet):
     """np.digitize bins wrapped in Tensor(...) and given to an Embedding (fastspeech2's
     pitch bucketize): under LAX the table's gradient equals ops.bucketize's, so

@@ -429,3 +429,60 @@ report(
     assert result["ops_zeros"] == ["ok", [2, 3]], result
     assert result["ops_zeros_two"][0] == "error" and result["ops_zeros_two"][1].startswith("TypeError"), result
     assert result["mint_randint"][0] == "error" and result["mint_normalize"][0] == "error", result
+
+
+def test_ms_torch_class_name_more_tensor_functions_are_missing(run_snippet):
+    """torch's arange, ones, zeros, sigmoid, mul, transpose, randn, nonzero, cumsum and
+    autograd looked up in mindspore raise AttributeError (``import mindspore.autograd``:
+    ModuleNotFoundError); mindspore.log is the logging module, so ``mindspore.log(x)``
+    raises TypeError. The spellings the messages give run on CPU with PyTorch's meaning:
+    ops.arange, ops.ones/ops.zeros with the shape as one tuple (two sizes: TypeError),
+    ops.sigmoid, ops.mul, mint.transpose(x, 0, 1), ops.randn(2, 3), mint.nonzero (index
+    rows), ops.cumsum(x, 1), ops.log, mindspore.grad; mint's arange, cumsum and randn have
+    no CPU kernel (a kernel's failure shows when the result is read: each value is read back)."""
+    names = ("arange", "ones", "zeros", "sigmoid", "mul", "transpose", "randn", "nonzero", "cumsum", "autograd")
+    for name in names:
+        assert f"mindspore.{name}" in guide.MISSING_NAMES, name
+    assert guide.CALLED_MODULES == {"mindspore.log": "mindspore.ops.log"}
+    result = run_snippet(f'''
+import importlib, types
+from mindspore import mint
+x = Tensor(np.array([[0., 1., 2.], [3., 0., 5.]], np.float32))
+rounded = lambda t: np.round(t.asnumpy().astype(np.float64), 4).tolist()
+report(
+    missing={{name: attempt(lambda name=name: getattr(ms, name)) for name in {names!r}}},
+    import_autograd=attempt(lambda: importlib.import_module("mindspore.autograd")),
+    log_is_module=isinstance(ms.log, types.ModuleType), log_call=attempt(lambda: ms.log(x)),
+    arange=attempt(lambda: ops.arange(1, 7, 2).asnumpy().tolist()),
+    ones=attempt(lambda: ops.ones((2, 3)).asnumpy().shape), zeros=attempt(lambda: ops.zeros((2, 3)).asnumpy().shape),
+    ones_two=attempt(lambda: ops.ones(2, 3)), zeros_two=attempt(lambda: ops.zeros(2, 3)),
+    sigmoid=attempt(lambda: rounded(ops.sigmoid(x))[0]),
+    mul=attempt(lambda: ops.mul(x, x).asnumpy().tolist()),
+    transpose=attempt(lambda: mint.transpose(x, 0, 1).asnumpy().tolist()),
+    randn=attempt(lambda: ops.randn(2, 3).asnumpy().shape),
+    nonzero=attempt(lambda: mint.nonzero(x).asnumpy().tolist()),
+    cumsum=attempt(lambda: ops.cumsum(x, 1).asnumpy().tolist()),
+    log=attempt(lambda: rounded(ops.log(x + 1))[0]),
+    grad=attempt(lambda: ms.grad(lambda t: (t * t).sum())(x).asnumpy().tolist()),
+    mint_arange=attempt(lambda: mint.arange(5).asnumpy()), mint_cumsum=attempt(lambda: mint.cumsum(x, 1).asnumpy()),
+    mint_randn=attempt(lambda: mint.randn(2, 3).asnumpy()),
+)
+''')
+    for name in names:
+        assert result["missing"][name][0] == "error" and result["missing"][name][1].startswith("AttributeError"), result
+    assert result["import_autograd"][0] == "error" and result["import_autograd"][1].startswith("ModuleNotFoundError")
+    assert result["log_is_module"] is True, result
+    assert result["log_call"][0] == "error" and result["log_call"][1].startswith("TypeError"), result
+    assert result["arange"] == ["ok", [1, 3, 5]], result
+    assert result["ones"] == ["ok", [2, 3]] and result["zeros"] == ["ok", [2, 3]], result
+    assert result["ones_two"][0] == "error" and result["zeros_two"][0] == "error", result
+    assert result["sigmoid"] == ["ok", [0.5, 0.7311, 0.8808]], result
+    assert result["mul"] == ["ok", [[0.0, 1.0, 4.0], [9.0, 0.0, 25.0]]], result
+    assert result["transpose"] == ["ok", [[0.0, 3.0], [1.0, 0.0], [2.0, 5.0]]], result
+    assert result["randn"] == ["ok", [2, 3]], result
+    assert result["nonzero"] == ["ok", [[0, 1], [0, 2], [1, 0], [1, 2]]], result
+    assert result["cumsum"] == ["ok", [[0.0, 1.0, 3.0], [3.0, 3.0, 8.0]]], result
+    assert result["log"] == ["ok", [0.0, 0.6931, 1.0986]], result
+    assert result["grad"] == ["ok", [[0.0, 2.0, 4.0], [6.0, 0.0, 10.0]]], result
+    for name in ("mint_arange", "mint_cumsum", "mint_randn"):
+        assert result[name][0] == "error", (name, result)
