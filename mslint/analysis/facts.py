@@ -85,7 +85,7 @@ from typing import Any
 from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 12
+FACTS_VERSION = 13
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
