@@ -1860,10 +1860,31 @@ def _wrong_rank_kernel(bound: _Bound) -> bool:
     return bound.api.spatial_dims == 1 or len(kernel) > bound.api.spatial_dims
 
 
+def _appended_next(call: nodes.Call) -> nodes.NodeNG | None:
+    """For ``call`` the one argument of a statement ``<list>.append(call)``: what the
+    next statement of the same block appends to the same list (``<list>.append(x)``:
+    ``x``); None otherwise."""
+    parent = call.parent
+    if not (isinstance(parent, nodes.Call) and parent.args == [call] and not parent.keywords
+            and isinstance(parent.func, nodes.Attribute) and parent.func.attrname == "append"
+            and isinstance(parent.parent, nodes.Expr)):
+        return None
+    target = astutil.attribute_path(parent.func.expr)
+    following = parent.parent.next_sibling()
+    if target is None or not (isinstance(following, nodes.Expr) and isinstance(following.value, nodes.Call)):
+        return None
+    then = following.value
+    if not (isinstance(then.func, nodes.Attribute) and then.func.attrname == "append" and len(then.args) == 1
+            and not then.keywords and astutil.attribute_path(then.func.expr) == target):
+        return None
+    return then.args[0]
+
+
 def _is_global_pool(call: nodes.Call) -> bool:
     """A pool whose output is flattened, squeezed, reshaped, averaged or fed to a Dense:
-    the next entry of a layer list, what ``self.<attr>(x)`` returns in the class, or
-    what a pool built and called inline returns."""
+    the next entry of a layer list (written out, or appended by the next statement),
+    what ``self.<attr>(x)`` returns in the class, or what a pool built and called
+    inline returns."""
     parent = call.parent
     if isinstance(parent, nodes.Call) and parent.func is call:
         # built and called inline: ``pooled = nn.AvgPool2d(kernel_size=(h, h))(x)``,
@@ -1877,6 +1898,11 @@ def _is_global_pool(call: nodes.Call) -> bool:
         following = parent.elts[index + 1:index + 2]
         return bool(following) and isinstance(following[0], nodes.Call) and \
             _callee_name(following[0]) in _FLATTENING_NAMES
+    appended = _appended_next(call)
+    if appended is not None:
+        # a layer list built by appends: ``layers.append(nn.AvgPool2d(...))``, then
+        # ``layers.append(nn.Flatten())`` as the next statement
+        return isinstance(appended, nodes.Call) and _callee_name(appended) in _FLATTENING_NAMES
     statement = call.statement()
     if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
         return False

@@ -136,6 +136,8 @@ def _rooted_in_torch(expr: nodes.NodeNG) -> bool:
     binds to PyTorch, or from any name the module binds nowhere (a half-done port:
     ``F.softmax(x).cpu()`` with no ``F`` imported raises NameError). Either way it
     is no MindSpore tensor, and a torch tensor has .cuda(), .detach()..."""
+    if _raises_name_error(expr, frozenset(), 0):
+        return True  # ``batch.cuda()`` for ``batch`` of ``for batch in DataLoader(ds)``, DataLoader bound nowhere
     for _ in range(_HOST_DEPTH * 3):
         if isinstance(expr, nodes.Call):
             expr = expr.func
@@ -157,6 +159,97 @@ def _rooted_in_torch(expr: nodes.NodeNG) -> bool:
             expr = value
         else:
             return False
+    return False
+
+
+_NAME_ERROR_DEPTH = 12
+
+
+def _raises_name_error(expr: nodes.NodeNG | None, seen: frozenset[str], depth: int, whole: bool = False) -> bool:
+    """``expr`` is a value that comes only from code that raises NameError, so
+    it is never a MindSpore tensor and the line using it is never reached: it is
+    read from a name the module binds nowhere (:func:`resolve.never_bound`, or
+    ``torch`` unbound), through calls of its methods, attributes, items and
+    operators (``F.softmax(x).view(-1)``), or from a local name every binding of
+    which is such a value: an assignment of one, an item of a ``for`` loop whose
+    iterable raises NameError when evaluated (``for _, x, y in
+    enumerate(loader)`` with ``loader = DataLoader(ds)``, DataLoader bound
+    nowhere), or the name's own earlier value (``x = x[mask]``, ``x += 1``).
+    What an unknown callable (a parameter) returns for such an argument counts
+    too (``net(x.cuda())``); what a known function or a Cell returns does not: its
+    result is judged by what it is. ``whole``: any part whose evaluation raises
+    counts (a loop's iterable: the loop never starts)."""
+    if expr is None or depth > _NAME_ERROR_DEPTH:
+        return False
+    depth += 1
+    if isinstance(expr, nodes.Name):
+        if expr.name in seen:
+            return True  # ``x = x[mask]``: the name's other bindings decide
+        if expr.name in apis.TORCH_PACKAGES and resolve.binding(expr) is None:
+            return True
+        if resolve.never_bound(expr):
+            return True
+        bound = resolve.binding(expr)
+        if not isinstance(bound, nodes.AssignName):
+            return False
+        every = bound.scope().locals.get(expr.name, ())
+        if not every or len(every) > 8:
+            return False
+        return all(_binding_raises_name_error(each, seen | {expr.name}, depth, whole) for each in every)
+    if isinstance(expr, nodes.Call):
+        if _raises_name_error(expr.func, seen, depth, whole):
+            return True
+        if not (whole or _unknown_callable(expr.func)):
+            return False
+        arguments = [*expr.args, *(keyword.value for keyword in expr.keywords or ())]
+        return any(_raises_name_error(part, seen, depth, whole) for part in arguments)
+    if isinstance(expr, nodes.Attribute):
+        return _raises_name_error(expr.expr, seen, depth, whole)
+    if isinstance(expr, nodes.Subscript):
+        return _raises_name_error(expr.value, seen, depth, whole) or (
+            whole and _raises_name_error(expr.slice, seen, depth, whole))
+    if isinstance(expr, nodes.BinOp):
+        return _raises_name_error(expr.left, seen, depth, whole) or _raises_name_error(expr.right, seen, depth, whole)
+    if isinstance(expr, nodes.UnaryOp):
+        return _raises_name_error(expr.operand, seen, depth, whole)
+    if isinstance(expr, (nodes.Tuple, nodes.List)):
+        return any(_raises_name_error(element, seen, depth, whole) for element in expr.elts)
+    if isinstance(expr, nodes.Starred):
+        return _raises_name_error(expr.value, seen, depth, whole)
+    return False
+
+
+def _unknown_callable(func: nodes.NodeNG) -> bool:
+    """A parameter called as a function (``net(x)`` in ``def evaluate(net, ...)``),
+    not annotated: what it returns is known only from what it is given."""
+    if not isinstance(func, nodes.Name):
+        return False
+    bound = resolve.binding(func)
+    if not (isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments)):
+        return False
+    arguments = bound.parent
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    annotations = [*arguments.posonlyargs_annotations, *arguments.annotations, *arguments.kwonlyargs_annotations]
+    return all(annotation is None for each, annotation in zip(every, annotations) if each is bound)
+
+
+def _binding_raises_name_error(bound: nodes.NodeNG, seen: frozenset[str], depth: int, whole: bool) -> bool:
+    """A binding of a name that gives it only a value :func:`_raises_name_error`
+    finds: an assignment (plain or unpacked) of one, an item of a ``for`` loop
+    whose iterable raises NameError, or an augmented assignment (the name's
+    other bindings decide)."""
+    if not isinstance(bound, nodes.AssignName):
+        return False  # a parameter, an import, a definition, ``with ... as``...
+    holder = bound.parent
+    while isinstance(holder, (nodes.Tuple, nodes.List, nodes.Starred)):
+        holder = holder.parent
+    if isinstance(holder, nodes.Assign):
+        return _raises_name_error(holder.value, seen, depth, whole)
+    if isinstance(holder, nodes.AugAssign):
+        return True  # ``x += 1`` reads the name first: its other bindings decide
+    if isinstance(holder, (nodes.For, nodes.Comprehension)) and any(
+            name is bound for name in holder.target.nodes_of_class(nodes.AssignName)):
+        return _raises_name_error(holder.iter, seen, depth, whole=True)
     return False
 
 

@@ -476,8 +476,9 @@ def _randomness(module: nodes.Module) -> list[str]:
     seed fixes), as the message says it, read from its code (not its comments or
     strings): Dropout layers (named in the code, or held by a user Cell class of
     another module it builds, a few levels deep), random ops (``ops.uniform``,
-    ``mint.randn``...), a mindspore.dataset source or operation given ``shuffle=True``
-    (mindspore.set_seed seeds mindspore.dataset too)."""
+    ``mint.randn``...), a mindspore.dataset source or operation given ``shuffle=True``,
+    in the module or in a project function of another module it calls
+    (:func:`_shuffles_in_helper`; mindspore.set_seed seeds mindspore.dataset too)."""
     dropout = random_ops = shuffled = False
     for node in astutil.module_nodes(module, (nodes.Name, nodes.Attribute, nodes.Call)):
         if isinstance(node, nodes.Call):
@@ -497,6 +498,8 @@ def _randomness(module: nodes.Module) -> list[str]:
             dropout = dropout or "Dropout" in name
     if not dropout:
         dropout = _builds_dropout(module)
+    if not shuffled:
+        shuffled = _shuffles_in_helper(module)
     found = []
     if dropout or random_ops:
         found.append("MindSpore's Dropout masks and random ops" if dropout and random_ops
@@ -504,6 +507,56 @@ def _randomness(module: nodes.Module) -> list[str]:
     if shuffled:
         found.append(_SHUFFLED)
     return found
+
+
+def _shuffles_in_helper(module: nodes.Module) -> bool:
+    """A function of another project module that the module calls builds a
+    mindspore.dataset source or operation given ``shuffle=True``: written so, or
+    a parameter of that function (never rebound there) that the call gives a
+    literal True or leaves at a default of True (``get_iterator(root, 8)`` for
+    ``def get_iterator(root, bs, shuffle=True)`` building
+    ``GeneratorDataset(..., shuffle=shuffle)``)."""
+    looked = 0
+    for call in astutil.module_nodes(module, nodes.Call):
+        if looked > 30:
+            break
+        if not isinstance(call.func, (nodes.Name, nodes.Attribute)):
+            continue
+        helper = resolve.project_function(call.func)
+        if helper is None or helper.root() is module or astutil.is_bound_method(helper):
+            continue
+        looked += 1
+        if _helper_shuffles(helper, call):
+            return True
+    return False
+
+
+def _helper_shuffles(helper: nodes.FunctionDef, call: nodes.Call) -> bool:
+    """``helper``'s own code, as ``call`` runs it, gives a mindspore.dataset call
+    ``shuffle=True`` (:func:`_shuffles_in_helper`)."""
+    given: dict[str, nodes.NodeNG] | None = None
+    for inner in helper.nodes_of_class(nodes.Call):
+        if inner.scope() is not helper:
+            continue  # a nested function or lambda: it may never run
+        keyword = next((k for k in inner.keywords or () if k.arg == guide.DATASET_SHUFFLE_KEYWORD), None)
+        if keyword is None or not (resolve.call_name(inner) or "").startswith("mindspore.dataset."):
+            continue
+        value = keyword.value
+        if astutil.literal_bool(value) is True:
+            return True
+        if not isinstance(value, nodes.Name) or len(helper.locals.get(value.name, ())) != 1:
+            continue
+        param = next((each for each in astutil.all_params(helper) if each.name == value.name), None)
+        if param is None:
+            continue
+        if given is None:
+            given = astutil.bind_by_name(call, [each.name for each in astutil.positional_params(helper)])
+            if given is None:
+                return False  # ``*args`` or ``**kwargs`` at the call: what it passes is unknown
+        passed = given.get(param.name, astutil.default_of(helper.args, param))
+        if astutil.literal_bool(passed) is True:
+            return True
+    return False
 
 
 def _builds_dropout(module: nodes.Module) -> bool:

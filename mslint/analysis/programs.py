@@ -326,6 +326,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._ascend: dict[str, tuple[str, int, str] | None] = {}  # program path -> ascend_setting
         self._constructions: dict[tuple[str, str], dict] | None = None
         self._training_files: set[str] | None = None  # the files a program that may train reaches
+        self._components: dict[str, str] | None = None  # path -> connected_folder(path)
         self.parsed = 0
         self._load()
         self.programs = [Program(path) for path in self.files if self._is_program(path)]
@@ -2015,6 +2016,39 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     queue.append(source)
         return found
 
+    def connected_folder(self, path: str) -> str:
+        """The folder holding the files in sight that import statements connect
+        to the module at ``path`` (an import either way, directly or through
+        other files: what may run in one process with it, and more)."""
+        if self._components is None:
+            parent: dict[str, str] = {}
+
+            def find(item: str) -> str:
+                while parent.setdefault(item, item) != item:
+                    parent[item] = parent[parent[item]]
+                    item = parent[item]
+                return item
+
+            for source in self.files:
+                find(source)
+                # the import statements only: a package's ``__init__`` beside each module
+                # (what importing it as ``pkg.mod`` would run) joins sibling sub-projects
+                # that their scripts, run from their own folders, never import as one package
+                for target in self._scanned_targets(source):
+                    if target in self._in_sight:
+                        parent[find(source)] = find(target)
+            groups: dict[str, list[str]] = {}
+            for item in list(parent):
+                groups.setdefault(find(item), []).append(item)
+            self._components = {}
+            for members in groups.values():
+                folder = os.path.commonpath([os.path.dirname(each) for each in members])
+                if not (folder == self.root or folder.startswith(self.root + os.sep)):
+                    folder = self.root
+                for member in members:
+                    self._components[member] = folder
+        return self._components.get(path, os.path.dirname(path))
+
     def _all_imports(self) -> dict[str, list[str]]:
         known = getattr(self, "_imports_of_all", None)
         if known is not None:
@@ -2062,7 +2096,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if facts is not None and MAIN in facts["bodies"] and self._main_only_evaluates(path):
             untrained.append(MAIN)
         return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs), "built": built,
-                "entry": entry, "untrained": untrained, "self_contained": entry and self._self_contained(path)}
+                "entry": entry, "untrained": untrained, "self_contained": entry and self._self_contained(path),
+                "values_folder": self.connected_folder(path)}
 
     def _self_contained(self, path: str) -> bool:
         """Whether the program that the file at ``path`` is keeps to its own text
@@ -2831,7 +2866,7 @@ def verdicts(
 # with mslint's code identity in the key): what a project's model told the
 # workers, stored with everything it read, and served again while all of that is
 # unchanged. Bump when what a model reads or returns changes shape.
-MODEL_CACHE_VERSION = 1
+MODEL_CACHE_VERSION = 2
 
 
 def _model_key(root: str, files: list[str], always: set[str]) -> str:
@@ -3062,45 +3097,100 @@ def _values_in_config(text: str, name: str, json: bool) -> list:
 def visible_values(path: str | None, name: str) -> list:
     """Every number the project of ``path`` gives ``name`` where it is written out:
     a parameter default, a keyword argument or a dict key of that name in its
-    Python files, a key of that name in its JSON and YAML files. Empty when the
-    project shows none. A file alone (no project in sight) is read by itself."""
+    Python files, a key of that name in its JSON and YAML files, and the same for
+    a name the project copies into ``name`` (``cfg.dropout1 = cfg.drop``, then
+    ``drop: 0.9`` in a YAML file). Empty when the project shows none. A file alone
+    (no project in sight) is read by itself.
+
+    Where a model of the project is in sight, only the files under the folder
+    holding the part of it that import statements connect to ``path`` are read
+    (Model.connected_folder, the verdict's ``values_folder``): a sibling
+    sub-project of the same repository, which no import connects, gives its own
+    layers their values. When that folder writes no number for the name, the
+    whole project is read, as without a model."""
     if not path:
         return []
     real = _real(path)
-    root = project_root(real) if _State.in_sight else real
-    known = _VISIBLE.get((root, name))
-    if known is not None:
-        return known
-    found: list = []
     if not _State.in_sight:
         data = read_source(real)
         found = _values_in_source(data, name) if data else []
-    else:
-        for source in python_files(root, [real]):
+        for alias in _copied_into([real], name):
+            found += _values_in_source(data, alias) if data else []
+        return found
+    root = project_root(real)
+    verdict = verdict_for(real)
+    folder = verdict.get("values_folder") if verdict else None
+    if isinstance(folder, str) and folder.startswith(root + os.sep):
+        found = _visible_in(folder, real, name)
+        if found:
+            return found
+    return _visible_in(root, real, name)
+
+
+def _visible_in(root: str, path: str, name: str) -> list:
+    """The numbers the Python files under ``root`` (and the file at ``path``) and
+    its configuration files give ``name`` and the names copied into it
+    (visible_values), kept per (root, name)."""
+    known = _VISIBLE.get((root, name))
+    if known is not None:
+        return known
+    sources = python_files(root, [path])
+    names = [name, *(alias for alias in _copied_into(sources, name) if alias != name)]
+    found: list = []
+    for each in names:
+        for source in sources:
             data = read_source(source)
             if data:
-                found += _values_in_source(data, name, source)
-        count = 0
-        for current, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(folder for folder in dirnames if folder not in SKIPPED_FOLDERS and not folder.startswith("."))
-            for filename in sorted(filenames):
-                if not filename.endswith((".json", ".yaml", ".yml")):
-                    continue
-                count += 1
-                if count > _CONFIG_LIMIT:
-                    break
-                try:
-                    with open(os.path.join(current, filename), encoding="utf-8", errors="replace") as stream:
-                        text = stream.read(200_000)
-                except OSError:
-                    continue
-                if name in text:
-                    found += _values_in_config(text, name, filename.endswith(".json"))
+                found += _values_in_source(data, each, source)
+    count = 0
+    for current, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(folder for folder in dirnames if folder not in SKIPPED_FOLDERS and not folder.startswith("."))
+        for filename in sorted(filenames):
+            if not filename.endswith((".json", ".yaml", ".yml")):
+                continue
+            count += 1
             if count > _CONFIG_LIMIT:
                 break
+            try:
+                with open(os.path.join(current, filename), encoding="utf-8", errors="replace") as stream:
+                    text = stream.read(200_000)
+            except OSError:
+                continue
+            for each in names:
+                if each in text:
+                    found += _values_in_config(text, each, filename.endswith(".json"))
+        if count > _CONFIG_LIMIT:
+            break
     if len(_VISIBLE) > 1024:
         _VISIBLE.clear()
     _VISIBLE[(root, name)] = found
+    return found
+
+
+def _copied_into(sources: list[str], name: str) -> list[str]:
+    """The names ``sources`` copy into ``name`` as they are: ``name = other``,
+    ``cfg.name = cfg.other`` (the last part of the name copied), in the order
+    met."""
+    import ast  # noqa: PLC0415 - only where a name heuristic asks
+
+    pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*=\s*[A-Za-z_][\w.]*\s*(?:#.*)?$", re.MULTILINE)
+    found: list[str] = []
+    for source in sources:
+        data = read_source(source)
+        if not data or name.encode() not in data or not pattern.search(data):
+            continue
+        try:
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+                continue
+            target, value = node.targets[0], node.value
+            named = target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else None
+            copied = value.id if isinstance(value, ast.Name) else value.attr if isinstance(value, ast.Attribute) else None
+            if named == name and copied and copied != name and copied not in found:
+                found.append(copied)
     return found
 
 
