@@ -132,7 +132,7 @@ import io
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -247,6 +247,8 @@ class _Reached(set):
         self.bodies: dict[str, set[str]] = {}  # file -> its bodies reached
         self.options: dict[str, list[str]] = {}  # option name -> the reached files declaring it
         self.sites: dict[tuple[str, str], list] = {}  # callee -> [(caller node, args, keywords)]
+        # attribute -> [(file, class.__init__, value)]: the ``self.<attribute> = <literal>`` of each reached __init__
+        self.init_sets: dict[str, list[tuple[str, str, Any]]] = {}
         self.indexed = 0  # how much of order the indexes hold
 
 
@@ -1251,6 +1253,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 for option in self.facts(path)["arguments"]:
                     reached.options.setdefault(option, []).append(path)
             reached.bodies.setdefault(path, set()).add(node[1])
+            if node[1].endswith(".__init__"):
+                for attribute, value in (self.facts(path)["bodies"].get(node[1]) or {}).get("sets", ()):
+                    reached.init_sets.setdefault(attribute, []).append((path, node[1], value))
             for callee, args, keywords in self._node_calls(node):
                 reached.sites.setdefault(callee, []).append((node, args, keywords))
         reached.indexed = len(order)
@@ -1340,13 +1345,15 @@ class Model:  # pylint: disable=too-many-instance-attributes
         -> (where, the value), when that is the only store of ``<key>`` anywhere in
         the files it reaches (``cfg.<key> = ...`` elsewhere, ``setattr``, a second
         class setting it: None, unsure)."""
-        found: list[tuple[str, Any]] = []
-        for path, body_name in nodes:
-            if not body_name.endswith(".__init__"):
-                continue
-            for attribute, value in (self.facts(path)["bodies"].get(body_name) or {}).get("sets", ()):
-                if attribute == key:
-                    found.append((f"{body_name[:-len('.__init__')]} ({os.path.relpath(path, self.root)})", value))
+        if isinstance(nodes, _Reached):  # indexed as the reach grew (a walk of every node per key took minutes)
+            self._index_reached(nodes)
+            setting = nodes.init_sets.get(key, ())
+        else:
+            setting = [(path, body_name, value) for path, body_name in nodes if body_name.endswith(".__init__")
+                       for attribute, value in (self.facts(path)["bodies"].get(body_name) or {}).get("sets", ())
+                       if attribute == key]
+        found = [(f"{body_name[:-len('.__init__')]} ({os.path.relpath(path, self.root)})", value)
+                 for path, body_name, value in setting]
         if len(found) != 1:
             return None
         store = _attribute_store(key)
@@ -3030,6 +3037,27 @@ def _gives_a_number(name: str) -> re.Pattern:
     return re.compile(rb"\b" + key + rb"\s*(?::[^=\n]*)?=" + number + rb"|[\"']" + key + rb"[\"']\s*:" + number)
 
 
+def _walk_spanning(tree: Any, lines: set[int]) -> Iterator[Any]:
+    """``ast.walk(tree)`` (breadth first, the same order) entering only the nodes
+    that span one of ``lines``: what is written on those lines, without a walk
+    of the whole tree (most of the time of a name heuristic on long files)."""
+    import ast  # noqa: PLC0415
+    from collections import deque  # noqa: PLC0415
+
+    def spans_a_line(node: ast.AST) -> bool:
+        first = getattr(node, "lineno", None)
+        if first is None:
+            return True  # (arguments, operators: no position of their own)
+        last = getattr(node, "end_lineno", None) or first
+        return any(first <= line <= last for line in lines)
+
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        todo.extend(child for child in ast.iter_child_nodes(node) if spans_a_line(child))
+        yield node
+
+
 # (path, name) -> the numbers its Python source gives that name, see _values_in_source
 _GIVEN: dict[tuple[str, str], tuple[float, ...]] = {}
 
@@ -3041,7 +3069,6 @@ def _numbers_given(data: bytes, name: str, lines: set[int]) -> tuple[float, ...]
     walk enters only the nodes that span one of them (every such name is on one:
     a walk of the whole tree took most of the time)."""
     import ast  # noqa: PLC0415 - only where a name heuristic asks
-    from collections import deque  # noqa: PLC0415
 
     try:
         tree = ast.parse(data)
@@ -3056,18 +3083,8 @@ def _numbers_given(data: bytes, name: str, lines: set[int]) -> tuple[float, ...]
             return float(node.value)
         return None
 
-    def spans_a_line(node: ast.AST) -> bool:
-        first = getattr(node, "lineno", None)
-        if first is None:
-            return True  # (arguments, operators: no position of their own)
-        last = getattr(node, "end_lineno", None) or first
-        return any(first <= line <= last for line in lines)
-
     found: list[float] = []
-    todo = deque([tree])  # breadth first, as ast.walk
-    while todo:
-        node = todo.popleft()
-        todo.extend(child for child in ast.iter_child_nodes(node) if spans_a_line(child))
+    for node in _walk_spanning(tree, lines):
         pairs: list[tuple[str | None, ast.AST | None]] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             arguments = node.args
@@ -3183,7 +3200,8 @@ def _copied_into(sources: list[str], name: str) -> list[str]:
             tree = ast.parse(data)
         except (SyntaxError, ValueError):
             continue
-        for node in ast.walk(tree):
+        lines = {data.count(b"\n", 0, match.start()) + 1 for match in pattern.finditer(data)}
+        for node in _walk_spanning(tree, lines):
             if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
                 continue
             target, value = node.targets[0], node.value
