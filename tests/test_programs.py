@@ -1330,3 +1330,18 @@ def test_values_a_source_gives_a_name(source: str, expected: list) -> None:
     path = f"/virtual/{abs(hash(source))}.py"
     assert sorted(_values_in_source(data, "dropout", path)) == sorted(expected)
     assert sorted(_values_in_source(data, "dropout", path)) == sorted(expected)  # the second time, as kept
+
+
+def test_a_registry_keyed_by_a_table_read_in_place_is_followed(tmp_path: Path) -> None:
+    # ``BUILDERS[INFO[name][0]]()``: the lookup's key is a table read whose parts nest
+    # (it crashed the model once: an edge holding a list)
+    zoo = dict(ZOO_BY_TABLE)
+    zoo["zoo/table.py"] = zoo["zoo/table.py"].replace(
+        "def build_model(name):\n    scale, chosen = model_info(name)\n    return BUILDERS[chosen]()\n",
+        "def build_model(name):\n    return BUILDERS[INFO[name][0]]()\n")
+    paths = _project(tmp_path, {**zoo, **TABLE_TRAIN})
+    lookups = programs.read_facts(Path(paths["zoo/table.py"]).read_bytes())["bodies"]["build_model"]["lookups"]
+    assert ["BUILDERS", ["table", "INFO", ["param", "name", "build_model"], [0]], "item"] in lookups
+    model = _model(tmp_path)
+    assert model.decision(paths["zoo/nets.py"], "Compiled").mode == mode.GRAPH
+    assert model.decision(paths["zoo/nets.py"], "Eager").mode == mode.PYNATIVE

@@ -231,6 +231,13 @@ _real = real_path  # (memoized realpath)
 # ---------------------------------------------------------------------------
 
 
+def _hashable(value: Any) -> Any:
+    """``value`` with every list a tuple, all the way down: a key spec as the facts
+    keep it (JSON lists, nested: ["table", name, ["opt", "model"], [0]]) made fit
+    to sit in an edge that is a dict key."""
+    return tuple(_hashable(item) for item in value) if isinstance(value, (list, tuple)) else value
+
+
 class _Reached(set):
     """The (file, body) pairs a program reaches, with the order they were
     reached in, and indexes of them that grow with it (Model._index_reached):
@@ -834,7 +841,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         for dotted, spec, kind in body.get("lookups", ()):
             target = self.resolve(path, dotted, local)
             if target is not None and (target[0] == "obj" or (kind == "getattr" and target[0] == "mod")):
-                out.append(("lookup", target, tuple(spec) if spec else None, path, body_name))
+                out.append(("lookup", target, _hashable(spec) if spec else None, path, body_name))
         for dotted, *_ in body.get("calls", ()):
             # REGISTRY.get(key), REGISTRY.build(cfg), Registry.get_instance(...): lookups too
             owner, _, method = dotted.rpartition(".")
@@ -1095,7 +1102,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         for callee, args, keywords, *_ in body.get("calls", ()):
             if callee == dotted:
                 spec = args[0] if args else next(iter(keywords.values()), None)
-                return tuple(spec) if spec else None
+                return _hashable(spec) if spec else None
         return None
 
     def _evaluate(self, spec: tuple | list | None, path: str, body_name: str, program: Program, reached: set, depth: int,  # noqa: C901, PLR0911, PLR0912
