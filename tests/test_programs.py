@@ -1345,3 +1345,15 @@ def test_a_registry_keyed_by_a_table_read_in_place_is_followed(tmp_path: Path) -
     model = _model(tmp_path)
     assert model.decision(paths["zoo/nets.py"], "Compiled").mode == mode.GRAPH
     assert model.decision(paths["zoo/nets.py"], "Eager").mode == mode.PYNATIVE
+
+
+def test_real_paths_of_relative_names_follow_the_working_folder(tmp_path: Path, monkeypatch) -> None:
+    # project.real_path memoizes: a relative name ("." of a run) must not keep the
+    # folder the first run was started from (a later run in another folder, a server)
+    from mslint.analysis.project import real_path  # noqa: PLC0415
+
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        monkeypatch.chdir(tmp_path / name)
+        assert real_path(".") == str((tmp_path / name).resolve())
+        assert real_path("x.py") == str((tmp_path / name / "x.py").resolve())
