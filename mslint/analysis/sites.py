@@ -781,27 +781,36 @@ def function_runs_only_in_init(func: nodes.FunctionDef) -> bool:
     complete, or the name is read any other way (passed on, stored, called elsewhere)."""
     if not isinstance(func.parent, nodes.Module):
         return False
-    modules = _modules_naming(func, {func.name})
-    if modules is None:
+    spelled = _spelled_like(func)
+    if spelled is None:
         return False
     calls = 0
+    for node in spelled:
+        if not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+            return False
+        frame = node.frame()
+        if not (isinstance(frame, nodes.FunctionDef) and frame.name == "__init__"
+                and isinstance(frame.parent, nodes.ClassDef)):
+            return False
+        calls += 1
+    return calls > 0
+
+
+def _spelled_like(func: nodes.FunctionDef) -> list[nodes.Name | nodes.Attribute] | None:
+    """Every ``func`` or ``<x>.func`` the project writes, in the modules naming it
+    (each file once); None when that search cannot be complete."""
+    modules = _modules_naming(func, {func.name})
+    if modules is None:
+        return None
+    found: list[nodes.Name | nodes.Attribute] = []
     seen: set = set()
     for module in modules:
         if module.file in seen:
             continue
         seen.add(module.file)
-        for node in astutil.module_nodes(module, (nodes.Name, nodes.Attribute)):
-            named = node.name if isinstance(node, nodes.Name) else node.attrname
-            if named != func.name:
-                continue
-            if not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
-                return False
-            frame = node.frame()
-            if not (isinstance(frame, nodes.FunctionDef) and frame.name == "__init__"
-                    and isinstance(frame.parent, nodes.ClassDef)):
-                return False
-            calls += 1
-    return calls > 0
+        found.extend(node for node in astutil.module_nodes(module, (nodes.Name, nodes.Attribute))
+                     if (node.name if isinstance(node, nodes.Name) else node.attrname) == func.name)
+    return found
 
 
 _TOP_LEVEL_DEPTH = 4
@@ -818,31 +827,23 @@ def function_runs_only_from_top_level(func: nodes.FunctionDef, depth: int = 0) -
     cannot be complete, or when the name is read any other way (passed on, stored)."""
     if not isinstance(func.parent, nodes.Module) or func.decorators is not None or depth > _TOP_LEVEL_DEPTH:
         return False
-    modules = _modules_naming(func, {func.name})
-    if modules is None:
+    spelled = _spelled_like(func)
+    if spelled is None:
         return False
     calls = 0
-    seen: set = set()
-    for module in modules:
-        if module.file in seen:
-            continue
-        seen.add(module.file)
-        for node in astutil.module_nodes(module, (nodes.Name, nodes.Attribute)):
-            named = node.name if isinstance(node, nodes.Name) else node.attrname
-            if named != func.name:
-                continue
-            names = _names_function(node, func)
-            if names is False:
-                continue  # another object of that name (another script's own main())
-            if names is None or not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
-                return False  # unsure what it names, or passed on, stored
-            frame = node.frame()
-            if frame is func:
-                return False  # a recursive call: not followed
-            if not isinstance(frame, nodes.Module) and not (
-                    isinstance(frame, nodes.FunctionDef) and function_runs_only_from_top_level(frame, depth + 1)):
-                return False
-            calls += 1
+    for node in spelled:
+        names = _names_function(node, func)
+        if names is False:
+            continue  # another object of that name (another script's own main())
+        if names is None or not (isinstance(node.parent, nodes.Call) and node.parent.func is node):
+            return False  # unsure what it names, or passed on, stored
+        frame = node.frame()
+        if frame is func:
+            return False  # a recursive call: not followed
+        if not isinstance(frame, nodes.Module) and not (
+                isinstance(frame, nodes.FunctionDef) and function_runs_only_from_top_level(frame, depth + 1)):
+            return False
+        calls += 1
     return calls > 0
 
 
