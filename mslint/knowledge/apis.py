@@ -1554,6 +1554,43 @@ for _name, _function, _torch, _operand in (("Softmax", "softmax", "torch.nn.Soft
             instead=f"build the primitive with the axis and call it on the {'tensors' if _operand == 'xs' else 'tensor'}, "
                     f"ops.{_name}(axis=...)({_operand}), or call ops.{_function}({_operand}, axis=...)")},
     )
+# ops.Concat(axis=0) likewise: ops.Concat((a, b), dim=1) for torch.cat((a, b), dim=1).
+TORCH_KEYWORD_APIS["mindspore.ops.Concat"] = TorchKeywordApi(
+    "torch.cat",
+    {"dim": TorchKeyword(
+        instead="build the primitive with the axis and call it on the tensors, ops.Concat(axis=...)(xs), "
+                "or call ops.cat(xs, axis=...)")},
+)
+# The reduction primitives take only keep_dims when built; the axis goes to the call
+# (ops.ReduceMean(keep_dims=True)(x, 1)). Ported code writes PyTorch's keepdim and dim
+# (torch.mean(x, dim=1, keepdim=True)): TypeError when the primitive is built.
+for _name, _torch, _function in (("ReduceMean", "torch.mean", "mean"), ("ReduceSum", "torch.sum", "sum"),
+                                 ("ReduceMax", "torch.amax", "amax"), ("ReduceMin", "torch.amin", "amin"),
+                                 ("ReduceProd", "torch.prod", "prod"), ("ReduceAll", "torch.all", "all"),
+                                 ("ReduceAny", "torch.any", "any")):
+    TORCH_KEYWORD_APIS[f"mindspore.ops.{_name}"] = TorchKeywordApi(
+        _torch,
+        {**_renames(keepdim="keep_dims"),
+         "dim": TorchKeyword(
+             instead=f"build the primitive with keep_dims only and give the axis to the call, "
+                     f"ops.{_name}(keep_dims=...)(x, axis), or call ops.{_function}(x, axis=...)")},
+    )
+# ArgMaxWithValue/ArgMinWithValue (torch.max(x, dim, keepdim) and torch.min's
+# (values, indices) form) and Argmax/Argmin take the axis when built: a rename.
+for _name, _torch in (("ArgMaxWithValue", "torch.max"), ("ArgMinWithValue", "torch.min")):
+    TORCH_KEYWORD_APIS[f"mindspore.ops.{_name}"] = TorchKeywordApi(_torch, _renames(dim="axis", keepdim="keep_dims"))
+for _name, _torch in (("Argmax", "torch.argmax"), ("Argmin", "torch.argmin")):
+    TORCH_KEYWORD_APIS[f"mindspore.ops.{_name}"] = TorchKeywordApi(_torch, _renames(dim="axis"))
+# ops.var/ops.std(input, axis, ddof, keepdims): PyTorch's older overload
+# torch.var(x, dim, unbiased, keepdim) is still what ported code writes; unbiased
+# is no parameter of MindSpore's (TypeError). The generated data covers the rest.
+for _name in ("var", "std"):
+    TORCH_KEYWORD_APIS[f"mindspore.ops.{_name}"] = TorchKeywordApi(
+        f"torch.{_name}",
+        {"unbiased": TorchKeyword(
+            instead="write ddof=1 for PyTorch's unbiased=True (its default), ddof=0 for unbiased=False")},
+        call="calling it",
+    )
 for _name in ("LSTM", "GRU", "RNN", "LSTMCell", "GRUCell", "RNNCell"):
     TORCH_KEYWORD_APIS[f"mindspore.nn.{_name}"] = TorchKeywordApi(f"torch.nn.{_name}", _renames(bias="has_bias"))
 for _name, _torch in (

@@ -30,6 +30,7 @@ BASE_ARGUMENTS: dict[str, dict] = {
     "Momentum": {**_OPTIMIZER, "learning_rate": 0.1, "momentum": 0.9},
     "Lamb": {**_OPTIMIZER, "learning_rate": 0.1},
     "Threshold": {"threshold": 0.1, "value": 20.0},
+    **{name: {"input": "TENSOR"} for name in ("var", "std")},  # functions: called on a tensor
     **{name: {"in_channels": 3, "out_channels": 4, "kernel_size": 3}
        for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose")},
     **{name: {"num_features": 4} for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm",
@@ -43,7 +44,8 @@ TORCH_VALUES: dict[str, object] = {
     "lr": 0.1, "bias": False, "groups": 1, "eps": 1e-5, "dim": 1, "nesterov": True, "amsgrad": True,
     "alpha": 0.9, "negative_slope": 0.1, "num_parameters": 1, "init": 0.25, "initial_accumulator_value": 0.1,
     "inplace": True, "size_average": True, "reduce": True, "track_running_stats": False,
-    "elementwise_affine": True, "betas": (0.9, 0.999), "padding_mode": "zeros",
+    "elementwise_affine": True, "betas": (0.9, 0.999), "padding_mode": "zeros", "keepdim": True,
+    "unbiased": False,
 }
 
 KEYWORD_HARNESS = '''
@@ -68,7 +70,11 @@ def find_init(func, depth=0):
     return func
 
 def accepted(cls):
-    """Keyword names the constructor takes, and whether it also takes **kwargs."""
+    """Keyword names the constructor (or the function) takes, and whether it also takes **kwargs."""
+    if not inspect.isclass(cls):
+        params = list(inspect.signature(cls).parameters.values())
+        return ([p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)],
+                any(p.kind == p.VAR_KEYWORD for p in params))
     for klass in cls.__mro__:
         init = klass.__dict__.get("__init__")
         if init is None:
@@ -79,16 +85,24 @@ def accepted(cls):
             return named, any(p.kind == p.VAR_KEYWORD for p in params)
     return [], True
 
+BOOLEAN_OVERLOAD_KEYWORDS = {"unbiased"}
+
 def torch_accepts(qname, keyword):
     module, name = qname.rsplit(".", 1)
     cls = getattr(importlib.import_module(module), name)
     if not inspect.isclass(cls):  # torch.stack: a builtin, documented by its signature lines
         from mslint.knowledge.mapping.measure import signatures
-        return any(p[0] == keyword for params in signatures(qname)[1] or () for p in params)
+        if any(p[0] == keyword for params in signatures(qname)[1] or () for p in params):
+            return True
+        # overloads no signature shows (torch.var(x, dim, unbiased, keepdim)): call it
+        if keyword in BOOLEAN_OVERLOAD_KEYWORDS:
+            return attempt(lambda: cls(torch.ones(2, 3), **{keyword: False}))[0] == "ok"
+        return False
     return keyword in accepted(cls)[0]
 
 def build(cls, kwargs):
-    kwargs = {k: (PARAMS if v == "PARAMS" else v) for k, v in kwargs.items()}
+    values = {"PARAMS": PARAMS, "TENSOR": Tensor(np.ones((2, 3), np.float32))}
+    kwargs = {k: values.get(v, v) if isinstance(v, str) else v for k, v in kwargs.items()}
     return attempt(lambda: type(cls(**kwargs)).__name__)
 '''
 
