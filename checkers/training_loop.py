@@ -17,6 +17,7 @@ Measured on MindSpore 2.10 (FACTS.md, tests/oracle/test_training_loop.py):
 from __future__ import annotations
 
 import difflib
+import re
 from typing import TYPE_CHECKING
 
 from astroid import nodes
@@ -530,6 +531,11 @@ class TrainingLoopChecker(BaseChecker):
                     continue  # the sum of outputs differentiated on purpose: a derivatives tutorial trains nothing
                 if _gradients_never_applied(node):
                     return  # computed and printed, never applied: nothing trains on the sum
+                if _independent_loss_terms(value, func):
+                    # ``return reconst_loss, kl_div``: every output is a loss term and none
+                    # is built from another, so their sum is the objective (a VAE's ELBO,
+                    # PPO's actor loss plus entropy bonus) more likely than a slip
+                    continue
                 if _outputs_are_the_loss_terms(value, carried, func) and _summed_loss_harm(node) is None:
                     # ``loss = mse + vb; return loss, mse, vb``: the sum is 2 * loss, and every
                     # optimizer the gradients reach steps the same on a scaled gradient (measured)
@@ -1907,6 +1913,68 @@ def _outputs_are_the_loss_terms(value: nodes.Tuple, carried: list[nodes.NodeNG],
     if len(later) != 1:  # the sum's own assignment only: nothing changes a term or the loss after it
         return False
     return sorted(term.name for term in terms) == sorted(elt.name for elt in carried)
+
+
+# What names a scalar loss term: reconst_loss, kl_div, entropy_loss, aux_loss, ...
+_LOSS_TERM_NAME = re.compile(r"loss|(^|_)kl(_|$|d)|criterion", re.IGNORECASE)
+# Calls that reduce a tensor to one number when given the tensor alone.
+_FULL_REDUCTIONS = frozenset({"mindspore.ops.mean", "mindspore.ops.sum", "mindspore.ops.binary_cross_entropy",
+                              "mindspore.ops.cross_entropy", "mindspore.ops.mse_loss", "mindspore.ops.l1_loss",
+                              "mindspore.ops.kl_div", "mindspore.ops.nll_loss", "mindspore.ops.smooth_l1_loss",
+                              "mindspore.ops.binary_cross_entropy_with_logits"})
+_FULL_REDUCTION_METHODS = frozenset({"mean", "sum"})
+
+
+def _independent_loss_terms(value: nodes.Tuple, func: nodes.NodeNG) -> bool:
+    """``return reconst_loss, kl_div`` (each output a named loss term or a tensor reduced
+    to one number, none computed from another output): the author sums the terms on
+    purpose, and has_aux=True would drop all but the first from training."""
+    if isinstance(func, nodes.Lambda) or not all(isinstance(elt, nodes.Name) for elt in value.elts):
+        return False
+    names = [elt.name for elt in value.elts]
+    if len(set(names)) != len(names):
+        return False
+    line = value.lineno or 0
+    for name in names:
+        assigned = training_code.last_assignment_before(func, name, line)
+        if assigned is None or not (_LOSS_TERM_NAME.search(name) or _reduced_to_one_number(assigned)):
+            return False
+        if (set(names) - {name}) & _names_feeding(func, assigned, line):
+            return False  # ``loss = ce + beta * vq; return loss, vq``: vq counted twice
+    return True
+
+
+def _reduced_to_one_number(expr: nodes.NodeNG) -> bool:
+    """``ops.sum(t)``, ``t.mean()``, ``-0.5 * ops.sum(...)``: one number from a tensor."""
+    if isinstance(expr, nodes.UnaryOp) and expr.op == "-":
+        return _reduced_to_one_number(expr.operand)
+    if isinstance(expr, nodes.BinOp) and expr.op in ("*", "/"):
+        constant = (nodes.Const, nodes.Attribute, nodes.Name)
+        if isinstance(expr.left, constant) and not isinstance(expr.right, constant):
+            return _reduced_to_one_number(expr.right)
+        if isinstance(expr.right, constant):
+            return _reduced_to_one_number(expr.left)
+        return False
+    if not isinstance(expr, nodes.Call) or expr.keywords and any(kw.arg in ("axis", "dim") for kw in expr.keywords):
+        return False
+    if isinstance(expr.func, nodes.Attribute) and expr.func.attrname in _FULL_REDUCTION_METHODS and not expr.args:
+        return True
+    qname = resolve.call_name(expr)
+    if qname in ("mindspore.ops.mean", "mindspore.ops.sum"):
+        return len(expr.args) == 1
+    return qname in _FULL_REDUCTIONS and not any(
+        kw.arg == "reduction" and isinstance(kw.value, nodes.Const) and kw.value.value == "none" for kw in expr.keywords)
+
+
+def _names_feeding(func: nodes.NodeNG, expr: nodes.NodeNG, line: int, depth: int = 0) -> set[str]:
+    """The local names ``expr`` reads, and those their assignments above ``line`` read (4 steps)."""
+    found = {name.name for name in expr.nodes_of_class(nodes.Name)}
+    if depth < 4:
+        for name in list(found):
+            assigned = training_code.last_assignment_before(func, name, line)
+            if assigned is not None and assigned is not expr:
+                found |= _names_feeding(func, assigned, line, depth + 1)
+    return found
 
 
 def _inert_layer(call: nodes.Call, qname: str, built_by: nodes.Call | None = None) -> bool:
