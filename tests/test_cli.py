@@ -150,8 +150,10 @@ def test_exclude(project: Path, capsys: pytest.CaptureFixture) -> None:
     shutil.copy(project / "bad.py", project / "legacy" / "old.py")
     (project / ".venv" / "lib").mkdir(parents=True)
     shutil.copy(project / "bad.py", project / ".venv" / "lib" / "site.py")
+    (project / ".history" / "pkg").mkdir(parents=True)  # VS Code Local History's copies
+    shutil.copy(project / "bad.py", project / ".history" / "pkg" / "bad_20240101.py")
     found = {path for path, _, _ in findings_of(capsys, ".")[1]}
-    assert found == {"bad.py", "legacy/old.py"}  # .venv is never walked into
+    assert found == {"bad.py", "legacy/old.py"}  # .venv and .history are never walked into
     write_config(project, 'exclude = ["legacy/"]\n')
     assert {path for path, _, _ in findings_of(capsys, ".")[1]} == {"bad.py"}
     # an excluded file named on the command line (as pre-commit does) is skipped too

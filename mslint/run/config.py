@@ -56,6 +56,7 @@ DEFAULT_EXCLUDE = (
     ".eggs",
     ".git",
     ".hg",
+    ".history",  # VS Code's Local History: a timestamped copy of every file saved
     ".ipynb_checkpoints",
     ".mypy_cache",
     ".nox",
