@@ -3220,12 +3220,16 @@ def _copied_into(sources: list[str], name: str) -> list[str]:
 
 
 _PINS: dict[tuple[str, str], str | None] = {}
+# Files that mark a repository's top folder, where the search for a pin stops.
+_REPOSITORY_TOP = frozenset({".git", "pyproject.toml", "setup.py", "setup.cfg"})
 
 
 def pinned_version(path: str | None, package: str) -> str | None:
     """The version of ``package`` the project of ``path`` pins exactly
     (``mindnlp==0.1.1`` in a requirements*.txt in the file's folder or one
-    above it, up to the project root); None when none does."""
+    above it, up to the project root, or past it up to the repository's top: a
+    folder holding .git, pyproject.toml, setup.py or setup.cfg); None when none
+    does. Names compare as pip compares them: ``mindspore_gpu`` is ``mindspore-gpu``."""
     if not path:
         return None
     real = _real(path)
@@ -3234,7 +3238,8 @@ def pinned_version(path: str | None, package: str) -> str | None:
     if key in _PINS:
         return _PINS[key]
     root = project_root(real)
-    pattern = re.compile(rf"^\s*{re.escape(package)}\s*==\s*([\w.]+)", re.IGNORECASE | re.MULTILINE)
+    spelled = "[-_.]+".join(re.escape(part) for part in re.split(r"[-_.]+", package))
+    pattern = re.compile(rf"^\s*{spelled}\s*==\s*([\w.]+)", re.IGNORECASE | re.MULTILINE)
     found = None
     current = folder
     for _ in range(12):
@@ -3252,8 +3257,10 @@ def pinned_version(path: str | None, package: str) -> str | None:
                 if match:
                     found = match.group(1)
                     break
-        if found is not None or current == root or len(current) <= len(root):
+        if found is not None:
             break
+        if (current == root or len(current) <= len(root)) and any(name in _REPOSITORY_TOP for name in names):
+            break  # the project root and the repository's top: nothing above is the project's
         parent = os.path.dirname(current)
         if parent == current:
             break
