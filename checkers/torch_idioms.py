@@ -497,7 +497,8 @@ class TorchIdiomsChecker(BaseChecker):
             or (qname.startswith(tuple(p + "." for p in apis.TORCH_LAYER_PACKAGES)) and last[:1].isupper())
             or (_root(qname) in apis.TORCH_LAYER_LIBRARIES and last[:1].isupper())
         )
-        if builds_torch_object and self._in_cell(node, analysis) and not _host_interop(node):
+        if builds_torch_object and self._in_cell(node, analysis) and not _host_interop(node) \
+                and not _converted_before_return(node):
             self._report(
                 node,
                 args=(
@@ -591,6 +592,32 @@ def _host_interop(call: nodes.Call) -> bool:
     if not all(_host_side(value, 0) for value in data):
         return False
     return _kept_out_of_mindspore(call, method)
+
+
+def _converted_before_return(call: nodes.Call) -> bool:
+    """``self.edges = torch.zeros(n).long()`` in a Cell method no graph compiles (the
+    caller checks that), filled with torch, then rebound to ``ms.Tensor(self.edges.numpy())``
+    further down the method's own body, before any return: the Cell keeps a MindSpore
+    tensor and the torch value was scratch. Not when the attribute meets MindSpore
+    (a MindSpore call, a call on self) while it holds the torch value."""
+    method = call.frame()
+    statement = call.statement()
+    if not isinstance(method, nodes.FunctionDef) or not isinstance(statement, nodes.Assign) \
+            or statement.parent is not method or len(statement.targets) != 1:
+        return False
+    attr = astutil.self_attribute(statement.targets[0])
+    if attr is None:
+        return False
+    for later in method.body[method.body.index(statement) + 1:]:
+        if isinstance(later, nodes.Return) or isinstance(later, (nodes.FunctionDef, nodes.ClassDef)):
+            return False
+        if isinstance(later, nodes.Assign) and len(later.targets) == 1 \
+                and astutil.self_attribute(later.targets[0]) == attr:
+            return isinstance(later.value, nodes.Call) and resolve.call_name(later.value) in apis.TENSOR_CONSTRUCTORS
+        if any(astutil.self_attribute(read) == attr and _meets_mindspore(read, set())
+               for read in later.nodes_of_class(nodes.Attribute)):
+            return False
+    return False
 
 
 def _host_side(expr: nodes.NodeNG, depth: int) -> bool:
