@@ -8,7 +8,8 @@ with or without arguments, legacy ``ms_function``), functions passed to
 ``ms.jit(fn)``, and the methods and module functions they call, transitively
 within the module. Differentiated code: functions and Cells passed to
 ``ms.grad``, ``ms.value_and_grad``, ``ops.GradOperation()(...)``,
-``nn.TrainOneStepCell``, ``nn.WithLossCell``, and what they call.
+``nn.TrainOneStepCell``, ``nn.WithLossCell``, ``Model(net, loss_fn, optimizer)``
+with an optimizer, and what they call.
 
 The analysis is computed once per module and shared by every checker. Calls
 from graph code into other modules of the user's project are recorded
@@ -41,6 +42,16 @@ TRAINING, EXPORT, INFERENCE = "training", "export", "inference"
 
 
 _CLOSURE_NODES = (nodes.Call, nodes.FunctionDef, nodes.Lambda)
+
+
+def _trains(call: nodes.Call, qname: str) -> bool:
+    """``Model(net, loss_fn, optimizer)`` with an optimizer: Model.train differentiates
+    ``net`` with respect to the weights (WithLossCell and TrainOneStepCell inside)."""
+    if qname not in apis.TRAINING_MODEL_CLASSES:
+        return False
+    optimizer = astutil.argument(call, *apis.TRAINING_MODEL_OPTIMIZER)
+    return optimizer is not None and optimizer is not astutil.UNKNOWN and not (
+        isinstance(optimizer, nodes.Const) and optimizer.value is None)
 
 
 def _wrappers(func: nodes.NodeNG) -> list[nodes.FunctionDef]:
@@ -89,6 +100,7 @@ _ROOT_CALL_NAMES = frozenset(
     qname.rsplit(".", 1)[-1]
     for qname in (
         apis.JIT_DECORATORS | apis.GRAD_FUNCTIONS | apis.GRAD_WRAPPER_CELLS | apis.GRAD_OPERATION_FACTORIES
+        | apis.TRAINING_MODEL_CLASSES
     )
 )
 
@@ -406,7 +418,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
             self._mark_callable(call.args[0], GRAPH)
             for func in self.callable_targets(call.args[0]):
                 self._jit_root(func, call)
-        elif qname in apis.GRAD_FUNCTIONS or qname in apis.GRAD_WRAPPER_CELLS:
+        elif qname in apis.GRAD_FUNCTIONS or qname in apis.GRAD_WRAPPER_CELLS or _trains(call, qname):
             self._mark_callable(call.args[0], DIFFERENTIATED)
             for func in self.callable_targets(call.args[0]):
                 self.grad_calls.setdefault(func, []).append(call)
@@ -651,7 +663,7 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         if not calls:
             return False
         for call in calls:
-            if resolve.call_name(call) in apis.GRAD_WRAPPER_CELLS:
+            if resolve.call_name(call) in apis.GRAD_WRAPPER_CELLS | apis.TRAINING_MODEL_CLASSES:
                 continue
             position = astutil.argument(call, 1, "grad_position")
             if not (isinstance(position, nodes.Const) and position.value is None):

@@ -127,6 +127,12 @@ GRAD_WRAPPER_CELLS: frozenset[str] = frozenset(
     }
 )
 
+# Model(network, loss_fn, optimizer): given an optimizer, Model.train wraps the network
+# in WithLossCell and TrainOneStepCell and differentiates it with respect to the
+# weights, as those wrappers do. (position, keyword) of the optimizer.
+TRAINING_MODEL_CLASSES: frozenset[str] = frozenset({"mindspore.Model", "mindspore.train.Model"})
+TRAINING_MODEL_OPTIMIZER = (2, "optimizer")
+
 # Cell base classes: anything exported by these packages with a capitalised name
 # is an nn.Cell, except the classes below.
 # (mindnlp.injection.nn: the layers mindnlp's injection puts in mindspore.nn's

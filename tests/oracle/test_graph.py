@@ -1405,3 +1405,33 @@ report(labels=same(grads(with_numpy, x, label), grads(with_ops, x, label)),
        output_zero=all(np.abs(g).sum() == 0 for g in grads(output_numpy, x, target)))
 ''')
     assert result == {"labels": True, "floats": True, "output_zero": True}, result
+
+
+def test_ms_asnumpy_in_graph_pynative_model_train_differentiates_the_network(run_snippet):
+    """PyNative: Model(net, loss_fn, optimizer).train wraps the network and differentiates
+    it; a host copy of a value the weights computed leaves the layer before it untrained,
+    where the ops version trains it. Model without an optimizer trains nothing."""
+    result = run_snippet('''
+pynative_mode()
+import mindspore.dataset as ds
+from mindspore.train import Model
+class HostActivation(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 4, weight_init="ones")
+    def construct(self, x):
+        return Tensor(np.tanh(self.fc(x).asnumpy()), ms.float32)
+class OpsActivation(HostActivation):
+    def construct(self, x):
+        return ops.tanh(self.fc(x))
+def moved(net):
+    data = ds.NumpySlicesDataset({"x": np.ones((4, 4), np.float32) * 0.1,
+                                  "y": np.zeros((4, 4), np.float32)}, shuffle=False).batch(2)
+    before = net.fc.weight.asnumpy().copy()
+    model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.5))
+    model.train(1, data, dataset_sink_mode=False)
+    return float(np.abs(net.fc.weight.asnumpy() - before).sum())
+report(copied=moved(HostActivation()), ops=moved(OpsActivation()))
+''')
+    assert result["copied"] == 0.0
+    assert result["ops"] > 0
