@@ -781,6 +781,26 @@ def test_the_project_root(tmp_path: Path) -> None:
     assert found == str((tmp_path / "repo" / ".cache" / "lib").resolve())
 
 
+def test_a_repository_whose_top_folder_is_a_package_is_its_own_project(tmp_path: Path) -> None:
+    """A model-zoo copy with an __init__.py beside its train.py and requirements.txt,
+    cloned beside other checkouts: the programs in sight are its own, not those of the
+    folder holding every checkout (which made one repository read 1,400 files)."""
+    for name in ("zoo/__init__.py", "zoo/train.py", "zoo/src/__init__.py", "zoo/src/net.py", "other/train.py"):
+        (tmp_path / "checkouts" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "checkouts" / name).write_text("")
+    net = str(tmp_path / "checkouts" / "zoo" / "src" / "net.py")
+    beside = str((tmp_path / "checkouts").resolve())
+    assert programs.project_root(net) == beside  # nothing says the package is a repository
+    (tmp_path / "checkouts" / "zoo" / "requirements.txt").write_text("mindspore\n")
+    programs._repository_top.cache_clear()
+    assert programs.project_root(net) == str((tmp_path / "checkouts" / "zoo").resolve())
+    assert programs.project_root(net, [str(tmp_path / "checkouts" / "zoo")]) == str((tmp_path / "checkouts" / "zoo").resolve())
+    # a folder above with scripts of its own uses the package: it stays the project
+    (tmp_path / "checkouts" / "run.py").write_text("")
+    programs._repository_top.cache_clear()
+    assert programs.project_root(net) == beside
+
+
 def test_a_project_nothing_marks_is_bounded_by_the_folder_named(tmp_path: Path, capsys, monkeypatch) -> None:
     # an unpacked archive of sub-projects (no .git): a sub-project's scripts and the
     # model they build sit in sibling folders without packages

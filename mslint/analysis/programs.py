@@ -202,7 +202,40 @@ def project_root(path: str, folders: Iterable[str] = ()) -> str:
             break
         folder = parent
     above_package = package_root(real)
-    return outermost if outermost and len(outermost) < len(above_package) else above_package
+    if outermost and len(outermost) < len(above_package):
+        return outermost
+    top = _top_package(real, above_package)
+    if top is not None and _repository_top(top, above_package):
+        return top  # a repository whose own top folder has an __init__.py: its siblings are not the project
+    return above_package
+
+
+# Files that mark a folder as a repository's top when it is also a package (model
+# zoo copies ship an __init__.py beside train.py and requirements.txt).
+_REPOSITORY_FILES = ("requirements", "readme", "license", ".gitignore")
+
+
+def _top_package(real: str, above_package: str) -> str | None:
+    """The top package folder holding ``real`` (the folder right below ``above_package``)."""
+    relative = os.path.relpath(os.path.dirname(real), above_package)
+    if relative in (".", "") or relative.startswith(".."):
+        return None
+    return os.path.join(above_package, relative.split(os.sep, 1)[0])
+
+
+@functools.lru_cache(maxsize=256)
+def _repository_top(top: str, above_package: str) -> bool:
+    """The top package folder ``top`` is a repository's top folder (its requirements,
+    README, LICENSE or .gitignore are there) and the folder above it has no Python
+    file of its own: the folder above only holds it beside other checkouts."""
+    try:
+        inside = os.listdir(top)
+        beside = os.listdir(above_package)
+    except OSError:
+        return False
+    if any(name.endswith(".py") for name in beside):
+        return False
+    return any(name.lower().startswith(_REPOSITORY_FILES) for name in inside)
 
 
 def python_files(root: str, extra: Iterable[str] = ()) -> list[str]:
