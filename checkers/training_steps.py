@@ -12,6 +12,8 @@ Measured on MindSpore 2.10 (tests/oracle/test_training_steps.py):
   (Dropout masks) unseeded: two runs differ; ``mindspore.set_seed`` makes them equal.
 - Gradient accumulation ported literally (``optimizer(grads)`` every k steps, grads
   the last micro-batch's) trains on the last micro-batch alone.
+- A function differentiated with respect to the weights that is given the network's
+  output (``logits = net(x); grad_fn(logits, y)``) and calls no layer gives zero gradients.
 """
 
 from __future__ import annotations
@@ -72,6 +74,15 @@ class TrainingStepChecker(BaseChecker):
             "Gradient accumulation ported literally: grads = grad_fn(...) in a loop, optimizer(grads) under "
             "if (i + 1) % k == 0, and grads never added up.",
         ),
+        "E8115": (
+            "%s differentiates %s with respect to the weights, but %s calls no layer that holds weights: the "
+            "network ran before it (%s, line %d) and came in as its input, so every weight gradient is 0; "
+            "call the network inside %s and pass it the network's inputs",
+            "ms-network-outside-grad-fn",
+            "grad/value_and_grad with weights of a function that calls no layer holding weights, called with "
+            "the output of the network computed before the call (logits = net(x); grad_fn(logits, y)): "
+            "every weight gradient is 0.",
+        ),
     }
 
     def __init__(self, linter: PyLinter) -> None:
@@ -83,7 +94,7 @@ class TrainingStepChecker(BaseChecker):
 
     @only_required_for_messages(
         "ms-aux-before-loss", "ms-weight-decay-on-all-parameters", "ms-seed-without-mindspore",
-        "ms-grad-of-network-output",
+        "ms-grad-of-network-output", "ms-network-outside-grad-fn",
     )
     def visit_call(self, node: nodes.Call) -> None:
         if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
@@ -98,6 +109,8 @@ class TrainingStepChecker(BaseChecker):
             if training_code.given(weights):
                 self._check_bare(node, astutil.argument(node, 0, "fn"), "pass a function that returns the loss "
                                  "(or nn.WithLossCell(net, loss_fn))")
+                if self.linter.is_message_enabled("ms-network-outside-grad-fn"):
+                    self._check_network_outside(node, qname)
         elif qname in guide.REDUCING_TRAIN_CELLS:
             self._check_bare(node, astutil.argument(node, 0, "network"),
                              f"wrap it first: {spelled(node.func)}(nn.WithLossCell(net, loss_fn), optimizer)")
@@ -108,6 +121,27 @@ class TrainingStepChecker(BaseChecker):
             self._check_weight_decay(node, qname)
         if qname in guide.OTHER_SEED_CALLS:
             self._check_seed(node, qname)
+
+    # -- ms-network-outside-grad-fn ----------------------------------------------
+    def _check_network_outside(self, node: nodes.Call, qname: str) -> None:
+        fn = astutil.argument(node, 0, "fn")
+        if fn is None or fn is astutil.UNKNOWN:
+            return
+        targets = scope.analysis(node.root()).callable_targets(fn)
+        if len(targets) != 1 or not isinstance(targets[0], nodes.FunctionDef) or targets[0].is_method():
+            return
+        func = targets[0]
+        if not _holds_no_weights(func):
+            return
+        found = _network_output_given(node)
+        if found is None:
+            return
+        site, network_call = found
+        self.add_message(
+            "ms-network-outside-grad-fn", node=node,
+            args=(f"{spelled(node.func)}({func.name}, ...)", func.name, func.name, network_call.as_string(),
+                  network_call.lineno or 0, func.name),
+        )
 
     # -- ms-aux-before-loss -----------------------------------------------------
     def _check_aux(self, node: nodes.Call, qname: str) -> None:
@@ -719,3 +753,65 @@ def _used_elsewhere(loop: nodes.For, grads: str, assign: nodes.Assign, step: nod
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(TrainingStepChecker(linter))
+
+
+def _holds_no_weights(func: nodes.FunctionDef) -> bool:
+    """Every name ``func`` reads is its own (a parameter, a local), a builtin, a
+    MindSpore module or function, or a module-level loss built from a MindSpore or
+    loss-named class: nothing in it holds a trainable weight."""
+    own = set(func.argnames())
+    for name in func.nodes_of_class(nodes.Name):
+        if name.name in own:
+            continue
+        scope_of, bindings = name.lookup(name.name)
+        if scope_of is func or (bindings and all(binding.scope() is func for binding in bindings)):
+            continue  # a local of func
+        if not bindings:
+            if name.name in _BUILTIN_NAMES:
+                continue
+            return False
+        qname = resolve.qualified_name(name) or ""
+        if qname.startswith("mindspore.") and not resolve.is_cell_qname(qname) or qname == "mindspore":
+            continue  # ops, nn, ms.Tensor, ops.mean: no weights
+        if training_code.is_loss_cell(name) and training_code.network_class(name) is None:
+            continue  # loss_fn = nn.CrossEntropyLoss()
+        return False
+    return True
+
+
+_BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
+
+
+def _network_output_given(grad_call: nodes.Call) -> tuple[nodes.Call, nodes.Call] | None:
+    """A call of the function ``grad_call`` made (``grad_fn = value_and_grad(...)``)
+    given, positionally, a name last assigned a network's output (``logits = net(x)``):
+    (that call, the network call)."""
+    statement = grad_call.parent
+    if not (isinstance(statement, nodes.Assign) and statement.value is grad_call and len(statement.targets) == 1
+            and isinstance(statement.targets[0], nodes.AssignName)):
+        return None
+    name = statement.targets[0].name
+    for call in grad_call.root().nodes_of_class(nodes.Call):
+        if not (isinstance(call.func, nodes.Name) and call.func.name == name):
+            continue
+        bindings = call.func.lookup(name)[1]
+        if statement.targets[0] not in bindings:
+            continue
+        for argument in call.args:
+            if not isinstance(argument, nodes.Name):
+                continue
+            assign = values.reaching_assignment(argument)
+            value = getattr(assign, "value", None)
+            if isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute)) \
+                    and _is_network(value.func):
+                return call, value
+    return None
+
+
+def _is_network(callee: nodes.NodeNG) -> bool:
+    """``callee`` holds a Cell with weights: a user Cell class's instance, or a
+    mindspore.nn layer that is no loss."""
+    if training_code.network_class(callee) is not None:
+        return not training_code.is_loss_cell(callee)
+    qname = training_code.constructed_qname(callee)
+    return qname is not None and qname in apis.LAYERS_WITH_PARAMETER_ATTRIBUTES

@@ -271,6 +271,8 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-grad-of-network-output", "E8113", _TRAINING_STEPS, "training_steps", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-accumulation-last-gradient-only", "E8114", _TRAINING_STEPS, "training_steps",
              unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-network-outside-grad-fn", "E8115", _TRAINING_STEPS, "training_steps",
+             unconfirmed=_TRAINING_SETUP),
     # -- issue 25: PyTorch names that fail in MindSpore (82xx) --
     RuleSpec("ms-torch-class-name", "E8201", _MIGRATION_API, "migration_api", unconfirmed=_LOUD,
              fix=Fix("nn.Module -> nn.Cell, nn.Sequential -> nn.SequentialCell, nn.ModuleList -> nn.CellList, "

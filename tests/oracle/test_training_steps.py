@@ -239,3 +239,36 @@ report(naive=run(False), fixed=run(True), last_only=last_only())
 ''')
     assert result["naive"] == pytest.approx(result["last_only"]), result
     assert result["fixed"] != pytest.approx(result["naive"]), result
+
+
+def test_ms_network_outside_grad_fn_gives_zero_weight_gradients(run_snippet):
+    """logits = net(x) computed before, then value_and_grad(loss_of, None, weights)
+    (loss_of(logits, y) = loss_fn(logits, y)): the loss is right and every weight
+    gradient is 0, in PyNative and GRAPH_MODE; the network called inside the function
+    gives the true gradients."""
+    result = run_snippet('''
+def gradients():
+    ms.set_seed(1)
+    net = nn.Dense(4, 2)
+    loss_fn = nn.MSELoss()
+    optimizer = nn.SGD(net.trainable_params(), 0.1)
+    def loss_of(logits, y):
+        return loss_fn(logits, y)
+    def forward(x, y):
+        return loss_fn(net(x), y)
+    x = Tensor(np.ones((2, 4), np.float32))
+    y = Tensor(np.zeros((2, 2), np.float32))
+    logits = net(x)
+    outside, grads = ms.value_and_grad(loss_of, None, optimizer.parameters)(logits, y)
+    inside, fixed = ms.value_and_grad(forward, None, optimizer.parameters)(x, y)
+    return [float(outside), float(inside), sum(float(np.abs(g.asnumpy()).sum()) for g in grads),
+            sum(float(np.abs(g.asnumpy()).sum()) for g in fixed)]
+pynative_mode()
+pynative = gradients()
+graph_mode()
+graph = gradients()
+report(pynative=pynative, graph=graph)
+''')
+    for outside, inside, zero, true in (result["pynative"], result["graph"]):
+        assert abs(outside - inside) < 1e-6  # the same loss
+        assert zero == 0.0 and true > 0
