@@ -15,7 +15,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, mode, resolve, scope, values
+from mslint.analysis import astutil, edits, mode, resolve, scope, training_code, values
 from mslint.checkers.follow import GraphModeNote, calls_into
 from mslint.checkers.messages import export_consequence, host_code_consequence, jit_syntax_level, spelled
 
@@ -218,7 +218,7 @@ def _host_value_here(expr: nodes.NodeNG, analysis, depth: int = 0) -> bool:
     whose reaching assignment gives such a value (``w = (1 - beta) / np.array(n)``
     before ``w`` is rebound to a tensor further down; ``a = a / np.linalg.norm(a)``
     after ``a = h.asnumpy()``), or arithmetic on those."""
-    if depth == 0 and not isinstance(expr, nodes.Name):
+    if depth == 0 and not isinstance(expr, nodes.Name) and not _arithmetic_without_copy(expr):
         return False  # written in the call, ``np.tanh(x.asnumpy())``: the call is judged with the copy
     if isinstance(expr, nodes.Name) and len(expr.frame().locals.get(expr.name, ())) > _HOST_VALUE_BINDINGS:
         return False  # a name rebound line after line (``x = np.exp(x)`` n times): judged as before, in linear time
@@ -227,11 +227,77 @@ def _host_value_here(expr: nodes.NodeNG, analysis, depth: int = 0) -> bool:
     if depth > _HOST_VALUE_DEPTH:
         return False
     if isinstance(expr, nodes.Name):
+        if _returned_host_data(expr):
+            return True
         value = values.reaching_value(expr)
         return value is not None and _host_value_here(value, analysis, depth + 1)
     if isinstance(expr, (nodes.BinOp, nodes.UnaryOp)):
         return all(_host_value_here(child, analysis, depth + 1) for child in expr.get_children())
     return False
+
+
+def _returned_host_data(name: nodes.Name) -> bool:
+    """``ids, tries = choice(n, k, targets)`` where the module's own ``choice`` returns, at
+    every return, host data in that place (``np.array(...)``, a number, a local counter
+    of numbers): the name holds no tensor, whatever the call was given."""
+    assign = values.reaching_assignment(name)
+    if assign is None or len(assign.targets) != 1 or not isinstance(assign.value, nodes.Call) \
+            or not isinstance(assign.value.func, nodes.Name):
+        return False
+    func = resolve.binding(assign.value.func)
+    if not isinstance(func, nodes.FunctionDef) or func.root() is not name.root() or func.is_method():
+        return False
+    target = assign.targets[0]
+    if isinstance(target, nodes.AssignName):
+        index = None
+    elif isinstance(target, nodes.Tuple):
+        places = [i for i, elt in enumerate(target.elts) if isinstance(elt, nodes.AssignName) and elt.name == name.name]
+        if len(places) != 1:
+            return False
+        index = places[0]
+    else:
+        return False
+    returned = [value for _, value in training_code.returns(func)]
+    if not returned:
+        return False
+    for value in returned:
+        if index is not None:
+            if not isinstance(value, nodes.Tuple) or len(value.elts) != len(target.elts):
+                return False
+            value = value.elts[index]
+        if not (values.host_data(value) or _number_local(value, func)):
+            return False
+    return True
+
+
+def _number_local(expr: nodes.NodeNG, func: nodes.FunctionDef) -> bool:
+    """A number literal, or a local of ``func`` only ever bound to numbers (``tries = 0``,
+    ``tries += 1``)."""
+    if isinstance(expr, nodes.Const):
+        return isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool)
+    if not isinstance(expr, nodes.Name) or expr.name in func.argnames():
+        return False
+    bindings = func.locals.get(expr.name, ())
+    if not bindings:
+        return False
+    for binding in bindings:
+        parent = binding.parent
+        if isinstance(parent, nodes.Assign) and parent.targets == [binding] and isinstance(parent.value, nodes.Const):
+            continue
+        if isinstance(parent, nodes.AugAssign) and isinstance(parent.value, nodes.Const):
+            continue
+        return False
+    return all(isinstance(getattr(b.parent, "value", None), nodes.Const) and isinstance(b.parent.value.value, (int, float))
+               for b in bindings)
+
+
+def _arithmetic_without_copy(expr: nodes.NodeNG) -> bool:
+    """``(a + 2.0) / (a + 1.0)`` written in the call: arithmetic judged by its operands
+    (``a`` a host copy made on an earlier line), unless a host copy is made in it."""
+    return isinstance(expr, (nodes.BinOp, nodes.UnaryOp)) and not any(
+        isinstance(call.func, nodes.Attribute) and call.func.attrname in apis.HOST_COPY_METHODS
+        for call in expr.nodes_of_class(nodes.Call)
+    )
 
 
 _HOST_VALUE_DEPTH = 8

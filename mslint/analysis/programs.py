@@ -3272,7 +3272,8 @@ def pinned_version(path: str | None, package: str) -> str | None:
         return _PINS[key]
     root = project_root(real)
     spelled = "[-_.]+".join(re.escape(part) for part in re.split(r"[-_.]+", package))
-    pattern = re.compile(rf"^\s*{spelled}\s*==\s*([\w.]+)", re.IGNORECASE | re.MULTILINE)
+    # ``mindspore-gpu=1.10.1``: pip refuses the single "=", but the release meant is plain
+    pattern = re.compile(rf"^\s*{spelled}\s*={{1,3}}\s*([\w.]+)", re.IGNORECASE | re.MULTILINE)
     found = None
     current = folder
     for _ in range(12):
