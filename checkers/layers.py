@@ -537,6 +537,7 @@ def _judged_flows(node: nodes.NodeNG, flows: list | None, harmful: Callable[[obj
                 return found.value, _flow_note(node, found)
         if known:
             return known[0].value, _flow_note(node, known[0])
+        return UNKNOWN, ""  # every way in sight passes a value of its own: the default reaches none
     return _default_note(node)
 
 
@@ -597,6 +598,51 @@ def _visible_keep_probabilities(node: nodes.NodeNG, assigned: nodes.NodeNG | Non
     if not seen:
         return False
     return all(value >= 0.5 or (value == 0 and _zero_selects_other_layer(call, names)) for value in seen)
+
+
+def _configured_keep_probabilities(node: nodes.NodeNG, depth: int = 0) -> bool:
+    """:func:`_module_config_keep_probabilities` for the argument, or for what every way
+    in sight passes the parameter it names (``Encoder(..., config.dropout)`` building
+    ``nn.Dropout(dropout)``, through a few constructions)."""
+    if _module_config_keep_probabilities(node):
+        return True
+    if depth > 3 or not isinstance(node, nodes.Name):
+        return False
+    flows = values.received(node)
+    return bool(flows) and all(
+        found.written is not None and found.written is not node and _configured_keep_probabilities(found.written, depth + 1)
+        for found in flows
+    )
+
+
+def _module_config_keep_probabilities(node: nodes.NodeNG) -> bool:
+    """``nn.Dropout(config.dropout)`` with ``config`` a parameter of the function, in a
+    module whose classes other than Cells set ``self.dropout`` in their ``__init__`` only to numbers, every
+    one a keep probability (>= 0.5): the configuration the module defines for its model
+    (``class Config: def __init__(...): self.dropout = 0.5``, as ports of one PyTorch text
+    classification project write it). Any other store of the attribute there: unsure."""
+    if not isinstance(node, nodes.Attribute) or not isinstance(node.expr, nodes.Name):
+        return False
+    func = node.frame()
+    if not isinstance(func, nodes.FunctionDef) or node.expr.name not in func.argnames() or node.expr.name == "self":
+        return False
+    numbers = []
+    for cls in node.root().nodes_of_class(nodes.ClassDef):
+        if resolve.is_cell_class(cls):
+            continue  # the model itself (self.dropout = nn.Dropout(...)), not its configuration
+        init = cls.locals.get("__init__")
+        init = init[0] if init else None
+        if not isinstance(init, nodes.FunctionDef):
+            continue
+        for assign in init.nodes_of_class(nodes.Assign):
+            for target in assign.targets:
+                if astutil.self_attribute(target) != node.attrname:
+                    continue
+                value = values.constant(assign.value)
+                if not is_number(value):
+                    return False
+                numbers.append(value)
+    return bool(numbers) and all(value >= 0.5 for value in numbers)
 
 
 def _sites_pass_complements(node: nodes.NodeNG) -> bool:
@@ -1148,6 +1194,8 @@ class LayersChecker(BaseChecker):
             return
         if _visible_keep_probabilities(node, assigned, bound.call):
             return  # every value the project writes for the name is a keep probability (or selects no Dropout)
+        if _configured_keep_probabilities(node):
+            return  # ``nn.Dropout(config.dropout)`` and the module's Config sets self.dropout = 0.5
         if not positional:
             # keep_prob= written out: the author chose the keyword, so only a name that
             # says "drop rate" in both words contradicts it (not dropout_prob)

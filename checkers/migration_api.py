@@ -370,8 +370,17 @@ def _pinned_where_present(node: nodes.NodeNG, qname: str) -> bool:
 
 
 def _postponed_annotation(node: nodes.NodeNG) -> bool:
-    """Inside an annotation of a module with ``from __future__ import annotations``:
-    never evaluated, so the missing name fails nothing."""
+    """Inside an annotation Python never evaluates, so the missing name fails nothing:
+    any annotation of a module with ``from __future__ import annotations``, and that of
+    an annotated assignment in a function body (``self.net: nn.DataParallel = None`` in
+    ``__init__``: measured, not evaluated)."""
+    child, parent = node, node.parent
+    while parent is not None and not isinstance(parent, (nodes.Module, nodes.FunctionDef, nodes.ClassDef)):
+        if isinstance(parent, nodes.AnnAssign) and child is parent.annotation:
+            if isinstance(parent.frame(), (nodes.FunctionDef, nodes.Lambda)):
+                return True
+            break
+        child, parent = parent, parent.parent
     module = node.root()
     if "annotations" not in module.future_imports:
         return False
