@@ -349,6 +349,15 @@ def binding(name_node: nodes.Name) -> nodes.NodeNG | None:
             # no guarded import with a fallback; the bindings count in source order
             return _reaching(bound, name_node) if scope is name_node.frame() else bound[-1]
         if imports:
+            if scope is not name_node.frame():
+                # ``from .spatial import feature`` then ``def feature(...)`` at the top
+                # of the module: the definition replaces the import before any
+                # function of the module runs
+                replacing = [candidate for candidate in bound
+                             if isinstance(candidate, (nodes.FunctionDef, nodes.ClassDef)) and candidate.parent is scope
+                             and (candidate.lineno or 0) > max(imported.lineno or 0 for imported in imports)]
+                if replacing:
+                    return replacing[-1]
             return _reaching_import(imports, name_node, scope)[0]
         return _reaching(bound, name_node) if scope is name_node.frame() else bound[-1]
     return _star_binding(name_node)
