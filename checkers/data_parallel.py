@@ -20,6 +20,7 @@ Measured on MindSpore 2.10, two CPU ranks launched with ``msrun --worker_num=2``
 
 from __future__ import annotations
 
+import os
 import re
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis, guide
-from mslint.analysis import astutil, resolve, training_code
+from mslint.analysis import astutil, resolve, training_code, values
 from mslint.analysis.training_code import SKIP_NESTED
 from mslint.checkers.messages import spelled
 
@@ -78,12 +79,13 @@ class DataParallelChecker(BaseChecker):
             "set_seed (or numpy's seed), it sets no parameter_broadcast=True and loads no checkpoint.",
         ),
         "W8105": (
-            "%s is built without num_shards/shard_id in a data-parallel program (%s): every rank reads the "
+            "%s %s in a data-parallel program (%s): every rank reads the "
             "whole dataset, so the ranks train on the same samples instead of a share each; pass "
             "num_shards=get_group_size(), shard_id=get_rank()",
             "ms-data-parallel-unsharded-dataset",
             "A mindspore.dataset source that reaches Model.train or a training loop in a data-parallel "
-            "program, built without num_shards/shard_id or a sampler.",
+            "program, built without num_shards/shard_id or a sampler, or given num_shards=1 in every way "
+            "it is built.",
         ),
     }
 
@@ -211,6 +213,13 @@ class DataParallelChecker(BaseChecker):
             return
         module = node.root()
         if not training_code.parallel_settings(module).data_parallel:
+            # a helper of another module builds the program's dataset: judged by the
+            # program's settings where the one shard it is given comes from
+            if node.keywords and any(keyword.arg == "num_shards" for keyword in node.keywords) \
+                    and self.linter.is_message_enabled("ms-data-parallel-unsharded-dataset"):
+                qname = resolve.call_name(node)
+                if qname is not None and _is_dataset_source(qname):
+                    self._check_one_shard(node)
             return  # the cheap question first: most modules run no data-parallel program
         if self.linter.is_message_enabled("ms-data-parallel-unsharded-dataset"):
             qname = resolve.call_name(node)
@@ -240,7 +249,10 @@ class DataParallelChecker(BaseChecker):
         )
 
     def _check_dataset(self, node: nodes.Call, qname: str) -> None:
-        if any(keyword.arg is None or keyword.arg in guide.DATASET_SHARD_KEYWORDS for keyword in node.keywords or ()):
+        if any(keyword.arg is None for keyword in node.keywords or ()):
+            return
+        if any(keyword.arg in guide.DATASET_SHARD_KEYWORDS for keyword in node.keywords or ()):
+            self._check_one_shard(node)
             return
         if any(isinstance(arg, nodes.Starred) for arg in node.args) or len(node.args) > 3:
             return
@@ -253,8 +265,50 @@ class DataParallelChecker(BaseChecker):
         where = settings.elsewhere or f"set at line {settings.data_parallel[0].lineno}"
         self.add_message(
             "ms-data-parallel-unsharded-dataset", node=node,
-            args=(spelled(node.func) + "(...)", where),
+            args=(spelled(node.func) + "(...)", "is built without num_shards/shard_id", where),
         )
+
+    def _check_one_shard(self, node: nodes.Call) -> None:
+        """``num_shards=device_num`` where every way in sight gives it 1: the program
+        sets ``device_num = 1`` and never reads the group size after ``init()``, so every
+        rank's one shard is the whole dataset (measured on two CPU ranks)."""
+        if any(keyword.arg == "sampler" for keyword in node.keywords):
+            return
+        shards = astutil.argument(node, None, "num_shards")
+        if shards is None or shards is astutil.UNKNOWN:
+            return
+        flows = values.received(shards)
+        if not flows or not all(isinstance(found.value, int) and not isinstance(found.value, bool)
+                                and found.value == 1 for found in flows):
+            return
+        # judged where the dataset is built for the program: here, or at the call of the
+        # helper that builds it (``create_dataset(..., device_num=device_num)`` in train.py)
+        site = flows[0].site if isinstance(flows[0].site, nodes.Call) else node
+        settings = training_code.parallel_settings(site.root())
+        if not settings.data_parallel or not (_reaches_training(site) or _reaches_training(node)):
+            return
+        where = settings.elsewhere or f"set at line {settings.data_parallel[0].lineno}"
+        if site.root() is not node.root():
+            where += f" of {os.path.relpath(site.root().file, os.path.dirname(node.root().file))}"
+        note = _flow_where(shards, flows[0])
+        self.add_message(
+            "ms-data-parallel-unsharded-dataset", node=node,
+            args=(spelled(node.func) + "(...)", "is given num_shards=1" if isinstance(shards, nodes.Const)
+                  else f"is given num_shards={shards.as_string()}, which is 1{note}", where),
+        )
+
+
+def _flow_where(expr: nodes.NodeNG, found) -> str:
+    """`` (given at line 76 of train.py)``: where a value received through a call comes from."""
+    written = getattr(found, "written", None)
+    if written is None or written is expr or written.root() is None:
+        return ""
+    here = getattr(expr.root(), "file", None)
+    there = getattr(written.root(), "file", None)
+    place = f"line {written.lineno}"
+    if there and here and there != here:
+        place += f" of {os.path.relpath(there, os.path.dirname(here))}"
+    return f" ({written.as_string()} at {place})"
 
 
 def _is_dataset_source(qname: str) -> bool:
