@@ -20,7 +20,6 @@ Measured on MindSpore 2.10, two CPU ranks launched with ``msrun --worker_num=2``
 
 from __future__ import annotations
 
-import os
 import re
 from typing import TYPE_CHECKING
 
@@ -31,7 +30,7 @@ from pylint.checkers.utils import only_required_for_messages
 from mslint.knowledge import apis, guide
 from mslint.analysis import astutil, resolve, training_code, values
 from mslint.analysis.training_code import SKIP_NESTED
-from mslint.checkers.messages import spelled
+from mslint.checkers.messages import in_other_file, place, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -288,8 +287,7 @@ class DataParallelChecker(BaseChecker):
         if not settings.data_parallel or not (_reaches_training(site) or _reaches_training(node)):
             return
         where = settings.elsewhere or f"set at line {settings.data_parallel[0].lineno}"
-        if site.root() is not node.root():
-            where += f" of {os.path.relpath(site.root().file, os.path.dirname(node.root().file))}"
+        where += in_other_file(site, node)
         note = _flow_where(shards, flows[0])
         self.add_message(
             "ms-data-parallel-unsharded-dataset", node=node,
@@ -298,17 +296,13 @@ class DataParallelChecker(BaseChecker):
         )
 
 
-def _flow_where(expr: nodes.NodeNG, found) -> str:
-    """`` (given at line 76 of train.py)``: where a value received through a call comes from."""
-    written = getattr(found, "written", None)
-    if written is None or written is expr or written.root() is None:
+def _flow_where(expr: nodes.NodeNG, found: values.Received) -> str:
+    """`` (device_num at line 76 of ../train.py)``: where a value received through a
+    call comes from."""
+    written = found.written
+    if written is None or written is expr:
         return ""
-    here = getattr(expr.root(), "file", None)
-    there = getattr(written.root(), "file", None)
-    place = f"line {written.lineno}"
-    if there and here and there != here:
-        place += f" of {os.path.relpath(there, os.path.dirname(here))}"
-    return f" ({written.as_string()} at {place})"
+    return f" ({written.as_string()} at {place(written, expr)})"
 
 
 def _is_dataset_source(qname: str) -> bool:

@@ -278,17 +278,12 @@ def _number_local(expr: nodes.NodeNG, func: nodes.FunctionDef) -> bool:
     if not isinstance(expr, nodes.Name) or expr.name in func.argnames():
         return False
     bindings = func.locals.get(expr.name, ())
-    if not bindings:
-        return False
-    for binding in bindings:
-        parent = binding.parent
-        if isinstance(parent, nodes.Assign) and parent.targets == [binding] and isinstance(parent.value, nodes.Const):
-            continue
-        if isinstance(parent, nodes.AugAssign) and isinstance(parent.value, nodes.Const):
-            continue
-        return False
-    return all(isinstance(getattr(b.parent, "value", None), nodes.Const) and isinstance(b.parent.value.value, (int, float))
-               for b in bindings)
+    return bool(bindings) and all(
+        (isinstance(binding.parent, nodes.AugAssign)
+         or isinstance(binding.parent, nodes.Assign) and binding.parent.targets == [binding])
+        and isinstance(binding.parent.value, nodes.Const) and isinstance(binding.parent.value.value, (int, float))
+        for binding in bindings
+    )
 
 
 def _arithmetic_without_copy(expr: nodes.NodeNG) -> bool:

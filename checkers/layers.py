@@ -29,7 +29,7 @@ from pylint.checkers.utils import only_required_for_messages
 from mslint.knowledge import apis
 from mslint.analysis import astutil, edits, port, programs, resolve, scope, sites, values, versions
 from mslint.analysis.astutil import UNKNOWN, is_number, literal
-from mslint.checkers.messages import may_report, spelled
+from mslint.checkers.messages import may_report, place, spelled
 
 if TYPE_CHECKING:
     from pylint.lint import PyLinter
@@ -480,15 +480,6 @@ def _default_note(node: nodes.NodeNG) -> tuple[object, str]:
     return value, f" ({spelled(node)} defaults to {_text(default)} in {func.name}(), line {func.lineno})"
 
 
-def _place(node: nodes.NodeNG, here: nodes.NodeNG) -> str:
-    """``line 12``, with the file relative to ``here``'s when it is another module."""
-    where = f"line {node.lineno}"
-    there, mine = node.root().file, here.root().file
-    if there and mine and os.path.realpath(there) != os.path.realpath(mine):
-        where += f" of {os.path.relpath(there, os.path.dirname(mine))}"
-    return where
-
-
 def _site_text(call: nodes.Call) -> str:
     text = spelled(call)
     return text if len(text) <= 60 else spelled(call.func) + "(...)"
@@ -501,8 +492,8 @@ def _flow_note(node: nodes.NodeNG, found: values.Received) -> str:
     if found.site is None:
         if written is None or written is node or written.lineno is None:
             return ""
-        return f" ({spelled(node)} is {_text(written)}, {_place(written, node)})"
-    site = f"{_site_text(found.site)}, {_place(found.site, node)}"
+        return f" ({spelled(node)} is {_text(written)}, {place(written, node)})"
+    site = f"{_site_text(found.site)}, {place(found.site, node)}"
     if written is node:  # ``width * 2``: computed from what that site passes
         return f" ({site})"
     if written is None or isinstance(written.parent, nodes.Arguments):

@@ -3,6 +3,9 @@ jit_syntax_level, how a call is spelled; whether a message can be reported at al
 
 from __future__ import annotations
 
+import os
+
+from astroid import nodes
 from pylint.checkers import BaseChecker
 
 from mslint.analysis import programs, values
@@ -77,3 +80,16 @@ def may_report(linter, symbol: str) -> bool:
         return True
     return any(msgid in states for msgid in msgids)
 
+
+def in_other_file(node: nodes.NodeNG, here: nodes.NodeNG) -> str:
+    """`` of ../train.py``: the file of ``node``, relative to ``here``'s, when it is
+    another module; empty in the same one."""
+    there, mine = node.root().file, here.root().file
+    if there and mine and os.path.realpath(there) != os.path.realpath(mine):
+        return f" of {os.path.relpath(there, os.path.dirname(mine))}"
+    return ""
+
+
+def place(node: nodes.NodeNG, here: nodes.NodeNG) -> str:
+    """``line 12``, with the file relative to ``here``'s when it is another module."""
+    return f"line {node.lineno}{in_other_file(node, here)}"

@@ -609,7 +609,7 @@ def _converted_before_return(call: nodes.Call) -> bool:
     if attr is None:
         return False
     for later in method.body[method.body.index(statement) + 1:]:
-        if isinstance(later, nodes.Return) or isinstance(later, (nodes.FunctionDef, nodes.ClassDef)):
+        if isinstance(later, (nodes.Return, nodes.FunctionDef, nodes.ClassDef)):
             return False
         if isinstance(later, nodes.Assign) and len(later.targets) == 1 \
                 and astutil.self_attribute(later.targets[0]) == attr:

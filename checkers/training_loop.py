@@ -1921,8 +1921,8 @@ def _outputs_are_the_loss_terms(value: nodes.Tuple, carried: list[nodes.NodeNG],
     return sorted(term.name for term in terms) == sorted(elt.name for elt in carried)
 
 
-# What names a scalar loss term: reconst_loss, kl_div, entropy_loss, aux_loss, ...
-_LOSS_TERM_NAME = re.compile(r"loss|(^|_)kl(_|$|d)|criterion", re.IGNORECASE)
+# A KL divergence term's name (kl_div, kld): a loss term as much as one that says loss
+_KL_NAME = re.compile(r"(^|_)kl(_|$|d)", re.IGNORECASE)
 # Calls that reduce a tensor to one number when given the tensor alone.
 _FULL_REDUCTIONS = frozenset({"mindspore.ops.mean", "mindspore.ops.sum", "mindspore.ops.binary_cross_entropy",
                               "mindspore.ops.cross_entropy", "mindspore.ops.mse_loss", "mindspore.ops.l1_loss",
@@ -1943,9 +1943,10 @@ def _independent_loss_terms(value: nodes.Tuple, func: nodes.NodeNG) -> bool:
     line = value.lineno or 0
     for name in names:
         assigned = training_code.last_assignment_before(func, name, line)
-        if assigned is None or not (_LOSS_TERM_NAME.search(name) or _reduced_to_one_number(assigned)):
+        named_loss = training_code.says_loss(name) or _KL_NAME.search(name) is not None
+        if assigned is None or not (named_loss or _reduced_to_one_number(assigned)):
             return False
-        if (set(names) - {name}) & _names_feeding(func, assigned, line):
+        if (set(names) - {name}) & training_code.computation(assigned, func).names:
             return False  # ``loss = ce + beta * vq; return loss, vq``: vq counted twice
     return True
 
@@ -1970,17 +1971,6 @@ def _reduced_to_one_number(expr: nodes.NodeNG) -> bool:
         return len(expr.args) == 1
     return qname in _FULL_REDUCTIONS and not any(
         kw.arg == "reduction" and isinstance(kw.value, nodes.Const) and kw.value.value == "none" for kw in expr.keywords)
-
-
-def _names_feeding(func: nodes.NodeNG, expr: nodes.NodeNG, line: int, depth: int = 0) -> set[str]:
-    """The local names ``expr`` reads, and those their assignments above ``line`` read (4 steps)."""
-    found = {name.name for name in expr.nodes_of_class(nodes.Name)}
-    if depth < 4:
-        for name in list(found):
-            assigned = training_code.last_assignment_before(func, name, line)
-            if assigned is not None and assigned is not expr:
-                found |= _names_feeding(func, assigned, line, depth + 1)
-    return found
 
 
 def _inert_layer(call: nodes.Call, qname: str, built_by: nodes.Call | None = None) -> bool:

@@ -110,7 +110,7 @@ class TrainingStepChecker(BaseChecker):
                 self._check_bare(node, astutil.argument(node, 0, "fn"), "pass a function that returns the loss "
                                  "(or nn.WithLossCell(net, loss_fn))")
                 if self.linter.is_message_enabled("ms-network-outside-grad-fn"):
-                    self._check_network_outside(node, qname)
+                    self._check_network_outside(node)
         elif qname in guide.REDUCING_TRAIN_CELLS:
             self._check_bare(node, astutil.argument(node, 0, "network"),
                              f"wrap it first: {spelled(node.func)}(nn.WithLossCell(net, loss_fn), optimizer)")
@@ -123,7 +123,7 @@ class TrainingStepChecker(BaseChecker):
             self._check_seed(node, qname)
 
     # -- ms-network-outside-grad-fn ----------------------------------------------
-    def _check_network_outside(self, node: nodes.Call, qname: str) -> None:
+    def _check_network_outside(self, node: nodes.Call) -> None:
         fn = astutil.argument(node, 0, "fn")
         if fn is None or fn is astutil.UNKNOWN:
             return
@@ -133,10 +133,9 @@ class TrainingStepChecker(BaseChecker):
         func = targets[0]
         if not _holds_no_weights(func):
             return
-        found = _network_output_given(node)
-        if found is None:
+        network_call = _network_output_given(node)
+        if network_call is None:
             return
-        site, network_call = found
         self.add_message(
             "ms-network-outside-grad-fn", node=node,
             args=(f"{spelled(node.func)}({func.name}, ...)", func.name, func.name, network_call.as_string(),
@@ -767,7 +766,7 @@ def _holds_no_weights(func: nodes.FunctionDef) -> bool:
         if scope_of is func or (bindings and all(binding.scope() is func for binding in bindings)):
             continue  # a local of func
         if not bindings:
-            if name.name in _BUILTIN_NAMES:
+            if resolve.is_builtin_name(name.name):
                 continue
             return False
         qname = resolve.qualified_name(name) or ""
@@ -779,13 +778,10 @@ def _holds_no_weights(func: nodes.FunctionDef) -> bool:
     return True
 
 
-_BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
-
-
-def _network_output_given(grad_call: nodes.Call) -> tuple[nodes.Call, nodes.Call] | None:
-    """A call of the function ``grad_call`` made (``grad_fn = value_and_grad(...)``)
-    given, positionally, a name last assigned a network's output (``logits = net(x)``):
-    (that call, the network call)."""
+def _network_output_given(grad_call: nodes.Call) -> nodes.Call | None:
+    """The network call (``logits = net(x)``) whose output, through the name it is
+    assigned, a call of the function ``grad_call`` made (``grad_fn = value_and_grad(...)``)
+    is given positionally."""
     statement = grad_call.parent
     if not (isinstance(statement, nodes.Assign) and statement.value is grad_call and len(statement.targets) == 1
             and isinstance(statement.targets[0], nodes.AssignName)):
@@ -804,7 +800,7 @@ def _network_output_given(grad_call: nodes.Call) -> tuple[nodes.Call, nodes.Call
             value = getattr(assign, "value", None)
             if isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute)) \
                     and _is_network(value.func):
-                return call, value
+                return value
     return None
 
 

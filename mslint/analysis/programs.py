@@ -3253,8 +3253,6 @@ def _copied_into(sources: list[str], name: str) -> list[str]:
 
 
 _PINS: dict[tuple[str, str], str | None] = {}
-# Files that mark a repository's top folder, where the search for a pin stops.
-_REPOSITORY_TOP = frozenset({".git", "pyproject.toml", "setup.py", "setup.cfg"})
 
 
 def pinned_version(path: str | None, package: str) -> str | None:
@@ -3293,7 +3291,7 @@ def pinned_version(path: str | None, package: str) -> str | None:
                     break
         if found is not None:
             break
-        if (current == root or len(current) <= len(root)) and any(name in _REPOSITORY_TOP for name in names):
+        if (current == root or len(current) <= len(root)) and any(name in ROOT_MARKERS for name in names):
             break  # the project root and the repository's top: nothing above is the project's
         parent = os.path.dirname(current)
         if parent == current:

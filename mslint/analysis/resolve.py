@@ -645,6 +645,11 @@ def _method_rebound(module: nodes.NodeNG, owner: str, method: str) -> bool:
 _BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
 
 
+def is_builtin_name(name: str) -> bool:
+    """``len``, ``print``, ``ValueError``: a name Python's builtins give."""
+    return name in _BUILTIN_NAMES
+
+
 def call_name(call: nodes.Call) -> str | None:
     return qualified_name(call.func)
 

@@ -931,11 +931,9 @@ report(pynative=pynative, lax=lax, strict=attempt(lambda: float(Net(HostTanh())(
     assert result["strict"][0] == "error", result
 
 
-def test_ms_asnumpy_in_graph_pynative_training_step_through_the_network(run_snippet):
-    """PyNative: value_and_grad(forward_fn) where forward_fn calls a network whose
-    construct copies a value that carries a gradient to the host: the layers before the
-    copy get a zero gradient. A network built with a chained .set_grad() is the Cell."""
-    result = run_snippet('''
+# PyNative: a Dense whose output is copied to the host (HostActivation) and its twin on
+# ops (OpsActivation), shared by the snippets of the PyNative training-step tests
+_HOST_ACTIVATION = '''
 pynative_mode()
 class HostActivation(nn.Cell):
     def __init__(self):
@@ -946,6 +944,14 @@ class HostActivation(nn.Cell):
 class OpsActivation(HostActivation):
     def construct(self, x):
         return ops.tanh(self.fc(x))
+'''
+
+
+def test_ms_asnumpy_in_graph_pynative_training_step_through_the_network(run_snippet):
+    """PyNative: value_and_grad(forward_fn) where forward_fn calls a network whose
+    construct copies a value that carries a gradient to the host: the layers before the
+    copy get a zero gradient. A network built with a chained .set_grad() is the Cell."""
+    result = run_snippet(_HOST_ACTIVATION + '''
 def step_gradient(net):
     optimizer = nn.SGD(net.trainable_params(), 0.1)
     def forward_fn(x):
@@ -965,17 +971,7 @@ def test_ms_asnumpy_in_graph_pynative_training_step_through_an_explicit_construc
     """PyNative: the network reaches its sub-cell by ``self.inner.construct(x)`` (not
     ``self.inner(x)``); a host copy in the sub-cell's construct cuts the gradient of
     the layers before it all the same (KANO's Prompt_generator)."""
-    result = run_snippet('''
-pynative_mode()
-class HostActivation(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Dense(4, 4, weight_init="ones")
-    def construct(self, x):
-        return Tensor(np.tanh(self.fc(x).asnumpy()), ms.float32)
-class OpsActivation(HostActivation):
-    def construct(self, x):
-        return ops.tanh(self.fc(x))
+    result = run_snippet(_HOST_ACTIVATION + '''
 class Outer(nn.Cell):
     def __init__(self, inner):
         super().__init__()
@@ -1410,20 +1406,10 @@ report(labels=same(grads(with_numpy, x, label), grads(with_ops, x, label)),
 def test_ms_asnumpy_in_graph_pynative_model_train_differentiates_the_network(run_snippet):
     """PyNative: Model(net, loss_fn, optimizer).train wraps the network and differentiates
     it; a host copy of a value the weights computed leaves the layer before it untrained,
-    where the ops version trains it. Model without an optimizer trains nothing."""
-    result = run_snippet('''
-pynative_mode()
+    where the ops version trains it."""
+    result = run_snippet(_HOST_ACTIVATION + '''
 import mindspore.dataset as ds
 from mindspore.train import Model
-class HostActivation(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Dense(4, 4, weight_init="ones")
-    def construct(self, x):
-        return Tensor(np.tanh(self.fc(x).asnumpy()), ms.float32)
-class OpsActivation(HostActivation):
-    def construct(self, x):
-        return ops.tanh(self.fc(x))
 def moved(net):
     data = ds.NumpySlicesDataset({"x": np.ones((4, 4), np.float32) * 0.1,
                                   "y": np.zeros((4, 4), np.float32)}, shuffle=False).batch(2)
