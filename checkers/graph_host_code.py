@@ -218,7 +218,8 @@ def _host_value_here(expr: nodes.NodeNG, analysis, depth: int = 0) -> bool:
     whose reaching assignment gives such a value (``w = (1 - beta) / np.array(n)``
     before ``w`` is rebound to a tensor further down; ``a = a / np.linalg.norm(a)``
     after ``a = h.asnumpy()``), or arithmetic on those."""
-    if depth == 0 and not isinstance(expr, nodes.Name) and not _arithmetic_without_copy(expr):
+    if depth == 0 and not isinstance(expr, nodes.Name) and not _arithmetic_without_copy(expr) \
+            and not _read_from_a_name(expr) and not _sequence_without_copy(expr):
         return False  # written in the call, ``np.tanh(x.asnumpy())``: the call is judged with the copy
     if isinstance(expr, nodes.Name) and len(expr.frame().locals.get(expr.name, ())) > _HOST_VALUE_BINDINGS:
         return False  # a name rebound line after line (``x = np.exp(x)`` n times): judged as before, in linear time
@@ -229,11 +230,59 @@ def _host_value_here(expr: nodes.NodeNG, analysis, depth: int = 0) -> bool:
     if isinstance(expr, nodes.Name):
         if _returned_host_data(expr):
             return True
+        element_of = values.comprehension_source(expr)
+        if element_of is not None:  # ``c`` in ``[f(c) for i, c in enumerate(np.split(C, k))]``
+            return _host_value_here(element_of, analysis, depth + 1)
         value = values.reaching_value(expr)
         return value is not None and _host_value_here(value, analysis, depth + 1)
+    if isinstance(expr, (nodes.ListComp, nodes.GeneratorExp)):
+        return _host_value_here(expr.elt, analysis, depth + 1)  # a list of host arrays
+    if isinstance(expr, (nodes.List, nodes.Tuple)):
+        return bool(expr.elts) and all(_host_value_here(elt, analysis, depth + 1) for elt in expr.elts)
     if isinstance(expr, (nodes.BinOp, nodes.UnaryOp)):
         return all(_host_value_here(child, analysis, depth + 1) for child in expr.get_children())
+    if isinstance(expr, nodes.Call) and _method_of_a_value(expr.func):
+        # ``valid.sum(1)``, ``C.reshape(...)`` on a host array: numpy's own method gives numpy
+        return _host_value_here(expr.func.expr, analysis, depth + 1)
+    if isinstance(expr, nodes.Subscript):
+        return _host_value_here(expr.value, analysis, depth + 1)
+    if _method_of_a_value(expr):
+        return _host_value_here(expr.expr, analysis, depth + 1)  # ``v.T`` of a host array
     return False
+
+
+def _method_of_a_value(func: nodes.NodeNG) -> bool:
+    """``v.sum``, ``v.T``: an attribute of a value, not a module's function
+    (``ops.softmax``, which names something) nor a host copy (``x.asnumpy``)."""
+    return isinstance(func, nodes.Attribute) and func.attrname not in apis.HOST_COPY_METHODS \
+        and resolve.qualified_name(func) is None
+
+
+def _sequence_without_copy(expr: nodes.NodeNG) -> bool:
+    """``[col for (_, col) in pairs]``, ``(a, b)`` written in the call with no host copy
+    in it (``[x.asnumpy() for x in xs]`` makes the copies there: judged with them)."""
+    return isinstance(expr, (nodes.List, nodes.Tuple, nodes.ListComp, nodes.GeneratorExp)) and not any(
+        isinstance(call.func, nodes.Attribute) and call.func.attrname in apis.HOST_COPY_METHODS
+        for call in expr.nodes_of_class(nodes.Call))
+
+
+def _read_from_a_name(expr: nodes.NodeNG) -> bool:
+    """``v.sum(1)``, ``v[:, 0]``, ``v.reshape(n, -1).T``: methods, elements and attributes
+    read from a name, with no host copy among them (``v.asnumpy().sum()`` makes the
+    copy in the call: judged with it, as before)."""
+    while True:
+        if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Attribute):
+            if not _method_of_a_value(expr.func):
+                return False
+            expr = expr.func.expr
+        elif isinstance(expr, nodes.Subscript):
+            expr = expr.value
+        elif isinstance(expr, nodes.Attribute):
+            if not _method_of_a_value(expr):
+                return False
+            expr = expr.expr
+        else:
+            return isinstance(expr, nodes.Name)
 
 
 def _returned_host_data(name: nodes.Name) -> bool:

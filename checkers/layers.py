@@ -19,6 +19,7 @@ helper's parameters (``def bn(c, momentum=0.1)``); ``momentum=1 - m`` or
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -317,6 +318,38 @@ def _built_from_inputs(bound: _Bound) -> bool:
         )
     attr = astutil.self_attribute(first)
     return attr is not None and scope.analysis(cls.root()).class_facts(cls).kind(attr) == values.PARAMETER
+
+
+# ``# self.bn = nn.BatchNorm2d(c, momentum=0.9)``: a momentum written in a comment
+_COMMENTED_MOMENTUM = re.compile(rb"#.*?\bmomentum\s*=\s*(\d*\.?\d+(?:[eE][-+]?\d+)?)")
+# how far above the call a comment block may hold the original
+_COMMENT_LINES_ABOVE = 3
+
+
+def _converted_from_comment(call: nodes.Call, value: object) -> bool:
+    """The PyTorch line kept as a comment beside the port, its momentum the complement
+    of this one (``# nn.BatchNorm2d(c, momentum=0.9)`` above ``nn.BatchNorm2d(c,
+    momentum=0.1)``): the port converted it on purpose, from a momentum that is not
+    PyTorch's default. Read in the comment lines right above the statement and after
+    the call on its own lines."""
+    lines = edits.module_lines(call)
+    statement = call.statement()
+    if lines is None or statement.lineno is None or call.end_lineno is None or not is_number(value):
+        return False
+    candidates = lines[statement.lineno - 1:call.end_lineno]
+    above = statement.lineno - 2
+    while above >= 0 and statement.lineno - 2 - above < _COMMENT_LINES_ABOVE and lines[above].lstrip().startswith(b"#"):
+        candidates.append(lines[above])
+        above -= 1
+    for line in candidates:
+        for found in _COMMENTED_MOMENTUM.finditer(line):
+            try:
+                original = float(found.group(1))
+            except ValueError:
+                continue
+            if abs((1 - original) - value) < 1e-9:
+                return True
+    return False
 
 
 def _statistics_unused(bound: _Bound) -> bool:
@@ -1263,15 +1296,26 @@ class LayersChecker(BaseChecker):
         running = bound.api.momentum_meaning == "running"
 
         def harmful(momentum: object) -> bool:
-            return is_number(momentum) and 0 <= momentum <= 1 and (momentum < 0.5 if running else momentum > 0.5)
+            # (MindSpore's 1.0 freezes the moving statistics at their initial values:
+            # PyTorch's 1.0, the last batch's, copied)
+            return is_number(momentum) and 0 <= momentum <= 1 and (
+                (momentum < 0.5 or momentum == 1) if running else momentum > 0.5)
 
         value, note = self._momentum_value(bound, node, harmful)
         if not harmful(value):
             return
+        if _converted_from_comment(bound.call, value):
+            return  # the PyTorch original kept as a comment beside it, with the complement
         converted = _number_text(1 - value)
         fixed = _CallText(bound.call)
         fixed.set(bound, "momentum", converted)
-        if running:
+        if running and value == 1:
+            effect = (
+                f"never updates the running statistics{note}: evaluation normalises with the initial mean 0 and "
+                f"variance 1 (MindSpore's momentum weights the running average: PyTorch's momentum=1.0, the last "
+                f"batch's statistics, is MindSpore's {converted})"
+            )
+        elif running:
             effect = (
                 f"keeps only {_percent(value)} of the running statistics at each step{note} (MindSpore's momentum "
                 f"weights the running average: PyTorch's momentum={_number_text(value)} is MindSpore's {converted})"
@@ -1301,7 +1345,9 @@ class LayersChecker(BaseChecker):
         if bound.api.momentum_needs and (needed is None or values.constant(needed) is False):
             return UNKNOWN, ""
         flags = [flag for flag in (usage, needed) if flag is not None]
-        if usage is not None and values.constant(usage) is False:
+        if usage is not None and values.constant(usage) in (False, True):
+            # False: the moving statistics never move; True: they move, but the layer
+            # normalises with the batch in evaluation too, and no output reads them
             return UNKNOWN, ""
         ways = values.received_together([node, *flags]) if flags else None
         if ways is None:
@@ -1310,8 +1356,11 @@ class LayersChecker(BaseChecker):
             # no flag, or a has_bn whose ways mslint cannot read: it may be True
             value, note = _judged(node, harmful)
             return (UNKNOWN, "") if value is _NEVER_BUILT else (value, note)
-        # the ways the program builds the layer with every flag possibly True
-        live = [way[0] for way in ways if all(flag.value is not False for flag in way[1:])]
+        # the ways the program builds the layer where the moving statistics are read
+        # (use_batch_statistics None or unknown) and every has_bn possibly True
+        live = [way[0] for way in ways
+                if (usage is None or way[1].value not in (False, True))
+                and all(flag.value is not False for flag in way[1 + (usage is not None):])]
         value, note = _judged_flows(node, live, harmful)
         return (UNKNOWN, "") if value is _NEVER_BUILT else (value, note)
 

@@ -499,7 +499,7 @@ def _integer_labels(labels: nodes.NodeNG, call: nodes.Call) -> bool:
     return False
 
 
-def _is_mindspore_parameter(target: nodes.NodeNG) -> bool:
+def _is_mindspore_parameter(target: nodes.NodeNG, depth: int = 0) -> bool:
     """A Parameter of a MindSpore Cell: ``cell.weight`` of a Cell built here or held by
     ``self.x``, a loop variable over a Cell's parameters or sub-cells, a Parameter(...)."""
     construction = training_code.construction_of(target)
@@ -509,8 +509,32 @@ def _is_mindspore_parameter(target: nodes.NodeNG) -> bool:
         return False
     owner = target.expr
     if _is_mindspore_cell(owner):
+        stored = _stored_attribute_values(owner, target.attrname)
+        if stored:
+            # ``self.original = self.conv.weight`` in a project Cell: the Parameter of
+            # the layer it was read from, which may be a torch layer
+            return all(_is_mindspore_parameter(value, depth + 1) for value in stored) if depth < 3 else False
         return True
     return _loop_over_cells(owner)
+
+
+def _stored_attribute_values(owner: nodes.NodeNG, attr: str) -> list[nodes.NodeNG] | None:
+    """What the project Cell class of ``owner`` (its own methods and its project
+    bases') stores in ``self.<attr>`` when every such store reads another object's
+    attribute (``self.original_conv = self.conv.weight``); None when it stores
+    anything else, or nothing (a MindSpore layer's own ``weight``)."""
+    cls = training_code.network_class(owner)
+    if cls is None:
+        return None
+    user, _ = resolve.class_hierarchy(cls)
+    stored: list[nodes.NodeNG] = []
+    for klass in user:
+        for assign in klass.nodes_of_class(nodes.Assign):
+            if len(assign.targets) == 1 and astutil.self_attribute(assign.targets[0]) == attr:
+                if not isinstance(assign.value, nodes.Attribute):
+                    return None
+                stored.append(assign.value)
+    return stored or None
 
 
 def _is_mindspore_cell(expr: nodes.NodeNG) -> bool:

@@ -48,6 +48,16 @@ def _outside_nested(node: nodes.NodeNG, owner: nodes.NodeNG) -> bool:
     return parent is owner
 
 
+def _inside_any(node: nodes.NodeNG, among: set[nodes.NodeNG], owner: nodes.NodeNG) -> bool:
+    """Whether one of ``among`` encloses ``node`` below ``owner``."""
+    parent = node.parent
+    while parent is not None and parent is not owner:
+        if parent in among:
+            return True
+        parent = parent.parent
+    return False
+
+
 _MAX_DEPTH = 6
 
 
@@ -303,8 +313,11 @@ class TrainingLoopChecker(BaseChecker):
         if versions.older_mindspore_only(node):
             return  # an older MindSpore's API, chosen by a version check: right where it runs
         api = apis.TORCH_KEYWORD_APIS[qname]
-        if not any(keyword.arg in api.keywords for keyword in node.keywords or ()) or values.never_runs(node):
-            return  # nothing to say, or under a guard every call in sight makes false
+        if not any(keyword.arg in api.keywords for keyword in node.keywords or ()) or values.never_runs(node) \
+                or values.never_runs_as_built(node, defaults=False):
+            # nothing to say, or under a guard every call in sight makes false (of the
+            # function, or of ``self`` as __init__ sets it: ``self.kind = "sim"``)
+            return
         for keyword in node.keywords or ():
             fix = api.keywords.get(keyword.arg)
             if fix is None:
@@ -763,10 +776,16 @@ class TrainingLoopChecker(BaseChecker):
         owner = node.scope()
         names = self._loop_calls.get(owner)
         if names is None:
+            # the scope's own loops from the module's index, each outermost one walked
+            # once (walking the scope, then every loop nested in another, again and
+            # again, was a twentieth of the rules' time)
+            loops = [loop for loop in astutil.module_nodes(owner.root(), (nodes.For, nodes.While))
+                     if _outside_nested(loop, owner)]
+            own = set(loops)
             names = self._loop_calls[owner] = {
                 call.func.name
-                for loop in owner.nodes_of_class((nodes.For, nodes.While))
-                if _outside_nested(loop, owner)
+                for loop in loops
+                if not _inside_any(loop, own, owner)
                 for call in loop.nodes_of_class(nodes.Call)
                 if isinstance(call.func, nodes.Name)
             }

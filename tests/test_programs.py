@@ -1306,6 +1306,29 @@ def test_a_program_that_only_loads_weights_and_runs_forward_does_not_train(
 
 
 
+@pytest.mark.parametrize(("script", "trains"), [
+    # a module's self-test: runs its own class forward and hands it on nowhere
+    ("print(Fusion(3)(1))\n", False),
+    ("fusion = Fusion(3)\n    out = fusion(1)\n    print(out, fusion.gate)\n", False),
+    # hands it on, or runs a class of another module: may train it
+    ("fusion = Fusion(3)\n    print(fusion(1))\n    run(fusion)\n", True),
+    ("print(Fusion(3)(1), Net()(1))\n", True),
+])
+def test_a_module_s_self_test_running_its_own_class_forward_does_not_train(
+        tmp_path: Path, script: str, trains: bool) -> None:
+    files = _project(tmp_path, {
+        "net.py": CELL.format(name="Net"),
+        "fusion.py": "import mindspore as ms\nfrom mindspore import nn\nfrom net import Net\nfrom engine import run\n"
+                     "class Fusion(nn.Cell):\n    def __init__(self, n):\n        super().__init__()\n"
+                     "        self.gate = nn.Dropout(0.01)\n    def construct(self, x):\n        return self.gate(x)\n"
+                     "if __name__ == '__main__':\n    " + script,
+    })
+    model = _model(tmp_path)
+    (program,) = [program for program in model.programs if program.path.endswith("fusion.py")]
+    assert program.trains is trains
+    assert model.verdict(files["fusion.py"])["untrained"] == ([] if trains else ["Fusion", programs.MAIN])
+
+
 @pytest.mark.parametrize(("source", "shadowed"), [
     ("class Net:\n    def f(self):\n        return 1  # here\n\nclass Net:\n    def g(self):\n        return Net\n", True),
     ("def build():\n    return 1  # here\n\nbuild = 3\n", True),

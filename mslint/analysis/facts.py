@@ -79,13 +79,14 @@ import functools
 import json
 import re
 import warnings
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 13
+FACTS_VERSION = 14
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -236,6 +237,7 @@ class _FactsReader:
         self.reads_uncalled = not data or may_run or _TOP_LEVEL_BUILD.search(data) is not None
         # the source, for the sub-cells held and never read (_held_not_read); none given: none read
         self.data = data
+        self._words: _WordCounts | None = None  # counted at the first __init__ that needs them
         # the functions it names other than to call them (handed to ms.grad, jit): read when
         # it calls a construct directly, which such a function may compile (_built_not_called)
         self._handed: set[str] | None = None if not data or b".construct(" in data else set()
@@ -249,6 +251,11 @@ class _FactsReader:
         self.rebinds: list[list] = []
         self.configs: list[str] = []
         self.called: set[str] = set()
+
+    def _word_counts(self) -> _WordCounts:
+        if self._words is None:
+            self._words = _WordCounts(self.data)
+        return self._words
 
     def facts(self) -> dict[str, Any]:
         top: list[ast.stmt] = []
@@ -285,7 +292,7 @@ class _FactsReader:
                     if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                         bodies.update(self._bodies(f"{name}.{item.name}", item, method_of=statement))
                         if item.name == "__init__" and self.data:
-                            held = _held_not_read(item, self.data)
+                            held = _held_not_read(item, self.data, self._word_counts())
                             if held:
                                 bodies[f"{name}.__init__"]["held"] = held
                         if item.name == "__init__":
@@ -309,6 +316,9 @@ class _FactsReader:
         }
         if self.tables:
             found["tables"] = self.tables
+        run = _runs_what_it_builds(top + main) if (top or main) and self.reads_uncalled else []
+        if run:
+            found["calls_built"] = run
         return found
 
     def handed(self) -> set[str]:
@@ -458,6 +468,40 @@ _INERT_CALLS = frozenset({
 })
 
 
+def _runs_what_it_builds(statements: list[ast.stmt]) -> list[str]:
+    """The classes the script's own top-level code builds and runs forward, doing
+    nothing else with them: ``Fusion(3, 1)(a, b)``, or ``net = Net()`` whose every
+    use is a call ``net(x)`` or an attribute ``net.fc`` (never an argument handed on,
+    where code mslint cannot follow might train it). A module's self-test checking
+    shapes runs its own classes so (mslint.analysis.programs: Model._may_train)."""
+    built: dict[str, list] = {}
+    uses: dict[str, list[ast.Name]] = {}
+    parents: dict[int, ast.AST] = {}
+    run: list[str] = []
+    for statement in statements:
+        for node in _same_scope(statement):
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Call):
+                dotted = _dotted(node.func.func)
+                if dotted and _builds_object(dotted):
+                    run.append(dotted)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and isinstance(node.value, ast.Call):
+                dotted = _dotted(node.value.func)
+                built.setdefault(node.targets[0].id, []).append(dotted if dotted and _builds_object(dotted) else None)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                uses.setdefault(node.id, []).append(node)
+    for name, made in built.items():
+        if len(made) != 1 or made[0] is None or not uses.get(name):
+            continue
+        calls = [isinstance(parents.get(id(use)), ast.Call) and parents[id(use)].func is use for use in uses[name]]
+        if any(calls) and all(called or isinstance(parents.get(id(use)), ast.Attribute)
+                              for use, called in zip(uses[name], calls)):
+            run.append(made[0])
+    return sorted(set(run))
+
+
 def _built_not_called(statements: list[ast.stmt], scope: ast.AST, plain: bool = True) -> list[list]:
     """[dotted callee, line, [attribute names used on it], construct run
     directly] for each ``name = C(...)`` among ``statements`` (nested blocks
@@ -522,7 +566,41 @@ _GENERIC_CHILD_ACCESS = re.compile(
     rb"\b(?:cells|name_cells|cells_and_names|_cells|getattr|__getattr__|__getattribute__|__dict__|vars)\b")
 
 
-def _held_not_read(init: ast.FunctionDef | ast.AsyncFunctionDef, data: bytes) -> list[list]:
+class _WordCounts:
+    """How often a file's text names each word, and names it as the attribute a store
+    assigns (``<name>.word =``), counted in one pass over the text: the held-not-read
+    check asks about every ``self.attr = C(...)`` of every ``__init__``, and two
+    searches of the whole text per attribute were a tenth of reading a large
+    project's facts. A word outside ASCII is searched for itself (``\\w`` of a bytes
+    pattern is ASCII only, so the counts would split it)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.generic_access = _GENERIC_CHILD_ACCESS.search(data) is not None
+        self._mentions: Counter[bytes] | None = None
+        self._stores: Counter[bytes] | None = None
+
+    def mentions(self, word: bytes) -> int:
+        if not word.isascii():
+            return len(re.findall(rb"\b" + re.escape(word) + rb"\b", self.data))
+        if self._mentions is None:
+            self._mentions = Counter(_WORD.findall(self.data))
+        return self._mentions[word]
+
+    def stores(self, word: bytes) -> int:
+        if not word.isascii():
+            return len(re.findall(rb"\b\w+\s*\.\s*" + re.escape(word) + rb"\s*=(?!=)", self.data))
+        if self._stores is None:
+            self._stores = Counter(_STORED_ATTRIBUTE.findall(self.data))
+        return self._stores[word]
+
+
+_WORD = re.compile(rb"\w+")
+# ``<name>.<attribute> =``, not ``==``: the attribute a store assigns
+_STORED_ATTRIBUTE = re.compile(rb"\b\w+\s*\.\s*(\w+)\s*=(?!=)")
+
+
+def _held_not_read(init: ast.FunctionDef | ast.AsyncFunctionDef, data: bytes, words: _WordCounts | None = None) -> list[list]:
     """[attribute, dotted callee, line] for each ``self.attr = C(...)`` in ``__init__``
     (nested blocks included, not nested definitions) whose attribute name the file's
     text names nowhere else: each mention of the word is such a store (another class's
@@ -530,8 +608,11 @@ def _held_not_read(init: ast.FunctionDef | ast.AsyncFunctionDef, data: bytes) ->
     sub-cell is held and never called by this file's code (a Cell compiles the
     construct of the children its construct calls, not of those it holds: the program
     model checks the other files a program reaches). None where the file reads
-    children without naming them (``self.cells()``, ``getattr``, ``__dict__``)."""
-    if _GENERIC_CHILD_ACCESS.search(data) is not None:
+    children without naming them (``self.cells()``, ``getattr``, ``__dict__``).
+    ``words``: the file's counted words, shared by its ``__init__`` methods."""
+    if words is None:
+        words = _WordCounts(data)
+    if words.generic_access:
         return []
     self_name = init.args.args[0].arg if init.args.args else None
     if self_name is None:
@@ -547,9 +628,7 @@ def _held_not_read(init: ast.FunctionDef | ast.AsyncFunctionDef, data: bytes) ->
         if not dotted or not _builds_object(dotted):
             continue
         word = target.attr.encode()
-        mentions = len(re.findall(rb"\b" + re.escape(word) + rb"\b", data))
-        stores = len(re.findall(rb"\b\w+\s*\.\s*" + re.escape(word) + rb"\s*=(?!=)", data))
-        if mentions == stores:
+        if words.mentions(word) == words.stores(word):
             found.append([target.attr, dotted, node.lineno])
     return found
 

@@ -1533,7 +1533,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
         an optimizer, a gradient, ``train(``, ``fit(``, ``set_train()``,
         TrainOneStepCell), or it shows no use of the network mslint can read,
         so it may hand it to code mslint cannot follow: its entry neither runs
-        inference (INFERS), nor calls a Cell's ``construct`` itself, and nothing
+        inference (INFERS), nor calls a Cell's ``construct`` itself, nor is a
+        module's self-test (its top level runs classes of its own file forward and
+        hands them on nowhere: ``Fusion(3, 1)(a, b)``, facts' calls_built), and nothing
         it reaches loads weights (LOADS_WEIGHTS). A program that loads a
         checkpoint, or runs forward passes only, and reaches no training text
         does not train: its Cells keep ``training=False`` (FACTS.md)."""
@@ -1542,6 +1544,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
         own = self.facts(entry)
         if own["infers"] or own.get("calls_construct"):
             return False
+        run = own.get("calls_built")
+        if run and all(name in own["classes"] for name in run):
+            return False  # a module's self-test: it runs its own classes forward, and nothing else
         return not any(self.facts(path).get("loads_weights") for path in files | {entry})
 
     def _trains_in(self, path: str, reached: set | None) -> bool:

@@ -1150,6 +1150,14 @@ def host_data(expr: nodes.NodeNG | None, depth: int = 0) -> bool:
         return False
     if isinstance(expr, nodes.Subscript):
         return host_data(expr.value, depth + 1)
+    if isinstance(expr, nodes.UnaryOp):
+        return host_data(expr.operand, depth + 1)
+    if isinstance(expr, nodes.BinOp):
+        # ``np.exp(a) / np.sum(np.exp(a))``, ``(x1 - x0) / 2`` of host arrays: numpy gives numpy
+        # (a tensor operand would make it the tensor's: both sides must be host or numbers)
+        sides = (expr.left, expr.right)
+        return any(not _number_literal(side) for side in sides) and all(
+            _number_literal(side) or host_data(side, depth + 1) for side in sides)
     if isinstance(expr, nodes.Name):
         frame = expr.frame()
         bound = frame.locals.get(expr.name, ()) if isinstance(frame, nodes.FunctionDef) else ()
@@ -1165,11 +1173,38 @@ def host_data(expr: nodes.NodeNG | None, depth: int = 0) -> bool:
         return False
     func = expr.func
     qname = resolve.qualified_name(func) if isinstance(func, (nodes.Name, nodes.Attribute)) else None
+    if qname is not None and resolve.root_package(qname) in apis.HOST_ARRAY_PACKAGES:
+        return not constant_result(expr)
+    if isinstance(func, nodes.Name):
+        return _module_function_returns_host_data(func, depth)
     if qname is not None:
-        return resolve.root_package(qname) in apis.HOST_ARRAY_PACKAGES and not constant_result(expr)
+        return False
     if isinstance(func, nodes.Attribute):
         return func.attrname in apis.HOST_COPY_METHODS or host_data(func.expr, depth + 1)
     return False
+
+
+def _module_function_returns_host_data(name: nodes.Name, depth: int) -> bool:
+    """``to_corners(boxes)`` where ``to_corners`` is a function of the same module
+    (not a method) whose every return gives host data (``np.stack(...)``): what it
+    returns is numpy whatever it was given, so a host-library call on that result,
+    or in a helper it is passed to, works on numpy (the tensor's copy, made before,
+    is where a rule reports)."""
+    func = resolve.binding(name)
+    if not isinstance(func, nodes.FunctionDef) or func.is_method() or func.root() is not name.root():
+        return False
+    returned = [ret.value for ret in func.nodes_of_class(nodes.Return, skip_klass=_NESTED_SCOPES)]
+    return bool(returned) and all(value is not None and host_data(value, depth + 1) for value in returned)
+
+
+_NESTED_SCOPES = (nodes.FunctionDef, nodes.Lambda, nodes.ClassDef)
+
+
+def _number_literal(expr: nodes.NodeNG) -> bool:
+    """``2``, ``0.5``, ``-1``: a number written in the code."""
+    if isinstance(expr, nodes.UnaryOp) and expr.op in ("-", "+"):
+        expr = expr.operand
+    return isinstance(expr, nodes.Const) and isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool)
 
 
 def dtype_name(dtype: nodes.NodeNG | None) -> str | None:
@@ -1208,6 +1243,40 @@ def _comprehension_generator(name: nodes.Name) -> nodes.Comprehension | None:
         if name.name in astutil.target_names(generator.target):
             return generator
     return None
+
+
+def comprehension_source(name: nodes.Name) -> nodes.NodeNG | None:
+    """For a comprehension's own variable, what its values are elements of: the
+    iterable (``for c in chunks``, ``for (src, _) in pairs``: an element or a part of
+    one), the sequence ``enumerate(xs)`` or ``zip(xs, ys)`` walks for that place of
+    the target, a ``0`` literal standing for ``enumerate``'s counter; None when unsure
+    or when ``name`` is not such a variable."""
+    generator = _comprehension_generator(name)
+    if generator is None:
+        return None
+    target, iterable = generator.target, generator.iter
+    if isinstance(target, nodes.AssignName):
+        return iterable
+    if not isinstance(target, nodes.Tuple):
+        return None
+    places = [index for index, elt in enumerate(target.elts) if name.name in astutil.target_names(elt)]
+    if len(places) != 1:
+        return None
+    place = places[0]
+    walker = resolve.qualified_name(iterable.func) if isinstance(iterable, nodes.Call) \
+        and isinstance(iterable.func, nodes.Name) else None
+    if walker in ("enumerate", "builtins.enumerate") and len(iterable.args) == 1 and len(target.elts) == 2:
+        if place == 0:
+            return _COUNTER if isinstance(target.elts[0], nodes.AssignName) else None
+        return iterable.args[0]  # an element, or a part of one (``for i, (src, _) in enumerate(pairs)``)
+    if walker in ("zip", "builtins.zip") and not iterable.keywords and len(iterable.args) == len(target.elts):
+        return iterable.args[place]
+    if walker is None or resolve.root_package(walker) in apis.HOST_ARRAY_PACKAGES:
+        return iterable  # ``for (src, _) in pairs``: a part of an element
+    return None
+
+
+_COUNTER = nodes.Const(0)  # enumerate's counter: a Python int
 
 
 def _bindings(func: nodes.NodeNG):

@@ -1828,6 +1828,25 @@ DATA_KEYWORD_ADVICE: dict[tuple[str, str], str] = {
 }
 
 
+# Where the data pairs PyTorch's dim/keepdim with no MindSpore parameter, though the
+# MindSpore function takes the same value under MindSpore's own name: the pages have no
+# row for these namesakes, and their signatures put the axis elsewhere or name it
+# otherwise, so the comparison could not pair them (ops.concat(tensors, axis=0) for
+# torch.concat(tensors, dim=0)). Without the pairing the advice read "no MindSpore
+# parameter takes it: delete it", which drops the axis the call meant. Only renames
+# with the same meaning: ops.gather's axis is not torch.gather's dim (another
+# operation), ops.select's arguments are another function's. The names are checked
+# against MindSpore's signatures by tests/oracle/test_mapping.py.
+DATA_KEYWORD_RENAMES: dict[tuple[str, str], str] = {
+    **{(f"mindspore.ops.{_function}", "dim"): "axis" for _function in (
+        "concat", "log_softmax", "all", "any", "amax", "amin", "aminmax", "nanmean", "nanmedian", "nanquantile",
+        "nansum", "quantile", "prod", "index_add", "index_fill", "select_scatter", "slice_scatter")},
+    **{(f"mindspore.ops.{_function}", "keepdim"): "keepdims" for _function in (
+        "aminmax", "nanmean", "nanmedian", "nanquantile", "nansum", "quantile")},
+    ("mindspore.ops.permute", "dims"): "axis",
+}
+
+
 # The hand-written table, before the data extends it (its oracle tests build each
 # entry with curated arguments; the data's entries are called generically).
 WRITTEN_TORCH_KEYWORD_APIS: dict[str, TorchKeywordApi] = dict(TORCH_KEYWORD_APIS)
@@ -1837,7 +1856,7 @@ for _qname, (_torch, _keywords, _kind) in _mapping.linter_tables()["torch_keywor
     _known = TORCH_KEYWORD_APIS.get(_qname)
     DATA_TORCH_KEYWORDS.update((_qname, name) for name in _keywords if _known is None or name not in _known.keywords)
     _merged = {name: TorchKeyword(instead=DATA_KEYWORD_ADVICE[(_qname, name)]) if (_qname, name) in DATA_KEYWORD_ADVICE
-               else _data_keyword(rename, name, default, positional)
+               else _data_keyword(rename or DATA_KEYWORD_RENAMES.get((_qname, name)), name, default, positional)
                for name, (rename, default, positional) in _keywords.items()}
     if _known is not None:
         _merged.update(_known.keywords)
