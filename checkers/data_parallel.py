@@ -78,13 +78,13 @@ class DataParallelChecker(BaseChecker):
             "set_seed (or numpy's seed), it sets no parameter_broadcast=True and loads no checkpoint.",
         ),
         "W8105": (
-            "%s %s in a data-parallel program (%s): every rank reads the "
-            "whole dataset, so the ranks train on the same samples instead of a share each; pass "
+            "%s %s in a data-parallel program (%s): every rank reads %s, "
+            "so the ranks train on the same samples instead of a share each; pass "
             "num_shards=get_group_size(), shard_id=get_rank()",
             "ms-data-parallel-unsharded-dataset",
             "A mindspore.dataset source that reaches Model.train or a training loop in a data-parallel "
-            "program, built without num_shards/shard_id or a sampler, or given num_shards=1 in every way "
-            "it is built.",
+            "program, built without num_shards/shard_id or a sampler, given num_shards=1 in every way "
+            "it is built, or given one shard_id in every way it is built.",
         ),
     }
 
@@ -264,7 +264,7 @@ class DataParallelChecker(BaseChecker):
         where = settings.elsewhere or f"set at line {settings.data_parallel[0].lineno}"
         self.add_message(
             "ms-data-parallel-unsharded-dataset", node=node,
-            args=(spelled(node.func) + "(...)", "is built without num_shards/shard_id", where),
+            args=(spelled(node.func) + "(...)", "is built without num_shards/shard_id", where, _WHOLE),
         )
 
     def _check_one_shard(self, node: nodes.Call) -> None:
@@ -277,23 +277,68 @@ class DataParallelChecker(BaseChecker):
         if shards is None or shards is astutil.UNKNOWN:
             return
         flows = values.received(shards)
-        if not flows or not all(isinstance(found.value, int) and not isinstance(found.value, bool)
-                                and found.value == 1 for found in flows):
+        if not flows:
+            return
+        if not all(_is_int(found.value) and found.value == 1 for found in flows):
+            self._check_fixed_shard(node)
             return
         # judged where the dataset is built for the program: here, or at the call of the
         # helper that builds it (``create_dataset(..., device_num=device_num)`` in train.py)
         site = flows[0].site if isinstance(flows[0].site, nodes.Call) else node
-        settings = training_code.parallel_settings(site.root())
-        if not settings.data_parallel or not (_reaches_training(site) or _reaches_training(node)):
+        where = _data_parallel_where(site, node)
+        if where is None:
             return
-        where = settings.elsewhere or f"set at line {settings.data_parallel[0].lineno}"
-        where += in_other_file(site, node)
         note = _flow_where(shards, flows[0])
         self.add_message(
             "ms-data-parallel-unsharded-dataset", node=node,
             args=(spelled(node.func) + "(...)", "is given num_shards=1" if isinstance(shards, nodes.Const)
-                  else f"is given num_shards={shards.as_string()}, which is 1{note}", where),
+                  else f"is given num_shards={shards.as_string()}, which is 1{note}", where, _WHOLE),
         )
+
+    def _check_fixed_shard(self, node: nodes.Call) -> None:
+        """``shard_id=rank_id`` where every way in sight gives it the same number: a
+        helper's ``rank_id=0`` default that no caller passes, so every rank reads shard
+        0, the same share (measured on two CPU ranks)."""
+        shard = astutil.argument(node, None, "shard_id")
+        if shard is None or shard is astutil.UNKNOWN or _under_rank_test(node, node.frame()):
+            return
+        flows = values.received(shard)
+        if not flows or not all(_is_int(found.value) for found in flows) or len({found.value for found in flows}) != 1:
+            return
+        site = flows[0].site if isinstance(flows[0].site, nodes.Call) else node
+        where = _data_parallel_where(site, node)
+        if where is None:
+            return
+        value = flows[0].value
+        default = values.parameter_default(shard)
+        if isinstance(shard, nodes.Const):
+            told = f"is given shard_id={value}"
+        elif default is not None and all(found.written is default[1] for found in flows):
+            told = (f"is given shard_id={shard.as_string()}, always {value} ({default[0].name}()'s default, "
+                    f"line {default[1].lineno}: no call passes it)")
+        else:
+            told = f"is given shard_id={shard.as_string()}, which is {value}{_flow_where(shard, flows[0])}"
+        self.add_message(
+            "ms-data-parallel-unsharded-dataset", node=node,
+            args=(spelled(node.func) + "(...)", told, where, f"shard {value}, the same one"),
+        )
+
+
+_WHOLE = "the whole dataset"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _data_parallel_where(site: nodes.Call, node: nodes.Call) -> str | None:
+    """Where the program building the dataset at ``site`` (``node`` itself, or the call
+    of the helper that builds it) sets data parallel, when it trains on it; else None."""
+    settings = training_code.parallel_settings(site.root())
+    if not settings.data_parallel or not (_reaches_training(site) or _reaches_training(node)):
+        return None
+    where = settings.elsewhere or f"set at line {settings.data_parallel[0].lineno}"
+    return where + in_other_file(site, node)
 
 
 def _flow_where(expr: nodes.NodeNG, found: values.Received) -> str:

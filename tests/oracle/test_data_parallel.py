@@ -271,11 +271,13 @@ def read(**sharding):
     return [batch["x"].ravel().tolist() for batch in dataset.create_dict_iterator(output_numpy=True)]
 report(unsharded=read(), sharded=read(num_shards=get_group_size(), shard_id=RANK),
        sampler=read(sampler=ds.DistributedSampler(get_group_size(), RANK, shuffle=False)),
-       one_shard=read(num_shards=1, shard_id=0))
+       one_shard=read(num_shards=1, shard_id=0), fixed_shard=read(num_shards=get_group_size(), shard_id=0))
 ''')
     assert results[0]["unsharded"] == results[1]["unsharded"] and len(results[0]["unsharded"]) == 4, results
     # num_shards=1 (a device_num never read from the group after init()): the whole dataset on every rank
     assert results[0]["one_shard"] == results[1]["one_shard"] == results[0]["unsharded"], results
+    # shard_id=0 on every rank (a rank_id never passed to the helper): the same half on both
+    assert results[0]["fixed_shard"] == results[1]["fixed_shard"] and len(results[0]["fixed_shard"]) == 2, results
     for key in ("sharded", "sampler"):
         first, second = results[0][key], results[1][key]
         assert len(first) == len(second) == 2, results
