@@ -1296,10 +1296,7 @@ class LayersChecker(BaseChecker):
         running = bound.api.momentum_meaning == "running"
 
         def harmful(momentum: object) -> bool:
-            # (MindSpore's 1.0 freezes the moving statistics at their initial values:
-            # PyTorch's 1.0, the last batch's, copied)
-            return is_number(momentum) and 0 <= momentum <= 1 and (
-                (momentum < 0.5 or momentum == 1) if running else momentum > 0.5)
+            return is_number(momentum) and 0 <= momentum <= 1 and (momentum < 0.5 if running else momentum > 0.5)
 
         value, note = self._momentum_value(bound, node, harmful)
         if not harmful(value):
@@ -1309,13 +1306,7 @@ class LayersChecker(BaseChecker):
         converted = _number_text(1 - value)
         fixed = _CallText(bound.call)
         fixed.set(bound, "momentum", converted)
-        if running and value == 1:
-            effect = (
-                f"never updates the running statistics{note}: evaluation normalises with the initial mean 0 and "
-                f"variance 1 (MindSpore's momentum weights the running average: PyTorch's momentum=1.0, the last "
-                f"batch's statistics, is MindSpore's {converted})"
-            )
-        elif running:
+        if running:
             effect = (
                 f"keeps only {_percent(value)} of the running statistics at each step{note} (MindSpore's momentum "
                 f"weights the running average: PyTorch's momentum={_number_text(value)} is MindSpore's {converted})"

@@ -865,27 +865,6 @@ report(
     assert result["default"][0] != result["default"][1]
 
 
-def test_ms_batchnorm_momentum_one_freezes_the_moving_statistics(run_snippet):
-    """MindSpore's momentum=1.0 keeps all of the running average: the moving statistics
-    never leave their initial values (mean 0), and evaluation normalises with them.
-    PyTorch's momentum=1.0 keeps the last batch's statistics, MindSpore's 0.0."""
-    result = run_snippet(FROZEN_HARNESS + '''
-import torch
-torch_bn = torch.nn.BatchNorm2d(4, momentum=1.0)
-torch_bn.train()
-torch_bn(torch.tensor(x.asnumpy()))
-report(
-    one=moving_mean_after(nn.BatchNorm2d(4, momentum=1.0)),
-    zero=moving_mean_after(nn.BatchNorm2d(4, momentum=0.0), steps=1),
-    torch_one=round(float(torch_bn.running_mean.sum()), 6),
-    batch=round(float(x.asnumpy().mean(axis=(0, 2, 3)).sum()), 6),
-)
-''')
-    assert result["one"] == 0.0  # frozen at the initial mean
-    assert abs(result["zero"] - result["batch"]) < 1e-4
-    assert abs(result["torch_one"] - result["batch"]) < 1e-4  # PyTorch's 1.0 is MindSpore's 0.0
-
-
 def test_ms_batchnorm_momentum_a_subclass_passing_it_up_keeps_its_meaning(run_snippet):
     """A BatchNorm subclass passing momentum=0.1 to super().__init__ keeps only 10% of
     the running average, like nn.BatchNorm2d(c, momentum=0.1): the value a construction
