@@ -1163,6 +1163,9 @@ class LayersChecker(BaseChecker):
         node = bound.args["keep_prob"]
         if _one_minus(node):
             return  # 1 - rate is the conversion to a keep probability, whatever rate a caller picks
+        reaching = values.reaching_value(node) if isinstance(node, nodes.Name) else None
+        if reaching is not None and _one_minus(reaching):
+            return  # ``rate = 1 - rate`` above the call: converted there
         # a literal, a constant above, what the sites pass (Block(drop=0.1)), a default
         value, note = _judged(node, lambda rate: is_number(rate) and rate < 0.5)
         if value is _NEVER_BUILT:

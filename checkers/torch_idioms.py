@@ -340,6 +340,8 @@ class TorchIdiomsChecker(BaseChecker):
             return  # ``m.unsqueeze_(0).unsqueeze_(0)``: the first call fails first, and is judged itself
         if _rooted_in_torch(receiver):
             return  # ``torch.zeros(d).cuda()``: a torch tensor (or a NameError), not a MindSpore one
+        if _returned_by_torch_module(receiver):
+            return  # ``flow = estimate(a, b)`` of an unported torch module: its tensor is torch's
         analysis = scope.analysis(node.root())
         if idiom.receiver == "tensor":
             in_cell = not facts.torch_api and (
@@ -555,6 +557,31 @@ class TorchIdiomsChecker(BaseChecker):
 # Torch on purpose: a host-side conversion in a method no graph compiles
 # ---------------------------------------------------------------------------
 _HOST_DEPTH = 6
+
+
+def _returned_by_torch_module(receiver: nodes.NodeNG) -> bool:
+    """``flow.permute(1, 2, 0)`` where ``flow = estimate(a, b)`` and ``estimate`` is a
+    function of a project module that imports torch and not mindspore (an unported
+    helper): what it returns is a torch value, whatever it was given."""
+    root = receiver
+    while True:
+        if isinstance(root, nodes.Call) and isinstance(root.func, nodes.Attribute):
+            root = root.func.expr
+        elif isinstance(root, nodes.Subscript):
+            root = root.value
+        elif isinstance(root, nodes.Attribute):
+            root = root.expr
+        else:
+            break
+    value = values.reaching_value(root) if isinstance(root, nodes.Name) else root
+    if not (isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute))):
+        return False
+    callee = resolve.project_function(value.func)
+    if callee is None:
+        return False
+    imported = [name for node in callee.root().nodes_of_class((nodes.Import, nodes.ImportFrom))
+                for name in ([name for name, _ in node.names] if isinstance(node, nodes.Import) else [node.modname or ""])]
+    return any(_root(name) == "torch" for name in imported) and not any(_mindspore_family(_root(name)) for name in imported)
 
 
 def _made_by_foreign_class(expr: nodes.NodeNG | None) -> bool:

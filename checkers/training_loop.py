@@ -873,7 +873,7 @@ class TrainingLoopChecker(BaseChecker):
                     if (call.scope() is site.scope() and (call.lineno or 0) < (site.lineno or 0)
                             and isinstance(call.func, nodes.Attribute) and _root_name(call.func.expr) in passed):
                         return True
-        return False
+        return _instances_set_to_train(network)
 
     def _module_calls_set_train(self, module: nodes.Module) -> bool:
         """Whether anything in the module may switch a Cell to training: a set_train()
@@ -883,6 +883,37 @@ class TrainingLoopChecker(BaseChecker):
             known = any(_enables_training(call) for call in astutil.module_nodes(module, nodes.Call))
             self._module_trains[module] = known
         return known
+
+
+def _instances_set_to_train(network: nodes.NodeNG) -> bool:
+    """``self.network`` differentiated in a method of a training Cell ``C`` whose
+    instances the program switches on where it builds them: ``step = C(model, opt)``
+    then ``step.set_train()`` or ``step.network.set_train()`` in the scope of the
+    construction (another module's training loop, often): set_train on a Cell reaches
+    the Cells it holds."""
+    if not (isinstance(network, nodes.Attribute) and astutil.is_self(network.expr)):
+        return False
+    cls = astutil.enclosing_class(network)
+    init = astutil.own_method(cls, "__init__") if cls is not None else None
+    if init is None:
+        return False
+    for site in sites.calls_of(init):
+        construction = site[0]
+        assign = construction.parent
+        if not (isinstance(assign, nodes.Assign) and assign.value is construction and len(assign.targets) == 1
+                and isinstance(assign.targets[0], nodes.AssignName)):
+            continue
+        name = assign.targets[0].name
+        for call in construction.scope().nodes_of_class(nodes.Call):
+            func = call.func
+            if not (_enables_training(call) and isinstance(func, nodes.Attribute)):
+                continue
+            receiver = func.expr
+            if (isinstance(receiver, nodes.Name) and receiver.name == name) or (
+                    isinstance(receiver, nodes.Attribute) and receiver.attrname == network.attrname
+                    and isinstance(receiver.expr, nodes.Name) and receiver.expr.name == name):
+                return True
+    return False
 
 
 _HELPER_DEPTH = 3

@@ -339,6 +339,12 @@ MISSING_NAMES: dict[str, str] = {
     "mindspore.randn": "mindspore.ops.randn",
     "mindspore.nonzero": "mindspore.mint.nonzero",
     "mindspore.cumsum": "mindspore.ops.cumsum",
+    # torch's elementwise and reduction functions looked up in mindspore (absent in 2.10:
+    # AttributeError; round 19's ``ms.sqrt``, ``ms.stack``): mindspore.ops has each under
+    # the same name (an axis is spelled axis there: ms-torch-keyword-args says so)
+    **{f"mindspore.{name}": f"mindspore.ops.{name}" for name in (
+        "sqrt", "stack", "exp", "abs", "tanh", "cos", "sin", "pow", "matmul", "where", "mean", "sum", "clamp",
+        "relu", "squeeze", "unsqueeze", "flatten", "full", "eye", "linspace", "rand")},
     # torch.autograd looked up in mindspore (absent: ``mindspore.autograd.grad(...)``
     # AttributeError, ``import mindspore.autograd`` ModuleNotFoundError): MindSpore
     # differentiates functions (mindspore.grad / value_and_grad), not tensors

@@ -486,3 +486,31 @@ report(
     assert result["grad"] == ["ok", [[0.0, 2.0, 4.0], [6.0, 0.0, 10.0]]], result
     for name in ("mint_arange", "mint_cumsum", "mint_randn"):
         assert result[name][0] == "error", (name, result)
+
+
+def test_ms_torch_class_name_elementwise_functions_run_from_mindspore_ops(run_snippet):
+    """torch's sqrt, stack, exp, abs, tanh, cos, sin, pow, matmul, where, mean, sum,
+    clamp, relu, squeeze, unsqueeze, flatten, full, eye, linspace and rand looked up in
+    mindspore raise AttributeError; mindspore.ops has each under the same name, and each
+    runs on CPU with PyTorch's arguments (values read back)."""
+    names = ("sqrt", "stack", "exp", "abs", "tanh", "cos", "sin", "pow", "matmul", "where", "mean", "sum", "clamp",
+             "relu", "squeeze", "unsqueeze", "flatten", "full", "eye", "linspace", "rand")
+    for name in names:
+        assert guide.MISSING_NAMES[f"mindspore.{name}"] == f"mindspore.ops.{name}", name
+    result = run_snippet(f'''
+x = Tensor(np.array([[1., 4.], [9., 16.]], np.float32))
+calls = {{
+    "sqrt": lambda: ops.sqrt(x), "stack": lambda: ops.stack([x, x]), "exp": lambda: ops.exp(x),
+    "abs": lambda: ops.abs(-x), "tanh": lambda: ops.tanh(x), "cos": lambda: ops.cos(x), "sin": lambda: ops.sin(x),
+    "pow": lambda: ops.pow(x, 2), "matmul": lambda: ops.matmul(x, x), "where": lambda: ops.where(x > 2, x, -x),
+    "mean": lambda: ops.mean(x), "sum": lambda: ops.sum(x), "clamp": lambda: ops.clamp(x, 2.0, 10.0),
+    "relu": lambda: ops.relu(-x), "squeeze": lambda: ops.squeeze(x[None]), "unsqueeze": lambda: ops.unsqueeze(x, 0),
+    "flatten": lambda: ops.flatten(x), "full": lambda: ops.full((2, 2), 3.0), "eye": lambda: ops.eye(2),
+    "linspace": lambda: ops.linspace(0.0, 1.0, 3), "rand": lambda: ops.rand(2, 2),
+}}
+report(missing={{name: attempt(lambda name=name: getattr(ms, name)) for name in {names!r}}},
+       runs={{name: attempt(lambda call=call: call().asnumpy().shape) for name, call in calls.items()}})
+''')
+    for name in names:
+        assert result["missing"][name][0] == "error" and result["missing"][name][1].startswith("AttributeError"), name
+        assert result["runs"][name][0] == "ok", (name, result["runs"][name])
