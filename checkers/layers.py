@@ -72,6 +72,24 @@ def _is_numeric_expression(node: nodes.NodeNG) -> bool:
     return False
 
 
+def _numeric_in_every_way(node: nodes.NodeNG) -> bool:
+    """A name whose every value in sight is a number or a tuple of numbers: a list or
+    tuple display or numeric arithmetic the assignment reaching it gives, what each call
+    passes a parameter (its default where a call leaves it out), or every constant a
+    local is bound to; False when any is unknown or something else."""
+    if not isinstance(node, nodes.Name):
+        return False
+    assigned = values.reaching_value(node)
+    if isinstance(assigned, (nodes.List, nodes.Tuple)) or (assigned is not None and _is_numeric_expression(assigned)):
+        return True  # ``padding = ((k[0] - 1) // 2, 0)`` just above: a tuple display, never a string
+    flows = values.received(node)
+    found = [flow.value for flow in flows] if flows else values.local_constants(node)
+    return bool(found) and all(
+        (is_number(value) and not isinstance(value, bool))
+        or (isinstance(value, tuple) and value and all(is_number(item) and not isinstance(item, bool) for item in value))
+        for value in found)
+
+
 def _one_minus(node: nodes.NodeNG) -> bool:
     """``1 - rate`` (or ``1.0 - rate``): an expression that converts a drop rate."""
     return (
@@ -94,8 +112,11 @@ def _looks_like(node: nodes.NodeNG, kind: str) -> bool:
     value = literal(node)
     if kind == "padding":
         # a list or tuple display is never the pad_mode string MindSpore expects there
-        # (``[k[0] // 2, k[1] // 2]``: TypeError at construction, measured)
-        return _is_numeric_expression(node) or isinstance(node, (nodes.List, nodes.Tuple))
+        # (``[k[0] // 2, k[1] // 2]``: TypeError at construction, measured), nor a name
+        # that holds a number or a tuple of numbers in every way it is given one
+        # (``def conv(c, k, s, padding=1)`` whose callers leave the default)
+        return _is_numeric_expression(node) or isinstance(node, (nodes.List, nodes.Tuple)) \
+            or _numeric_in_every_way(node)
     if kind == "bool":
         if isinstance(value, bool):
             return True
@@ -1390,7 +1411,9 @@ class LayersChecker(BaseChecker):
                     consequence,
                     _torch_positionals_fixed(bound, start),
                 ),
-                _torch_positional_edits(bound, start),
+                # a padding held in a name may be PyTorch's two values, which MindSpore's
+                # padding refuses too: the message shows the spelling, no edit is offered
+                None if trap.looks_like == "padding" and isinstance(node, nodes.Name) else _torch_positional_edits(bound, start),
                 # a trap the generated data found (not one measured to fail when the
                 # call runs) may build and run: renaming then changes what it computes
                 unsafe=not trap.fails,
