@@ -243,12 +243,19 @@ def _host_value_here(expr: nodes.NodeNG, analysis, depth: int = 0) -> bool:
         return all(_host_value_here(child, analysis, depth + 1) for child in expr.get_children())
     if isinstance(expr, nodes.Call) and _method_of_a_value(expr.func):
         # ``valid.sum(1)``, ``C.reshape(...)`` on a host array: numpy's own method gives numpy
-        return _host_value_here(expr.func.expr, analysis, depth + 1)
+        return _host_array(expr.func.expr, analysis, depth + 1)
     if isinstance(expr, nodes.Subscript):
         return _host_value_here(expr.value, analysis, depth + 1)
     if _method_of_a_value(expr):
-        return _host_value_here(expr.expr, analysis, depth + 1)  # ``v.T`` of a host array
+        return _host_array(expr.expr, analysis, depth + 1)  # ``v.T`` of a host array
     return False
+
+
+def _host_array(receiver: nodes.NodeNG, analysis, depth: int) -> bool:
+    """A receiver that holds a host copy of a tensor's data: it depends on a tensor,
+    and is host data where it is read. ``self`` or ``self.drop`` depend on none, and
+    their methods (a sub-cell's call) give tensors."""
+    return analysis.depends_on_tensor(receiver) and _host_value_here(receiver, analysis, depth)
 
 
 def _method_of_a_value(func: nodes.NodeNG) -> bool:
