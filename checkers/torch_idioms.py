@@ -261,7 +261,8 @@ class TorchIdiomsChecker(BaseChecker):
             "ms-torch-in-cell",
             "PyTorch APIs and idioms in MindSpore code: torch calls inside a Cell or graph code, "
             "`.cuda()`, `.to(device)` with a PyTorch device, `loss.backward()`, "
-            "`optimizer.zero_grad()`, `optimizer.step()`, `with torch.no_grad()`, `x.size(0)` "
+            "`optimizer.zero_grad()`, `optimizer.step()`, `with torch.no_grad()` (and its port "
+            "`with ops.stop_gradient()`), `x.size(0)` "
             "on a tensor (in MindSpore `size` is an int attribute), and PyTorch tensor methods "
             "MindSpore's tensors lack (`.detach_()`, `.unsqueeze_(0)`, `.clamp_min(v)`...).",
         ),
@@ -530,6 +531,15 @@ class TorchIdiomsChecker(BaseChecker):
 
     @only_required_for_messages("ms-torch-in-cell")
     def visit_with(self, node: nodes.With) -> None:
+        for expr, _ in node.items:
+            if _stop_gradient_as_context(expr):
+                # ``with ops.stop_gradient():``, a port of ``with torch.no_grad():``: wherever it runs
+                self._report(expr, args=(
+                    f"{spelled(expr.func)}() is no context manager: called without the value whose gradient "
+                    "it stops, it raises TypeError",
+                    "delete the with line (code outside the function given to ms.grad or value_and_grad is not "
+                    "differentiated) and wrap a value in ops.stop_gradient(x) where its gradient must stop",
+                ))
         if self._module_facts(node.root()).torch_is_mindtorch:
             return  # mindtorch's no_grad, not PyTorch's
         for expr, _ in node.items:
@@ -551,6 +561,14 @@ class TorchIdiomsChecker(BaseChecker):
                 self._no_grad_message(decorator, decorator)
 
     visit_asyncfunctiondef = visit_functiondef
+
+
+def _stop_gradient_as_context(expr: nodes.NodeNG) -> bool:
+    """``ops.stop_gradient()`` with no argument, as a with item (measured: TypeError,
+    the value is required; tests/oracle/test_torch_idioms.py)."""
+    return isinstance(expr, nodes.Call) and not expr.args and not expr.keywords \
+        and isinstance(expr.func, (nodes.Name, nodes.Attribute)) \
+        and resolve.qualified_name(expr.func) in apis.GRADIENT_STOPPING_CALLS
 
 
 # ---------------------------------------------------------------------------

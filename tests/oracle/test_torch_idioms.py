@@ -156,6 +156,32 @@ report(plain=grad(plain), torch_no_grad=grad(with_torch_no_grad), stop_gradient=
     assert result["stop_gradient"] == [3.0, 3.0, 3.0]  # the fix stops it
 
 
+def test_ms_torch_in_cell_stop_gradient_is_no_context_manager(run_snippet):
+    """``with ops.stop_gradient():`` (a port of ``with torch.no_grad():``) raises
+    TypeError, in PyNative and in a function ms.grad differentiates; the fix the
+    message gives (no with, the value wrapped) stops that value's gradient."""
+    result = run_snippet('''
+import mindspore.ops.functional as F
+pynative_mode()
+v = Tensor(np.ones(3), ms.float32)
+def as_context():
+    with ops.stop_gradient():
+        return v * 2
+def differentiated(a):
+    with F.stop_gradient():
+        b = a * 3
+    return (b * a).sum()
+def fixed(a):
+    b = ops.stop_gradient(a * 3)
+    return (b * a).sum()
+report(context=attempt(as_context), differentiated=attempt(lambda: ms.grad(differentiated)(v)),
+       fixed=ms.grad(fixed)(v).asnumpy().tolist())
+''')
+    for key in ("context", "differentiated"):
+        assert result[key][0] == "error" and result[key][1].startswith("TypeError"), result
+    assert result["fixed"] == [3.0, 3.0, 3.0]
+
+
 def test_ms_torch_in_cell_method_idiom_table(run_snippet):
     result = run_snippet(OBJECTS + '''
 from mslint.knowledge import apis
