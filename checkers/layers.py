@@ -64,8 +64,7 @@ def _ints(value: object) -> tuple[int, ...] | None:
 
 def _is_numeric_expression(node: nodes.NodeNG) -> bool:
     """A number, a tuple of numbers, or arithmetic with a number in it (``k // 2``)."""
-    value = literal(node)
-    if is_number(value) or (isinstance(value, tuple) and value and all(is_number(v) for v in value)):
+    if _number_or_numbers(literal(node)):
         return True
     if astutil.is_binary_arithmetic(node):
         return _is_numeric_expression(node.left) or _is_numeric_expression(node.right)
@@ -84,10 +83,12 @@ def _numeric_in_every_way(node: nodes.NodeNG) -> bool:
         return True  # ``padding = ((k[0] - 1) // 2, 0)`` just above: a tuple display, never a string
     flows = values.received(node)
     found = [flow.value for flow in flows] if flows else values.local_constants(node)
-    return bool(found) and all(
-        (is_number(value) and not isinstance(value, bool))
-        or (isinstance(value, tuple) and value and all(is_number(item) and not isinstance(item, bool) for item in value))
-        for value in found)
+    return bool(found) and all(_number_or_numbers(value) for value in found)
+
+
+def _number_or_numbers(value: object) -> bool:
+    """A number, or a non-empty tuple of numbers (a literal's value)."""
+    return is_number(value) or (isinstance(value, tuple) and bool(value) and all(is_number(item) for item in value))
 
 
 def _one_minus(node: nodes.NodeNG) -> bool:
@@ -342,7 +343,7 @@ def _built_from_inputs(bound: _Bound) -> bool:
 
 
 # ``# self.bn = nn.BatchNorm2d(c, momentum=0.9)``: a momentum written in a comment
-_COMMENTED_MOMENTUM = re.compile(rb"#.*?\bmomentum\s*=\s*(\d*\.?\d+(?:[eE][-+]?\d+)?)")
+_COMMENTED_MOMENTUM = re.compile(r"#.*?\bmomentum\s*=\s*(\d*\.?\d+(?:[eE][-+]?\d+)?)")
 # how far above the call a comment block may hold the original
 _COMMENT_LINES_ABOVE = 3
 
@@ -353,13 +354,13 @@ def _converted_from_comment(call: nodes.Call, value: object) -> bool:
     momentum=0.1)``): the port converted it on purpose, from a momentum that is not
     PyTorch's default. Read in the comment lines right above the statement and after
     the call on its own lines."""
-    lines = edits.module_lines(call)
+    lines = _source_lines(call.root())
     statement = call.statement()
     if lines is None or statement.lineno is None or call.end_lineno is None or not is_number(value):
         return False
     candidates = lines[statement.lineno - 1:call.end_lineno]
     above = statement.lineno - 2
-    while above >= 0 and statement.lineno - 2 - above < _COMMENT_LINES_ABOVE and lines[above].lstrip().startswith(b"#"):
+    while above >= 0 and statement.lineno - 2 - above < _COMMENT_LINES_ABOVE and lines[above].lstrip().startswith("#"):
         candidates.append(lines[above])
         above -= 1
     for line in candidates:

@@ -581,16 +581,7 @@ def _returned_by_torch_module(receiver: nodes.NodeNG) -> bool:
     """``flow.permute(1, 2, 0)`` where ``flow = estimate(a, b)`` and ``estimate`` is a
     function of a project module that imports torch and not mindspore (an unported
     helper): what it returns is a torch value, whatever it was given."""
-    root = receiver
-    while True:
-        if isinstance(root, nodes.Call) and isinstance(root.func, nodes.Attribute):
-            root = root.func.expr
-        elif isinstance(root, nodes.Subscript):
-            root = root.value
-        elif isinstance(root, nodes.Attribute):
-            root = root.expr
-        else:
-            break
+    root = astutil.read_root(receiver)
     value = values.reaching_value(root) if isinstance(root, nodes.Name) else root
     if not (isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute))):
         return False

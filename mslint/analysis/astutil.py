@@ -395,6 +395,23 @@ def assignment_pairs(
     return pairs
 
 
+def read_root(expr: nodes.NodeNG, limit: int | None = None) -> nodes.NodeNG:
+    """What a chain of method calls, attributes and indexing is read from: ``v`` for
+    ``v.permute(1, 2, 0)[0].T`` (at most ``limit`` steps followed, when given)."""
+    steps = 0
+    while limit is None or steps < limit:
+        if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Attribute):
+            expr = expr.func.expr
+        elif isinstance(expr, nodes.Attribute):
+            expr = expr.expr
+        elif isinstance(expr, nodes.Subscript):
+            expr = expr.value
+        else:
+            break
+        steps += 1
+    return expr
+
+
 def unwrap_chain(value: nodes.NodeNG) -> tuple[nodes.NodeNG, list[nodes.Call]]:
     """``Net().set_grad().set_train()`` -> (``Net()``, [the chained method calls])."""
     chained: list[nodes.Call] = []

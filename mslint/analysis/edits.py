@@ -297,12 +297,6 @@ def _module_bytes(node: nodes.NodeNG) -> bytes | None:
     return data if isinstance(data, bytes) else _file_bytes(node.root().file)
 
 
-def module_lines(node: nodes.NodeNG) -> list[bytes] | None:
-    """The lines of the source ``node`` was read from (its comments included), or None."""
-    data = _module_bytes(node)
-    return data.split(b"\n") if data is not None else None
-
-
 def rename_definition(function: nodes.FunctionDef, name: str) -> Edit | None:
     """``def old(`` -> ``def name(``: only the name changes."""
     position = getattr(function, "position", None)

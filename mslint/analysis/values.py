@@ -3672,16 +3672,7 @@ def callers_pass_no_tensor(expr: nodes.NodeNG) -> bool:
     imports no torch may well be handed torch tensors by its callers (a
     half-done port's metric meter). False when no call is in sight, or when one
     passes a MindSpore tensor (an op's result, a layer's output)."""
-    root = expr
-    for _ in range(_CONSTANT_DEPTH * 2):
-        if isinstance(root, nodes.Call) and isinstance(root.func, nodes.Attribute):
-            root = root.func.expr
-        elif isinstance(root, nodes.Attribute):
-            root = root.expr
-        elif isinstance(root, nodes.Subscript):
-            root = root.value
-        else:
-            break
+    root = astutil.read_root(expr, _CONSTANT_DEPTH * 2)
     if not isinstance(root, nodes.Name):
         return False
     func = root.frame()
