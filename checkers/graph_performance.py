@@ -29,7 +29,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, compiled, resolve, scope, values
+from mslint.analysis import astutil, compiled, mode, resolve, scope, values
 from mslint.checkers.follow import GraphModeNote
 from mslint.checkers.messages import spelled
 
@@ -237,7 +237,7 @@ class GraphPerformanceChecker(GraphModeNote, BaseChecker):
             found = _varying_python_value(argument, node)
             if found is None:
                 continue
-            if compiled.compiled_callee(node) is None:
+            if compiled.compiled_callee(node) is None or _inside_one_graph(node):
                 return
             name, kind = found
             self.add_message(RECOMPILE, node=node, args=(spelled(node.func), f"'{name}'", kind, spelled(argument)))
@@ -605,3 +605,15 @@ def _inside(node: nodes.NodeNG, loop: nodes.NodeNG) -> bool:
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(GraphPerformanceChecker(linter))
+
+
+def _inside_one_graph(node: nodes.Call) -> bool:
+    """The call is itself compiled: in graph code, or in a function given to
+    ``grad``/``value_and_grad`` where its program runs GRAPH_MODE (differentiating
+    compiles the whole function, FACTS.md: the loop is unrolled into one graph and
+    each value of the loop variable is a constant of that one compile)."""
+    analysis = scope.analysis(node.root())
+    found = analysis.enclosing(node)
+    if found is None:
+        return False
+    return found[1] == scope.GRAPH or (found[1] == scope.DIFFERENTIATED and analysis.decision_at(node).mode == mode.GRAPH)

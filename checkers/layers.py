@@ -1004,9 +1004,11 @@ class LayersChecker(BaseChecker):
         # parameter's default (``patch_size // 2`` with ``patch_size=7``)
         padding = values.constant(padding_node)
         note = ""
+        dims = bound.api.spatial_dims
         if padding is UNKNOWN and not astutil.is_binary_arithmetic(padding_node):
             # a padding the caller passes in (Block(3, 8, padding=1)), else a helper's default
-            padding, note = _judged(padding_node, lambda value: _ints(value) is not None and any(_ints(value)))
+            padding, note = _judged(padding_node, lambda value: _ints(value) is not None and (
+                any(_ints(value)) or _torch_shaped(value, dims)))
             if padding is _NEVER_BUILT:
                 return True
         if padding is UNKNOWN:
@@ -1028,17 +1030,17 @@ class LayersChecker(BaseChecker):
         if padding is UNKNOWN and astutil.is_binary_arithmetic(padding_node) and pad_mode != "pad":
             padding = 1  # ``k // 2``: a padding computed from a size, not 0 for any kernel above 1
         ints = _ints(padding)
-        if ints is None or all(v == 0 for v in ints):
-            return False
-        dims = bound.api.spatial_dims
         # PyTorch's tuples give one value per dimension; MindSpore's one per side
         # (Conv1d: an int only). Measured: Conv2d(padding=(1, 2)) raises ValueError,
-        # Conv1d(padding=(2,)) TypeError.
-        torch_shaped = isinstance(padding, tuple) and len(padding) == dims
+        # Conv1d(padding=(2,)) TypeError, whatever pad_mode says; Conv2d(padding=(0, 0))
+        # too, though zeros need no pad_mode.
+        torch_shaped = _torch_shaped(padding, dims)
+        if ints is None or all(v == 0 for v in ints) and not torch_shaped:
+            return False
         if pad_mode == "pad" and not torch_shaped:
             return False
         reasons = []
-        if pad_mode != "pad":
+        if pad_mode != "pad" and any(ints):
             if "pad_mode" in bound:
                 reasons.append(f'padding is only allowed with pad_mode="pad", not "{pad_mode}"')
             else:
@@ -1052,11 +1054,23 @@ class LayersChecker(BaseChecker):
         if note:
             reasons[0] += f", and the padding is {padding}{note}"
         error = "TypeError" if torch_shaped and dims == 1 else "ValueError"
-        fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
-        fixed.set(bound, "padding", _padding_for_mindspore(padding_node, dims))
-        changes = [_set(bound, "pad_mode", _quoted("pad"), before="padding")] if pad_mode != "pad" else []
-        if torch_shaped:
-            changes.append(edits.replace(padding_node, _padding_for_mindspore(padding_node, dims)))
+        needs_pad_mode = pad_mode != "pad" and any(ints)
+        if needs_pad_mode:
+            fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
+        converted = _padding_for_mindspore(padding_node, dims)
+        changes: list | None = [_set(bound, "pad_mode", _quoted("pad"), before="padding")] if needs_pad_mode else []
+        if torch_shaped and converted == _text(padding_node):
+            # a name holding PyTorch's tuple (a parameter's default, a caller's value):
+            # the value to give, and no fix (the name is set elsewhere)
+            per_side = _per_side(padding, dims)
+            if per_side is None:  # Conv1d(padding=(1, 2)): unequal sides, which no int gives
+                per_side = "0"
+                reasons.append(f"pad unequal sides before the layer, ops.pad(x, {_text(padding_node)})")
+            converted = per_side
+            changes = None
+        elif torch_shaped:
+            changes.append(edits.replace(padding_node, converted))
+        fixed.set(bound, "padding", converted)
         # a keyword neither the layer nor PyTorch's takes (``activation=act``): TypeError comes first, so
         # the suggestion leaves it out, and no fix is offered (the rewrite would still fail)
         # (PyTorch's own keywords, ``bias=``, are ms-torch-keyword-args' to rename)
@@ -2178,3 +2192,18 @@ def _torch_positionals_fixed(bound: _Bound, index: int) -> str:
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(LayersChecker(linter))
+
+
+def _torch_shaped(padding: object, dims: int) -> bool:
+    """A padding tuple in PyTorch's shape, one value per spatial dimension
+    (``(1, 1)`` for a 2-D layer), which MindSpore's Conv layers refuse: they want
+    one per side, and a 1-D layer an int."""
+    return isinstance(padding, tuple) and (len(padding) == dims or dims == 1)
+
+
+def _per_side(padding: tuple, dims: int) -> str | None:
+    """PyTorch's padding tuple as MindSpore's: an int for a 1-D layer, else one
+    value per side; None for a 1-D tuple of unequal sides (no int says it)."""
+    if dims == 1:
+        return str(padding[0]) if len(set(padding)) == 1 else None
+    return "(" + ", ".join(str(value) for value in padding for _ in range(2)) + ")"

@@ -15,6 +15,7 @@ weight-conversion script that uses torch beside MindSpore models stays silent.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,18 @@ def _root(modname: str) -> str:
 
 def _imports_one_of(names: list[str], modules: tuple[str, ...]) -> bool:
     return any(name == module or name.startswith(module + ".") for name in names for module in modules)
+
+
+def _inside_package(path: str, packages: tuple[str, ...]) -> bool:
+    """Whether the file at ``path`` sits in the folder of one of ``packages``
+    (``.../src/mindtorch/nn/functional.py`` for mindtorch, ``.../mindnlp/core/ops.py``
+    for mindnlp.core)."""
+    folders = os.path.normpath(path).split(os.sep)[:-1]
+    for package in packages:
+        parts = package.split(".")
+        if any(folders[i:i + len(parts)] == parts for i in range(len(folders) - len(parts) + 1)):
+            return True
+    return False
 
 
 class _ModuleFacts:
@@ -64,7 +77,10 @@ class _ModuleFacts:
             torch_api = torch_api or _imports_one_of(names, apis.TORCH_API_LAYERS)
             torch_is_mindtorch = torch_is_mindtorch or _imports_one_of(names, apis.TORCH_REDIRECTING_MODULES)
             optimizer_compat = optimizer_compat or _imports_one_of(names, apis.TORCH_COMPAT_OPTIMIZER_MODULES)
-        self.mindspore_only = imports_mindspore and not imports_torch
+        # a module of such a layer itself (mindtorch's own source): its tensors are its own too
+        inside_layer = _inside_package(module.file or "", apis.TORCH_API_LAYERS)
+        torch_api = torch_api or inside_layer
+        self.mindspore_only = imports_mindspore and not imports_torch and not inside_layer
         # transformers, timm...: torch tensors and modules without ``import torch``: the
         # receiver of a tensor or module idiom (.detach(), .cpu(), .cuda(), .to("cuda"))
         # may be one. loss.backward() and optimizer.step() stay judged by the module:
@@ -365,6 +381,9 @@ class TorchIdiomsChecker(BaseChecker):
             if resolve.tensor_method_rebound(node, func.attrname):
                 return  # the project gives Tensor this method (mslint.analysis.programs overrides)
         else:
+            if idiom.receiver == "any" and resolve.tensor_method_rebound(node, func.attrname) \
+                    and (values.mindspore_object(receiver) != values.CELL or resolve.cell_method_rebound(node, func.attrname)):
+                return  # the project gives Tensor this method (``ms.Tensor.cuda = ...``); a Cell still lacks it
             if idiom.receiver == "optimizer" and facts.optimizer_compat and not self._mindspore_receiver(receiver, "optimizer"):
                 return  # x2ms_adapter's optimizers define step()/zero_grad(); only a mindspore.nn one lacks them
             if not self._mindspore_code(node, analysis, idiom.receiver):

@@ -744,6 +744,46 @@ def test_a_package_that_rebinds_framework_names_changes_them_for_its_modules(tmp
     assert paths["other/tool.py"] not in group["file_set"]
 
 
+def test_a_tensor_method_patch_beside_its_scripts_covers_their_folder(tmp_path: Path) -> None:
+    # mspatch.py gives Tensor .cuda(); train.py beside it imports it, and its model
+    # copy under log/ is loaded through importlib (not in sight): the patch holds
+    # there too; not in a module another program runs without the patch
+    paths = _project(tmp_path, {
+        "port/mspatch.py": "import mindspore as ms\ndef _cuda(self):\n    return self\nms.Tensor.cuda = _cuda\n",
+        "port/train.py": "import mspatch\nfrom models import Net\nif __name__ == '__main__':\n    Net()\n",
+        "port/models.py": CELL.format(name="Net"),
+        "port/log/copy_of_models.py": CELL.format(name="Net"),
+        "port/demo.py": "from helper import Helper\nif __name__ == '__main__':\n    Helper()\n",
+        "port/helper.py": CELL.format(name="Helper"),
+        "other/mspatch_free.py": CELL.format(name="Other"),
+    })
+    [group] = _model(tmp_path).overrides
+    assert group["mapping"] == {"mindspore.Tensor.cuda": "mspatch._cuda"}
+    assert {paths["port/models.py"], paths["port/log/copy_of_models.py"]} <= group["file_set"]
+    assert paths["port/helper.py"] not in group["file_set"]  # demo.py runs it without the patch
+    assert paths["other/mspatch_free.py"] not in group["file_set"]
+
+
+def test_a_key_no_option_gives_into_many_candidates_reaches_none(tmp_path: Path) -> None:
+    # ProcessorMixin's getattr(import_module("pkg"), class_name), class_name a class
+    # attribute: one of the package's many classes, which is out of sight
+    many = "".join(CELL.format(name=f"Model{i}").replace("from mindspore import nn, Tensor\n", "") for i in range(40))
+    _project(tmp_path, {
+        "pkg/__init__.py": "from .zoo import *\n",
+        "pkg/zoo.py": "from mindspore import nn, Tensor\n" + many,
+        "pkg/mixin.py": "import pkg\nmodule = pkg\nclass Mixin:\n    model_class = 'Model3'\n"
+                        "    def load(self, attribute):\n        name = getattr(self, f'{attribute}_class')\n"
+                        "        return getattr(module, name)()\n",
+        "train.py": "from pkg.mixin import Mixin\nif __name__ == '__main__':\n    Mixin().load('model')\n",
+        "pick.py": "import argparse\nimport pkg\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+                   "    p.add_argument('--model')\n    getattr(pkg, p.parse_args().model)()\n",
+    })
+    model = _model(tmp_path)
+    assert not any(name.startswith("pkg/zoo.py") for name in _built(model, "train.py"))
+    # a key the user gives (an option without default or choices): any of them
+    assert len(_built(model, "pick.py")) == 40
+
+
 def test_resolve_names_the_projects_class_where_it_rebinds_a_framework_name(tmp_path: Path) -> None:
     import astroid
 

@@ -30,7 +30,10 @@ layer, not the module it sits in:
   a registering call ``Registry.register_cls(cls, alias=k)``), all of them, or
   those the key can be: a literal, the parameter of a factory traced to its
   callers, an argparse option (its choices, else its default) and the
-  YAML/JSON configuration files that set it. Registering is not building: a
+  YAML/JSON configuration files that set it; a key the program computes
+  (a class attribute, a name built from strings) from none of its options,
+  into more than 32 candidates, reaches none of them (one or a few are built,
+  and which is out of sight). Registering is not building: a
   class passed to a registering call (``register*``, ``add*``) or stored into a
   table is built only by a lookup that returns it (a function registered, a
   hook, still runs when its owner calls it).
@@ -160,6 +163,9 @@ _COMPILING = (SETS_GRAPH, UNREADABLE)
 _KNOWN = (SETS_GRAPH, RUNS_PYNATIVE)
 
 ANY = None  # a key that may be any string
+# A lookup whose key no option of the program gives, into more candidates than
+# this, reaches none of them (Model._lookup_candidates).
+_UNTRACED_KEY_LIMIT = 32
 THROUGH_TABLE = "<through a table>"  # (Model._evaluate) a key read through a table of literals
 # the methods that change a dict in place
 _CHANGING = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"})
@@ -1107,6 +1113,13 @@ class Model:  # pylint: disable=too-many-instance-attributes
         read_from: list = []
         givers: dict[str, set[str]] = {}
         keys = self._evaluate(spec, edge[3], edge[4], program, reached, 0, read_from, givers)
+        if keys is ANY and not read_from and len(entries) > _UNTRACED_KEY_LIMIT:
+            # a key the program computes (a class attribute, a name built from
+            # strings), read from none of its options: it picks one or a few of the
+            # many, which is out of sight, and no user option makes it another
+            # (ProcessorMixin's getattr(transformers_module, class_name) over 500
+            # model classes made every model of the package graph code)
+            return []
         # a key read from options alone: which configuration files select each value
         # (through the tables the code reads it through: the value each one maps to)
         given_by = givers if keys is not ANY and read_from and None not in read_from else {}
@@ -2040,9 +2053,22 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 # the modules whose imports run it, and every module a program that
                 # imports it runs (the rebinding is on the framework's module object)
                 files = self._importers_of(path)
+                folder = os.path.dirname(path)
+                beside = False  # a program in the rebinding module's folder imports it
+                elsewhere: set[str] = set()  # what the programs that do not import it reach
                 for program in self.programs:
                     if (path, MODULE) in (program.reached or ()):
+                        beside = beside or os.path.dirname(program.path) == folder
                         files.update(node[0] for node in program.reached or ())
+                    else:
+                        elsewhere.update(node[0] for node in program.reached or ())
+                if beside and any(_patches_a_method(name) for name in mapping):
+                    # a method given to Tensor or Cell holds for everything the process
+                    # runs after: the modules under the folder of the scripts that
+                    # import it too, which they may load in ways not in sight (importlib
+                    # from a log folder, sys.path edits); not those another program runs
+                    prefix = folder + os.sep
+                    files.update(file for file in self._in_sight if file.startswith(prefix) and file not in elsewhere)
                 groups.append({"module": path, "mapping": mapping, "files": sorted(files), "file_set": files})
         return groups
 
@@ -2839,6 +2865,13 @@ def construction(path: str | None, cls: str) -> Construction | None:
 _OVERRIDES: dict[str, dict[str, str]] = {}
 
 
+def _patches_a_method(name: str) -> bool:
+    """``mindspore.Tensor.cuda``, ``mindspore.nn.Cell.half``: a method given to
+    a framework class (not a class or function of a framework module)."""
+    owner = name.rsplit(".", 1)[0]
+    return owner.endswith((".Tensor", ".Parameter", ".Cell"))
+
+
 def overrides_for(path: str | None) -> dict[str, str]:
     """The framework names rebound for the file at ``path``: qualified name ->
     the project's replacement (mslint.analysis.resolve applies them)."""
@@ -3057,7 +3090,7 @@ def _values_in_source(data: bytes, name: str, path: str = "") -> list:
     file of a project."""
     if name.encode() not in data:
         return []  # (the plain test first: the pattern alone is slow on long files)
-    lines = {data.count(b"\n", 0, found.start()) + 1 for found in _gives_a_number(name).finditer(data)}
+    lines = _match_lines(data, _gives_a_number(name))
     if not lines:
         return []
     given = _GIVEN.get((path, name)) if path else None
@@ -3080,6 +3113,31 @@ def _gives_a_number(name: str) -> re.Pattern:
     key = re.escape(name.encode())
     number = rb"\s*[-(\s]*\.?[0-9]"
     return re.compile(rb"\b" + key + rb"\s*(?::[^=\n]*)?=" + number + rb"|[\"']" + key + rb"[\"']\s*:" + number)
+
+
+def _match_lines(data: bytes, pattern: re.Pattern) -> set[int]:
+    """The line numbers (from 1) of ``pattern``'s matches in ``data``: newlines
+    counted from one match to the next (counted from the start for each match,
+    a long file with many matches took time quadratic in its length)."""
+    lines: set[int] = set()
+    line, counted = 1, 0
+    for match in pattern.finditer(data):
+        line += data.count(b"\n", counted, match.start())
+        counted = match.start()
+        lines.add(line)
+    return lines
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(data: bytes) -> Any:
+    """``ast.parse(data)``, None when it does not parse; the last few kept: the
+    name heuristics ask several names of the same files, one parse each."""
+    import ast  # noqa: PLC0415 - only where a name heuristic asks
+
+    try:
+        return ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _walk_spanning(tree: Any, lines: set[int]) -> Iterator[Any]:
@@ -3115,9 +3173,8 @@ def _numbers_given(data: bytes, name: str, lines: set[int]) -> tuple[float, ...]
     a walk of the whole tree took most of the time)."""
     import ast  # noqa: PLC0415 - only where a name heuristic asks
 
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
+    tree = _parsed(data)
+    if tree is None:
         return ()
 
     def number(node: ast.AST | None) -> float | None:
@@ -3241,11 +3298,10 @@ def _copied_into(sources: list[str], name: str) -> list[str]:
         data = read_source(source)
         if not data or name.encode() not in data or not pattern.search(data):
             continue
-        try:
-            tree = ast.parse(data)
-        except (SyntaxError, ValueError):
+        tree = _parsed(data)
+        if tree is None:
             continue
-        lines = {data.count(b"\n", 0, match.start()) + 1 for match in pattern.finditer(data)}
+        lines = _match_lines(data, pattern)
         for node in _walk_spanning(tree, lines):
             if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
                 continue

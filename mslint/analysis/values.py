@@ -2642,11 +2642,18 @@ _UNREADABLE = object()  # an assignment reaches the read, but which one is unsur
 
 
 def _assigns_self(statement: nodes.NodeNG, attr: str) -> bool:
-    return any(
-        astutil.self_attribute(target) == attr
-        for target in statement.nodes_of_class(nodes.AssignAttr)
-        if target.frame() is statement.frame()
-    )
+    # asked of the same statements for every attribute a method reads: each
+    # statement's subtree is walked once and its answer kept on the node
+    assigned = statement.__dict__.get("_mslint_self_assigned")
+    if assigned is None:
+        frame = statement.frame()
+        assigned = frozenset(
+            astutil.self_attribute(target)
+            for target in statement.nodes_of_class(nodes.AssignAttr)
+            if target.frame() is frame
+        )
+        statement.__dict__["_mslint_self_assigned"] = assigned
+    return attr in assigned
 
 
 def _reaching_self_assignment(node: nodes.NodeNG, attr: str, func: nodes.FunctionDef, way: _Way | None) -> object:

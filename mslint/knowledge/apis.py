@@ -1590,6 +1590,21 @@ for _name, _torch in (("Argmax", "torch.argmax"), ("Argmin", "torch.argmin")):
 # ops.var/ops.std(input, axis, ddof, keepdims): PyTorch's older overload
 # torch.var(x, dim, unbiased, keepdim) is still what ported code writes; unbiased
 # is no parameter of MindSpore's (TypeError). The generated data covers the rest.
+# ops.L2Normalize(axis, epsilon) is torch.nn.functional.normalize with p=2, built as a
+# primitive: ported code keeps PyTorch's eps= and dim= (TypeError when it is built).
+TORCH_KEYWORD_APIS["mindspore.ops.L2Normalize"] = TorchKeywordApi(
+    "torch.nn.functional.normalize", _renames(eps="epsilon", dim="axis"))
+# ms.load_checkpoint for torch.load(path, map_location="cpu"): MindSpore reads the
+# parameters on the host and places them when the network runs; there is no device
+# to choose when loading (TypeError).
+for _name in ("mindspore.load_checkpoint", "mindspore.train.serialization.load_checkpoint"):
+    TORCH_KEYWORD_APIS[_name] = TorchKeywordApi(
+        "torch.load",
+        {"map_location": TorchKeyword(
+            instead="delete it: MindSpore loads the parameters on the host and places them when the network runs",
+            delete=True)},
+        call="calling it",
+    )
 for _name in ("var", "std"):
     TORCH_KEYWORD_APIS[f"mindspore.ops.{_name}"] = TorchKeywordApi(
         f"torch.{_name}",

@@ -493,6 +493,9 @@ class ParentWalks(_Patches):
             _SPANNED = (nodes.Module, nodes.ClassDef, nodes.FunctionDef, nodes.AsyncFunctionDef, nodes.For,
                         nodes.AsyncFor, nodes.While, nodes.If, nodes.With, nodes.AsyncWith, nodes.Try)
         self._replace(NodeNG, "nodes_of_class", _nodes_of_class)
+        from mslint.analysis import astutil  # noqa: PLC0415
+
+        self._replace(astutil, "MODULE_INDEX", _TypeIndex.of_module)
         return self
 
 
@@ -539,7 +542,7 @@ class _TypeIndex:
     tree, on the first question; a node the index does not know (one astroid
     made while inferring, outside any module's tree) is walked as before."""
 
-    __slots__ = ("positions", "members", "classes")
+    __slots__ = ("positions", "members", "classes", "whole")
     KEY = "_mslint_types"
     SPAN = "_mslint_span"
     ASKED = "_mslint_asked"
@@ -549,6 +552,7 @@ class _TypeIndex:
         positions: dict[type, list[int]] = {}
         members: dict[type, list[Any]] = {}
         self.positions, self.members, self.classes = positions, members, {}
+        self.whole: dict[Any, list[Any]] = {}  # class -> its nodes in the whole module (of_module)
         spanned, span = _SPANNED, self.SPAN
         position = -1
         # pre-order with an explicit stack (children pushed reversed); a spanned
@@ -575,6 +579,25 @@ class _TypeIndex:
                 children.reverse()
                 extend(children)
         ParentWalks.HOPS[0] += position
+
+    @classmethod
+    def of_module(cls, module: Any, klass: Any) -> list[Any] | None:
+        """The nodes of class ``klass`` in the whole of ``module``'s tree, in
+        walking order, kept (astutil.module_nodes: the caller does not change
+        the list); the index is built on the first question. None for a tree
+        that is no module's (astroid made it while inferring)."""
+        if type(module).__name__ != "Module" or module.parent is not None:
+            return None
+        index = module.__dict__.get(cls.KEY)
+        if index is None:
+            index = module.__dict__[cls.KEY] = cls(module)
+        found = index.whole.get(klass)
+        if found is None:
+            found = cls.lookup(module, klass)
+            if found is None:
+                return None
+            index.whole[klass] = found
+        return found
 
     @classmethod
     def lookup(cls, node: Any, klass: Any) -> list[Any] | None:

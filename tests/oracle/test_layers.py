@@ -211,6 +211,9 @@ report(
     tuple1d=build(lambda: nn.Conv1d(3, 8, 3, padding=(2,))),
     tuple3d=build(lambda: nn.Conv3d(3, 8, 3, padding=(1, 1, 1))),
     zero=build(lambda: nn.Conv2d(3, 8, 3, padding=0)),
+    zero_pair=build(lambda: nn.Conv2d(3, 8, 3, padding=(0, 0))),
+    zero_sides=build(lambda: nn.Conv2d(3, 8, 3, padding=(0, 0, 0, 0))),
+    pair1d=build(lambda: nn.Conv1d(3, 8, 3, pad_mode="pad", padding=(1, 1))),
     foreign=build(lambda: nn.Conv2d(3, 8, 3, padding=1, activation=nn.ReLU())),
     foreign_kept=build(lambda: nn.Conv2d(3, 8, 3, pad_mode="pad", padding=1, activation=nn.ReLU())),
     foreign_dropped=build(lambda: nn.Conv2d(3, 8, 3, pad_mode="pad", padding=1)),
@@ -229,11 +232,12 @@ report(
 )
 '''
     )
-    for case in ("naive", "same", "valid", "transposed", "conv3d", "tuple2d", "tuple3d"):
+    for case in ("naive", "same", "valid", "transposed", "conv3d", "tuple2d", "tuple3d", "zero_pair"):
         assert result[case][0] == "error" and result[case][1].startswith("ValueError"), case
-    for case in ("string", "tuple1d"):
+    for case in ("string", "tuple1d", "pair1d"):
         assert result[case][0] == "error" and result[case][1].startswith("TypeError"), case
     assert result["zero"] == ["ok", "built"]
+    assert result["zero_sides"] == ["ok", "built"]  # zeros per side need no pad_mode
     # a keyword nn.Conv2d does not take raises TypeError before padding is looked at, and
     # the rewrite that keeps it still fails: the suggestion leaves it out
     for case in ("foreign", "foreign_kept"):

@@ -31,6 +31,7 @@ BASE_ARGUMENTS: dict[str, dict] = {
     "Lamb": {**_OPTIMIZER, "learning_rate": 0.1},
     "Threshold": {"threshold": 0.1, "value": 20.0},
     **{name: {"input": "TENSOR"} for name in ("var", "std")},  # functions: called on a tensor
+    "load_checkpoint": {"ckpt_file_name": "no_such_file.ckpt"},  # the keyword fails before the file is read
     **{name: {"in_channels": 3, "out_channels": 4, "kernel_size": 3}
        for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose")},
     **{name: {"num_features": 4} for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm",
@@ -45,7 +46,7 @@ TORCH_VALUES: dict[str, object] = {
     "alpha": 0.9, "negative_slope": 0.1, "num_parameters": 1, "init": 0.25, "initial_accumulator_value": 0.1,
     "inplace": True, "size_average": True, "reduce": True, "track_running_stats": False,
     "elementwise_affine": True, "betas": (0.9, 0.999), "padding_mode": "zeros", "keepdim": True,
-    "unbiased": False,
+    "unbiased": False, "map_location": "cpu",
 }
 
 KEYWORD_HARNESS = '''
