@@ -345,6 +345,13 @@ MISSING_NAMES: dict[str, str] = {
     **{f"mindspore.{name}": f"mindspore.ops.{name}" for name in (
         "sqrt", "stack", "exp", "abs", "tanh", "cos", "sin", "pow", "matmul", "where", "mean", "sum", "clamp",
         "relu", "squeeze", "unsqueeze", "flatten", "full", "eye", "linspace", "rand")},
+    # torch.nn.utils' gradient clipping and weight norm looked up in mindspore.nn.utils
+    # (absent in 2.10: AttributeError; round 20's ports): MindSpore clips the gradient
+    # tuple value_and_grad returns (ops.clip_by_global_norm, ops.clip_by_value), not the
+    # parameters' .grad in place; it has no weight_norm
+    "mindspore.nn.utils.clip_grad_norm_": "mindspore.ops.clip_by_global_norm",
+    "mindspore.nn.utils.clip_grad_value_": "mindspore.ops.clip_by_value",
+    "mindspore.nn.utils.weight_norm": "mindspore.nn.utils.weight_norm",
     # torch.autograd looked up in mindspore (absent: ``mindspore.autograd.grad(...)``
     # AttributeError, ``import mindspore.autograd`` ModuleNotFoundError): MindSpore
     # differentiates functions (mindspore.grad / value_and_grad), not tensors
@@ -406,6 +413,15 @@ MISSING_NAME_ADVICE: dict[str, str] = {
         "mindspore.ops.L2Normalize(axis=dim, epsilon=eps)(x) (the p=2 norm; mindspore.mint.nn.functional.normalize "
         "takes PyTorch's arguments but has no CPU kernel in 2.10)"),
     "mindspore.tensor.zeros": "mindspore.ops.zeros((rows, columns)) (the shape as one tuple)",
+    "mindspore.nn.utils.clip_grad_norm_": (
+        "grads = mindspore.ops.clip_by_global_norm(grads, max_norm) on the gradients value_and_grad returns, "
+        "before optimizer(grads)"),
+    "mindspore.nn.utils.clip_grad_value_": (
+        "grads = mindspore.ops.clip_by_value(grads, -clip_value, clip_value) on the gradients value_and_grad "
+        "returns, before optimizer(grads)"),
+    "mindspore.nn.utils.weight_norm": (
+        "two Parameters, the direction v and the norm g, and weight = g * v / ops.norm(v) computed in "
+        "construct (MindSpore has no weight_norm)"),
     "mindspore.ones": "mindspore.ops.ones((rows, columns)) (the shape as one tuple)",
     "mindspore.zeros": "mindspore.ops.zeros((rows, columns)) (the shape as one tuple)",
     "mindspore.randn": (
