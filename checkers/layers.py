@@ -39,7 +39,8 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 
 # The last component of every layer in the table: calls named otherwise are
 # skipped before any name resolution.
-_LAYER_SHORT_NAMES = frozenset(qname.rsplit(".", 1)[1] for qname in (*apis.LAYER_APIS, *apis.POSITIONAL_APIS))
+_LAYER_SHORT_NAMES = frozenset(qname.rsplit(".", 1)[1] for qname in (
+    *apis.LAYER_APIS, *apis.POSITIONAL_APIS, *apis.FUNCTIONAL_POOLS_STRIDE_ONE))
 # The classes and functions ms-torch-positional-args counts the positional arguments of.
 _LIMIT_SHORT_NAMES = frozenset(qname.rsplit(".", 1)[1] for qname in apis.POSITIONAL_LIMITS)
 
@@ -890,7 +891,7 @@ class LayersChecker(BaseChecker):
             "%s moves with stride 1 (the default) and barely downsamples, where PyTorch's %s strides by "
             "kernel_size; write %s",
             "ms-pool-implicit-stride",
-            "A mindspore.nn MaxPool*/AvgPool* with a kernel_size other than 1 and no `stride`: "
+            "A mindspore.nn MaxPool*/AvgPool* or ops.avg_pool1d/2d/3d with a kernel_size other than 1 and no `stride`: "
             "MindSpore's stride defaults to 1, PyTorch's to kernel_size (7x7 vs 4x4 for MaxPool2d(2) on 8x8). "
             "Migration hint, disabled by default: native MindSpore code mostly pools globally or means stride 1.",
             {"default_enabled": False},
@@ -962,6 +963,8 @@ class LayersChecker(BaseChecker):
             # ms-torch-positional-args alone (their family matches no other check)
             api = (apis.LAYER_APIS.get(qname) or apis.POSITIONAL_APIS.get(qname)) if qname else None
             if api is None:
+                if qname in apis.FUNCTIONAL_POOLS_STRIDE_ONE and may_report(self.linter, "ms-pool-implicit-stride"):
+                    self._check_functional_pool_stride(node, apis.FUNCTIONAL_POOLS_STRIDE_ONE[qname])
                 return
             bound = _bind(node, api)
             if bound is None:
@@ -1182,6 +1185,25 @@ class LayersChecker(BaseChecker):
         fixed.set(bound, "stride", _text(bound.args["kernel_size"]), after="kernel_size")
         suggestion = f"{fixed} for PyTorch's default, or stride=1 to keep this"
         self._emit("ms-pool-implicit-stride", bound, (_CallText(bound.call), _short(bound.api.torch), suggestion), _stride_edits(bound))
+
+    def _check_functional_pool_stride(self, node: nodes.Call, torch_function: str) -> None:
+        """``ops.avg_pool2d(x, 2)``: the functional pool's stride defaults to 1 too."""
+        if any(keyword.arg not in _FUNCTIONAL_POOL_PARAMETERS for keyword in node.keywords or ()):
+            return  # strides=, pad_mode=: another release's signature (or **kwargs): not this default
+        kernel_node = astutil.argument(node, 1, "kernel_size")
+        if kernel_node is None or kernel_node is astutil.UNKNOWN or astutil.argument(node, 2, "stride") is not None:
+            return  # no kernel given (1), or a stride given (or maybe, through *args)
+        kernel = _ints(values.constant(kernel_node))
+        if kernel is None or all(k == 1 for k in kernel):
+            return  # a kernel mslint cannot read, or 1: both frameworks agree
+        if _mentions_shape(kernel_node) or _flattens(node, {}):
+            return  # global pooling (kernel_size=x.shape[2:], or the output flattened): one output either way
+        following = _next_read(node)
+        if following is not None and _flattens(following, {}):
+            return
+        fixed = f"{spelled(node)[:-1]}, stride={_text(kernel_node)})"
+        self.add_message("ms-pool-implicit-stride", node=node, args=(
+            spelled(node), f"F.{_short(torch_function)}", f"{fixed} for PyTorch's default, or stride=1 to keep this"))
 
     # -- ms-dropout-keep-prob ----------------------------------------------
 
@@ -2192,6 +2214,11 @@ def _torch_positionals_fixed(bound: _Bound, index: int) -> str:
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(LayersChecker(linter))
+
+
+# ops.avg_pool1d/2d/3d's keywords (MindSpore 2.10; tests/oracle/test_layers.py reads them)
+_FUNCTIONAL_POOL_PARAMETERS = frozenset(
+    {"input_x", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"})
 
 
 def _torch_shaped(padding: object, dims: int) -> bool:

@@ -601,6 +601,15 @@ def _batchnorm(name: str, mint: bool) -> LayerApi:
     )
 
 
+# mindspore.ops' functional average pools: stride defaults to 1 (MindSpore 2.10's
+# signatures; tests/oracle/test_layers.py), where PyTorch's functional pool strides by
+# kernel_size (stride=None): ops.avg_pool2d(x, 2) on 32x32 gives 31x31, F.avg_pool2d
+# 16x16. ops.max_pool2d/max_pool3d and mint's functional pools default to kernel_size,
+# as PyTorch's do. MindSpore function -> the PyTorch function it is written for.
+FUNCTIONAL_POOLS_STRIDE_ONE: dict[str, str] = {
+    f"mindspore.ops.avg_pool{_dims}d": f"torch.nn.functional.avg_pool{_dims}d" for _dims in (1, 2, 3)
+}
+
 LAYER_APIS: dict[str, LayerApi] = {}
 for _dims in (1, 2, 3):
     LAYER_APIS[f"mindspore.nn.Conv{_dims}d"] = _conv(_dims, transpose=False)

@@ -371,6 +371,49 @@ report(
     assert result["mint_stride_defaults"] == [None, None]
 
 
+def test_ms_pool_implicit_stride_functional_average_pools_stride_one(run_snippet):
+    """ops.avg_pool1d/2d/3d default to stride 1 (PyTorch's functional pools to
+    kernel_size): ops.avg_pool2d(x, 2) keeps 31 of 32 rows where F.avg_pool2d halves them,
+    and stride=kernel_size gives PyTorch's shape; ops.max_pool2d and mint's pools follow
+    PyTorch already (apis.FUNCTIONAL_POOLS_STRIDE_ONE lists exactly the stride-1 ones)."""
+    table = json.dumps(apis.FUNCTIONAL_POOLS_STRIDE_ONE)
+    result = run_snippet(
+        TORCH
+        + f'''
+import importlib, inspect
+from mindspore import ops, mint
+def default(qname):
+    module, _, name = qname.rpartition(".")
+    return inspect.signature(getattr(importlib.import_module(module), name)).parameters["stride"].default
+table = {table}
+x = Tensor(np.ones((1, 3, 32, 32), np.float32))
+report(
+    naive=list(ops.avg_pool2d(x, 2).shape),
+    fixed=list(ops.avg_pool2d(x, 2, stride=2).shape),
+    torch=list(torch.nn.functional.avg_pool2d(torch.ones(1, 3, 32, 32), 2).shape),
+    naive1d=list(ops.avg_pool1d(Tensor(np.ones((1, 3, 8), np.float32)), 2).shape),
+    torch1d=list(torch.nn.functional.avg_pool1d(torch.ones(1, 3, 8), 2).shape),
+    defaults={{ms_name: default(ms_name) for ms_name in table}},
+    parameters=sorted({{name for ms_name in table for name in inspect.signature(
+        getattr(ops, ms_name.rpartition(".")[2])).parameters}}),
+    # (torch's functional pools are builtins without a signature: their default is measured)
+    torch_strides={{torch_name: list(getattr(torch.nn.functional, torch_name.rpartition(".")[2])(
+        torch.ones(1, 1, *([4] * int(torch_name[-2]))), 2).shape)[2:] for torch_name in table.values()}},
+    others=[default("mindspore.ops.max_pool2d"), default("mindspore.ops.max_pool3d"),
+            default("mindspore.mint.nn.functional.avg_pool2d"), default("mindspore.mint.nn.functional.max_pool2d")],
+)
+'''
+    )
+    assert result["naive"] == [1, 3, 31, 31] and result["torch"] == [1, 3, 16, 16]
+    assert result["fixed"] == result["torch"]
+    assert result["naive1d"] == [1, 3, 7] and result["torch1d"] == [1, 3, 4]
+    assert all(value == 1 for value in result["defaults"].values()), result["defaults"]
+    assert all(all(size == 2 for size in sizes) for sizes in result["torch_strides"].values()), result["torch_strides"]
+    assert result["others"] == [None, None, None, None]
+    from mslint.checkers import layers  # noqa: PLC0415 - the checker's copy of the keywords
+    assert set(result["parameters"]) == layers._FUNCTIONAL_POOL_PARAMETERS  # noqa: SLF001
+
+
 def test_ms_pool_implicit_stride_a_kernel_of_the_wrong_rank_never_pools(run_snippet):
     """A 3-d kernel on a 2-d pool, or a tuple on a 1-d pool: the layer cannot run, with
     the default stride or with stride=kernel_size, so the stride advice does not apply.
