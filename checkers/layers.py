@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from astroid import nodes
@@ -458,17 +458,12 @@ def _padding_for_mindspore(node: nodes.NodeNG, dims: int, displays: bool = False
     if not dims:
         return _text(node)
     value = _ints(literal(node))
-    if value is not None and isinstance(literal(node), tuple):
-        if dims == 1 and len(value) == 1:
-            return str(value[0])
-        if dims > 1 and len(value) == dims:
-            return "(" + ", ".join(str(v) for v in value for _ in range(2)) + ")"
+    if value is not None and isinstance(literal(node), tuple) and len(value) == dims:
+        return _per_side(value, dims)
     if displays and isinstance(node, (nodes.List, nodes.Tuple)):
         items = [_text(item) for item in node.elts]
-        if dims == 1 and len(items) == 1:
-            return items[0]
-        if dims > 1 and len(items) == dims:
-            return "(" + ", ".join(item for item in items for _ in range(2)) + ")"
+        if len(items) == dims:
+            return _per_side(items, dims)
         if isinstance(node, nodes.List):
             return None
     return _text(node)
@@ -1196,11 +1191,8 @@ class LayersChecker(BaseChecker):
         kernel = _ints(values.constant(kernel_node))
         if kernel is None or all(k == 1 for k in kernel):
             return  # a kernel mslint cannot read, or 1: both frameworks agree
-        if _mentions_shape(kernel_node) or _flattens(node, {}):
+        if _mentions_shape(kernel_node) or _output_flattened(node):
             return  # global pooling (kernel_size=x.shape[2:], or the output flattened): one output either way
-        following = _next_read(node)
-        if following is not None and _flattens(following, {}):
-            return
         fixed = f"{spelled(node)[:-1]}, stride={_text(kernel_node)})"
         self.add_message("ms-pool-implicit-stride", node=node, args=(
             spelled(node), f"F.{_short(torch_function)}", f"{fixed} for PyTorch's default, or stride=1 to keep this"))
@@ -1975,6 +1967,15 @@ def _flattens(node: nodes.NodeNG, layer_kinds: dict[str, str]) -> bool:
     return False
 
 
+def _output_flattened(pooled: nodes.Call) -> bool:
+    """What the pooling call ``pooled`` gives is flattened: directly, or through the
+    name it is assigned to (``pooled = ...`` then ``pooled.view(n, -1)``)."""
+    if _flattens(pooled, {}):
+        return True
+    following = _next_read(pooled)
+    return following is not None and _flattens(following, {})
+
+
 def _next_read(value: nodes.NodeNG) -> nodes.Name | None:
     """``y = value``: the first read of ``y`` after it, in the same function."""
     holder = value.parent
@@ -2031,10 +2032,7 @@ def _is_global_pool(call: nodes.Call) -> bool:
     if isinstance(parent, nodes.Call) and parent.func is call:
         # built and called inline: ``pooled = nn.AvgPool2d(kernel_size=(h, h))(x)``,
         # then ``pooled.view(pooled.shape[0], -1)``
-        if _flattens(parent, {}):
-            return True
-        following = _next_read(parent)
-        return following is not None and _flattens(following, {})
+        return _output_flattened(parent)
     if isinstance(parent, (nodes.List, nodes.Tuple)):
         index = parent.elts.index(call)
         following = parent.elts[index + 1:index + 2]
@@ -2228,9 +2226,10 @@ def _torch_shaped(padding: object, dims: int) -> bool:
     return isinstance(padding, tuple) and (len(padding) == dims or dims == 1)
 
 
-def _per_side(padding: tuple, dims: int) -> str | None:
-    """PyTorch's padding tuple as MindSpore's: an int for a 1-D layer, else one
-    value per side; None for a 1-D tuple of unequal sides (no int says it)."""
+def _per_side(padding: Sequence[object], dims: int) -> str | None:
+    """PyTorch's padding, one value (or expression text) per dimension, as
+    MindSpore's: an int for a 1-D layer, else one value per side; None for a 1-D
+    tuple of unequal sides (no int says it)."""
     if dims == 1:
         return str(padding[0]) if len(set(padding)) == 1 else None
     return "(" + ", ".join(str(value) for value in padding for _ in range(2)) + ")"

@@ -607,7 +607,7 @@ def _returned_by_torch_module(receiver: nodes.NodeNG) -> bool:
     callee = resolve.project_function(value.func)
     if callee is None:
         return False
-    imported = [name for node in callee.root().nodes_of_class((nodes.Import, nodes.ImportFrom))
+    imported = [name for node in astutil.module_nodes(callee.root(), (nodes.Import, nodes.ImportFrom))
                 for name in ([name for name, _ in node.names] if isinstance(node, nodes.Import) else [node.modname or ""])]
     return any(_root(name) == "torch" for name in imported) and not any(_mindspore_family(_root(name)) for name in imported)
 
