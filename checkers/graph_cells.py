@@ -105,7 +105,7 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
             return
         found = astutil.enclosing_method(node)
         if found is None or found[0].name != apis.CELL_FORWARD_METHOD or not resolve.is_cell_class(found[1]) \
-                or node.frame() is not found[0] or _never_called(node):
+                or node.frame() is not found[0] or _never_called(node) or _set_training_here(node):
             return
         self.add_message("ms-cell-in-construct", node=node, args=(spelled(node.func), "construct, which runs PyNative here,", _NEVER_DROPS))
 
@@ -117,6 +117,30 @@ _NEVER_DROPS = (
     "is a new Cell with training=False, which net.set_train() never reaches: it drops nothing, "
     "in training too"
 )
+
+
+def _set_training_here(call: nodes.Call) -> bool:
+    """The new layer's own training flag is turned on where it is built:
+    ``drop = nn.Dropout(p=0.1); drop.set_train()`` or ``nn.Dropout(p=0.1).set_train()``
+    (measured in PyNative: it drops)."""
+    parent = call.parent
+    if isinstance(parent, nodes.Attribute) and parent.attrname == "set_train":
+        return _turns_training_on(parent.parent)
+    if not (isinstance(parent, nodes.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], nodes.AssignName)):
+        return False
+    name = parent.targets[0].name
+    return any(
+        isinstance(use.func, nodes.Attribute) and use.func.attrname == "set_train"
+        and isinstance(use.func.expr, nodes.Name) and use.func.expr.name == name and _turns_training_on(use)
+        for use in call.frame().nodes_of_class(nodes.Call)
+    )
+
+
+def _turns_training_on(call: nodes.NodeNG) -> bool:
+    """``x.set_train()`` or ``x.set_train(True)``."""
+    if not isinstance(call, nodes.Call) or call.keywords or len(call.args) > 1:
+        return False
+    return not call.args or (isinstance(call.args[0], nodes.Const) and call.args[0].value is True)
 
 
 def _never_called(call: nodes.Call) -> bool:

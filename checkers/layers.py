@@ -744,6 +744,8 @@ def _reinitialised(call: nodes.Call, parameter: str) -> bool:
     own = resolve.find_method(cls, _INIT_WEIGHTS_METHOD)
     if own is not None and _resets_every(own, layer, parameter):
         return True
+    if any(_resets_every(applied, layer, parameter, cell_index=0) for applied in _applied_functions(cls)):
+        return True  # ``self.apply(lambda m: init_params(m, n_layers))`` draws the table again
     module = cls.root()
     if not any(read.name == cls.name and astutil.enclosing_class(read) is not cls
                for read in astutil.module_nodes(module, nodes.Name)):
@@ -755,15 +757,41 @@ def _reinitialised(call: nodes.Call, parameter: str) -> bool:
     )
 
 
-def _resets_every(method: nodes.FunctionDef, layer: str, parameter: str) -> bool:
-    """Whether ``method(self, cell)`` sets ``cell.<parameter>`` for every ``cell`` of
-    the class ``layer``: a branch ``isinstance(cell, <layer>)`` (in an if/elif chain
-    whose earlier tests are isinstance tests of other classes than Cell) whose own
-    statements call ``cell.<parameter>.set_data(...)`` or assign ``cell.<parameter>``."""
+def _applied_functions(cls: nodes.ClassDef) -> list[nodes.FunctionDef]:
+    """The project functions the class's ``__init__`` hands every sub-cell to with
+    ``self.apply(init_fn)`` or ``self.apply(lambda m: init_fn(m, ...))``."""
+    init = next((method for method in cls.mymethods() if method.name == "__init__"), None)
+    found = []
+    for call in init.nodes_of_class(nodes.Call) if init is not None else ():
+        func = call.func
+        if not (isinstance(func, nodes.Attribute) and func.attrname == "apply" and astutil.is_self(func.expr)
+                and len(call.args) == 1 and not call.keywords):
+            continue
+        given = call.args[0]
+        if isinstance(given, nodes.Lambda):
+            body = given.body
+            params = given.args.args or []
+            if not (isinstance(body, nodes.Call) and len(params) == 1 and body.args
+                    and isinstance(body.args[0], nodes.Name) and body.args[0].name == params[0].name):
+                continue
+            given = body.func
+        if isinstance(given, (nodes.Name, nodes.Attribute)):
+            target = resolve.project_callee(given)
+            if target is not None and not isinstance(target.parent, nodes.ClassDef):
+                found.append(target)
+    return found
+
+
+def _resets_every(method: nodes.FunctionDef, layer: str, parameter: str, cell_index: int = 1) -> bool:
+    """Whether ``method(self, cell)`` (a function ``fn(cell, ...)`` for ``cell_index``
+    0) sets ``cell.<parameter>`` for every ``cell`` of the class ``layer``: a branch
+    ``isinstance(cell, <layer>)`` (in an if/elif chain whose earlier tests are
+    isinstance tests of other classes than Cell) whose own statements call
+    ``cell.<parameter>.set_data(...)`` or assign ``cell.<parameter>``."""
     params = astutil.positional_params(method)
-    if len(params) != 2:
+    if (len(params) != 2 if cell_index else not params):
         return False
-    cell = params[1].name
+    cell = params[cell_index].name
     for branch in method.nodes_of_class(nodes.If):
         if isinstance(branch.parent, nodes.If) and branch in branch.parent.orelse:
             continue  # an elif: walked from the head of its chain
@@ -952,8 +980,11 @@ class LayersChecker(BaseChecker):
             if short in _LIMIT_SHORT_NAMES and self._check_positional_count(node):
                 return  # the call raises TypeError before anything else could matter
             if short not in _LAYER_SHORT_NAMES and short not in getattr(self, "_aliases", ()):
-                return
-            qname = resolve.qualified_name(func)
+                qname = _parameter_layer(func)  # ``batch_norm(256, momentum=0.1)``, batch_norm=nn.BatchNorm1d
+                if qname is None:
+                    return
+            else:
+                qname = resolve.qualified_name(func)
             # POSITIONAL_APIS: classes the generated mapping data adds, judged by
             # ms-torch-positional-args alone (their family matches no other check)
             api = (apis.LAYER_APIS.get(qname) or apis.POSITIONAL_APIS.get(qname)) if qname else None
@@ -1757,17 +1788,121 @@ def _relative(path: str, call: nodes.Call) -> str:
     return os.path.relpath(path, os.path.dirname(os.path.abspath(call.root().file)))
 
 
-def _is_norm_call(node: nodes.NodeNG | None) -> bool:
-    """A call that builds a BatchNorm/InstanceNorm: written as one, or through a
+def _is_norm_call(node: nodes.NodeNG | None, through_factory: bool = True) -> bool:
+    """A call that builds a BatchNorm/InstanceNorm: written as one, through a
     name whose every value is one (``norm_layer(c)`` in ``def block(c,
-    norm_layer=nn.BatchNorm2d)`` where no call in sight passes another class)."""
+    norm_layer=nn.BatchNorm2d)`` where no call in sight passes another class), or
+    through a function of the project that returns one and nothing else
+    (``def _bn(channel): return nn.BatchNorm2d(channel, momentum=0.9)``, the
+    model zoo's ResNet)."""
+    attr = astutil.self_attribute(node) if isinstance(node, nodes.Attribute) else None
+    if attr is not None and through_factory:
+        # ``SequentialCell(conv, self.norm, act)``: every value the class gives self.norm
+        cls = astutil.enclosing_class(node)
+        stored = [assign.value for assign in cls.nodes_of_class(nodes.Assign)
+                  if len(assign.targets) == 1 and astutil.self_attribute(assign.targets[0]) == attr] if cls else []
+        return bool(stored) and all(_is_norm_call(value, through_factory=False) for value in stored)
     if not (isinstance(node, nodes.Call) and isinstance(node.func, (nodes.Name, nodes.Attribute))):
         return False
     named = values.classes_named(node.func)
-    return bool(named) and all(qname in apis.MEAN_REMOVING_NORMS for qname in named)
+    if named and all(qname in apis.MEAN_REMOVING_NORMS or _per_channel_group_norm(node, qname) for qname in named):
+        return True
+    subclass = resolve.user_class_of_call(node)
+    if subclass is not None:
+        return _norm_subclass(node, subclass)
+    factory = resolve.project_callee(node.func) if through_factory else None
+    if factory is None or isinstance(factory.parent, nodes.ClassDef):
+        return False
+    returned = _factory_returns(factory)
+    return bool(returned) and all(_is_norm_call(value, through_factory=False) for value in returned)
 
 
-def _feeds_normalization(call: nodes.Call) -> bool:
+def _per_channel_group_norm(call: nodes.Call, qname: str | None) -> bool:
+    """``nn.GroupNorm(c, c)``: as many groups as channels, each group one channel,
+    whose mean it subtracts (an instance norm): a per-channel bias before it
+    cancels out. Read where both arguments are written the same way."""
+    if qname not in apis.GROUP_NORMS:
+        return False
+    groups, channels = astutil.argument(call, 0, "num_groups"), astutil.argument(call, 1, "num_channels")
+    return isinstance(groups, nodes.NodeNG) and isinstance(channels, nodes.NodeNG) \
+        and groups.as_string() == channels.as_string()
+
+
+def _norm_subclass(call: nodes.Call, cls: nodes.ClassDef) -> bool:
+    """A project class deriving from a MindSpore norm (``class _GroupNorm(nn.GroupNorm)``)
+    that passes its own arguments on to it unchanged (the same names, in its
+    ``super().__init__(num_groups, num_channels, ...)``): judged as that norm, built
+    with the call's arguments."""
+    user, external = resolve.class_hierarchy(cls)
+    if len(user) != 1 or len(external) != 1 or apis.CELL_FORWARD_METHOD in cls.locals:
+        return False  # (a construct of its own may compute anything)
+    (base,) = external
+    if base in apis.MEAN_REMOVING_NORMS:
+        return True
+    return base in apis.GROUP_NORMS and _per_channel_group_norm(call, base) and _passes_on(cls, ("num_groups", "num_channels"))
+
+
+def _passes_on(cls: nodes.ClassDef, names: tuple[str, ...]) -> bool:
+    """The class's ``__init__`` hands its parameters ``names`` as they are, in that
+    order, to its base's ``__init__`` first arguments."""
+    init = next((method for method in cls.mymethods() if method.name == "__init__"), None)
+    if init is None:
+        return True  # the base's own __init__
+    params = [arg.name for arg in init.args.args[1:len(names) + 1]]
+    if params != list(names):
+        return False
+    for call in init.nodes_of_class(nodes.Call):
+        func = call.func
+        if isinstance(func, nodes.Attribute) and func.attrname == "__init__" and resolve.is_super_call(func.expr):
+            given = [arg.as_string() for arg in call.args[:len(names)]]
+            return given == list(names)
+    return False
+
+
+def _parameter_layer(func: nodes.NodeNG) -> str | None:
+    """The layer class a parameter of the enclosing function names in every way
+    the function is reached (``def __init__(self, ..., batch_norm=nn.BatchNorm1d)``
+    then ``batch_norm(256, momentum=0.1)``, no construction in sight passing
+    another class): what each call passes, the default where a call leaves it out
+    or no call is in sight (values.classes_named); None otherwise."""
+    if not isinstance(func, nodes.Name):
+        return None
+    frame = func.frame()
+    if not isinstance(frame, nodes.FunctionDef) or not any(
+            param.name == func.name for param in astutil.all_params(frame)):
+        return None  # (most calls: no parameter of the function is called)
+    bound = resolve.binding(func)
+    if not (isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments)):
+        return None
+    named = values.classes_named(func)
+    if not named or None in named or len(set(named)) != 1:
+        return None
+    qname = named[0]
+    return qname if qname in apis.LAYER_APIS else None
+
+
+def _factory_returns(func: nodes.FunctionDef) -> list[nodes.NodeNG] | None:
+    """What a layer factory returns: the value of each ``return`` of its own body
+    (nested functions left out); None when a ``return`` gives nothing, or when the
+    body can end without one (it then returns None too)."""
+    found = list(func.nodes_of_class(nodes.Return, skip_klass=(nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)))
+    if not found or any(ret.value is None for ret in found) or not isinstance(func.body[-1], (nodes.Return, nodes.Raise)):
+        return None
+    return [ret.value for ret in found]
+
+
+def _factory_of(call: nodes.Call) -> nodes.FunctionDef | None:
+    """The module-level function that returns ``call``'s layer as it is
+    (``return nn.Conv2d(...)``, in any arm of its body), or None."""
+    if not isinstance(call.parent, nodes.Return):
+        return None
+    func = call.frame()
+    if not isinstance(func, nodes.FunctionDef) or not isinstance(func.parent, nodes.Module):
+        return None
+    return func if call in (_factory_returns(func) or ()) else None
+
+
+def _feeds_normalization(call: nodes.Call, through_factory: bool = True) -> bool:
     """Whether a layer's output goes straight into a BatchNorm/InstanceNorm: the next
     layer of a sequence (``SequentialCell([conv, bn])``, ``SequentialCell(conv, bn)``,
     ``self.append(conv)`` then ``self.append(bn)`` in a SequentialCell), or, for
@@ -1777,6 +1912,13 @@ def _feeds_normalization(call: nodes.Call) -> bool:
     following = _next_in_sequence(call)
     if following is not None:
         return _is_norm_call(following)
+    factory = _factory_of(call) if through_factory else None
+    if factory is not None:
+        # ``def _conv3x3(cin, cout): return nn.Conv2d(...)``: every layer the
+        # project builds with it feeds a norm (``self.conv1 = _conv3x3(...)`` read
+        # by ``self.bn1(self.conv1(x))``, ``SequentialCell([_conv1x1(...), _bn(...)])``)
+        built = [site for site, _skips_self in sites.calls_of(factory)]
+        return bool(built) and all(_feeds_normalization(site, through_factory=False) for site in built)
     statement = call.statement()
     if not (isinstance(statement, nodes.Assign) and statement.value is call and len(statement.targets) == 1):
         return False
@@ -1985,9 +2127,28 @@ def _next_read(value: nodes.NodeNG) -> nodes.Name | None:
     name = holder.targets[0].name
     reads = [
         read for read in holder.scope().nodes_of_class(nodes.Name)
-        if read.name == name and (read.lineno or 0) > (holder.lineno or 0)
+        if read.name == name and (read.lineno or 0) > (holder.lineno or 0) and not _other_arm(holder, read)
     ]
     return min(reads, key=lambda read: (read.lineno, read.col_offset)) if reads else None
+
+
+def _other_arm(first: nodes.NodeNG, later: nodes.NodeNG) -> bool:
+    """Whether ``later`` sits in the other arm of an ``if`` whose one arm holds
+    ``first``: it never runs after it (``if se: x = self.conv1_2(x) else: x =
+    self.conv1(x)``, then ``x = self.bn1(x)`` is what reads the arm's x)."""
+    arms = {}
+    node = first
+    while node.parent is not None:
+        if isinstance(node.parent, nodes.If):
+            arms[node.parent] = node in node.parent.body
+        node = node.parent
+    node = later
+    while node.parent is not None:
+        taken = arms.get(node.parent)
+        if taken is not None:
+            return taken != (node in node.parent.body) and node is not node.parent.test
+        node = node.parent
+    return False
 
 
 def _wrong_rank_kernel(bound: _Bound) -> bool:

@@ -381,6 +381,8 @@ class TorchIdiomsChecker(BaseChecker):
             if resolve.tensor_method_rebound(node, func.attrname):
                 return  # the project gives Tensor this method (mslint.analysis.programs overrides)
         else:
+            if idiom.receiver == "any" and (_lambda_parameter(receiver) or _not_a_mindspore_object(node, receiver)):
+                return  # a callback's argument (torch.load's map_location), or a branch for other objects
             if idiom.receiver == "any" and resolve.tensor_method_rebound(node, func.attrname) \
                     and (values.mindspore_object(receiver) != values.CELL or resolve.cell_method_rebound(node, func.attrname)):
                 return  # the project gives Tensor this method (``ms.Tensor.cuda = ...``); a Cell still lacks it
@@ -443,6 +445,11 @@ class TorchIdiomsChecker(BaseChecker):
         value = resolve.assigned_value(func.expr, sole=True)
         if isinstance(value, nodes.Call) and _is_torch_qname(resolve.call_name(value)):
             return
+        if _lambda_parameter(func.expr) or _not_a_mindspore_object(node, func.expr):
+            return
+        built = func.expr if isinstance(func.expr, nodes.Call) else value
+        if isinstance(built, nodes.Call) and _cell_without_parameters(built):
+            return  # Cell.to converts the Cell's parameters: with none, it returns the Cell (measured)
         self._report(
             node,
             args=(
@@ -774,3 +781,62 @@ def _size_edits(call: nodes.Call) -> list | None:
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(TorchIdiomsChecker(linter))
+
+
+def _lambda_parameter(receiver: nodes.NodeNG) -> bool:
+    """``storage`` in ``torch.load(path, map_location=lambda storage, loc:
+    storage.cuda())``: a lambda's parameter holds what its caller passes, which
+    no code in sight shows."""
+    if not isinstance(receiver, nodes.Name):
+        return False
+    bound = resolve.binding(receiver)
+    return isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments) \
+        and isinstance(bound.parent.parent, nodes.Lambda)
+
+
+def _not_a_mindspore_object(call: nodes.Call, receiver: nodes.NodeNG) -> bool:
+    """The call sits where ``receiver`` is not a MindSpore Cell or Tensor: the body
+    of ``if not isinstance(receiver, nn.Cell):`` (the ``else`` of ``if
+    isinstance(receiver, nn.Cell):``), a branch for other objects."""
+    text = receiver.as_string()
+    child, node = call, call.parent
+    frame = call.frame()
+    while node is not None and node is not frame:
+        if isinstance(node, (nodes.If, nodes.IfExp)) and child is not node.test:
+            in_body = child in node.body if isinstance(node, nodes.If) else child is node.body
+            test, negated = node.test, False
+            if isinstance(test, nodes.UnaryOp) and test.op == "not":
+                test, negated = test.operand, True
+            if negated == in_body and isinstance(test, nodes.Call) and isinstance(test.func, nodes.Name) \
+                    and test.func.name == "isinstance" and len(test.args) == 2 and test.args[0].as_string() == text:
+                kinds = test.args[1].elts if isinstance(test.args[1], nodes.Tuple) else [test.args[1]]
+                names = [resolve.qualified_name(kind) if isinstance(kind, (nodes.Name, nodes.Attribute)) else None
+                         for kind in kinds]
+                if names and all(name is not None and (resolve.is_cell_qname(name) or name in apis.TENSOR_ANNOTATIONS)
+                                 for name in names):
+                    return True
+        child, node = node, node.parent
+    return False
+
+
+def _cell_without_parameters(construction: nodes.Call) -> bool:
+    """``CharbonnierLoss(eps)``: a project Cell whose ``__init__`` (and its project
+    bases') builds nothing but plain values (``super().__init__()``, ``self.eps =
+    eps``, MindSpore operators): it holds no Parameter, so ``.to(device)`` has
+    nothing to move and returns the Cell unchanged (measured on 2.10)."""
+    cls = resolve.user_class_of_call(construction)
+    if cls is None or not resolve.is_cell_class(cls):
+        return False
+    user, external = resolve.class_hierarchy(cls)
+    if not external <= apis.CELL_ROOT_CLASSES:
+        return False
+    for klass in user:
+        for method in klass.mymethods():
+            if method.name == "__init__":
+                for call in method.nodes_of_class(nodes.Call):
+                    if isinstance(call.func, nodes.Attribute) and call.func.attrname == "__init__":
+                        continue  # super().__init__() / nn.Cell.__init__(self)
+                    qname = resolve.call_name(call)
+                    if qname is None or not (qname.startswith("mindspore.ops.") or resolve.is_builtin_name(qname)):
+                        return False
+    return True

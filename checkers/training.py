@@ -932,9 +932,11 @@ def _edit_distance(first: str, second: str) -> int:
 
 
 def _only_raises(func: nodes.FunctionDef) -> bool:
-    """An abstract placeholder: docstring, pass, ``...`` or ``raise NotImplementedError``."""
+    """An abstract placeholder: docstring, pass, ``...`` or a ``raise`` (of
+    NotImplementedError, or a guard: ``del input_; raise RuntimeError("the head's
+    weights are used by the sampler")``), with ``del`` of its parameters."""
     for statement in func.body:
-        if isinstance(statement, nodes.Pass):
+        if isinstance(statement, (nodes.Pass, nodes.Delete)):
             continue
         if isinstance(statement, nodes.Expr) and isinstance(statement.value, nodes.Const):
             continue

@@ -202,3 +202,28 @@ def test_a_shell_line_continued_by_backslashes_is_one_command(tmp_path: Path, mo
     code, out, _ = run(capsys, "--no-cache", "bench.ipynb")
     assert code == 1 and [line for line in out.splitlines() if "syntax-error" in line] == [
         next(line for line in out.splitlines() if line.startswith("bench.ipynb:cell 3:line 1:"))]
+
+
+def test_a_one_line_cell_ipython_runs_as_a_magic_is_not_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture) -> None:
+    """IPython's automagic runs a one-line cell starting with a line magic's or a
+    shell alias's name as that magic (``pip install mindspore`` is ``%pip``), and
+    only a one-line cell: two such lines in a cell, or a line that is Python
+    (``cd = 3``), stay Python, and a syntax error there is reported."""
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "setup.ipynb").write_text(_code_cells(
+        "pip install mindspore\n",
+        "ls -la data",
+        "cd = 3",
+        "pip install numpy\npip install mindspore",
+    ), encoding="utf-8")
+    shadow = notebooks.shadow_of(str(tmp_path / "setup.ipynb"))
+    by_cell: dict[int, list[str]] = {}
+    for line, (cell, _) in zip(shadow.text.splitlines(), shadow.origin):
+        by_cell.setdefault(cell, []).append(line)
+    assert [" ".join(by_cell[cell]).strip() for cell in (1, 2, 3, 4)] == [
+        "", "", "cd = 3", "pip install numpy pip install mindspore"]
+    code, out, _ = run(capsys, "--no-cache", "setup.ipynb")
+    errors = [line for line in out.splitlines() if "syntax-error" in line]
+    assert code == 1 and len(errors) == 1 and errors[0].startswith("setup.ipynb:cell 4:line 1:")

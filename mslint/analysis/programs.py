@@ -343,6 +343,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._store = facts_store  # get_facts(hashes) -> {hash: facts}, put_facts(rows): the command's cache
         self._explain = explain
         self._always_programs = {_real(path) for path in always_programs}  # notebooks run top to bottom
+        self._nothing_trains: bool | None = None
         self._data: dict[str, bytes | None] = {}
         self._facts: dict[str, dict] = {}
         self._late_facts: list[tuple[str, dict]] = []  # read after _load: kept by keep_late_facts
@@ -1423,7 +1424,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
 
     def _configs(self, program: Program, files: set[str]) -> dict[str, dict[str, list]]:
         """The configuration files of ``program``: YAML beside the entry (and in its
-        config/, configs/, searched down), and the files its modules name."""
+        config/, configs/, searched down), beside the project root and in its
+        config/, configs/ (``tools/train.py -c configs/x.yaml``), and the files its
+        modules name."""
         key = (program.path, len(files))
         known = self._program_configs.get(key)
         if known is None:
@@ -1433,12 +1436,13 @@ class Model:  # pylint: disable=too-many-instance-attributes
     def _read_configs(self, program: Program, files: set[str]) -> dict[str, dict[str, list]]:
         found: dict[str, dict[str, list]] = {}
         folder = os.path.dirname(program.path)
-        if folder not in self._folder_configs:
-            listing: dict[str, str | None] = {}
-            self._folder_configs[folder] = _config_folder(folder, listing)
-            self._config_listings[folder] = list(listing)
-            self._seen_configs.update(listing)
-        found.update(self._folder_configs[folder])
+        for where in dict.fromkeys((folder, self.root)):
+            if where not in self._folder_configs:
+                listing: dict[str, str | None] = {}
+                self._folder_configs[where] = _config_folder(where, listing)
+                self._config_listings[where] = list(listing)
+                self._seen_configs.update(listing)
+            found.update(self._folder_configs[where])
         for path in sorted(files):
             for name in self.facts(path)["configs"]:
                 for base in (os.path.dirname(program.path), os.path.dirname(path), self.root):
@@ -2175,7 +2179,25 @@ class Model:  # pylint: disable=too-many-instance-attributes
             untrained.append(MAIN)
         return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs), "built": built,
                 "entry": entry, "untrained": untrained, "self_contained": entry and self._self_contained(path),
-                "values_folder": self.connected_folder(path)}
+                "values_folder": self.connected_folder(path), "nothing_trains": self.nothing_trains()}
+
+    def nothing_trains(self) -> bool:
+        """Whether no file in sight shows training text (mode.TRAINS: an optimizer,
+        a gradient, ``train(``, ``fit(``): an inference engine, a serving
+        package. Its @jit code is compiled, but nothing in sight differentiates it."""
+        known = self._nothing_trains
+        if known is None:
+            known = self._nothing_trains = bool(self.files) and not any(map(self._shows_training, self.files))
+        return known
+
+    def _shows_training(self, path: str) -> bool:
+        """The file's facts say it trains; for a file no program made the model
+        read, its text matches mode.TRAINS (or cannot be read)."""
+        facts = self._facts.get(path)
+        if facts is not None:
+            return bool(facts.get("trains"))
+        data = self.data(path)
+        return data is None or mode.TRAINS.search(data) is not None
 
     def _self_contained(self, path: str) -> bool:
         """Whether the program that the file at ``path`` is keeps to its own text
@@ -2764,6 +2786,15 @@ def reached_at(path: str | None, name: str) -> bool | None:
     if name == MAIN:
         return bool(verdict.get("entry"))
     return name in verdict["symbols"]
+
+
+def nothing_trains(path: str | None) -> bool:
+    """Whether the project of ``path`` has programs in sight and no file of it
+    shows training text (Model.nothing_trains): an inference engine, a serving
+    package. False when unknown, and for a library with no program in sight
+    (the programs that use it, and may train it, are elsewhere)."""
+    verdict = verdict_for(path)
+    return bool(verdict is not None and verdict.get("programs") and verdict.get("nothing_trains"))
 
 
 def self_contained(path: str | None) -> bool:

@@ -541,7 +541,9 @@ _LIBRARY_TEXT = tuple(library.encode() for library in _INJECTING_LIBRARIES)
 
 
 def _injected(module: nodes.NodeNG) -> dict[str, str]:
-    """The names rebound by the libraries ``module`` imports (anywhere in it).
+    """The names rebound by the libraries ``module`` imports (anywhere in it), or
+    that a module of the project it imports imports (anywhere in that one: a
+    helper whose function imports mindnlp, called before the layers are built).
     Asked for every framework name resolved, in whichever module it sits: kept
     per file, and a source that never names an injecting library is not walked."""
     path = getattr(module, "file", None)
@@ -552,6 +554,25 @@ def _injected(module: nodes.NodeNG) -> dict[str, str]:
         return known
     if text is None and path:
         text = project.read_source(path)
+    if isinstance(text, str):
+        text = text.encode("utf-8", "replace")
+    found = _own_injections(module, text)
+    if not found and isinstance(module, nodes.Module):
+        for imported in _project_imports(module):
+            found = _own_injections(imported, project.read_source(imported.file) if imported.file else None)
+            if found:
+                break
+    if key:
+        if len(_INJECTED) > 16_384:
+            _INJECTED.clear()
+        _INJECTED[key] = found
+    else:
+        _INJECTED_BUILT[module] = found
+    return found
+
+
+def _own_injections(module: nodes.NodeNG, text: bytes | str | None) -> dict[str, str]:
+    """The names rebound by the injecting libraries ``module`` itself imports."""
     if isinstance(text, str):
         text = text.encode("utf-8", "replace")
     found: dict[str, str] = {}
@@ -568,13 +589,33 @@ def _injected(module: nodes.NodeNG) -> dict[str, str]:
                 patched = _INJECTING_LIBRARIES.get(library)
                 if patched is not None and _may_inject(module, library):
                     found.update(patched)
-    if key:
-        if len(_INJECTED) > 16_384:
-            _INJECTED.clear()
-        _INJECTED[key] = found
-    else:
-        _INJECTED_BUILT[module] = found
     return found
+
+
+def _project_imports(module: nodes.Module) -> Iterator[nodes.Module]:
+    """The project modules ``module`` imports by name (``from models.helpers import
+    build``, ``from .helpers import build``, ``import models.helpers``) whose
+    text names an injecting library; not parsed otherwise."""
+    for node in astutil.module_nodes(module, (nodes.Import, nodes.ImportFrom)):
+        if isinstance(node, nodes.ImportFrom):
+            modnames = [_import_target_module(node)]
+        else:
+            modnames = [name for name, _ in node.names]
+        for modname in modnames:
+            if not modname or is_external(modname):
+                continue
+            path = _project_file(module, modname)
+            text = project.read_source(path) if path else None
+            if text is None:
+                continue
+            if isinstance(text, str):
+                text = text.encode("utf-8", "replace")
+            if not any(library in text for library in _LIBRARY_TEXT):
+                continue
+            try:
+                yield imported_module(module, modname)
+            except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+                continue
 
 
 _PATCHING_RELEASES = {"mindnlp": injections.MINDNLP_PATCHING_RELEASES}

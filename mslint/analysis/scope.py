@@ -629,9 +629,16 @@ class ModuleAnalysis:  # pylint: disable=too-many-instance-attributes
         TRAINING when a program may differentiate it (and @jit code, which any
         program may); else EXPORT when a program exports it (mindspore.export
         compiles under STRICT); else INFERENCE (evaluation under the context's
-        level: a host copy loses no gradient)."""
+        level: a host copy loses no gradient). @jit code of a project with
+        programs in sight and no file that shows training (an inference engine
+        jitting its forward) is not TRAINING: nothing in sight differentiates
+        it. A library with no program in sight stays TRAINING: its users may
+        train it."""
         decision = self.decision_at(node)
-        if decision.trained or self.compiled_in_every_mode(node):
+        if self.compiled_in_every_mode(node):
+            if not programs.nothing_trains(self.module.file):
+                return TRAINING
+        elif decision.trained:
             return TRAINING
         return EXPORT if decision.exported_by else INFERENCE
 

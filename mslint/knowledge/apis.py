@@ -2117,6 +2117,9 @@ CONFIG_MAPPING_CALLS: frozenset[str] = frozenset(
 # Normalisations that subtract a per-channel mean: a per-channel bias added just
 # before one is removed again (ms-layer-default-differs stays silent on a conv's
 # has_bias there; PyTorch code writes bias=False before them for that reason).
+# GroupNorm: with as many groups as channels it subtracts each channel's mean
+# (checkers.layers._per_channel_group_norm)
+GROUP_NORMS: frozenset[str] = frozenset({"mindspore.nn.GroupNorm", "mindspore.mint.nn.GroupNorm"})
 MEAN_REMOVING_NORMS: frozenset[str] = frozenset(
     [f"mindspore.nn.{name}" for name in (
         "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d",

@@ -35,6 +35,19 @@ from mslint.report.findings import Finding
 SUFFIX = ".ipynb"
 _MAGIC = re.compile(r"^\s*(?:[%!]|\w+\s*=\s*[%!])")  # %magic, !shell, x = !shell
 PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")  # the cell below is still Python
+# IPython's automagic: a cell of one line starting with the name of a line magic or
+# of a default shell alias runs it without the ``%`` (``pip install mindspore``);
+# IPython applies it to one-line cells only (InteractiveShell.transform_cell), and
+# only where the line is not Python (an operator after the name: ``cd = 3``).
+_AUTOMAGIC = frozenset({
+    "pip", "conda", "mamba", "cd", "pwd", "env", "set_env", "time", "timeit", "matplotlib", "load_ext",
+    "reload_ext", "run", "who", "whos", "history", "pushd", "popd", "dhist", "bookmark", "autoreload",
+    "config", "reset", "store", "xmode", "precision", "pylab", "prun", "sx", "system", "alias", "lsmagic",
+    # the default aliases on POSIX
+    "cat", "cp", "ldir", "lf", "lk", "ll", "ls", "lx", "mkdir", "mv", "rm", "rmdir", "clear", "less", "more", "man",
+})
+_AUTOMAGIC_LINE = re.compile(r"^\s*([A-Za-z_]\w*)(?![\w.])\s*(.*)$")
+_PYTHON_AFTER_NAME = "!=()<>,+*/%^&|"  # IPython's PythonOpsChecker: the line is Python
 
 
 class NotebookError(ValueError):
@@ -107,6 +120,7 @@ def shadow_from(raw: str, path: str) -> Shadow:
             continue
         source = _source_lines(cell)
         blank_cell = bool(source) and source[0].lstrip().startswith("%%") and not source[0].strip().startswith(PYTHON_CELL_MAGICS)
+        blank_cell = blank_cell or _automagic_cell(source)
         continued = False  # this line continues a magic or shell line ending in a backslash
         for index, text in enumerate(source):
             blanked = blank_cell or continued or bool(_MAGIC.match(text))
@@ -126,6 +140,23 @@ def shadow_from(raw: str, path: str) -> Shadow:
             shadow.file_columns.append(offset)
     shadow.text = "\n".join(lines) + "\n"
     return shadow
+
+
+def _automagic_cell(source: list[str]) -> bool:
+    """A one-line cell that IPython runs as a line magic or shell alias, not as
+    Python: ``pip install mindspore``, ``ls data`` (and a line that parses as
+    Python stays Python: ``ls`` alone, ``time(x)``)."""
+    lines = [line for line in source if line.strip()]
+    if len(lines) != 1 or len(source) > 2:
+        return False
+    match = _AUTOMAGIC_LINE.match(lines[0].rstrip("\r\n"))
+    if match is None or match.group(1) not in _AUTOMAGIC or match.group(2)[:1] in tuple(_PYTHON_AFTER_NAME):
+        return False
+    try:
+        compile(lines[0].strip(), "<cell>", "exec")
+    except (SyntaxError, ValueError):
+        return True
+    return False
 
 
 def _locate(file_lines: list[str], text: str, last: bool, start: int) -> tuple[int, int]:

@@ -1076,6 +1076,31 @@ report(inline=zeroed, fixed=float((fixed(x).asnumpy() == 0).mean()))
         assert 0.3 < result["fixed"] < 0.7, mode
 
 
+def test_ms_cell_in_construct_dropout_built_in_construct_drops_once_its_flag_is_set(run_snippet):
+    """PyNative: a Dropout built in construct whose own training flag the code
+    turns on (``drop = nn.Dropout(p); drop.set_train()``, or chained) drops; the
+    rule stays silent on it (fixtures/mode/config_class_mode)."""
+    result = run_snippet('''
+pynative_mode()
+
+class Flagged(nn.Cell):
+    def __init__(self, chained):
+        super().__init__()
+        self.chained = chained
+
+    def construct(self, x):
+        if self.chained:
+            return nn.Dropout(p=0.5).set_train()(x)
+        drop = nn.Dropout(p=0.5)
+        drop.set_train()
+        return drop(x)
+
+x = Tensor(np.ones((8, 8, 4, 4)), ms.float32)
+report(zeroed=[float((Flagged(chained)(x).asnumpy() == 0).mean()) for chained in (False, True)])
+''')
+    assert all(0.3 < zeroed < 0.7 for zeroed in result["zeroed"])
+
+
 # Which code of a construct graph mode really compiles (mslint.analysis.compiled,
 # never_compiled): a test it can evaluate while compiling is folded, and only the
 # branch taken is compiled. Each probe puts a host copy (``Tensor(y.asnumpy())``)

@@ -99,6 +99,31 @@ report(torch_devices={d: attempt(lambda: x.to(d)) for d in devices},
     assert result["cell_dtype"] == ["ok", "Dense"]
 
 
+def test_ms_torch_in_cell_to_a_torch_device_is_a_no_op_on_a_cell_without_parameters(run_snippet):
+    """Cell.to converts the Cell's parameters: a Cell holding none (a loss of plain
+    numbers) returns itself for a PyTorch device, where one with a layer raises;
+    the rule stays silent on the first (fixtures/torch_idioms/ms_torch_in_cell_other_objects*)."""
+    result = run_snippet(OBJECTS + '''
+class Charbonnier(nn.Cell):
+    def __init__(self, eps=1e-9):
+        super().__init__()
+        self.eps = eps
+    def construct(self, a, b):
+        return ((a - b) ** 2 + self.eps).sqrt().mean()
+class Scaled(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(3, 3)
+    def construct(self, a):
+        return self.fc(a)
+loss = Charbonnier()
+report(empty=attempt(lambda: loss.to("cuda") is loss), empty_runs=attempt(lambda: float(loss(x, x + 1).asnumpy()) > 0),
+       held=attempt(lambda: Scaled().to("cuda")))
+''')
+    assert result["empty"] == ["ok", True] and result["empty_runs"] == ["ok", True]
+    assert result["held"][0] == "error" and result["held"][1].startswith("ValueError")
+
+
 def test_ms_torch_in_cell_torch_functions_reject_mindspore_tensors(run_snippet):
     result = run_snippet(OBJECTS + '''
 class Cell(nn.Cell):
