@@ -20,7 +20,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import guide
-from mslint.analysis import astutil, resolve, training_code
+from mslint.analysis import astutil, programs, resolve, training_code, versions
 from mslint.analysis.training_code import SKIP_NESTED
 from mslint.checkers.messages import spelled
 
@@ -55,6 +55,14 @@ class CheckpointChecker(BaseChecker):
             "module's state_dict()) reach: "
             "the returned lists are the only sign that names did not match.",
         ),
+        "W8116": (
+            "%s(...) returns a tuple of two lists (parameters not loaded, checkpoint entries not used), which is "
+            "true whatever loaded: %s %s; unpack it and test the first list: param_not_load, _ = %s(...)",
+            "ms-load-result-always-true",
+            "The result of load_param_into_net tested as a whole (if not result:, assert not result, "
+            "len(result) == 0): MindSpore 2 returns two lists in a tuple, so the test never tells a failed "
+            "load from a good one (MindSpore 1 returned one list).",
+        ),
     }
 
     def __init__(self, linter: PyLinter) -> None:
@@ -85,11 +93,15 @@ class CheckpointChecker(BaseChecker):
             if not (self.linter.is_message_enabled("ms-torch-names-not-mapped") and self._unmapped(call)):
                 self.add_message("ms-load-result-ignored", node=call, args=(spelled(call.func),) * 2)
 
-    @only_required_for_messages("ms-torch-names-not-mapped")
+    @only_required_for_messages("ms-torch-names-not-mapped", "ms-load-result-always-true")
     def visit_call(self, node: nodes.Call) -> None:
         if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
             return
         if resolve.call_name(node) not in guide.LOAD_PARAM_INTO_NET_CALLS:
+            return
+        if self.linter.is_message_enabled("ms-load-result-always-true"):
+            self._check_result_tested(node)
+        if not self.linter.is_message_enabled("ms-torch-names-not-mapped"):
             return
         found = self._unmapped(node)
         if found is None:
@@ -100,6 +112,18 @@ class CheckpointChecker(BaseChecker):
             args=(spelled(node.func) + "(...)", source, network, f"nn.{layer.rsplit('.', 1)[-1]}",
                   guide.RENAMED_PARAMETERS[layer]),
         )
+
+    def _check_result_tested(self, call: nodes.Call) -> None:
+        pinned = programs.pinned_version(call.root().file, "mindspore")
+        if pinned is not None and pinned.split(".", 1)[0] in ("0", "1"):
+            return  # MindSpore 1 returned the one list: the test was right there
+        if versions.older_mindspore_only(call):
+            return
+        for test, outcome in _whole_result_tests(call):
+            if versions.older_mindspore_only(test):
+                continue  # ``else: assert len(param_not_load) == 0`` after ``if ms.__version__[0] == "2":``
+            self.add_message("ms-load-result-always-true", node=test,
+                             args=(spelled(call.func), f"`{test.as_string()}`", outcome, spelled(call.func)))
 
     def _unmapped(self, call: nodes.Call) -> tuple[str, str, str] | None:
         """(what the dict is built from, the network, a layer with other names) when
@@ -341,3 +365,59 @@ def _torch_items(iterable: nodes.NodeNG, func: nodes.NodeNG, call: nodes.Call) -
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(CheckpointChecker(linter))
+
+
+def _whole_result_tests(call: nodes.Call) -> list[tuple[nodes.NodeNG, str]]:
+    """The tests of ``call``'s whole result, with what each always gives: the call
+    itself as a condition (``if not load_param_into_net(...)``), or the one name it
+    is assigned to (``result = load_param_into_net(...)``, the name's only binding
+    in its function) tested later: ``if result``, ``if not result``, ``assert not
+    result``, ``len(result) == 0``."""
+    found = []
+    outcome = _truth_test(call)
+    if outcome is not None:
+        return [(outcome[0], outcome[1])]
+    holder = call.parent
+    if not (isinstance(holder, nodes.Assign) and holder.value is call and len(holder.targets) == 1
+            and isinstance(holder.targets[0], nodes.AssignName)):
+        return found
+    name = holder.targets[0].name
+    scope = holder.scope()
+    if sum(1 for bound in scope.nodes_of_class(nodes.AssignName) if bound.name == name) != 1:
+        return found  # rebound (unpacked later, reassigned): not read as the tuple alone
+    for read in scope.nodes_of_class(nodes.Name):
+        if read.name != name or (read.lineno or 0) <= (holder.lineno or 0):
+            continue
+        outcome = _truth_test(read)
+        if outcome is not None:
+            found.append(outcome)
+    return found
+
+
+def _truth_test(value: nodes.NodeNG) -> tuple[nodes.NodeNG, str] | None:
+    """(the test, what it always gives) where ``value``, a two-list tuple, decides
+    a branch: its truth (``if value``, ``not value``, ``assert value``, ``value and
+    ...``) or its length compared with 0."""
+    node, negated = value, False
+    parent = node.parent
+    if isinstance(parent, nodes.Call) and isinstance(parent.func, nodes.Name) and parent.func.name == "len" \
+            and parent.args == [node]:
+        compare = parent.parent
+        if isinstance(compare, nodes.Compare) and compare.left is parent and len(compare.ops) == 1:
+            op, right = compare.ops[0]
+            if isinstance(right, nodes.Const) and right.value == 0 and op in ("==", "!=", ">", "<="):
+                always = op in ("!=", ">")
+                return compare, f"is always {always} (the tuple's length is 2)"
+        return None
+    while isinstance(parent, nodes.UnaryOp) and parent.op == "not":
+        node, negated, parent = parent, not negated, parent.parent
+    if isinstance(parent, nodes.BoolOp):
+        node, parent = parent, parent.parent  # ``if not a and b``: the tuple's part is fixed, judged where it decides
+        if not isinstance(parent, (nodes.If, nodes.While, nodes.Assert, nodes.IfExp)):
+            return None
+    if isinstance(parent, (nodes.If, nodes.While, nodes.IfExp)) and parent.test is node \
+            or isinstance(parent, nodes.Assert) and parent.test is node:
+        if node is not value and not isinstance(node, nodes.UnaryOp):
+            return node, "never decides the test (the tuple is always true)"
+        return node, "is always False" if negated else "is always True"
+    return None

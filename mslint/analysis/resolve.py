@@ -559,7 +559,13 @@ def _injected(module: nodes.NodeNG) -> dict[str, str]:
     found = _own_injections(module, text)
     if not found and isinstance(module, nodes.Module):
         for imported in _project_imports(module):
-            found = _own_injections(imported, project.read_source(imported.file) if imported.file else None)
+            # through a module of the project: the layer classes and Cell methods it
+            # rebinds (what a layer takes, which methods a Cell has); its functions
+            # and Tensor methods still return MindSpore tensors, and the rules on
+            # values keep judging them
+            found = {name: value for name, value in _own_injections(
+                imported, project.read_source(imported.file) if imported.file else None).items()
+                if name.startswith(_INJECTED_LAYERS)}
             if found:
                 break
     if key:
@@ -569,6 +575,9 @@ def _injected(module: nodes.NodeNG) -> dict[str, str]:
     else:
         _INJECTED_BUILT[module] = found
     return found
+
+
+_INJECTED_LAYERS = "mindspore.nn."
 
 
 def _own_injections(module: nodes.NodeNG, text: bytes | str | None) -> dict[str, str]:

@@ -17,7 +17,8 @@ a keyword it lacks, a name it removed) say nothing there. A check is read
 where its outcome on the measured version is certain: ``ms.__version__``
 compared with a literal version (as strings, exactly as Python compares them,
 or through ``version.parse``/``LooseVersion``...), tested for a literal prefix
-(``ms.__version__.startswith("2")``), or handed with one to a
+(``ms.__version__.startswith("2")``) or a character of it
+(``ms.__version__[0] == "2"``), or handed with one to a
 function whose name says the comparison (``is_version_ge(ms.__version__,
 "1.11.0")``, ``version_lt``), or a call of a function of the project whose
 body only returns such a check (``def is_old_ms(last="1.10.1"): return
@@ -173,6 +174,9 @@ def _parser_call_of_literal(expr: nodes.NodeNG) -> bool:
 def _compare(left: nodes.NodeNG, symbol: str, right: nodes.NodeNG) -> bool | None:
     if symbol not in _OPERATORS:
         return None
+    indexed = _character_check(left, symbol, right)
+    if indexed is not None:
+        return indexed
     if not _is_installed_version(left, parsed=None):
         left, right, symbol = right, left, _FLIPPED[symbol]
     if _is_installed_version(left, parsed=False):
@@ -181,6 +185,32 @@ def _compare(left: nodes.NodeNG, symbol: str, right: nodes.NodeNG) -> bool | Non
     if _is_installed_version(left, parsed=True):
         literal = _literal(right, parsed=True)
         return None if literal is None or not _parts(literal) else _OPERATORS[symbol](*_padded(_parts(apis.MEASURED_MINDSPORE), _parts(literal)))
+    return None
+
+
+def _character_check(left: nodes.NodeNG, symbol: str, right: nodes.NodeNG) -> bool | None:
+    """``ms.__version__[0] == "2"`` (a character, or a slice ``[:3]``, of the
+    version string compared with a literal string): read on the measured
+    version's text, as Python compares it."""
+    for subscript, literal in ((left, right), (right, left)):
+        if isinstance(subscript, nodes.Subscript) and _is_installed_version(subscript.value, parsed=False) \
+                and isinstance(literal, nodes.Const) and isinstance(literal.value, str):
+            index = subscript.slice
+            try:
+                if isinstance(index, nodes.Const) and isinstance(index.value, int):
+                    piece = apis.MEASURED_MINDSPORE[index.value]
+                elif isinstance(index, nodes.Slice) and index.step is None and all(
+                        bound is None or isinstance(bound, nodes.Const) and isinstance(bound.value, int)
+                        for bound in (index.lower, index.upper)):
+                    piece = apis.MEASURED_MINDSPORE[
+                        index.lower.value if index.lower else None:index.upper.value if index.upper else None]
+                else:
+                    return None
+            except IndexError:
+                return None
+            if subscript is left:
+                return _OPERATORS[symbol](piece, literal.value)
+            return _OPERATORS[symbol](literal.value, piece)
     return None
 
 

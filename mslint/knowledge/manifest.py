@@ -273,6 +273,8 @@ RULES: tuple[RuleSpec, ...] = (
              unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-network-outside-grad-fn", "E8115", _TRAINING_STEPS, "training_steps",
              unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-load-result-always-true", "W8116", _CHECKPOINTS, "checkpoints",
+             unconfirmed="the harm is a branch the program takes after loading its checkpoint"),
     # -- issue 25: PyTorch names that fail in MindSpore (82xx) --
     RuleSpec("ms-torch-class-name", "E8201", _MIGRATION_API, "migration_api", unconfirmed=_LOUD,
              fix=Fix("nn.Module -> nn.Cell, nn.Sequential -> nn.SequentialCell, nn.ModuleList -> nn.CellList, "

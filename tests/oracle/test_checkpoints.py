@@ -105,3 +105,22 @@ report(lenient=lenient, strict=strict, weight=float(net.weight.asnumpy().sum()))
     expected = ["ok", [["bias", "weight"], ["fc.kernel"]]]
     assert result["lenient"] == expected and result["strict"] == expected, result
     assert result["weight"] == 0.0
+
+
+def test_ms_load_result_always_true_the_result_is_a_true_pair_whatever_loaded(run_snippet):
+    """load_param_into_net returns (params not loaded, checkpoint entries not used):
+    a tuple of two lists, true and of length 2 after a perfect load as after one
+    that loaded nothing; only its first list tells them apart."""
+    result = run_snippet('''
+pynative_mode()
+saved = nn.Dense(2, 2, weight_init="ones")
+ms.save_checkpoint(saved, "w.ckpt")
+perfect = ms.load_param_into_net(nn.Dense(2, 2), ms.load_checkpoint("w.ckpt"))
+renamed = {name + "_old": value for name, value in ms.load_checkpoint("w.ckpt").items()}
+nothing = ms.load_param_into_net(nn.Dense(2, 2), renamed)
+report(types=[type(perfect).__name__, type(nothing).__name__], truth=[bool(perfect), bool(nothing)],
+       lengths=[len(perfect), len(nothing)], first=[sorted(perfect[0]), sorted(nothing[0])])
+''')
+    assert result["types"] == ["tuple", "tuple"]
+    assert result["truth"] == [True, True] and result["lengths"] == [2, 2]
+    assert result["first"] == [[], ["bias", "weight"]]
