@@ -635,7 +635,7 @@ def _held_by_any(call: nodes.Call, cls: nodes.ClassDef) -> tuple[nodes.ClassDef,
 def _call_at(path: str, line: int, cls: nodes.ClassDef) -> nodes.Call | None:
     """The call at ``line`` of the file at ``path`` that builds ``cls``."""
     try:
-        module = astroid.MANAGER.ast_from_file(path, module_name(path), source=True)
+        module = resolve.module_at(path, module_name(path))
     except (astroid.AstroidError, OSError, SyntaxError):
         return None
     return next((call for call in astutil.module_nodes(module, nodes.Call)

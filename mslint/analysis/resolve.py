@@ -772,6 +772,18 @@ def imported_module(importer: nodes.Module, modname: str) -> nodes.Module:
     return module
 
 
+def module_at(path: str, modname: str) -> nodes.Module:
+    """The tree of the file at ``path`` (a real path) as module ``modname``: the one
+    astroid already holds under that name when it is the same file, reached
+    through another path (pylint given a symlinked folder keeps the path it was
+    given; astroid's own lookup compares paths as written and, the name taken,
+    builds the file again at every call); else astroid's."""
+    cached = astroid.MANAGER.astroid_cache.get(modname)
+    if cached is not None and cached.file and (cached.file == path or project.real_path(cached.file) == path):
+        return cached
+    return astroid.MANAGER.ast_from_file(path, modname, source=True)
+
+
 def _project_file(importer: nodes.Module, modname: str) -> str | None:
     """The file of ``modname`` below the package root of ``importer``'s file;
     else below a folder between the two, the importer's own first: a program run

@@ -110,7 +110,7 @@ def _modules(definition: nodes.NodeNG, names: set[str]) -> list[nodes.Module]:
         return found  # a name too common to follow: the module's own sites only
     for other in others:
         try:
-            module = astroid.MANAGER.ast_from_file(other, module_name(other), source=True)
+            module = resolve.module_at(other, module_name(other))
         except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
             continue
         found.append(module)
@@ -1132,7 +1132,7 @@ def beside_script(call: nodes.Call) -> nodes.ClassDef | None:
     if not os.path.isfile(beside) or read_source(beside) is None:
         return None
     try:
-        module = astroid.MANAGER.ast_from_file(beside, module_name(beside), source=True)
+        module = resolve.module_at(beside, module_name(beside))
     except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
         return None
     found = [node for node in module.locals.get(imported, ()) if isinstance(node, nodes.ClassDef)]
