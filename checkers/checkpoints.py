@@ -373,18 +373,17 @@ def _whole_result_tests(call: nodes.Call) -> list[tuple[nodes.NodeNG, str]]:
     is assigned to (``result = load_param_into_net(...)``, the name's only binding
     in its function) tested later: ``if result``, ``if not result``, ``assert not
     result``, ``len(result) == 0``."""
-    found = []
     outcome = _truth_test(call)
     if outcome is not None:
-        return [(outcome[0], outcome[1])]
-    holder = call.parent
-    if not (isinstance(holder, nodes.Assign) and holder.value is call and len(holder.targets) == 1
-            and isinstance(holder.targets[0], nodes.AssignName)):
-        return found
-    name = holder.targets[0].name
+        return [outcome]
+    target = astutil.local_target(call)
+    if target is None:
+        return []
+    holder, name = call.parent, target.name
     scope = holder.scope()
     if sum(1 for bound in scope.nodes_of_class(nodes.AssignName) if bound.name == name) != 1:
-        return found  # rebound (unpacked later, reassigned): not read as the tuple alone
+        return []  # rebound (unpacked later, reassigned): not read as the tuple alone
+    found = []
     for read in scope.nodes_of_class(nodes.Name):
         if read.name != name or (read.lineno or 0) <= (holder.lineno or 0):
             continue

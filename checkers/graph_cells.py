@@ -126,9 +126,10 @@ def _set_training_here(call: nodes.Call) -> bool:
     parent = call.parent
     if isinstance(parent, nodes.Attribute) and parent.attrname == "set_train":
         return _turns_training_on(parent.parent)
-    if not (isinstance(parent, nodes.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], nodes.AssignName)):
+    target = astutil.local_target(call)
+    if target is None:
         return False
-    name = parent.targets[0].name
+    name = target.name
     return any(
         isinstance(use.func, nodes.Attribute) and use.func.attrname == "set_train"
         and isinstance(use.func.expr, nodes.Name) and use.func.expr.name == name and _turns_training_on(use)
@@ -140,7 +141,7 @@ def _turns_training_on(call: nodes.NodeNG) -> bool:
     """``x.set_train()`` or ``x.set_train(True)``."""
     if not isinstance(call, nodes.Call) or call.keywords or len(call.args) > 1:
         return False
-    return not call.args or (isinstance(call.args[0], nodes.Const) and call.args[0].value is True)
+    return not call.args or astutil.literal_bool(call.args[0]) is True
 
 
 def _never_called(call: nodes.Call) -> bool:

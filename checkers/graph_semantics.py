@@ -300,11 +300,10 @@ def _decides_nothing(node: nodes.Call, analysis: scope.ModuleAnalysis) -> bool:
     ``if self.training and p < self.layerdrop:`` in code the programs never train
     (the ``and`` stops at the training flag, fixed False), so the frozen value
     never decides anything."""
-    statement = node.parent
-    if not (isinstance(statement, nodes.Assign) and statement.value is node and len(statement.targets) == 1
-            and isinstance(statement.targets[0], nodes.AssignName)):
+    target = astutil.local_target(node)
+    if target is None:
         return False
-    name = statement.targets[0].name
+    name = target.name
     frame = node.frame()
     reads = [read for read in frame.nodes_of_class(nodes.Name) if read.name == name]
     return bool(reads) and all(compiled.never_compiled(read, analysis) for read in reads)

@@ -30,6 +30,7 @@ from pylint.checkers.utils import only_required_for_messages
 from mslint.knowledge import apis
 from mslint.analysis import astutil, edits, port, programs, resolve, scope, sites, values, versions
 from mslint.analysis.astutil import UNKNOWN, is_number, literal
+from mslint.analysis.training_code import SKIP_NESTED
 from mslint.checkers.messages import may_report, place, spelled
 
 if TYPE_CHECKING:
@@ -760,7 +761,7 @@ def _reinitialised(call: nodes.Call, parameter: str) -> bool:
 def _applied_functions(cls: nodes.ClassDef) -> list[nodes.FunctionDef]:
     """The project functions the class's ``__init__`` hands every sub-cell to with
     ``self.apply(init_fn)`` or ``self.apply(lambda m: init_fn(m, ...))``."""
-    init = next((method for method in cls.mymethods() if method.name == "__init__"), None)
+    init = astutil.own_method(cls, "__init__")
     found = []
     for call in init.nodes_of_class(nodes.Call) if init is not None else ():
         func = call.func
@@ -1845,7 +1846,7 @@ def _norm_subclass(call: nodes.Call, cls: nodes.ClassDef) -> bool:
 def _passes_on(cls: nodes.ClassDef, names: tuple[str, ...]) -> bool:
     """The class's ``__init__`` hands its parameters ``names`` as they are, in that
     order, to its base's ``__init__`` first arguments."""
-    init = next((method for method in cls.mymethods() if method.name == "__init__"), None)
+    init = astutil.own_method(cls, "__init__")
     if init is None:
         return True  # the base's own __init__
     params = [arg.name for arg in init.args.args[1:len(names) + 1]]
@@ -1885,7 +1886,7 @@ def _factory_returns(func: nodes.FunctionDef) -> list[nodes.NodeNG] | None:
     """What a layer factory returns: the value of each ``return`` of its own body
     (nested functions left out); None when a ``return`` gives nothing, or when the
     body can end without one (it then returns None too)."""
-    found = list(func.nodes_of_class(nodes.Return, skip_klass=(nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)))
+    found = list(func.nodes_of_class(nodes.Return, skip_klass=SKIP_NESTED))
     if not found or any(ret.value is None for ret in found) or not isinstance(func.body[-1], (nodes.Return, nodes.Raise)):
         return None
     return [ret.value for ret in found]
@@ -2120,11 +2121,10 @@ def _output_flattened(pooled: nodes.Call) -> bool:
 
 def _next_read(value: nodes.NodeNG) -> nodes.Name | None:
     """``y = value``: the first read of ``y`` after it, in the same function."""
-    holder = value.parent
-    if not (isinstance(holder, nodes.Assign) and holder.value is value and len(holder.targets) == 1
-            and isinstance(holder.targets[0], nodes.AssignName)):
+    target = astutil.local_target(value)
+    if target is None:
         return None
-    name = holder.targets[0].name
+    holder, name = value.parent, target.name
     reads = [
         read for read in holder.scope().nodes_of_class(nodes.Name)
         if read.name == name and (read.lineno or 0) > (holder.lineno or 0) and not _other_arm(holder, read)

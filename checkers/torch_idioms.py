@@ -831,12 +831,11 @@ def _cell_without_parameters(construction: nodes.Call) -> bool:
     if not external <= apis.CELL_ROOT_CLASSES:
         return False
     for klass in user:
-        for method in klass.mymethods():
-            if method.name == "__init__":
-                for call in method.nodes_of_class(nodes.Call):
-                    if isinstance(call.func, nodes.Attribute) and call.func.attrname == "__init__":
-                        continue  # super().__init__() / nn.Cell.__init__(self)
-                    qname = resolve.call_name(call)
-                    if qname is None or not (qname.startswith("mindspore.ops.") or resolve.is_builtin_name(qname)):
-                        return False
+        init = astutil.own_method(klass, "__init__")
+        for call in init.nodes_of_class(nodes.Call) if init is not None else ():
+            if isinstance(call.func, nodes.Attribute) and call.func.attrname == "__init__":
+                continue  # super().__init__() / nn.Cell.__init__(self)
+            qname = resolve.call_name(call)
+            if qname is None or not (qname.startswith("mindspore.ops.") or resolve.is_builtin_name(qname)):
+                return False
     return True

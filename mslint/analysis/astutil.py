@@ -193,15 +193,24 @@ def is_bound_method(func: nodes.FunctionDef) -> bool:
     return True
 
 
+def local_target(value: nodes.NodeNG) -> nodes.AssignName | None:
+    """``name`` when ``value`` is the whole right side of ``name = value`` (one
+    plain name as the only target); None otherwise."""
+    holder = value.parent
+    if isinstance(holder, nodes.Assign) and holder.value is value and len(holder.targets) == 1 \
+            and isinstance(holder.targets[0], nodes.AssignName):
+        return holder.targets[0]
+    return None
+
+
 def held_by_unread_local(value: nodes.NodeNG) -> bool:
     """``value`` is the whole right side of ``name = value`` in a scope where
     nothing reads ``name``: what it makes is never used (a ``functools.partial``
     that builds no layer)."""
-    holder = value.parent
-    if not (isinstance(holder, nodes.Assign) and holder.value is value and len(holder.targets) == 1
-            and isinstance(holder.targets[0], nodes.AssignName)):
+    target = local_target(value)
+    if target is None:
         return False
-    name, scope = holder.targets[0].name, holder.scope()
+    name, scope = target.name, target.scope()
     return not any(read.name == name for read in scope.nodes_of_class(nodes.Name))
 
 
