@@ -970,6 +970,9 @@ pynative_mode()
 x = Tensor(np.random.RandomState(0).randn(4, 3, 6, 6), ms.float32)
 def conv(has_bias):
     return nn.Conv2d(3, 4, 3, pad_mode="valid", has_bias=has_bias, weight_init="ones", bias_init="ones")
+def varied():  # a different bias per channel: a group of several channels keeps their differences
+    return nn.Conv2d(3, 4, 3, pad_mode="valid", has_bias=True, weight_init="ones",
+                     bias_init=Tensor(np.arange(4), ms.float32))
 def run(layers):
     net = nn.SequentialCell(layers)
     net.set_train()
@@ -990,11 +993,44 @@ report(
     appended=bool(np.allclose(appended([conv(True), nn.BatchNorm2d(4)]), run([conv(False), nn.BatchNorm2d(4)]), atol=1e-5)),
     varargs=bool(np.allclose(varargs([conv(True), nn.BatchNorm2d(4)]), run([conv(False), nn.BatchNorm2d(4)]), atol=1e-5)),
     appended_runs=bool(np.allclose(appended([conv(True), nn.BatchNorm2d(4)]), run([conv(True), nn.BatchNorm2d(4)]), atol=1e-5)),
+    group_per_channel=bool(np.allclose(run([varied(), nn.GroupNorm(4, 4)]), run([conv(False), nn.GroupNorm(4, 4)]), atol=1e-5)),
+    group_of_two=bool(np.allclose(run([varied(), nn.GroupNorm(2, 4)]), run([conv(False), nn.GroupNorm(2, 4)]), atol=1e-5)),
 )
 ''')
     assert result["norm"] is True and result["relu"] is False
+    # GroupNorm with a group per channel subtracts each channel's mean (apis.GROUP_NORMS,
+    # checkers.layers._per_channel_group_norm); with fewer groups the bias stays
+    assert result["group_per_channel"] is True and result["group_of_two"] is False
     # SequentialCell given its cells one by one, or appended, runs them in that order too
     assert result["appended"] is True and result["varargs"] is True and result["appended_runs"] is True
+
+
+def test_ms_layer_default_differs_cell_apply_draws_the_embedding_table_again(run_snippet):
+    """``self.apply(init_fn)`` in ``__init__`` calls ``init_fn`` on every sub-cell:
+    an Embedding table it assigns replaces the default draw (checkers.layers
+    _applied_functions: Graphormer's ``self.apply(lambda m: init_params(m, n))``)."""
+    result = run_snippet('''
+pynative_mode()
+from mindspore import Parameter
+from mindspore.common.initializer import initializer, Constant
+
+def init_params(cell, value):
+    if isinstance(cell, nn.Embedding):
+        cell.embedding_table = Parameter(initializer(Constant(value), cell.embedding_table.shape), name="table")
+
+class Features(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.atoms = nn.Embedding(5, 3)
+        self.apply(lambda cell: init_params(cell, value=0.5))
+
+    def construct(self, ids):
+        return self.atoms(ids)
+
+table = Features().atoms.embedding_table.asnumpy()
+report(all_set=bool(np.all(table == 0.5)))
+''')
+    assert result["all_set"] is True
 
 
 def test_ms_layer_default_differs_embedding_table_assigned_replaces_the_draw(run_snippet):
