@@ -240,6 +240,8 @@ class DataParallelChecker(BaseChecker):
         settings = training_code.parallel_settings(module)
         if not settings.data_parallel or _reduces(module):
             return
+        if not training_code.project_initializes_communication(module):
+            return  # no communication.init() anywhere: one rank, nothing to diverge from
         where = settings.elsewhere or f"line {settings.data_parallel[0].lineno}"
         optimizer = node.func.as_string()
         self.add_message(

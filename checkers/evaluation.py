@@ -184,14 +184,40 @@ def _held_networks(expr: nodes.NodeNG, depth: int = 0) -> set[str]:
     if depth > 4:
         return set()
     construction = training_code.construction_of(expr)
-    if construction is None or resolve.call_name(construction) not in apis.NETWORK_WRAPPERS:
+    if construction is None:
         return set()
+    if resolve.call_name(construction) not in apis.NETWORK_WRAPPERS:
+        return _held_by_project_cell(construction, depth)
     inner = astutil.argument(construction, 0, "network")
     if inner is None or inner is astutil.UNKNOWN:
         return set()
     path = astutil.attribute_path(inner)
     found = {path} if path else set()
     return found | _held_networks(inner, depth + 1)
+
+
+def _held_by_project_cell(construction: nodes.Call, depth: int) -> set[str]:
+    """Paths of the networks a project Cell holds: the arguments of its construction
+    that its ``__init__`` stores as they are on ``self`` (``self.net = net``), so that
+    ``set_train()`` on it reaches them (``TrainStep(LossCell(generator), opt)``)."""
+    cls = resolve.user_class_of_call(construction)
+    if cls is None or not resolve.is_cell_class(cls):
+        return set()
+    init = astutil.own_method(cls, "__init__")
+    if init is None:
+        return set()
+    stored = {assign.value.name for assign in init.nodes_of_class(nodes.Assign)
+              if isinstance(assign.value, nodes.Name) and len(assign.targets) == 1
+              and astutil.self_attribute(assign.targets[0]) is not None}
+    found: set[str] = set()
+    for names, argument in astutil.bind_call(construction, init, skips_self=True):
+        if len(names) != 1 or names[0] not in stored:
+            continue
+        path = astutil.attribute_path(argument)
+        if path:
+            found.add(path)
+        found |= _held_networks(argument, depth + 1)
+    return found
 
 
 def _switches_off(call: nodes.Call) -> bool:

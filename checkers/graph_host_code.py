@@ -428,6 +428,8 @@ def _input_only(expr: nodes.NodeNG | None, func: nodes.FunctionDef, seen: frozen
         callee = expr.func
         arguments = astutil.call_arguments(expr)
         if isinstance(callee, nodes.Attribute) and resolve.qualified_name(callee) is None:
+            if callee.attrname in _LAYOUT_METHODS:
+                arguments = []  # ``rewards.reshape(self.cfg.batch)``: a shape, no value the result is computed from
             arguments.append(callee.expr)  # a method of the value: labels.astype(...)
         else:
             qname = resolve.qualified_name(callee)
@@ -447,6 +449,10 @@ def _is_self_parameter(param: nodes.AssignName, func: nodes.FunctionDef) -> bool
     return bool(positional) and positional[0] is param
 
 
+# Tensor methods whose arguments are a shape, axes or a dtype: the result's values
+# come from the receiver alone.
+_LAYOUT_METHODS = frozenset({"reshape", "view", "copy", "astype", "squeeze", "unsqueeze", "expand_dims",
+                             "transpose", "permute", "flatten", "swapaxes"})
 # Packages whose names are constants or tensor constructors, not trainable state:
 # dtypes (mindspore.int32), Tensor(...), numpy conversions.
 _CONSTANT_PACKAGES = frozenset({"mindspore", "numpy"})

@@ -109,6 +109,8 @@ class GraphSemanticsChecker(GraphModeNote, BaseChecker):
             return True  # under a constant-False branch: never compiled
         if _decides_nothing(node, analysis):
             return True  # drawn, but every use of it is code graph mode folds away
+        if _placeholder_filled_in_loop(node):
+            return False  # ``buf = Tensor(np.random.randn(n, m))`` then ``buf[i, j] = ...``: a buffer's first contents
         if is_clock:
             fix = apis.TIME_REPLACEMENT
         else:
@@ -307,6 +309,28 @@ def _decides_nothing(node: nodes.Call, analysis: scope.ModuleAnalysis) -> bool:
     frame = node.frame()
     reads = [read for read in frame.nodes_of_class(nodes.Name) if read.name == name]
     return bool(reads) and all(compiled.never_compiled(read, analysis) for read in reads)
+
+
+def _placeholder_filled_in_loop(node: nodes.Call) -> bool:
+    """Whether the drawn array, as it is or converted (``Tensor(np.random.randn(n,
+    m), ms.float32)``), is assigned to a local name that a loop of the same function
+    then writes item by item (``buf[i, j] = ...``): the random numbers only fill a
+    buffer before its items are set, a placeholder, not a value the program uses."""
+    value: nodes.NodeNG = node
+    while isinstance(value.parent, nodes.Call) and value in value.parent.args:
+        value = value.parent  # Tensor(...), np.array(...), ms.Tensor(..., dtype)
+    target = astutil.local_target(value)
+    if target is None:
+        return False
+    frame = node.frame()
+    for assign in frame.nodes_of_class(nodes.Assign):
+        for each in assign.targets:
+            if isinstance(each, nodes.Subscript) and isinstance(each.value, nodes.Name) \
+                    and each.value.name == target.name and (assign.lineno or 0) > (target.lineno or 0) \
+                    and any(isinstance(holder, (nodes.For, nodes.While)) for holder in assign.node_ancestors()
+                            if holder.frame() is frame):
+                return True
+    return False
 
 
 def _read_after(method: nodes.FunctionDef, attr: str, assignment: nodes.NodeNG) -> bool:

@@ -960,6 +960,7 @@ class LayersChecker(BaseChecker):
     def visit_module(self, node: nodes.Module) -> None:
         # ``from mindspore.nn import Conv2d as C2d``: names that alias a layer
         self._aliases = _layer_aliases(node)
+        self._parameter_layers: dict[tuple[nodes.FunctionDef, str], str | None] = {}
 
     @only_required_for_messages(*_MESSAGES)
     def visit_call(self, node: nodes.Call) -> None:
@@ -981,7 +982,9 @@ class LayersChecker(BaseChecker):
             if short in _LIMIT_SHORT_NAMES and self._check_positional_count(node):
                 return  # the call raises TypeError before anything else could matter
             if short not in _LAYER_SHORT_NAMES and short not in getattr(self, "_aliases", ()):
-                qname = _parameter_layer(func)  # ``batch_norm(256, momentum=0.1)``, batch_norm=nn.BatchNorm1d
+                if not (node.args or node.keywords) and not may_report(self.linter, "ms-layer-default-differs"):
+                    return  # ``act_layer()``: no argument to judge, and its defaults are not asked about
+                qname = _parameter_layer(func, getattr(self, "_parameter_layers", {}))  # ``batch_norm(256, momentum=0.1)``
                 if qname is None:
                     return
             else:
@@ -1860,18 +1863,29 @@ def _passes_on(cls: nodes.ClassDef, names: tuple[str, ...]) -> bool:
     return False
 
 
-def _parameter_layer(func: nodes.NodeNG) -> str | None:
+def _parameter_layer(func: nodes.NodeNG, known: dict[tuple[nodes.FunctionDef, str], str | None]) -> str | None:
     """The layer class a parameter of the enclosing function names in every way
     the function is reached (``def __init__(self, ..., batch_norm=nn.BatchNorm1d)``
     then ``batch_norm(256, momentum=0.1)``, no construction in sight passing
     another class): what each call passes, the default where a call leaves it out
-    or no call is in sight (values.classes_named); None otherwise."""
+    or no call is in sight (values.classes_named); None otherwise. ``known``: the
+    answers for the module's functions so far (every call of one parameter in one
+    function gets the same answer)."""
     if not isinstance(func, nodes.Name):
         return None
     frame = func.frame()
     if not isinstance(frame, nodes.FunctionDef) or not any(
             param.name == func.name for param in astutil.all_params(frame)):
         return None  # (most calls: no parameter of the function is called)
+    if len(frame.locals.get(func.name, ())) != 1:
+        return _named_by_parameter(func)  # rebound in the function: each read has its own value
+    key = (frame, func.name)
+    if key not in known:
+        known[key] = _named_by_parameter(func)
+    return known[key]
+
+
+def _named_by_parameter(func: nodes.Name) -> str | None:
     bound = resolve.binding(func)
     if not (isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments)):
         return None

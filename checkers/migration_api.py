@@ -353,20 +353,18 @@ def _guarded(node: nodes.NodeNG) -> bool:
 
 
 def _pinned_where_present(node: nodes.NodeNG, qname: str) -> bool:
-    """Whether the project pins an exact MindSpore release that still has ``qname``
-    (``mindspore==2.0.0`` in a requirements*.txt of the file's folder or one above
-    it, and ms_function, which releases up to 2.5 have): the import works where
-    the project says it runs."""
+    """Whether the project says it runs on a MindSpore release that still has
+    ``qname`` (``mindspore==2.0.0`` in a requirements*.txt of the file's folder or
+    one above it, or a README's ``| MindSpore Version | 1.5.0 |``, and ms_function,
+    which releases up to 2.5 have): the import works where the project runs."""
     last = guide.PRESENT_THROUGH.get(qname)
     if last is None:
         return False
-    path = getattr(node.root(), "file", None)
-    for distribution in guide.MINDSPORE_DISTRIBUTIONS:
-        pinned = programs.pinned_version(path, distribution)
-        if pinned is not None:
-            release = re.match(r"(\d+)\.(\d+)", pinned)
-            return release is not None and (int(release.group(1)), int(release.group(2))) <= last
-    return False
+    stated = programs.stated_mindspore_version(getattr(node.root(), "file", None))
+    if stated is None:
+        return False
+    release = re.match(r"(\d+)\.(\d+)", stated)
+    return release is not None and (int(release.group(1)), int(release.group(2))) <= last
 
 
 def _postponed_annotation(node: nodes.NodeNG) -> bool:

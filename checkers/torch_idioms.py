@@ -211,6 +211,11 @@ def _raises_name_error(expr: nodes.NodeNG | None, seen: frozenset[str], depth: i
         every = bound.scope().locals.get(expr.name, ())
         if not every or len(every) > 8:
             return False
+        if whole and len(every) == 1 and _filled_only_by_raising(bound, seen | {expr.name}, depth):
+            return True  # ``for t in zip(sizes, tensors)``: each item of ``tensors`` was made by code that raises
+        loop = _loop_binding_in_force(expr, bound, every)
+        if loop is not None:
+            every = [bound]  # ``for size, tensor in zip(...)``: the loop's item, whatever else the name held before
         return all(_binding_raises_name_error(each, seen | {expr.name}, depth, whole) for each in every)
     if isinstance(expr, nodes.Call):
         if _raises_name_error(expr.func, seen, depth, whole):
@@ -220,6 +225,9 @@ def _raises_name_error(expr: nodes.NodeNG | None, seen: frozenset[str], depth: i
         arguments = [*expr.args, *(keyword.value for keyword in expr.keywords or ())]
         return any(_raises_name_error(part, seen, depth, whole) for part in arguments)
     if isinstance(expr, nodes.Attribute):
+        held = astutil.self_attribute(expr)
+        if held is not None:
+            return _held_only_raising(expr, held, seen, depth)
         return _raises_name_error(expr.expr, seen, depth, whole)
     if isinstance(expr, nodes.Subscript):
         return _raises_name_error(expr.value, seen, depth, whole) or (
@@ -247,6 +255,85 @@ def _unknown_callable(func: nodes.NodeNG) -> bool:
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     annotations = [*arguments.posonlyargs_annotations, *arguments.annotations, *arguments.kwonlyargs_annotations]
     return all(annotation is None for each, annotation in zip(every, annotations) if each is bound)
+
+
+def _loop_binding_in_force(read: nodes.Name, bound: nodes.AssignName, every: list) -> nodes.For | None:
+    """The ``for`` loop whose target ``bound`` is, when ``read`` is in that loop's
+    body and no other binding of the name is: each iteration rebinds the name
+    before the body runs, so only the loop's item reaches the read."""
+    loop = bound.parent
+    while isinstance(loop, (nodes.Tuple, nodes.List, nodes.Starred)):
+        loop = loop.parent
+    if not isinstance(loop, nodes.For) or not any(bound is name for name in loop.target.nodes_of_class(nodes.AssignName)):
+        return None
+    body = loop.body
+    if not any(statement is read or statement.parent_of(read) for statement in body):
+        return None
+    for other in every:
+        if other is not bound and any(statement is other or statement.parent_of(other) for statement in body):
+            return None
+    return loop
+
+
+def _filled_only_by_raising(bound: nodes.AssignName, seen: frozenset[str], depth: int) -> bool:
+    """``tensors = []`` whose every ``tensors.append(x)`` (extend, insert) adds a
+    value :func:`_raises_name_error` finds, with at least one such call: the list
+    holds items only once code that raises NameError has run, so a loop over it
+    never reaches its body with one."""
+    if not (isinstance(bound.parent, nodes.Assign) and isinstance(bound.parent.value, nodes.List)
+            and not bound.parent.value.elts):
+        return False
+    added = 0
+    for name in bound.scope().nodes_of_class(nodes.Name):
+        if name.name != bound.name:
+            continue
+        attribute = name.parent
+        if isinstance(attribute, nodes.Attribute) and attribute.attrname in ("append", "extend", "insert") \
+                and isinstance(attribute.parent, nodes.Call) and attribute.parent.func is attribute:
+            arguments = attribute.parent.args[-1:]
+            if not arguments or not _raises_name_error(arguments[0], seen, depth):
+                return False
+            added += 1
+    return added > 0
+
+
+def _held_only_raising(expr: nodes.Attribute, held: str, seen: frozenset[str], depth: int) -> bool:
+    """``self.alpha`` whose every assignment in its class gives a value
+    :func:`_raises_name_error` finds (``self.alpha = Variable(torch.ones(n, 1))``
+    with ``Variable`` and ``torch`` bound nowhere), or its own earlier value
+    (``self.alpha = self.alpha.cuda()``): the attribute never holds a MindSpore tensor."""
+    key = "self." + held
+    if key in seen:
+        return True
+    cls = astutil.enclosing_class(expr)
+    if cls is None:
+        return False
+    assigned = [node for node in cls.nodes_of_class(nodes.AssignAttr)
+                if node.attrname == held and astutil.is_self(node.expr)]
+    if not assigned or len(assigned) > 8:
+        return False
+    for target in assigned:
+        holder = target.parent
+        if not isinstance(holder, nodes.Assign):
+            return False
+        if _under_raising_test(holder, seen, depth):
+            continue  # ``if isinstance(alpha, Variable): self.alpha = alpha``: the test raises NameError first
+        if not _raises_name_error(holder.value, seen | {key}, depth):
+            return False
+    return True
+
+
+def _under_raising_test(statement: nodes.NodeNG, seen: frozenset[str], depth: int) -> bool:
+    """``statement`` sits in an arm of an ``if`` whose test raises NameError when
+    evaluated (an unbound name in it): it never runs."""
+    child, node = statement, statement.parent
+    frame = statement.frame()
+    while node is not None and node is not frame:
+        if isinstance(node, nodes.If) and child is not node.test \
+                and _raises_name_error(node.test, seen, depth, whole=True):
+            return True
+        child, node = node, node.parent
+    return False
 
 
 def _binding_raises_name_error(bound: nodes.NodeNG, seen: frozenset[str], depth: int, whole: bool) -> bool:
@@ -350,6 +437,8 @@ class TorchIdiomsChecker(BaseChecker):
             return
         if idiom.no_args and (node.args or node.keywords):
             return
+        if _builds_raised_error(node):
+            return  # ``raise ValueError(f"... {x.size()}")``: the program stops there either way
         if astutil.guarded_by_hasattr(node):
             return  # ``if hasattr(x, "detach"): x.detach()``: never runs where the method is missing
         receiver = func.expr
@@ -359,6 +448,8 @@ class TorchIdiomsChecker(BaseChecker):
             return  # ``torch.zeros(d).cuda()``: a torch tensor (or a NameError), not a MindSpore one
         if _returned_by_torch_module(receiver):
             return  # ``flow = estimate(a, b)`` of an unported torch module: its tensor is torch's
+        if _returned_by_foreign_function(receiver):
+            return  # ``sample_points(mesh).detach()`` of a package not MindSpore's: not proven a MindSpore tensor
         analysis = scope.analysis(node.root())
         if idiom.receiver == "tensor":
             in_cell = not facts.torch_api and (
@@ -617,6 +708,42 @@ def _returned_by_torch_module(receiver: nodes.NodeNG) -> bool:
     imported = [name for node in astutil.module_nodes(callee.root(), (nodes.Import, nodes.ImportFrom))
                 for name in ([name for name, _ in node.names] if isinstance(node, nodes.Import) else [node.modname or ""])]
     return any(_root(name) == "torch" for name in imported) and not any(_mindspore_family(_root(name)) for name in imported)
+
+
+def _builds_raised_error(call: nodes.Call) -> bool:
+    """``call`` is part of the exception a ``raise`` statement builds (its message):
+    were the call to fail, the program would stop at that statement anyway."""
+    child, node = call, call.parent
+    while node is not None and not isinstance(node, (nodes.Lambda, nodes.FunctionDef, nodes.ClassDef, nodes.Module)):
+        if isinstance(node, nodes.Raise):
+            return child is node.exc
+        if node.is_statement:
+            return False
+        child, node = node, node.parent
+    return False
+
+
+# packages whose functions return values whose methods mslint knows: MindSpore's
+# family (judged as MindSpore), numpy's arrays and Python's own values
+_KNOWN_RESULT_PACKAGES = frozenset({"numpy", "builtins", "math"})
+
+
+def _returned_by_foreign_function(receiver: nodes.NodeNG) -> bool:
+    """``receiver`` is what a function of an outside package returns, directly
+    (``sample_points_from_meshes(mesh, 5000).detach()``, imported from a pytorch3d
+    port) or through the one value a name holds: neither MindSpore's family nor the
+    project's, so whether it is a MindSpore tensor is not proven."""
+    root = astutil.read_root(receiver) if not isinstance(receiver, nodes.Call) else receiver
+    value = values.reaching_value(root) if isinstance(root, nodes.Name) else root
+    if not (isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute))):
+        return False
+    if resolve.project_function(value.func) is not None or resolve.user_class_of_call(value) is not None:
+        return False
+    qname = resolve.qualified_name(value.func)
+    if qname is None or "." not in qname:
+        return False
+    package = _root(qname)
+    return not _mindspore_family(package) and package not in _KNOWN_RESULT_PACKAGES and not _is_torch_qname(qname)
 
 
 def _made_by_foreign_class(expr: nodes.NodeNG | None) -> bool:

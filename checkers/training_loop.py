@@ -394,6 +394,8 @@ class TrainingLoopChecker(BaseChecker):
         qname = resolve.qualified_name(layer)
         if qname not in apis.TORCH_KEYWORD_APIS or astutil.held_by_unread_local(node):
             return
+        if _passed_to_unread_parameter(node, 0):
+            return  # ``super().__init__(norm_layer=partial(nn.LayerNorm, eps=1e-6))`` that no code calls
         self._check_torch_keywords(node, qname, f"{spelled(layer)} (through functools.partial)")
 
     def _check_class_variable_keywords(self, node: nodes.Call) -> None:
@@ -476,6 +478,8 @@ class TrainingLoopChecker(BaseChecker):
             return  # the project gives nn.Cell this method (mslint.analysis.programs overrides)
         if values.never_runs(node):
             return  # under a guard every call in sight makes false (``if not requires_grad:``)
+        if astutil.guarded_by_hasattr(node):
+            return  # ``if hasattr(self.rnn, "flatten_parameters"):``: a Cell, which lacks it, never gets there
         name = receiver.as_string() if not isinstance(receiver, nodes.Call) or resolve.is_super_call(receiver) \
             else spelled(receiver.func) + "(...)"
         advice = apis.TORCH_MODULE_METHODS[method]
@@ -1031,6 +1035,60 @@ def _called_function(call: nodes.Call, cls: nodes.ClassDef | None):
     if defined or any(astutil.self_attribute(target) == name for target in cls.nodes_of_class(nodes.AssignAttr)):
         return None  # an attribute (a sub-Cell, a stored function): not a method here
     return _UNSEEN
+
+
+_UNREAD_DEPTH = 3
+
+
+def _passed_to_unread_parameter(value: nodes.NodeNG, depth: int) -> bool:
+    """``value`` is an argument of a call of project code that binds it to a
+    parameter its body never uses, or only hands on, as it is, to calls of project
+    code whose own parameter is such a one (``super().__init__(norm_layer=
+    partial(...))``, ``MixVisionTransformer`` passing ``norm_layer`` to every
+    ``Block``, whose ``__init__`` builds its norms without it): the value is
+    never called, so what it would build never exists."""
+    call = value.parent
+    if isinstance(call, nodes.Keyword):
+        call = call.parent
+    if not isinstance(call, nodes.Call) or value is call.func or depth > _UNREAD_DEPTH:
+        return False
+    callee = _project_callee(call)
+    if callee is None or callee.args.vararg or callee.args.kwarg:
+        return False
+    names = [names for names, argument in astutil.bind_call(call, callee, skips_self=callee.type == "method")
+             if argument is value]
+    if len(names) != 1 or len(names[0]) != 1:
+        return False
+    name = names[0][0]
+    if len(callee.locals.get(name, ())) != 1:
+        return False  # rebound in the body: judged where it is used
+    for read in callee.nodes_of_class(nodes.Name):
+        if read.name != name:
+            continue
+        if not _passed_to_unread_parameter(read, depth + 1):
+            return False
+    return True
+
+
+def _project_callee(call: nodes.Call) -> nodes.FunctionDef | None:
+    """The project function a call runs: a function, a class's ``__init__`` (as
+    Python finds it among the project's classes), ``super().__init__`` of a project
+    base; None otherwise."""
+    func = call.func
+    if isinstance(func, nodes.Attribute) and func.attrname == "__init__" and resolve.is_super_call(func.expr):
+        cls = astutil.enclosing_class(call)
+        if cls is None:
+            return None
+        user, _ = resolve.class_hierarchy(cls)
+        for base in user[1:]:
+            init = astutil.own_method(base, "__init__")
+            if init is not None:
+                return init
+        return None
+    cls = resolve.user_class_of_call(call)
+    if cls is not None:
+        return resolve.find_method(cls, "__init__")
+    return resolve.project_function(func) if isinstance(func, (nodes.Name, nodes.Attribute)) else None
 
 
 def _switches_on(call: nodes.Call, names: set[str]) -> bool:

@@ -345,6 +345,8 @@ def _untrained_loss(grad_call: nodes.Call, func: nodes.NodeNG, returned: list[no
     for index, output in enumerate(returned[1:], start=1):
         if not _is_loss(output, func) and not _sum_with(output, first, func):
             continue
+        if isinstance(training_code.local_value(output, func), (nodes.Dict, nodes.DictComp)):
+            continue  # ``weighted_loss = {"mse": ...}``: a dict of the loss's parts, shown, never a loss to train
         made = training_code.computation(output, func)
         own_loss = bool(made.loss_calls - made_first.loss_calls)
         if isinstance(first, nodes.Name) and first.name in made.names:

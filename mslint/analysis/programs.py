@@ -3353,17 +3353,65 @@ def pinned_version(path: str | None, package: str) -> str | None:
     above it, up to the project root, or past it up to the repository's top: a
     folder holding .git, pyproject.toml, setup.py or setup.cfg); None when none
     does. Names compare as pip compares them: ``mindspore_gpu`` is ``mindspore-gpu``."""
+    spelled = "[-_.]+".join(re.escape(part) for part in re.split(r"[-_.]+", package))
+    # ``mindspore-gpu=1.10.1``: pip refuses the single "=", but the release meant is plain
+    pattern = re.compile(rf"^\s*{spelled}\s*={{1,3}}\s*([\w.]+)", re.IGNORECASE | re.MULTILINE)
+    return _found_above(path, package, [(_is_requirements, pattern)])
+
+
+def _is_requirements(name: str) -> bool:
+    return name.startswith("requirements") and name.endswith(".txt")
+
+
+def _is_readme(name: str) -> bool:
+    return name.lower().startswith("readme") and name.endswith(".md")
+
+
+# A requirements file's pin of MindSpore, exact or compatible (``mindspore~=2.0.0a0``:
+# 2.0's releases), under any of its distributions' names
+_MINDSPORE_PIN_RE = re.compile(r"^\s*mindspore(?:[-_.]+(?:gpu|ascend|cpu))?\s*(?:~=|={1,3})\s*v?(\d+\.\d+[\w.]*)",
+                               re.IGNORECASE | re.MULTILINE)
+# A README states the release the code was written for: the model zoo's performance
+# table (``| MindSpore Version | 1.3.0 |``, ``| MindSpore版本 | 1.3.0 |``), an
+# environment list (``- MindSpore 1.0.0``), an install step (``安装MindSpore 1.6.1版本``,
+# ``pip install mindspore-gpu==1.8.1``, ``MindSpore version: 1.5``). A lower bound
+# (``>= 1.8``, ``1.8及以上``, ``1.8 or later``) states no release.
+_RELEASE = r"v?(\d+\.\d+(?:\.\d+)?)(?![\d.]*\s*(?:\+|及以上|以上|or (?:later|above|newer)|and (?:later|above|newer)))"
+_STATED_RELEASE_RE = re.compile(
+    r"^\s*\|\s*MindSpore\s*(?:Version|版本)\s*\|\s*" + _RELEASE
+    + r"|^\s*[-*]\s*MindSpore\s*" + _RELEASE
+    + r"|安装\s*MindSpore\s*" + _RELEASE
+    + r"|MindSpore\s*" + _RELEASE + r"\s*版本(?!\s*(?:及|或)?以上)"
+    + r"|pip3? install\s+mindspore(?:[-_](?:gpu|ascend|cpu))?==" + _RELEASE
+    + r"|MindSpore\s*(?:version|版本)\s*[:：]\s*" + _RELEASE,
+    re.IGNORECASE | re.MULTILINE)
+
+
+def stated_mindspore_version(path: str | None) -> str | None:
+    """The MindSpore release the project of ``path`` says it runs on: in the
+    file's folder or the nearest one above it that says, what a requirements file
+    pins (``mindspore==1.10.1``, ``mindspore-gpu~=2.0.0``), else what a README
+    states (``| MindSpore Version | 1.3.0 |``, the model zoo's performance tables;
+    ``安装MindSpore 1.6.1版本``); None when none says. A sub-project's own files
+    come before a collection's README above it."""
+    return _found_above(path, "<mindspore release>", [(_is_requirements, _MINDSPORE_PIN_RE),
+                                                      (_is_readme, _STATED_RELEASE_RE)])
+
+
+def _found_above(path: str | None, key_name: str,
+                 readers: list[tuple[Callable[[str], bool], re.Pattern]]) -> str | None:
+    """The first matched group of the first of ``readers`` (which files, the
+    pattern searched in them) that matches a file in the folder of ``path`` or one
+    above it, up to the project root, or past it up to the repository's top;
+    None when none matches (cached per folder)."""
     if not path:
         return None
     real = _real(path)
     folder = os.path.dirname(real)
-    key = (folder, package)
+    key = (folder, key_name)
     if key in _PINS:
         return _PINS[key]
     root = project_root(real)
-    spelled = "[-_.]+".join(re.escape(part) for part in re.split(r"[-_.]+", package))
-    # ``mindspore-gpu=1.10.1``: pip refuses the single "=", but the release meant is plain
-    pattern = re.compile(rf"^\s*{spelled}\s*={{1,3}}\s*([\w.]+)", re.IGNORECASE | re.MULTILINE)
     found = None
     current = folder
     for _ in range(12):
@@ -3371,16 +3419,20 @@ def pinned_version(path: str | None, package: str) -> str | None:
             names = sorted(os.listdir(current))
         except OSError:
             names = []
-        for name in names:
-            if name.startswith("requirements") and name.endswith(".txt"):
+        for wanted, pattern in readers:
+            for name in names:
+                if not wanted(name):
+                    continue
                 try:
                     with open(os.path.join(current, name), encoding="utf-8", errors="replace") as stream:
                         match = pattern.search(stream.read(100_000))
                 except OSError:
                     continue
                 if match:
-                    found = match.group(1)
+                    found = next(group for group in match.groups() if group)
                     break
+            if found is not None:
+                break
         if found is not None:
             break
         if (current == root or len(current) <= len(root)) and any(name in ROOT_MARKERS for name in names):

@@ -569,6 +569,8 @@ def _injected(module: nodes.NodeNG) -> dict[str, str]:
                 if name.startswith(_INJECTED_LAYERS)}
             if found:
                 break
+    if not found and isinstance(module, nodes.Module) and text is not None:
+        found = _copied_library_injections(module, text)
     if key:
         if len(_INJECTED) > 16_384:
             _INJECTED.clear()
@@ -581,6 +583,66 @@ def _injected(module: nodes.NodeNG) -> dict[str, str]:
 _INJECTED_LAYERS = "mindspore.nn."
 # file -> whether its text names an injecting library (asked for each module importing it)
 _NAMES_LIBRARY: dict[str, bool] = {}
+
+
+_COPY_SIBLINGS_READ = 200
+
+
+def _copied_library_injections(module: nodes.Module, text: bytes) -> dict[str, str]:
+    """The injections of the library a module was copied out of: a module whose
+    relative imports name modules that are not in sight (``from ....utils import
+    logging`` climbing above the project, ``from ...modeling_utils import
+    PreTrainedModel`` with no such file: a folder of mindnlp's models copied into a
+    repository), beside copies that import the library by name (the ``.py`` files
+    of its folder and of the folders next to it, the first 200): it runs only inside
+    that library, whose import rebinds the framework names first."""
+    if not module.file or b"from ." not in text:
+        return {}
+    escapes = False
+    for level, named, _names in scan_imports(text, LINE_START_IMPORT_RE):
+        if not level:
+            continue
+        try:
+            modname = module.relative_to_absolute_name(named, level)
+        except Exception:  # noqa: BLE001 - a relative import above the top package
+            escapes = True
+            break
+        if modname and not is_external(modname) and _project_file(module, modname) is None \
+                and _project_file(module, modname.rpartition(".")[0]) is None:
+            escapes = True
+            break
+    if not escapes:
+        return {}
+    folder = os.path.dirname(project.real_path(module.file))
+    parent = os.path.dirname(folder)
+    read = 0
+    for top in (folder, parent):
+        try:
+            entries = sorted(os.listdir(top))
+        except OSError:
+            continue
+        for entry in entries:
+            candidates = [os.path.join(top, entry)] if entry.endswith(".py") else []
+            if top == parent and os.path.isdir(os.path.join(top, entry)) and not entry.startswith("."):
+                try:
+                    candidates = [os.path.join(top, entry, name) for name in sorted(os.listdir(os.path.join(top, entry)))
+                                  if name.endswith(".py")]
+                except OSError:
+                    candidates = []
+            for path in candidates:
+                read += 1
+                if read > _COPY_SIBLINGS_READ:
+                    return {}
+                if path == project.real_path(module.file) or not _names_injecting_library(path):
+                    continue
+                try:
+                    sibling = module_at(path, project.module_name(path))
+                except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+                    continue
+                found = _own_injections(sibling, project.read_source(path))
+                if found:
+                    return found
+    return {}
 
 
 def _names_injecting_library(path: str) -> bool:

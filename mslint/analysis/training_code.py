@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from astroid import nodes
 
 from mslint.knowledge import apis, guide
-from mslint.analysis import astutil, imports, project, resolve, scope, values
+from mslint.analysis import astutil, imports, programs, project, resolve, scope, values
 
 SKIP_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
 _MAX_DEPTH = 6
@@ -800,6 +800,34 @@ def parallel_settings(module: nodes.Module) -> ParallelSettings:
         if _read_settings(callee, settings) and not settings.elsewhere and before == 0:
             settings.elsewhere = f"{callee.name}() in {_shown(callee.root(), module)}"
     return settings
+
+
+# mindspore.communication's init (``from mindspore.communication import init``,
+# ``communication.management.init()``): without it a MindSpore program runs one rank
+_COMMUNICATION_TEXT = re.compile(rb"mindspore\.communication|from\s+mindspore\s+import[^\n]*\bcommunication\b")
+_PROJECT_COMMUNICATES: dict[str, bool] = {}
+
+
+def project_initializes_communication(module: nodes.Module) -> bool:
+    """Whether any Python file of ``module``'s project names MindSpore's
+    communication package (where ``init()`` starts the ranks of a distributed run);
+    True when the module has no file or its project cannot be read."""
+    path = getattr(module, "file", None)
+    if not path or not os.path.isfile(path):
+        return True
+    root = programs.project_root(path)
+    known = _PROJECT_COMMUNICATES.get(root)
+    if known is None:
+        known = False
+        for file in [path, *programs.python_files(root)]:
+            data = _read(file)
+            if data is None or _COMMUNICATION_TEXT.search(data):
+                known = True
+                break
+        if len(_PROJECT_COMMUNICATES) > 64:
+            _PROJECT_COMMUNICATES.clear()
+        _PROJECT_COMMUNICATES[root] = known
+    return known
 
 
 _MENTIONS: dict[tuple[nodes.Module, re.Pattern], bool] = {}

@@ -1745,7 +1745,11 @@ TENSOR_OUTPUT_CELLS: frozenset[str] = frozenset(
 # cell), which a port keeps (ms-torch-module-method reports it) meaning that order.
 SEQUENCE_ADDERS: dict[str, int] = {"append": 0, "add_module": 1}
 # Trainers that call set_train() on the network themselves (Model.train does).
-SET_TRAIN_RUNNERS: frozenset[str] = frozenset({"mindspore.Model", "mindspore.train.Model"})
+# x2ms_adapter (the X2MindSpore converter's runtime, installed or copied into the
+# project) turns PyTorch's model.train() into x2ms_adapter.x2ms_train(model), whose
+# body is ``return obj.set_train(...)`` (x2ms_adapter/__init__.py).
+SET_TRAIN_RUNNERS: frozenset[str] = frozenset(
+    {"mindspore.Model", "mindspore.train.Model", "x2ms_adapter.x2ms_train"})
 # ms-missing-set-train: how a grad call's weights name the network they belong to
 # (``net.trainable_params()``, or ``optimizer.parameters`` of an optimizer built from it).
 CELL_PARAMETER_METHODS: frozenset[str] = frozenset({"trainable_params", "get_parameters"})
@@ -1779,6 +1783,8 @@ TORCH_MODULE_METHODS: dict[str, str] = {
     "children": "write {0}.cells()",
     "named_children": "write {0}.name_cells().items()",
     "requires_grad_": "set p.requires_grad in a loop over {0}.trainable_params()",
+    # torch.nn.RNNBase's cuDNN weight compaction: MindSpore's LSTM/GRU/RNN have none
+    "flatten_parameters": "delete it (MindSpore's recurrent layers need no compaction of their weights)",
     # a Cell runs construct when called; nn.Cell defines no forward (measured: no
     # mindspore.nn or mint.nn class has one, the probability bijectors aside)
     "forward": "call {0}(...) (calling a Cell runs its construct)",

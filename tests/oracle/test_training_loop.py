@@ -480,7 +480,8 @@ def test_ms_torch_module_method_cells_lack_them_and_the_equivalents_exist(run_sn
     methods = json.dumps(sorted(apis.TORCH_MODULE_METHODS))
     result = run_snippet(f'''
 from mindspore import mint
-cells = [nn.Dense(2, 2), nn.SequentialCell([nn.Dense(2, 2), nn.Dropout(p=0.1)]), mint.nn.Linear(2, 2)]
+cells = [nn.Dense(2, 2), nn.SequentialCell([nn.Dense(2, 2), nn.Dropout(p=0.1)]), mint.nn.Linear(2, 2),
+         nn.LSTM(2, 2), nn.GRU(2, 2)]
 net = cells[1]
 def equivalents():
     net.set_train(False); net.set_train()
