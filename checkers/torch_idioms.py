@@ -213,8 +213,7 @@ def _raises_name_error(expr: nodes.NodeNG | None, seen: frozenset[str], depth: i
             return False
         if whole and len(every) == 1 and _filled_only_by_raising(bound, seen | {expr.name}, depth):
             return True  # ``for t in zip(sizes, tensors)``: each item of ``tensors`` was made by code that raises
-        loop = _loop_binding_in_force(expr, bound, every)
-        if loop is not None:
+        if _loop_item_in_force(expr, bound, every):
             every = [bound]  # ``for size, tensor in zip(...)``: the loop's item, whatever else the name held before
         return all(_binding_raises_name_error(each, seen | {expr.name}, depth, whole) for each in every)
     if isinstance(expr, nodes.Call):
@@ -257,22 +256,20 @@ def _unknown_callable(func: nodes.NodeNG) -> bool:
     return all(annotation is None for each, annotation in zip(every, annotations) if each is bound)
 
 
-def _loop_binding_in_force(read: nodes.Name, bound: nodes.AssignName, every: list) -> nodes.For | None:
-    """The ``for`` loop whose target ``bound`` is, when ``read`` is in that loop's
-    body and no other binding of the name is: each iteration rebinds the name
-    before the body runs, so only the loop's item reaches the read."""
+def _loop_item_in_force(read: nodes.Name, bound: nodes.AssignName, every: list) -> bool:
+    """``bound`` is the target of a ``for`` loop whose body holds ``read`` and no
+    other binding of the name: each iteration rebinds the name before the body
+    runs, so only the loop's item reaches the read."""
     loop = bound.parent
     while isinstance(loop, (nodes.Tuple, nodes.List, nodes.Starred)):
         loop = loop.parent
     if not isinstance(loop, nodes.For) or not any(bound is name for name in loop.target.nodes_of_class(nodes.AssignName)):
-        return None
-    body = loop.body
-    if not any(statement is read or statement.parent_of(read) for statement in body):
-        return None
-    for other in every:
-        if other is not bound and any(statement is other or statement.parent_of(other) for statement in body):
-            return None
-    return loop
+        return False
+
+    def in_body(node: nodes.NodeNG) -> bool:
+        return any(statement is node or statement.parent_of(node) for statement in loop.body)
+
+    return in_body(read) and not any(other is not bound and in_body(other) for other in every)
 
 
 def _filled_only_by_raising(bound: nodes.AssignName, seen: frozenset[str], depth: int) -> bool:

@@ -1052,7 +1052,7 @@ def _passed_to_unread_parameter(value: nodes.NodeNG, depth: int) -> bool:
         call = call.parent
     if not isinstance(call, nodes.Call) or value is call.func or depth > _UNREAD_DEPTH:
         return False
-    callee = _project_callee(call)
+    callee = _called_init_or_function(call)
     if callee is None or callee.args.vararg or callee.args.kwarg:
         return False
     names = [names for names, argument in astutil.bind_call(call, callee, skips_self=callee.type == "method")
@@ -1070,10 +1070,10 @@ def _passed_to_unread_parameter(value: nodes.NodeNG, depth: int) -> bool:
     return True
 
 
-def _project_callee(call: nodes.Call) -> nodes.FunctionDef | None:
-    """The project function a call runs: a function, a class's ``__init__`` (as
-    Python finds it among the project's classes), ``super().__init__`` of a project
-    base; None otherwise."""
+def _called_init_or_function(call: nodes.Call) -> nodes.FunctionDef | None:
+    """The project code a call runs: ``super().__init__`` of a project base, a
+    project class's ``__init__`` (as Python finds it among the project's classes),
+    a function of another project module (resolve.project_function); None otherwise."""
     func = call.func
     if isinstance(func, nodes.Attribute) and func.attrname == "__init__" and resolve.is_super_call(func.expr):
         cls = astutil.enclosing_class(call)

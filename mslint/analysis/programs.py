@@ -144,7 +144,7 @@ from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, PYNATIVE_PART, is
 from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
 from mslint.analysis.project import available_cpus, content_hash, module_name, package_root, read_source, real_path
-from mslint.knowledge import apis
+from mslint.knowledge import apis, guide
 
 # what reads a Cell's children without naming them (a held sub-cell may be called so;
 # getattr and __dict__ in the holder's own file: facts._held_not_read)
@@ -3353,10 +3353,15 @@ def pinned_version(path: str | None, package: str) -> str | None:
     above it, up to the project root, or past it up to the repository's top: a
     folder holding .git, pyproject.toml, setup.py or setup.cfg); None when none
     does. Names compare as pip compares them: ``mindspore_gpu`` is ``mindspore-gpu``."""
-    spelled = "[-_.]+".join(re.escape(part) for part in re.split(r"[-_.]+", package))
     # ``mindspore-gpu=1.10.1``: pip refuses the single "=", but the release meant is plain
-    pattern = re.compile(rf"^\s*{spelled}\s*={{1,3}}\s*([\w.]+)", re.IGNORECASE | re.MULTILINE)
+    pattern = re.compile(rf"^\s*{_pip_name(package)}\s*={{1,3}}\s*([\w.]+)", re.IGNORECASE | re.MULTILINE)
     return _found_above(path, package, [(_is_requirements, pattern)])
+
+
+def _pip_name(package: str) -> str:
+    """A pattern for ``package`` as pip compares names (``mindspore_gpu`` is
+    ``mindspore-gpu``)."""
+    return "[-_.]+".join(re.escape(part) for part in re.split(r"[-_.]+", package))
 
 
 def _is_requirements(name: str) -> bool:
@@ -3369,7 +3374,8 @@ def _is_readme(name: str) -> bool:
 
 # A requirements file's pin of MindSpore, exact or compatible (``mindspore~=2.0.0a0``:
 # 2.0's releases), under any of its distributions' names
-_MINDSPORE_PIN_RE = re.compile(r"^\s*mindspore(?:[-_.]+(?:gpu|ascend|cpu))?\s*(?:~=|={1,3})\s*v?(\d+\.\d+[\w.]*)",
+_MINDSPORE_NAME = "(?:" + "|".join(_pip_name(name) for name in guide.MINDSPORE_DISTRIBUTIONS) + ")"
+_MINDSPORE_PIN_RE = re.compile(r"^\s*" + _MINDSPORE_NAME + r"\s*(?:~=|={1,3})\s*v?(\d+\.\d+[\w.]*)",
                                re.IGNORECASE | re.MULTILINE)
 # A README states the release the code was written for: the model zoo's performance
 # table (``| MindSpore Version | 1.3.0 |``, ``| MindSpore版本 | 1.3.0 |``), an
@@ -3382,7 +3388,7 @@ _STATED_RELEASE_RE = re.compile(
     + r"|^\s*[-*]\s*MindSpore\s*" + _RELEASE
     + r"|安装\s*MindSpore\s*" + _RELEASE
     + r"|MindSpore\s*" + _RELEASE + r"\s*版本(?!\s*(?:及|或)?以上)"
-    + r"|pip3? install\s+mindspore(?:[-_](?:gpu|ascend|cpu))?==" + _RELEASE
+    + r"|pip3? install\s+" + _MINDSPORE_NAME + "==" + _RELEASE
     + r"|MindSpore\s*(?:version|版本)\s*[:：]\s*" + _RELEASE,
     re.IGNORECASE | re.MULTILINE)
 

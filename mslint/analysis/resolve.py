@@ -596,53 +596,46 @@ def _copied_library_injections(module: nodes.Module, text: bytes) -> dict[str, s
     repository), beside copies that import the library by name (the ``.py`` files
     of its folder and of the folders next to it, the first 200): it runs only inside
     that library, whose import rebinds the framework names first."""
-    if not module.file or b"from ." not in text:
+    if not module.file or b"from ." not in text or not any(
+            level and _not_in_sight(module, modname) for level, modname in _imported_names(module, text)):
         return {}
-    escapes = False
-    for level, named, _names in scan_imports(text, LINE_START_IMPORT_RE):
-        if not level:
-            continue
-        try:
-            modname = module.relative_to_absolute_name(named, level)
-        except Exception:  # noqa: BLE001 - a relative import above the top package
-            escapes = True
-            break
-        if modname and not is_external(modname) and _project_file(module, modname) is None \
-                and _project_file(module, modname.rpartition(".")[0]) is None:
-            escapes = True
-            break
-    if not escapes:
-        return {}
-    folder = os.path.dirname(project.real_path(module.file))
+    own = project.real_path(module.file)
+    folder = os.path.dirname(own)
     parent = os.path.dirname(folder)
-    read = 0
-    for top in (folder, parent):
-        try:
-            entries = sorted(os.listdir(top))
-        except OSError:
+    candidates = [os.path.join(folder, name) for name in _listing(folder) if name.endswith(".py")]
+    for entry in _listing(parent):
+        beside = os.path.join(parent, entry)
+        if beside.endswith(".py"):
+            candidates.append(beside)
+        elif beside != folder and not entry.startswith(".") and os.path.isdir(beside):
+            candidates.extend(os.path.join(beside, name) for name in _listing(beside) if name.endswith(".py"))
+    for path in candidates[:_COPY_SIBLINGS_READ]:
+        if path == own or not _names_injecting_library(path):
             continue
-        for entry in entries:
-            candidates = [os.path.join(top, entry)] if entry.endswith(".py") else []
-            if top == parent and os.path.isdir(os.path.join(top, entry)) and not entry.startswith("."):
-                try:
-                    candidates = [os.path.join(top, entry, name) for name in sorted(os.listdir(os.path.join(top, entry)))
-                                  if name.endswith(".py")]
-                except OSError:
-                    candidates = []
-            for path in candidates:
-                read += 1
-                if read > _COPY_SIBLINGS_READ:
-                    return {}
-                if path == project.real_path(module.file) or not _names_injecting_library(path):
-                    continue
-                try:
-                    sibling = module_at(path, project.module_name(path))
-                except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
-                    continue
-                found = _own_injections(sibling, project.read_source(path))
-                if found:
-                    return found
+        try:
+            sibling = module_at(path, project.module_name(path))
+        except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
+            continue
+        found = _own_injections(sibling, project.read_source(path))
+        if found:
+            return found
     return {}
+
+
+def _not_in_sight(module: nodes.Module, modname: str | None) -> bool:
+    """A relative import's target that is not here: above the top package (None),
+    or a project module with no file, nor a package holding it."""
+    if modname is None:
+        return True
+    return bool(modname) and not is_external(modname) and _project_file(module, modname) is None \
+        and _project_file(module, modname.rpartition(".")[0]) is None
+
+
+def _listing(folder: str) -> list[str]:
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:
+        return []
 
 
 def _names_injecting_library(path: str) -> bool:
@@ -686,14 +679,7 @@ def _project_imports(module: nodes.Module, text: bytes) -> Iterator[nodes.Module
     are read from the text (scan_imports' line-start scan: a walk of every
     module's tree for its imports cost 8% of the plugin's time)."""
     seen: set[str] = set()
-    for level, named, _names in scan_imports(text, LINE_START_IMPORT_RE):
-        if level:
-            try:
-                modname = module.relative_to_absolute_name(named, level)
-            except Exception:  # noqa: BLE001 - a relative import above the top package
-                continue
-        else:
-            modname = named
+    for _level, modname in _imported_names(module, text):
         if not modname or modname in seen or is_external(modname):
             continue
         seen.add(modname)
@@ -704,6 +690,20 @@ def _project_imports(module: nodes.Module, text: bytes) -> Iterator[nodes.Module
             yield imported_module(module, modname)
         except (astroid.AstroidError, RecursionError, ValueError, OSError, SyntaxError):
             continue
+
+
+def _imported_names(module: nodes.Module, text: bytes) -> Iterator[tuple[int, str | None]]:
+    """(level, the absolute module name) of each import statement of ``text``
+    (scan_imports' line-start scan), relative ones made absolute from ``module``;
+    None for a relative import that climbs above the top package."""
+    for level, named, _names in scan_imports(text, LINE_START_IMPORT_RE):
+        if not level:
+            yield level, named
+            continue
+        try:
+            yield level, module.relative_to_absolute_name(named, level)
+        except Exception:  # noqa: BLE001 - a relative import above the top package
+            yield level, None
 
 
 _PATCHING_RELEASES = {"mindnlp": injections.MINDNLP_PATCHING_RELEASES}

@@ -968,6 +968,7 @@ def clear_caches() -> None:
     _TRAINERS.clear()
     _GRAD_NAMES.clear()
     _MENTIONS.clear()
+    _PROJECT_COMMUNICATES.clear()
     _NAMES_OPTIMIZER.clear()
     _MAY_UPDATE.clear()
     _program_matches.cache_clear()
