@@ -320,3 +320,40 @@ report(**{{name: attempt(lambda: float(np.abs(weights_after(name, 2.0) - weights
             assert result[name][1] > 0.05, (name, result)
         else:
             assert result[name][1] < 1e-4, (name, result)
+
+
+def test_ms_data_parallel_without_reducer_one_process_without_init_trains_as_stand_alone(run_snippet):
+    """The silence of ms-data-parallel-without-reducer in a project that never imports
+    mindspore.communication: DATA_PARALLEL set without ``init()`` runs one process, whose
+    hand-written step (no reducer) trains exactly as the stand-alone program does, in
+    PyNative and under jit: there is no other replica to part from."""
+    result = run_snippet('''
+data = Tensor(np.random.RandomState(0).randn(8, 4), ms.float32)
+label = Tensor(np.random.RandomState(1).randn(8, 1), ms.float32)
+
+def train(compiled):
+    net = nn.Dense(4, 1, weight_init="ones", bias_init="zeros")
+    optimizer = nn.SGD(net.trainable_params(), 0.1)
+    loss_fn = nn.MSELoss()
+    def forward_fn(x, y):
+        return loss_fn(net(x), y)
+    grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters)
+    def step(x, y):
+        loss, grads = grad_fn(x, y)
+        optimizer(grads)
+        return loss
+    step = ms.jit(step) if compiled else step
+    for _ in range(3):
+        step(data, label)
+    return net.weight.asnumpy().ravel().tolist()
+
+pynative_mode()
+alone = dict(eager=train(False), jit=train(True))
+ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+parallel = dict(eager=train(False), jit=train(True))
+report(alone=alone, parallel=parallel, mode=str(ms.get_auto_parallel_context("parallel_mode")))
+''')
+    assert result["mode"] == "data_parallel", result  # the setting took
+    for key in ("eager", "jit"):
+        assert result["parallel"][key] == pytest.approx(result["alone"][key], abs=1e-6), (key, result)
+        assert result["alone"][key] != pytest.approx([1.0] * 4), result  # it trained
