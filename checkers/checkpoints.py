@@ -32,11 +32,11 @@ class CheckpointChecker(BaseChecker):
     name = "mindspore-checkpoints"
     msgs = {
         "E8108": (
-            "%s(...) as a statement loads nothing: without net= it only returns the parameter dict, which is "
+            "%s(...) %s loads nothing: without net= it only returns the parameter dict, which is "
             "discarded; pass the network (%s(path, net)) or give the result to load_param_into_net",
             "ms-load-checkpoint-discarded",
-            "mindspore.load_checkpoint called as a statement without a net argument: the checkpoint is read "
-            "and thrown away.",
+            "mindspore.load_checkpoint called without a net argument as a statement, or into a name that "
+            "nothing reads after: the checkpoint is read and thrown away.",
         ),
         "E8109": (
             "%s gets %s, PyTorch's parameter names unrenamed, and %s holds %s whose names differ (%s): "
@@ -79,8 +79,10 @@ class CheckpointChecker(BaseChecker):
             return
         qname = resolve.call_name(call)
         if qname in guide.LOAD_CHECKPOINT_CALLS:
-            if astutil.argument(call, *guide.LOAD_CHECKPOINT_NET_ARGUMENT) is None and not _loaded_elsewhere(call):
-                self.add_message("ms-load-checkpoint-discarded", node=call, args=(spelled(call.func),) * 2)
+            if astutil.argument(call, *guide.LOAD_CHECKPOINT_NET_ARGUMENT) is None and not _loaded_elsewhere(call) \
+                    and not _tests_the_read(node):
+                self.add_message("ms-load-checkpoint-discarded", node=call,
+                                 args=(spelled(call.func), "as a statement", spelled(call.func)))
         elif qname in guide.LOAD_PARAM_INTO_NET_CALLS and self._module_reads_torch(node.root()):
             params = astutil.argument(call, *guide.LOAD_PARAM_DICT_ARGUMENT)
             if params is None or params is astutil.UNKNOWN or not _torch_weights_reach(params, call.scope(), call.lineno or 0, 0):
@@ -92,6 +94,24 @@ class CheckpointChecker(BaseChecker):
                 return  # the conversion checks the network's names itself
             if not (self.linter.is_message_enabled("ms-torch-names-not-mapped") and self._unmapped(call)):
                 self.add_message("ms-load-result-ignored", node=call, args=(spelled(call.func),) * 2)
+
+    @only_required_for_messages("ms-load-checkpoint-discarded")
+    def visit_assign(self, node: nodes.Assign) -> None:
+        """``best = ms.load_checkpoint(path)`` and ``best`` never read after: the
+        statement's harm, written as an assignment (a port's ``model =
+        torch.load(path)`` turned into a dict nobody loads)."""
+        call = node.value
+        if not (isinstance(call, nodes.Call) and isinstance(call.func, (nodes.Name, nodes.Attribute))
+                and len(node.targets) == 1 and isinstance(node.targets[0], nodes.AssignName)):
+            return
+        if resolve.call_name(call) not in guide.LOAD_CHECKPOINT_CALLS \
+                or astutil.argument(call, *guide.LOAD_CHECKPOINT_NET_ARGUMENT) is not None:
+            return
+        name = node.targets[0].name
+        if _read_after(node, name) or _loaded_elsewhere(call) or _tests_the_read(node):
+            return
+        self.add_message("ms-load-checkpoint-discarded", node=call,
+                         args=(spelled(call.func), f"into {name}, which nothing reads after,", spelled(call.func)))
 
     @only_required_for_messages("ms-torch-names-not-mapped", "ms-load-result-always-true")
     def visit_call(self, node: nodes.Call) -> None:
@@ -164,6 +184,39 @@ def _loaded_elsewhere(statement: nodes.Call) -> bool:
         if isinstance(call.func, (nodes.Name, nodes.Attribute)) and resolve.call_name(call) in guide.LOAD_CHECKPOINT_CALLS:
             if not isinstance(call.parent, nodes.Expr) or astutil.argument(call, *guide.LOAD_CHECKPOINT_NET_ARGUMENT):
                 return True
+    return False
+
+
+def _read_after(assign: nodes.Assign, name: str) -> bool:
+    """Whether ``name``, bound by ``assign``, may be read: later in its scope,
+    anywhere in a loop holding the assignment (the next pass reads it), by a
+    nested function, or from outside (a module's top level outside its main
+    guard, a class body, ``global``/``nonlocal``)."""
+    scope = assign.scope()
+    if isinstance(scope, nodes.ClassDef) or (isinstance(scope, nodes.Module) and not programs.in_main_guard(assign)):
+        return True
+    if any(name in item.names for item in scope.nodes_of_class((nodes.Global, nodes.Nonlocal))):
+        return True
+    loops = [parent.fromlineno for parent in assign.node_ancestors()
+             if isinstance(parent, (nodes.For, nodes.While)) and parent.scope() is scope]
+    start = min(loops) if loops else assign.lineno
+    return any(use.name == name and (use.scope() is not scope or (use.lineno or 0) >= start)
+               for use in scope.nodes_of_class(nodes.Name))
+
+
+def _tests_the_read(statement: nodes.NodeNG) -> bool:
+    """A test of the read itself: inside ``with pytest.raises(...)`` /
+    ``self.assertRaises(...)`` (the call is meant to raise), or in a test function
+    (``def test_...``) where the call alone checks the file reads back."""
+    for parent in statement.node_ancestors():
+        if isinstance(parent, nodes.With):
+            for item, _ in parent.items:
+                if isinstance(item, nodes.Call) and isinstance(item.func, (nodes.Attribute, nodes.Name)) \
+                        and (item.func.attrname if isinstance(item.func, nodes.Attribute) else item.func.name) \
+                        in ("raises", "assertRaises", "assertRaisesRegex"):
+                    return True
+        if isinstance(parent, nodes.FunctionDef) and parent.name.startswith("test"):
+            return True
     return False
 
 

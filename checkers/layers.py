@@ -525,11 +525,27 @@ def _default_note(node: nodes.NodeNG) -> tuple[object, str]:
         return UNKNOWN, ""
     func, default = found
     value = values.constant(default)
-    if value is UNKNOWN:
+    if value is UNKNOWN or _default_of_unseen_caller(default):
         return UNKNOWN, ""
     if values.guarded_off_by_defaults(node):
         return UNKNOWN, ""  # ``nn.Dropout(p=1 - rate) if rate > 0.0 else None``: the default builds no layer
     return value, f" ({spelled(node)} defaults to {_text(default)} in {func.name}(), line {func.lineno})"
+
+
+def _default_of_unseen_caller(written: nodes.NodeNG | None) -> bool:
+    """``written`` is a parameter's default (``dropout: float = 0.0`` in
+    ``DualRecModel.__init__``) whose function mslint sees no call of, while another
+    file of the project calls it by name (``DualRecModel(dropout=args.dropout)``
+    behind an import mslint cannot resolve): the value that call passes is out of
+    sight, the default is not known to reach the layer."""
+    if written is None or not isinstance(written.parent, nodes.Arguments):
+        return False
+    func = written.parent.parent
+    if not isinstance(func, nodes.FunctionDef) or sites.calls_of(func):
+        return False
+    owner = func.parent
+    name = owner.name if func.name == "__init__" and isinstance(owner, nodes.ClassDef) else func.name
+    return programs.called_out_of_sight(func.root().file, name)
 
 
 def _site_text(call: nodes.Call) -> str:
@@ -574,7 +590,7 @@ def _judged_flows(node: nodes.NodeNG, flows: list | None, harmful: Callable[[obj
     if flows is not None:
         if not flows:
             return _NEVER_BUILT, ""
-        known = [found for found in flows if found.value is not UNKNOWN]
+        known = [found for found in flows if found.value is not UNKNOWN and not _default_of_unseen_caller(found.written)]
         for found in known:
             if harmful(found.value):
                 return found.value, _flow_note(node, found)
@@ -627,20 +643,34 @@ def _zero_selects_other_layer(call: nodes.Call, names: set[str]) -> bool:
     return False
 
 
-def _visible_keep_probabilities(node: nodes.NodeNG, assigned: nodes.NodeNG | None, call: nodes.Call) -> bool:
+def _reaches_unseen_default(node: nodes.NodeNG) -> bool:
+    """The argument's value in sight is only a parameter's default whose function
+    is called where mslint cannot follow (_default_of_unseen_caller): directly,
+    or through every construction in sight."""
+    found = values.parameter_default(node)
+    if found is not None and _default_of_unseen_caller(found[1]):
+        return True
+    flows = values.received(node)
+    return bool(flows) and all(_default_of_unseen_caller(flow.written) for flow in flows)
+
+
+def _visible_keep_probabilities(node: nodes.NodeNG, assigned: nodes.NodeNG | None, call: nodes.Call,
+                                zero_unseen: bool = False) -> bool:
     """Every number the project writes for the name the argument reads (and the
     parameter it was assigned from: ``self.dropout = dropout``), as a default, a
     keyword, a dict or JSON/YAML key, is a keep probability (>= 0.5), or 0 where 0
-    builds no Dropout: the name says rate, the values say keep probability."""
+    builds no Dropout, or where 0 is only the default of a function whose callers
+    are out of sight (``zero_unseen``): the name says rate, the values say keep
+    probability."""
     names = {_identifier(node)}
     if assigned is not None and _identifier(assigned) is not None:
         names.add(_identifier(assigned))
     names.discard(None)
     path = node.root().file
-    seen = [value for name in sorted(names) for value in programs.visible_values(path, name)]
+    seen = [value for name in sorted(names) for value in programs.visible_values(path, name, whole=zero_unseen)]
     if not seen:
         return False
-    return all(value >= 0.5 or (value == 0 and _zero_selects_other_layer(call, names)) for value in seen)
+    return all(value >= 0.5 or (value == 0 and (zero_unseen or _zero_selects_other_layer(call, names))) for value in seen)
 
 
 def _configured_keep_probabilities(node: nodes.NodeNG, depth: int = 0) -> bool:
@@ -1304,7 +1334,7 @@ class LayersChecker(BaseChecker):
         lowered = name.lower()
         if "keep" in lowered or _sites_pass_complements(node):
             return
-        if _visible_keep_probabilities(node, assigned, bound.call):
+        if _visible_keep_probabilities(node, assigned, bound.call, zero_unseen=_reaches_unseen_default(node)):
             return  # every value the project writes for the name is a keep probability (or selects no Dropout)
         if _configured_keep_probabilities(node):
             return  # ``nn.Dropout(config.dropout)`` and the module's Config sets self.dropout = 0.5
@@ -1536,6 +1566,13 @@ class LayersChecker(BaseChecker):
     # -- ms-layer-default-differs ------------------------------------------
 
     def _check_defaults(self, bound: _Bound) -> None:
+        frame = bound.call.frame()
+        if isinstance(frame, nodes.FunctionDef) and frame.name == apis.CELL_FORWARD_METHOD:
+            # built in construct at every call (F.instance_norm written with the layer
+            # class): its parameters are drawn anew each time and never trained, so
+            # a trainable affine or a bias makes no difference; ms-cell-in-construct
+            # reports the construction itself
+            return
         original: port.OriginalLayer | None | bool = False  # looked up once, when needed
         for diff in bound.api.default_differs:
             if diff.ms_param in bound:
@@ -1874,15 +1911,40 @@ def _parameter_layer(func: nodes.NodeNG, known: dict[tuple[nodes.FunctionDef, st
     if not isinstance(func, nodes.Name):
         return None
     frame = func.frame()
-    if not isinstance(frame, nodes.FunctionDef) or not any(
-            param.name == func.name for param in astutil.all_params(frame)):
-        return None  # (most calls: no parameter of the function is called)
+    if not isinstance(frame, nodes.FunctionDef):
+        return None
+    if not any(param.name == func.name for param in astutil.all_params(frame)):
+        return _local_layer(frame, func.name)  # (most calls: no name of the function holds a class)
     if len(frame.locals.get(func.name, ())) != 1:
         return _named_by_parameter(func)  # rebound in the function: each read has its own value
     key = (frame, func.name)
     if key not in known:
         known[key] = _named_by_parameter(func)
     return known[key]
+
+
+def _local_layer(frame: nodes.FunctionDef, name: str) -> str | None:
+    """The layer class a local name of ``frame`` holds wherever it is called: every
+    assignment of it names a layer class of one kind (``norm_layer = nn.BatchNorm2d``
+    in one branch, ``nn.BatchNorm1d`` in the other), judged as the first; None when
+    one assignment is anything else or the kinds differ."""
+    bound = frame.locals.get(name, ())
+    if not bound:
+        return None
+    found: list[str] = []
+    for binding in bound:
+        statement = binding.parent
+        if not (isinstance(binding, nodes.AssignName) and isinstance(statement, nodes.Assign)
+                and isinstance(statement.value, (nodes.Name, nodes.Attribute))):
+            return None
+        qname = resolve.qualified_name(statement.value)
+        api = apis.LAYER_APIS.get(qname) if qname else None
+        if api is None:
+            return None
+        found.append(qname)
+    kinds = {(apis.LAYER_APIS[qname].family, apis.LAYER_APIS[qname].momentum_meaning,
+              apis.LAYER_APIS[qname].follows_torch) for qname in found}
+    return found[0] if len(kinds) == 1 else None
 
 
 def _named_by_parameter(func: nodes.Name) -> str | None:

@@ -796,7 +796,7 @@ class TrainingLoopChecker(BaseChecker):
         return bound.name if bound.name in names else None
 
     def _check_set_train(self, node: nodes.Call, fn: nodes.NodeNG, where: str) -> None:
-        if not self.linter.is_message_enabled("ms-missing-set-train"):
+        if not self.linter.is_message_enabled("ms-missing-set-train") or _built_never_used(node):
             return
         # the network whose weights are differentiated, when the weights say which:
         # another network the forward function runs (a frozen teacher, a GAN's
@@ -877,6 +877,15 @@ class TrainingLoopChecker(BaseChecker):
                     if (call.scope() is site.scope() and (call.lineno or 0) < (site.lineno or 0)
                             and isinstance(call.func, nodes.Attribute) and _root_name(call.func.expr) in passed):
                         return True
+        if isinstance(network, nodes.Attribute) and astutil.is_self(network.expr):
+            # a sibling method switches it on (a PPO agent's choose_action() calls
+            # self.actor.set_train() and the caller's loop runs it before update())
+            cls = astutil.enclosing_class(network)
+            for call in enabling:
+                receiver = call.func.expr if isinstance(call.func, nodes.Attribute) else None
+                if (cls is not None and isinstance(receiver, nodes.Attribute) and astutil.is_self(receiver.expr)
+                        and receiver.attrname == network.attrname and astutil.enclosing_class(call) is cls):
+                    return True
         return _instances_set_to_train(network)
 
     def _module_calls_set_train(self, module: nodes.Module) -> bool:
@@ -887,6 +896,21 @@ class TrainingLoopChecker(BaseChecker):
             known = any(_enables_training(call) for call in astutil.module_nodes(module, nodes.Call))
             self._module_trains[module] = known
         return known
+
+
+def _built_never_used(node: nodes.Call) -> bool:
+    """``grad_fn = ms.value_and_grad(...)`` in a function that never uses
+    ``grad_fn`` (nor a function nested in it): nothing trains through it (a script
+    that only evaluates a loaded checkpoint, its training set-up left over)."""
+    assign = node.parent
+    if not (isinstance(assign, nodes.Assign) and assign.value is node and len(assign.targets) == 1
+            and isinstance(assign.targets[0], nodes.AssignName)):
+        return False
+    scope = node.scope()
+    if not isinstance(scope, nodes.FunctionDef):
+        return False  # a module's name: other modules may import it
+    name = assign.targets[0].name
+    return not any(use.name == name for use in scope.nodes_of_class(nodes.Name))
 
 
 def _instances_set_to_train(network: nodes.NodeNG) -> bool:
@@ -1475,10 +1499,13 @@ def _only_evaluates(model: nodes.Call) -> bool:
     method (``model.eval(ds)``) or hands it to a project class that never calls
     train() (a wrapper that only predicts with it): an eval script, nothing is
     trained. In a function, a Model bound to ``_`` or never used trains nothing
-    either (at module level another module may import it). The uses are those of
+    either (at module level another module may import it), nor a Model built as
+    a statement and dropped. The uses are those of
     this binding (:func:`_uses_of_binding`): a notebook's evaluation cell that
     binds a new Model to the name an earlier cell trained with trains nothing."""
     assign = model.parent
+    if isinstance(assign, nodes.Expr):
+        return True  # Model(...) as a statement: built and dropped
     if not (isinstance(assign, nodes.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0], nodes.AssignName)):
         return False
     name = assign.targets[0].name

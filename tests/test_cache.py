@@ -143,6 +143,9 @@ def test_a_module_appearing_where_an_import_looks_rechecks(project: Path, capsys
 
 
 def test_configuration_changes_recheck_everything(project: Path, capsys: pytest.CaptureFixture) -> None:
+    # the settings file from the start: creating it also marks the project's root,
+    # which the program model's verdicts hold (a new root rechecks, rightly)
+    (project / "pyproject.toml").write_text("[tool.mslint]\n", encoding="utf-8")
     lint(capsys, "cli")
     _, stats = lint(capsys, "--jit-syntax-level=strict", "cli")
     assert stats["checked"] == 6

@@ -165,6 +165,78 @@ def test_a_registry_builds_what_the_key_can_select(tmp_path: Path, option: str, 
     assert reached == built
 
 
+@pytest.mark.parametrize(
+    ("option", "config", "built"),
+    [
+        ('parser.add_argument("--arch", default="small")', None, {"small"}),
+        ('parser.add_argument("--arch", default="tiny")', None, {"huge"}),  # the else branch
+        ('parser.add_argument("--arch")', "arch: big\n", {"big"}),
+        ('parser.add_argument("--arch", default="other")', "arch: big\n", {"big", "huge"}),  # either may be given
+        ('parser.add_argument("--arch")', None, {"small", "big", "medium", "huge"}),  # anything: every branch
+    ],
+)
+def test_a_name_imported_in_branches_builds_what_the_option_selects(tmp_path: Path, option: str, config: str | None,
+                                                                     built: set[str]) -> None:
+    # the model zoo's `if config.net_name == "resnet18": from src.resnet import resnet18 as resnet`
+    files = {
+        "train.py": f"""
+            import argparse
+            parser = argparse.ArgumentParser()
+            {option}
+            args = parser.parse_args()
+            if args.arch in ("small", "big"):
+                if args.arch == "small":
+                    from models.nets import small as build
+                else:
+                    from models.nets import big as build
+            elif args.arch == "medium":
+                from models.nets import medium as build
+            else:
+                from models.nets import huge as build
+            if __name__ == "__main__":
+                net = build()
+        """,
+        "models/__init__.py": "",
+        "models/nets.py": CELL.format(name="Net") + textwrap.dedent("""
+            def small():
+                return Net()
+            def big():
+                return Net()
+            def medium():
+                return Net()
+            def huge():
+                return Net()
+        """),
+    }
+    if config:
+        files["configs/run.yaml"] = config
+    _project(tmp_path, files)
+    model = _model(tmp_path)
+    program = model.programs[0]
+    reached = {name for path, name in program.reached if path.endswith("nets.py") and name in ("small", "big", "medium", "huge")}
+    assert reached == built
+    if built == {"small"}:
+        assert "build, imported in the branch for arch 'small'" in model.explain()
+
+
+def test_a_name_imported_once_or_with_a_fallback_keeps_its_one_binding(tmp_path: Path) -> None:
+    _project(tmp_path, {
+        "train.py": """
+            try:
+                from models.nets import small as build
+            except ImportError:
+                from models.nets import big as build
+            if __name__ == "__main__":
+                net = build()
+        """,
+        "models/__init__.py": "",
+        "models/nets.py": CELL.format(name="Net") + "def small():\n    return Net()\ndef big():\n    return Net()\n",
+    })
+    program = _model(tmp_path).programs[0]
+    reached = {name for path, name in program.reached if path.endswith("nets.py") and name in ("small", "big")}
+    assert reached == {"big"}  # as before: the last binding
+
+
 REGISTRY = """
 class Registry:
     _table = {}

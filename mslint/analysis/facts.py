@@ -55,6 +55,9 @@ The facts are a JSON-able dict:
   arguments dest -> [default spec, [choices], line, runs]: runs is the body
             whose code adds the option (MODULE, MAIN, a top-level function
             or class name): the option is the program's only when it reaches it
+  choices   name -> [[binding, [[key spec, [strings], otherwise]]]]: a top-level name
+            that branches of ``if`` chains comparing an option with strings
+            import differently (_import_choices); absent when the file has none
   configs   [file names of .yaml/.yml/.json the file mentions]
   rebinds   [[target dotted, value dotted or "", runs]]
   called    names the top level calls (a function called there runs on import)
@@ -80,13 +83,13 @@ import json
 import re
 import warnings
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 14
+FACTS_VERSION = 15
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -316,6 +319,9 @@ class _FactsReader:
         }
         if self.tables:
             found["tables"] = self.tables
+        choices = _import_choices(top + main, self.bindings)
+        if choices:
+            found["choices"] = choices
         run = _runs_what_it_builds(top + main) if (top or main) and self.reads_uncalled else []
         if run:
             found["calls_built"] = run
@@ -739,6 +745,88 @@ def _rebinding_value(value: ast.expr) -> str | None:
     if dotted:
         return dotted
     return "" if isinstance(value, (ast.Call, ast.Lambda)) else None
+
+
+def _import_choices(statements: list[ast.stmt], bindings: dict[str, list]) -> dict[str, list]:
+    """Top-level names that branches of ``if`` chains import differently
+    (``if config.net_name == "resnet18": from src.resnet import resnet18 as resnet``
+    ``elif ...: ... as resnet``): name -> [[binding, [[key spec, [strings],
+    otherwise], ...]]], each import with the tests of the branches holding it,
+    outermost first; ``otherwise``: a chain's ``else`` (its key is none of the
+    chain's strings). A key spec is None where the test is not a comparison of
+    an option with strings (the branch may run). Only names every binding of
+    which is such an import, with two or more different targets: the others
+    keep their one binding."""
+    found: dict[str, list] = {}
+    unconditional: set[str] = set()
+
+    def imported(statement: ast.stmt) -> Iterator[tuple[str, list]]:
+        if isinstance(statement, ast.ImportFrom):
+            for alias in statement.names:
+                if alias.name != "*":
+                    yield alias.asname or alias.name, ["from", statement.level, statement.module or "", alias.name]
+        elif isinstance(statement, ast.Import):
+            for alias in statement.names:
+                if alias.asname:
+                    yield alias.asname, ["module", alias.name]
+
+    def walk(block: list[ast.stmt], guards: list) -> None:
+        for statement in block:
+            if isinstance(statement, ast.If) and not mode.is_main_guard(statement.test):
+                chain: list[tuple[list | None, list[str]]] = []
+                current: ast.stmt = statement
+                while True:
+                    spec, literals = _compared_option(current.test)  # type: ignore[attr-defined]
+                    chain.append((spec, literals))
+                    walk(current.body, [*guards, [spec, literals, False]])  # type: ignore[attr-defined]
+                    rest = current.orelse  # type: ignore[attr-defined]
+                    if len(rest) == 1 and isinstance(rest[0], ast.If):
+                        current = rest[0]
+                        continue
+                    if rest:
+                        same = len({repr(spec) for spec, _ in chain}) == 1 and chain[0][0] is not None
+                        walk(rest, [*guards, [chain[0][0], [text for _, texts in chain for text in texts], True]
+                                    if same else [None, [], False]])
+                    break
+            elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+                for name, binding in imported(statement):
+                    if guards:
+                        found.setdefault(name, []).append([binding, guards])
+                    else:
+                        unconditional.add(name)
+            elif isinstance(statement, (ast.Try, ast.With, ast.AsyncWith)) or type(statement).__name__ == "TryStar":
+                for field in ("body", "orelse", "finalbody"):
+                    walk(getattr(statement, field, ()) or [], guards)
+                for handler in getattr(statement, "handlers", ()) or ():
+                    for name in (name for inner in handler.body for name, _ in imported(inner)):
+                        unconditional.add(name)  # an import fallback: not a choice
+
+    walk(statements, [])
+    return {name: choices for name, choices in found.items()
+            if name not in unconditional and len(choices) > 1 and bindings.get(name) == choices[-1][0]
+            and len({repr(choice[0]) for choice in choices}) > 1}
+
+
+def _compared_option(test: ast.expr) -> tuple[list | None, list[str]]:
+    """(the option spec, the strings) of ``opt == "a"``, ``"a" == opt``,
+    ``opt in ("a", "b")``; (None, []) for any other test."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None, []
+    left, right, operator = test.left, test.comparators[0], test.ops[0]
+    if isinstance(operator, ast.Eq) and isinstance(left, ast.Constant):
+        left, right = right, left
+    if isinstance(operator, ast.Eq) and isinstance(right, ast.Constant) and isinstance(right.value, str):
+        literals = [right.value]
+    elif isinstance(operator, ast.In) and isinstance(right, (ast.Tuple, ast.List, ast.Set)) and right.elts \
+            and all(isinstance(item, ast.Constant) and isinstance(item.value, str) for item in right.elts):
+        literals = [item.value for item in right.elts]  # type: ignore[attr-defined]
+    else:
+        return None, []
+    if isinstance(left, ast.Attribute) and not (isinstance(left.value, ast.Name) and left.value.id in ("self", "cls")):
+        return ["opt", mode.option_path(left)], literals
+    if isinstance(left, ast.Subscript) and isinstance(left.slice, ast.Constant) and isinstance(left.slice.value, str):
+        return ["opt", left.slice.value], literals
+    return None, []
 
 
 def _top_statements(statement: ast.AST):

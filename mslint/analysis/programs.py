@@ -855,7 +855,11 @@ class Model:  # pylint: disable=too-many-instance-attributes
         for level, module, names in body.get("imports", ()):
             for target in self._statement_targets(path, level, module, names):
                 out.append((target, MODULE))
+        choices = facts.get("choices") or {}
         for dotted, args, keywords, *_ in body.get("calls", ()):
+            if choices and self._chosen_name(dotted, local, choices):
+                out.append(("choice", dotted, None, path, body_name))
+                continue
             target = self.resolve(path, dotted, local)
             out.extend(self._symbol_nodes(target))
             if target == ("ext", "fire.Fire") and not args and not keywords:
@@ -863,6 +867,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 out.extend((path, name) for name in list(facts["functions"]) + list(facts["classes"]))
         if body_name != MODULE:
             for dotted in body.get("refs", ()):
+                if choices and self._chosen_name(dotted, local, choices):
+                    out.append(("choice", dotted, None, path, body_name))
+                    continue
                 out.extend(self._symbol_nodes(self.resolve(path, dotted, local)))
             # what it registers: a function runs when its owner calls it (a hook, a
             # factory), a class is built only by a lookup that returns it (_lookup_candidates)
@@ -894,6 +901,42 @@ class Model:  # pylint: disable=too-many-instance-attributes
             out.append(("guarded", (path, body_name + PYNATIVE_PART), body["guard"]))
         known = self._edges[node] = list(dict.fromkeys(out))
         return known
+
+    @staticmethod
+    def _chosen_name(dotted: str, local: dict | None, choices: dict) -> bool:
+        """Whether ``dotted`` starts with a module-level name that ``if`` branches
+        import differently (facts' choices), not shadowed by a local binding."""
+        first = dotted.partition(".")[0]
+        return first in choices and not (local and first in local)
+
+    def _choice_candidates(self, edge: tuple, program: Program, reached: set) -> list[tuple[tuple[str, str], str, frozenset]]:
+        """What a name that ``if`` branches import differently may be in
+        ``program``: the imports whose branch its options select (the values its
+        configuration files and argparse defaults give), every import where the
+        option's values are not known, or none of them matches."""
+        _, dotted, _, path, body_name = edge
+        first, _, rest = dotted.partition(".")
+        found: list[tuple[tuple[str, str], str, frozenset]] = []
+        every: list[tuple[tuple[str, str], str, frozenset]] = []
+        for binding, guards in self.facts(path).get("choices", {}).get(first, ()):
+            target = self._descend(self._binding_target(path, first, binding, 0), rest.split(".") if rest else [], 0)
+            nodes = self._symbol_nodes(target)
+            every.extend((node, f"{first}, imported in a branch", frozenset()) for node in nodes)
+            # the values of each option that reach the import, branch by branch
+            remaining: dict[str, set[str]] = {}
+            for spec, literals, otherwise in guards:
+                keys = self._evaluate(spec, path, MODULE, program, reached, 0)
+                if keys is ANY:
+                    continue
+                values = remaining.setdefault(spec[1], set(keys))
+                values &= set(values) - set(literals) if otherwise else set(literals)
+                if not values:
+                    break
+            else:
+                shown = "; ".join(f"{option} {' / '.join(map(repr, sorted(values)))}" for option, values in remaining.items())
+                why = f"{first}, imported in the branch for {shown}" if shown else f"{first}, imported in a branch"
+                found.extend((node, why, frozenset()) for node in nodes)
+        return found or every
 
     def _namespace(self, path: str, depth: int = 0) -> dict[str, tuple[str, str]]:
         """The project classes and functions the module at ``path`` holds by name,
@@ -980,7 +1023,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 while queue:
                     current = queue.pop()
                     for edge in self.edges(current):
-                        if edge[0] in ("lookup", "call-lookup"):
+                        if edge[0] in ("lookup", "call-lookup", "choice"):
                             pending.append(edge)
                         elif edge[0] == "guarded":
                             where = f"{os.path.relpath(edge[1][0], self.root)}:{edge[2]}"
@@ -991,7 +1034,9 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     break
                 done, pending = pending, []
                 for edge in done:
-                    for node, why, configs in self._lookup_candidates(edge, program, reached):
+                    candidates = self._choice_candidates(edge, program, reached) if edge[0] == "choice" \
+                        else self._lookup_candidates(edge, program, reached)
+                    for node, why, configs in candidates:
                         self._by_lookup.add(node)
                         program.config_selected |= bool(configs)
                         if configs and program.pynative_configs and configs <= program.pynative_configs:
@@ -2179,7 +2224,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
             untrained.append(MAIN)
         return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs), "built": built,
                 "entry": entry, "untrained": untrained, "self_contained": entry and self._self_contained(path),
-                "values_folder": self.connected_folder(path), "nothing_trains": self.nothing_trains()}
+                "values_folder": self.connected_folder(path), "nothing_trains": self.nothing_trains(), "root": self.root}
 
     def nothing_trains(self) -> bool:
         """Whether no file in sight shows training text (mode.TRAINS: an optimizer,
@@ -2677,7 +2722,7 @@ def reach_name(node: Any) -> str:
     top-level class or function that a later one of the same name replaces."""
     name = top_level_name(node)
     if name == MODULE:
-        return MAIN if _in_main_guard(node) else name
+        return MAIN if in_main_guard(node) else name
     if _shadowed(node):
         return SHADOWED
     inner = node
@@ -2757,7 +2802,7 @@ def _names_in(node: Any) -> Iterable:
         yield from _names_in(child)
 
 
-def _in_main_guard(node: Any) -> bool:
+def in_main_guard(node: Any) -> bool:
     """Whether an astroid node sits in a top-level ``if __name__ == "__main__":``."""
     top = node
     try:
@@ -3244,7 +3289,7 @@ def _values_in_config(text: str, name: str, json: bool) -> list:
     return [value for value in (_number(text) for text in re.findall(pattern, text, re.MULTILINE)) if value is not None]
 
 
-def visible_values(path: str | None, name: str) -> list:
+def visible_values(path: str | None, name: str, whole: bool = False) -> list:
     """Every number the project of ``path`` gives ``name`` where it is written out:
     a parameter default, a keyword argument or a dict key of that name in its
     Python files, a key of that name in its JSON and YAML files, and the same for
@@ -3257,7 +3302,9 @@ def visible_values(path: str | None, name: str) -> list:
     (Model.connected_folder, the verdict's ``values_folder``): a sibling
     sub-project of the same repository, which no import connects, gives its own
     layers their values. When that folder writes no number for the name, the
-    whole project is read, as without a model."""
+    whole project is read, as without a model; ``whole``: the whole project at
+    once (a function whose callers are out of sight: what import statements
+    connect is not all that builds it)."""
     if not path:
         return []
     real = _real(path)
@@ -3267,10 +3314,11 @@ def visible_values(path: str | None, name: str) -> list:
         for alias in _copied_into([real], name):
             found += _values_in_source(data, alias) if data else []
         return found
-    root = project_root(real)
     verdict = verdict_for(real)
+    # (the model's root: the folders named on the command line may hold more than the package's)
+    root = verdict["root"] if whole and verdict and isinstance(verdict.get("root"), str) else project_root(real)
     folder = verdict.get("values_folder") if verdict else None
-    if isinstance(folder, str) and folder.startswith(root + os.sep):
+    if isinstance(folder, str) and folder.startswith(root + os.sep) and not whole:
         found = _visible_in(folder, real, name)
         if found:
             return found
@@ -3315,6 +3363,34 @@ def _visible_in(root: str, path: str, name: str) -> list:
         _VISIBLE.clear()
     _VISIBLE[(root, name)] = found
     return found
+
+
+def called_out_of_sight(path: str | None, name: str) -> bool:
+    """Whether a Python file of the project of ``path`` other than ``path`` calls
+    ``name(`` (a class built, a function run) where mslint found no call of it:
+    an import it cannot resolve (``from src.models.net import Net`` with the folder
+    named ``src/model``), a star import, a dynamic lookup. The value such a call
+    passes is out of sight, so a parameter's default is not what reaches the code.
+    A file alone (no project in sight) has no other file: False."""
+    if not path or not _State.in_sight:
+        return False
+    real = _real(path)
+    verdict = verdict_for(real)
+    root = verdict.get("root") if verdict and isinstance(verdict.get("root"), str) else project_root(real)
+    key = (root, name)
+    known = _CALLED.get(key)
+    if known is None:
+        called = re.compile(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\s*\(")
+        known = _CALLED[key] = frozenset(
+            source for source in python_files(root, [real])
+            if name.encode() in (read_source(source) or b"") and called.search(read_source(source) or b""))
+        if len(_CALLED) > 1024:
+            _CALLED.clear()
+            _CALLED[key] = known
+    return any(source != real for source in known)
+
+
+_CALLED: dict[tuple[str, str], frozenset[str]] = {}
 
 
 def _copied_into(sources: list[str], name: str) -> list[str]:
@@ -3383,12 +3459,17 @@ _MINDSPORE_PIN_RE = re.compile(r"^\s*" + _MINDSPORE_NAME + r"\s*(?:~=|={1,3})\s*
 # ``pip install mindspore-gpu==1.8.1``, ``MindSpore version: 1.5``). A lower bound
 # (``>= 1.8``, ``1.8及以上``, ``1.8 or later``) states no release.
 _RELEASE = r"v?(\d+\.\d+(?:\.\d+)?)(?![\d.]*\s*(?:\+|及以上|以上|or (?:later|above|newer)|and (?:later|above|newer)))"
+# Prose too: a list item (``- MindSpore == 1.9.0``, ``●Toolkit：mindspore1.9``), the
+# code's basis (``based on MindSpore1.9``, ``implemented by [mindspore 2.0.0](...)``,
+# ``**框架（Framework）**：MindSpore_1.3.0``).
+_NAMED = r"MindSpore[\s_\\-]*"
 _STATED_RELEASE_RE = re.compile(
-    r"^\s*\|\s*MindSpore\s*(?:Version|版本)\s*\|\s*" + _RELEASE
-    + r"|^\s*[-*]\s*MindSpore\s*" + _RELEASE
+    r"^\s*\|\s*MindSpore\s*(?:Version|版本)\s*\|\s*(?:" + _NAMED + ")?" + _RELEASE
+    + r"|^\s*[-*●]\s*(?:\w+\s*[:：]\s*)?" + _NAMED + r"(?:={1,2}|[:：])?\s*" + _RELEASE
     + r"|安装\s*MindSpore\s*" + _RELEASE
     + r"|MindSpore\s*" + _RELEASE + r"\s*版本(?!\s*(?:及|或)?以上)"
     + r"|pip3? install\s+" + _MINDSPORE_NAME + "==" + _RELEASE
+    + r"|(?:based?\s+on|implemented\s+(?:by|with|in)|Framework\W{0,4}\s*[:：])\s*\W{0,2}" + _NAMED + _RELEASE
     + r"|MindSpore\s*(?:version|版本)\s*[:：]\s*" + _RELEASE,
     re.IGNORECASE | re.MULTILINE)
 
@@ -3398,10 +3479,21 @@ def stated_mindspore_version(path: str | None) -> str | None:
     file's folder or the nearest one above it that says, what a requirements file
     pins (``mindspore==1.10.1``, ``mindspore-gpu~=2.0.0``), else what a README
     states (``| MindSpore Version | 1.3.0 |``, the model zoo's performance tables;
-    ``安装MindSpore 1.6.1版本``); None when none says. A sub-project's own files
+    ``安装MindSpore 1.6.1版本``), and first a copy of MindSpore's own source tree's
+    version.txt; None when none says. A sub-project's own files
     come before a collection's README above it."""
-    return _found_above(path, "<mindspore release>", [(_is_requirements, _MINDSPORE_PIN_RE),
+    return _found_above(path, "<mindspore release>", [(_is_mindspore_tree_version, _VERSION_FILE_RE),
+                                                      (_is_requirements, _MINDSPORE_PIN_RE),
                                                       (_is_readme, _STATED_RELEASE_RE)])
+
+
+# MindSpore's own source tree (a copy inside a project: its tests and scripts are
+# the release's code): version.txt beside the mindspore package folder
+_VERSION_FILE_RE = re.compile(r"\A\s*v?(\d+\.\d+(?:\.\d+)?)\s*\Z")
+
+
+def _is_mindspore_tree_version(name: str, beside: Iterable[str] = ()) -> bool:
+    return name == "version.txt" and "mindspore" in beside and "setup.py" in beside
 
 
 def _found_above(path: str | None, key_name: str,
@@ -3427,7 +3519,7 @@ def _found_above(path: str | None, key_name: str,
             names = []
         for wanted, pattern in readers:
             for name in names:
-                if not wanted(name):
+                if not (wanted(name, names) if wanted is _is_mindspore_tree_version else wanted(name)):
                     continue
                 try:
                     with open(os.path.join(current, name), encoding="utf-8", errors="replace") as stream:
