@@ -105,7 +105,8 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
             return
         found = astutil.enclosing_method(node)
         if found is None or found[0].name != apis.CELL_FORWARD_METHOD or not resolve.is_cell_class(found[1]) \
-                or node.frame() is not found[0] or _never_called(node) or _set_training_here(node):
+                or node.frame() is not found[0] or _never_called(node) or _set_training_here(node) \
+                or _called_with_training_off(node):
             return
         self.add_message("ms-cell-in-construct", node=node, args=(spelled(node.func), "construct, which runs PyNative here,", _NEVER_DROPS))
 
@@ -135,6 +136,21 @@ def _set_training_here(call: nodes.Call) -> bool:
         and isinstance(use.func.expr, nodes.Name) and use.func.expr.name == name and _turns_training_on(use)
         for use in call.frame().nodes_of_class(nodes.Call)
     )
+
+
+def _called_with_training_off(call: nodes.Call) -> bool:
+    """The new layer is called with ``training=False`` (PyTorch's
+    ``F.dropout(x, training=False)`` rewritten with the layer class): the author
+    asks for no dropping, which is what it does (the keyword itself is another
+    matter: nn.Dropout's construct takes none)."""
+    uses = [call.parent] if isinstance(call.parent, nodes.Call) and call.parent.func is call else []
+    target = astutil.local_target(call)
+    if target is not None:
+        uses += [use for use in call.frame().nodes_of_class(nodes.Call)
+                 if isinstance(use.func, nodes.Name) and use.func.name == target.name]
+    return bool(uses) and all(
+        any(keyword.arg == "training" and astutil.literal_bool(keyword.value) is False for keyword in use.keywords or ())
+        for use in uses)
 
 
 def _turns_training_on(call: nodes.NodeNG) -> bool:
