@@ -2579,6 +2579,7 @@ def configure(setting: str = "auto", verdicts: dict[str, dict] | None = None, wh
     _OVERRIDES.clear()
     _VERDICTS.clear()
     _VISIBLE.clear()
+    _CALLED.clear()
     _GIVEN.clear()
     _PINS.clear()
 
@@ -3366,31 +3367,48 @@ def _visible_in(root: str, path: str, name: str) -> list:
 
 
 def called_out_of_sight(path: str | None, name: str) -> bool:
-    """Whether a Python file of the project of ``path`` other than ``path`` calls
-    ``name(`` (a class built, a function run) where mslint found no call of it:
-    an import it cannot resolve (``from src.models.net import Net`` with the folder
-    named ``src/model``), a star import, a dynamic lookup. The value such a call
-    passes is out of sight, so a parameter's default is not what reaches the code.
-    A file alone (no project in sight) has no other file: False."""
+    """Whether a Python file of the project of ``path`` other than ``path`` imports
+    ``name`` (by name, or with ``*`` from a module named as ``path``'s file) and
+    calls it (``name(``: a class built, a function run) without defining a
+    ``name`` of its own, where mslint found no call of it: an import it cannot
+    resolve (``from src.models.net import Net`` with the folder named
+    ``src/model``). The value such a call passes is out of sight, so a
+    parameter's default is not what reaches the code. A file alone (no project
+    in sight) has no other file: False."""
     if not path or not _State.in_sight:
         return False
     real = _real(path)
     verdict = verdict_for(real)
     root = verdict.get("root") if verdict and isinstance(verdict.get("root"), str) else project_root(real)
-    key = (root, name)
-    known = _CALLED.get(key)
-    if known is None:
-        called = re.compile(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\s*\(")
-        known = _CALLED[key] = frozenset(
-            source for source in python_files(root, [real])
-            if name.encode() in (read_source(source) or b"") and called.search(read_source(source) or b""))
-        if len(_CALLED) > 1024:
+    index = _CALLED.get(root)
+    if index is None:
+        index = _CALLED[root] = {}  # name -> [(file, star-imported module stems)]: one pass over the files
+        for source in python_files(root, [real]):
+            data = read_source(source) or b""
+            imported: set[bytes] = set()
+            stars: set[str] = set()
+            for module, names in _IMPORT_RE.findall(data):
+                if names.strip() == b"*":
+                    stars.add(module.rsplit(b".", 1)[-1].decode("utf-8", "replace"))
+                imported.update(_NAME_RE.findall(names))
+            defined = set(_DEFINED_RE.findall(data))
+            for called in set(_CALL_RE.findall(data)) - defined:
+                if called in imported or stars:
+                    index.setdefault(called.decode("utf-8", "replace"), []).append(
+                        (source, frozenset(stars) if called not in imported else None))
+        if len(_CALLED) > 16:
             _CALLED.clear()
-            _CALLED[key] = known
-    return any(source != real for source in known)
+            _CALLED[root] = index
+    stem = os.path.splitext(os.path.basename(real))[0]
+    return any(source != real and (stars is None or stem in stars) for source, stars in index.get(name, ()))
 
 
-_CALLED: dict[tuple[str, str], frozenset[str]] = {}
+_CALL_RE = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)\s*\(")
+_DEFINED_RE = re.compile(rb"^\s*(?:class|def)\s+([A-Za-z_]\w*)", re.MULTILINE)
+# ``from a.b import X, Y``, ``from a.b import (X,\n Y)``, ``from a.b import *`` (the module, the names)
+_IMPORT_RE = re.compile(rb"^\s*from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n]+)", re.MULTILINE)
+_NAME_RE = re.compile(rb"[A-Za-z_]\w*")
+_CALLED: dict[str, dict[str, list[tuple[str, frozenset[str] | None]]]] = {}
 
 
 def _copied_into(sources: list[str], name: str) -> list[str]:
