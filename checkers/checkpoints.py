@@ -200,8 +200,15 @@ def _read_after(assign: nodes.Assign, name: str) -> bool:
     loops = [parent.fromlineno for parent in assign.node_ancestors()
              if isinstance(parent, (nodes.For, nodes.While)) and parent.scope() is scope]
     start = min(loops) if loops else assign.lineno
-    return any(use.name == name and (use.scope() is not scope or (use.lineno or 0) >= start)
-               for use in scope.nodes_of_class(nodes.Name))
+    for use in scope.nodes_of_class(nodes.Name):
+        if use.name != name:
+            continue
+        if use.scope() is scope:
+            if (use.lineno or 0) >= start:
+                return True
+        elif use.lookup(name)[0] is scope:
+            return True  # a nested function reading it (not one with a binding of its own)
+    return False
 
 
 def _tests_the_read(statement: nodes.NodeNG) -> bool:
