@@ -541,11 +541,12 @@ def _default_of_unseen_caller(written: nodes.NodeNG | None) -> bool:
     if written is None or not isinstance(written.parent, nodes.Arguments):
         return False
     func = written.parent.parent
-    if not isinstance(func, nodes.FunctionDef) or sites.calls_of(func):
+    if not isinstance(func, nodes.FunctionDef):
         return False
     owner = func.parent
     name = owner.name if func.name == "__init__" and isinstance(owner, nodes.ClassDef) else func.name
-    return programs.called_out_of_sight(func.root().file, name)
+    # the program model's answer first (rarely yes): the sites are looked for only then
+    return programs.called_out_of_sight(func.root().file, name) and not sites.calls_of(func)
 
 
 def _site_text(call: nodes.Call) -> str:
@@ -654,23 +655,27 @@ def _reaches_unseen_default(node: nodes.NodeNG) -> bool:
     return bool(flows) and all(_default_of_unseen_caller(flow.written) for flow in flows)
 
 
-def _visible_keep_probabilities(node: nodes.NodeNG, assigned: nodes.NodeNG | None, call: nodes.Call,
-                                zero_unseen: bool = False) -> bool:
+def _visible_keep_probabilities(node: nodes.NodeNG, assigned: nodes.NodeNG | None, call: nodes.Call) -> bool:
     """Every number the project writes for the name the argument reads (and the
     parameter it was assigned from: ``self.dropout = dropout``), as a default, a
     keyword, a dict or JSON/YAML key, is a keep probability (>= 0.5), or 0 where 0
     builds no Dropout, or where 0 is only the default of a function whose callers
-    are out of sight (``zero_unseen``): the name says rate, the values say keep
-    probability."""
+    are out of sight (_reaches_unseen_default: then the whole project's numbers
+    are read): the name says rate, the values say keep probability."""
     names = {_identifier(node)}
     if assigned is not None and _identifier(assigned) is not None:
         names.add(_identifier(assigned))
     names.discard(None)
     path = node.root().file
-    seen = [value for name in sorted(names) for value in programs.visible_values(path, name, whole=zero_unseen)]
+    seen = [value for name in sorted(names) for value in programs.visible_values(path, name)]
     if not seen:
         return False
-    return all(value >= 0.5 or (value == 0 and (zero_unseen or _zero_selects_other_layer(call, names))) for value in seen)
+    if all(value >= 0.5 or (value == 0 and _zero_selects_other_layer(call, names)) for value in seen):
+        return True
+    if not any(value == 0 for value in seen) or not _reaches_unseen_default(node):
+        return False
+    seen = [value for name in sorted(names) for value in programs.visible_values(path, name, whole=True)]
+    return all(value >= 0.5 or value == 0 for value in seen)
 
 
 def _configured_keep_probabilities(node: nodes.NodeNG, depth: int = 0) -> bool:
@@ -1334,7 +1339,7 @@ class LayersChecker(BaseChecker):
         lowered = name.lower()
         if "keep" in lowered or _sites_pass_complements(node):
             return
-        if _visible_keep_probabilities(node, assigned, bound.call, zero_unseen=_reaches_unseen_default(node)):
+        if _visible_keep_probabilities(node, assigned, bound.call):
             return  # every value the project writes for the name is a keep probability (or selects no Dropout)
         if _configured_keep_probabilities(node):
             return  # ``nn.Dropout(config.dropout)`` and the module's Config sets self.dropout = 0.5
@@ -1937,7 +1942,10 @@ def _local_layer(frame: nodes.FunctionDef, name: str) -> str | None:
         if not (isinstance(binding, nodes.AssignName) and isinstance(statement, nodes.Assign)
                 and isinstance(statement.value, (nodes.Name, nodes.Attribute))):
             return None
-        qname = resolve.qualified_name(statement.value)
+        value = statement.value
+        if (value.name if isinstance(value, nodes.Name) else value.attrname) not in _LAYER_SHORT_NAMES:
+            return None  # (resolved only when the name is a layer's: no inference for the rest)
+        qname = resolve.qualified_name(value)
         api = apis.LAYER_APIS.get(qname) if qname else None
         if api is None:
             return None

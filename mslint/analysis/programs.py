@@ -2193,6 +2193,46 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._imports_of_all = found
         return found
 
+    def _called_unresolved(self, path: str) -> list[str]:
+        """The classes and functions of the file at ``path`` that another project
+        file imports by name from a module named as this file
+        (``from src.models.dualrec import DualRecModel``) where that import does
+        not resolve (the folder is ``src/model``), and calls: a construction out of
+        sight, whose arguments a default of theirs does not stand for."""
+        if path not in self._in_sight:
+            return []
+        calls = self._unresolved_calls()
+        if not calls:
+            return []
+        facts = self.facts(path)
+        stem = os.path.splitext(os.path.basename(path))[0]
+        return sorted(name for name in list(facts["classes"]) + list(facts["functions"])
+                      if stem in calls.get(name, ()))
+
+    def _unresolved_calls(self) -> dict[str, set[str]]:
+        """name -> the last parts of the modules that files import it from, by an
+        import of a project module (its first part a folder or file of the root)
+        that does not resolve, and call it."""
+        known = getattr(self, "_unresolved_of_all", None)
+        if known is not None:
+            return known
+        found: dict[str, set[str]] = {}
+        tops: dict[str, bool] = {}
+        for path in self.files:
+            facts = self.facts(path)
+            called = {callee.partition(".")[0] for body in facts["bodies"].values() for callee, *_ in body.get("calls", ())}
+            for local, binding in facts["bindings"].items():
+                if binding[0] != "from" or binding[1] or local not in called or not binding[2]:
+                    continue
+                top = binding[2].partition(".")[0]
+                if top not in tops:
+                    tops[top] = self._is_file(os.path.join(self.root, top + ".py")) or os.path.isdir(os.path.join(self.root, top))
+                target = self._binding_target(path, local, binding, 0)
+                if tops[top] and (target is None or target[0] == "ext"):
+                    found.setdefault(binding[3], set()).add(binding[2].rpartition(".")[2])
+        self._unresolved_of_all = found
+        return found
+
     # -- what the workers get --------------------------------------------------
     def verdict(self, path: str) -> dict[str, Any]:
         """What a worker needs of the file at ``path``: each reached top-level
@@ -2224,7 +2264,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
             untrained.append(MAIN)
         return {"default": default, "symbols": symbols, "overrides": groups, "programs": bool(self.programs), "built": built,
                 "entry": entry, "untrained": untrained, "self_contained": entry and self._self_contained(path),
-                "values_folder": self.connected_folder(path), "nothing_trains": self.nothing_trains(), "root": self.root}
+                "values_folder": self.connected_folder(path), "nothing_trains": self.nothing_trains(), "root": self.root,
+                "unseen_callers": self._called_unresolved(path)}
 
     def nothing_trains(self) -> bool:
         """Whether no file in sight shows training text (mode.TRAINS: an optimizer,
@@ -2579,7 +2620,6 @@ def configure(setting: str = "auto", verdicts: dict[str, dict] | None = None, wh
     _OVERRIDES.clear()
     _VERDICTS.clear()
     _VISIBLE.clear()
-    _CALLED.clear()
     _GIVEN.clear()
     _PINS.clear()
 
@@ -3367,48 +3407,14 @@ def _visible_in(root: str, path: str, name: str) -> list:
 
 
 def called_out_of_sight(path: str | None, name: str) -> bool:
-    """Whether a Python file of the project of ``path`` other than ``path`` imports
-    ``name`` (by name, or with ``*`` from a module named as ``path``'s file) and
-    calls it (``name(``: a class built, a function run) without defining a
-    ``name`` of its own, where mslint found no call of it: an import it cannot
-    resolve (``from src.models.net import Net`` with the folder named
-    ``src/model``). The value such a call passes is out of sight, so a
-    parameter's default is not what reaches the code. A file alone (no project
-    in sight) has no other file: False."""
-    if not path or not _State.in_sight:
-        return False
-    real = _real(path)
-    verdict = verdict_for(real)
-    root = verdict.get("root") if verdict and isinstance(verdict.get("root"), str) else project_root(real)
-    index = _CALLED.get(root)
-    if index is None:
-        index = _CALLED[root] = {}  # name -> [(file, star-imported module stems)]: one pass over the files
-        for source in python_files(root, [real]):
-            data = read_source(source) or b""
-            imported: set[bytes] = set()
-            stars: set[str] = set()
-            for module, names in _IMPORT_RE.findall(data):
-                if names.strip() == b"*":
-                    stars.add(module.rsplit(b".", 1)[-1].decode("utf-8", "replace"))
-                imported.update(_NAME_RE.findall(names))
-            defined = set(_DEFINED_RE.findall(data))
-            for called in set(_CALL_RE.findall(data)) - defined:
-                if called in imported or stars:
-                    index.setdefault(called.decode("utf-8", "replace"), []).append(
-                        (source, frozenset(stars) if called not in imported else None))
-        if len(_CALLED) > 16:
-            _CALLED.clear()
-            _CALLED[root] = index
-    stem = os.path.splitext(os.path.basename(real))[0]
-    return any(source != real and (stars is None or stem in stars) for source, stars in index.get(name, ()))
-
-
-_CALL_RE = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)\s*\(")
-_DEFINED_RE = re.compile(rb"^\s*(?:class|def)\s+([A-Za-z_]\w*)", re.MULTILINE)
-# ``from a.b import X, Y``, ``from a.b import (X,\n Y)``, ``from a.b import *`` (the module, the names)
-_IMPORT_RE = re.compile(rb"^\s*from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n]+)", re.MULTILINE)
-_NAME_RE = re.compile(rb"[A-Za-z_]\w*")
-_CALLED: dict[str, dict[str, list[tuple[str, frozenset[str] | None]]]] = {}
+    """Whether another file of the project of ``path`` calls ``name``, a class or
+    function of ``path``, through an import of it that does not resolve
+    (``from src.models.net import Net`` with the folder named ``src/model``:
+    Model._called_unresolved). The value such a call passes is out of sight, so
+    a parameter's default is not what reaches the code. A file alone (no
+    project in sight): False."""
+    verdict = verdict_for(path) if path and _State.in_sight else None
+    return bool(verdict) and name in (verdict.get("unseen_callers") or ())
 
 
 def _copied_into(sources: list[str], name: str) -> list[str]:
