@@ -101,13 +101,13 @@ class CheckpointChecker(BaseChecker):
         statement's harm, written as an assignment (a port's ``model =
         torch.load(path)`` turned into a dict nobody loads)."""
         call = node.value
-        if not (isinstance(call, nodes.Call) and isinstance(call.func, (nodes.Name, nodes.Attribute))
-                and len(node.targets) == 1 and isinstance(node.targets[0], nodes.AssignName)):
+        target = astutil.local_target(call)
+        if target is None or not (isinstance(call, nodes.Call) and isinstance(call.func, (nodes.Name, nodes.Attribute))):
             return
         if resolve.call_name(call) not in guide.LOAD_CHECKPOINT_CALLS \
                 or astutil.argument(call, *guide.LOAD_CHECKPOINT_NET_ARGUMENT) is not None:
             return
-        name = node.targets[0].name
+        name = target.name
         if _read_after(node, name) or _loaded_elsewhere(call) or _tests_the_read(node):
             return
         self.add_message("ms-load-checkpoint-discarded", node=call,

@@ -1270,8 +1270,7 @@ class LayersChecker(BaseChecker):
     # -- ms-dropout-keep-prob ----------------------------------------------
 
     def _check_dropout(self, bound: _Bound) -> None:
-        frame = bound.call.frame()
-        if isinstance(frame, nodes.FunctionDef) and frame.name == apis.CELL_FORWARD_METHOD:
+        if _built_in_construct(bound.call):
             # built in construct: a new Cell with training=False that drops nothing
             # whatever its argument (measured); ms-cell-in-construct reports it
             return
@@ -1571,8 +1570,7 @@ class LayersChecker(BaseChecker):
     # -- ms-layer-default-differs ------------------------------------------
 
     def _check_defaults(self, bound: _Bound) -> None:
-        frame = bound.call.frame()
-        if isinstance(frame, nodes.FunctionDef) and frame.name == apis.CELL_FORWARD_METHOD:
+        if _built_in_construct(bound.call):
             # built in construct at every call (F.instance_norm written with the layer
             # class): its parameters are drawn anew each time and never trained, so
             # a trainable affine or a bias makes no difference; ms-cell-in-construct
@@ -1928,6 +1926,12 @@ def _parameter_layer(func: nodes.NodeNG, known: dict[tuple[nodes.FunctionDef, st
     return known[key]
 
 
+def _built_in_construct(call: nodes.Call) -> bool:
+    """The layer is built in a ``construct`` (a new Cell at every call)."""
+    frame = call.frame()
+    return isinstance(frame, nodes.FunctionDef) and frame.name == apis.CELL_FORWARD_METHOD
+
+
 def _local_layer(frame: nodes.FunctionDef, name: str) -> str | None:
     """The layer class a local name of ``frame`` holds wherever it is called: every
     assignment of it names a layer class of one kind (``norm_layer = nn.BatchNorm2d``
@@ -1936,7 +1940,7 @@ def _local_layer(frame: nodes.FunctionDef, name: str) -> str | None:
     bound = frame.locals.get(name, ())
     if not bound:
         return None
-    found: list[str] = []
+    found: list[tuple[str, apis.LayerApi]] = []
     for binding in bound:
         statement = binding.parent
         if not (isinstance(binding, nodes.AssignName) and isinstance(statement, nodes.Assign)
@@ -1949,10 +1953,9 @@ def _local_layer(frame: nodes.FunctionDef, name: str) -> str | None:
         api = apis.LAYER_APIS.get(qname) if qname else None
         if api is None:
             return None
-        found.append(qname)
-    kinds = {(apis.LAYER_APIS[qname].family, apis.LAYER_APIS[qname].momentum_meaning,
-              apis.LAYER_APIS[qname].follows_torch) for qname in found}
-    return found[0] if len(kinds) == 1 else None
+        found.append((qname, api))
+    kinds = {(api.family, api.momentum_meaning, api.follows_torch) for _, api in found}
+    return found[0][0] if len(kinds) == 1 else None
 
 
 def _named_by_parameter(func: nodes.Name) -> str | None:

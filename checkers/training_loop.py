@@ -902,15 +902,8 @@ def _built_never_used(node: nodes.Call) -> bool:
     """``grad_fn = ms.value_and_grad(...)`` in a function that never uses
     ``grad_fn`` (nor a function nested in it): nothing trains through it (a script
     that only evaluates a loaded checkpoint, its training set-up left over)."""
-    assign = node.parent
-    if not (isinstance(assign, nodes.Assign) and assign.value is node and len(assign.targets) == 1
-            and isinstance(assign.targets[0], nodes.AssignName)):
-        return False
-    scope = node.scope()
-    if not isinstance(scope, nodes.FunctionDef):
-        return False  # a module's name: other modules may import it
-    name = assign.targets[0].name
-    return not any(use.name == name for use in scope.nodes_of_class(nodes.Name))
+    # (a module's name: other modules may import it)
+    return isinstance(node.scope(), nodes.FunctionDef) and astutil.held_by_unread_local(node)
 
 
 def _instances_set_to_train(network: nodes.NodeNG) -> bool:

@@ -822,11 +822,21 @@ def _compared_option(test: ast.expr) -> tuple[list | None, list[str]]:
         literals = [item.value for item in right.elts]  # type: ignore[attr-defined]
     else:
         return None, []
-    if isinstance(left, ast.Attribute) and not (isinstance(left.value, ast.Name) and left.value.id in ("self", "cls")):
-        return ["opt", mode.option_path(left)], literals
-    if isinstance(left, ast.Subscript) and isinstance(left.slice, ast.Constant) and isinstance(left.slice.value, str):
-        return ["opt", left.slice.value], literals
-    return None, []
+    spec = _option_spec(left)
+    return (spec, literals) if spec is not None else (None, [])
+
+
+def _option_spec(node: ast.expr) -> list | None:
+    """["opt", key] for an option read: ``args.model``, ``cfg.model_name``,
+    ``cfg.model.name`` (mode.option_path), ``cfg["model"]``; None for anything
+    else (``self.x`` and ``cls.x`` included)."""
+    if isinstance(node, ast.Attribute):
+        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            return None
+        return ["opt", mode.option_path(node)]
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return ["opt", node.slice.value]
+    return None
 
 
 def _top_statements(statement: ast.AST):
@@ -1296,15 +1306,9 @@ class _BodyReader(ast.NodeVisitor):
                     owner = getattr(func, "name", "")
                     return ["param", node.id, owner]
             return None
-        if isinstance(node, ast.Attribute):
-            if node.attr == "__name__":
-                return ["dname"]
-            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
-                return None
-            return ["opt", mode.option_path(node)]  # args.model, cfg.model_name, self.config.arch, cfg.model.name
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-            return ["opt", node.slice.value]
-        return None
+        if isinstance(node, ast.Attribute) and node.attr == "__name__":
+            return ["dname"]
+        return _option_spec(node)
 
     def _key_later(self, container: list, index: int, node: ast.expr) -> None:
         """``container[index]``: the spec of ``node``, a lookup's key or a return

@@ -3464,11 +3464,11 @@ def _pip_name(package: str) -> str:
     return "[-_.]+".join(re.escape(part) for part in re.split(r"[-_.]+", package))
 
 
-def _is_requirements(name: str) -> bool:
+def _is_requirements(name: str, beside: Iterable[str] = ()) -> bool:  # noqa: ARG001 - a reader of _found_above
     return name.startswith("requirements") and name.endswith(".txt")
 
 
-def _is_readme(name: str) -> bool:
+def _is_readme(name: str, beside: Iterable[str] = ()) -> bool:  # noqa: ARG001 - a reader of _found_above
     return name.lower().startswith("readme") and name.endswith(".md")
 
 
@@ -3521,9 +3521,9 @@ def _is_mindspore_tree_version(name: str, beside: Iterable[str] = ()) -> bool:
 
 
 def _found_above(path: str | None, key_name: str,
-                 readers: list[tuple[Callable[[str], bool], re.Pattern]]) -> str | None:
-    """The first matched group of the first of ``readers`` (which files, the
-    pattern searched in them) that matches a file in the folder of ``path`` or one
+                 readers: list[tuple[Callable[[str, list[str]], bool], re.Pattern]]) -> str | None:
+    """The first matched group of the first of ``readers`` (which files, by name
+    and the names beside it; the pattern searched in them) that matches a file in the folder of ``path`` or one
     above it, up to the project root, or past it up to the repository's top;
     None when none matches (cached per folder)."""
     if not path:
@@ -3543,7 +3543,7 @@ def _found_above(path: str | None, key_name: str,
             names = []
         for wanted, pattern in readers:
             for name in names:
-                if not (wanted(name, names) if wanted is _is_mindspore_tree_version else wanted(name)):
+                if not wanted(name, names):
                     continue
                 try:
                     with open(os.path.join(current, name), encoding="utf-8", errors="replace") as stream:
