@@ -9,7 +9,8 @@ walker over some checkers, for mslint.checkers.follow),
 :func:`record_message_nodes` (the node each message was added for, read while
 the tree is alive: the command's fixes and runtime confirmation's anchors) and
 :func:`honour_pragmas_on_headers` (a pragma at the end of a class or def line
-covers its block, for the plugin and the command alike). The astroid
+covers its block, for the plugin and the command alike) and
+:func:`fresh_import_errors` (astroid's cached import errors keep no stack). The astroid
 adjustments and the command's linter are mslint.run.compat's.
 """
 
@@ -218,6 +219,55 @@ def record_message_nodes(linter: PyLinter, on_message: Callable[[Message, Any], 
 
     linter.add_message = add_message
     reporter.handle_message = handle_message
+
+
+def fresh_import_errors() -> None:
+    """astroid keeps the error of each module it failed to find
+    (``AstroidManager._mod_file_cache``) and raises that same object at every
+    later import of the name. Raising gives it the traceback of the raise, which
+    the cached object then keeps: the frames of the whole stack at that moment,
+    up to pylint's check of the module then linted, with that module's tokens.
+    The ImportError inside it keeps, as its context, the KeyError of the cache
+    miss, with the stack of the first import. So each missing module held one
+    or two stacks; on mindocr and mindnlp that was 200,000 tokens alive at the
+    end, and the collector walked them at every full collection. From now on
+    each raise is a copy (same class, message and attributes), and the cached
+    error and the exceptions it holds keep no traceback. Wraps
+    AstroidManager.file_from_module_name once per process."""
+    import copy  # noqa: PLC0415
+
+    from astroid.exceptions import AstroidBuildingError  # noqa: PLC0415
+    from astroid.manager import AstroidManager  # noqa: PLC0415
+
+    check_signatures()
+    original = AstroidManager.file_from_module_name
+    if getattr(original, "_mslint_fresh", False):
+        return
+
+    def file_from_module_name(self: Any, modname: str, contextfile: str | None) -> Any:
+        try:
+            return original(self, modname, contextfile)
+        except AstroidBuildingError as error:
+            cached = error
+        _drop_tracebacks(cached)
+        raise copy.copy(cached)
+
+    file_from_module_name._mslint_fresh = True  # type: ignore[attr-defined]
+    AstroidManager.file_from_module_name = file_from_module_name  # type: ignore[method-assign]
+
+
+def _drop_tracebacks(error: BaseException) -> None:
+    """No traceback left on ``error``, its ``error`` attribute (astroid's cause)
+    and their causes and contexts."""
+    pending, seen = [error], set()
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        current.__traceback__ = None
+        pending.extend(inner for inner in (current.__context__, current.__cause__, getattr(current, "error", None))
+                       if isinstance(inner, BaseException))
 
 
 # Message ids whose pragmas on a class or def line cover the block (honour_pragmas_on_headers).

@@ -141,7 +141,7 @@ from typing import Any
 
 from mslint.analysis import devices, mode
 from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, PYNATIVE_PART, is_registering, read_facts, read_many
-from mslint.analysis.imports import LINE_START_IMPORT_RE, scan_imports
+from mslint.analysis.imports import ANY_IMPORT_RE, LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
 from mslint.analysis.project import available_cpus, content_hash, module_name, package_root, read_source, real_path
 from mslint.knowledge import apis, guide
@@ -2219,19 +2219,47 @@ class Model:  # pylint: disable=too-many-instance-attributes
         found: dict[str, set[str]] = {}
         tops: dict[str, bool] = {}
         for path in self.files:
+            if path not in self._facts and not self._may_import_unresolved(path, tops):
+                continue  # its facts are not worth a parse: every project import it makes resolves
             facts = self.facts(path)
             called = {callee.partition(".")[0] for body in facts["bodies"].values() for callee, *_ in body.get("calls", ())}
             for local, binding in facts["bindings"].items():
                 if binding[0] != "from" or binding[1] or local not in called or not binding[2]:
                     continue
-                top = binding[2].partition(".")[0]
-                if top not in tops:
-                    tops[top] = self._is_file(os.path.join(self.root, top + ".py")) or os.path.isdir(os.path.join(self.root, top))
+                if not self._is_top(binding[2].partition(".")[0], tops):
+                    continue
                 target = self._binding_target(path, local, binding, 0)
-                if tops[top] and (target is None or target[0] == "ext"):
+                if target is None or target[0] == "ext":
                     found.setdefault(binding[3], set()).add(binding[2].rpartition(".")[2])
         self._unresolved_of_all = found
         return found
+
+    def _is_top(self, top: str, tops: dict[str, bool]) -> bool:
+        """Whether ``top`` is a folder or a .py file of the root (memoized in ``tops``)."""
+        if top not in tops:
+            tops[top] = self._is_file(os.path.join(self.root, top + ".py")) or os.path.isdir(os.path.join(self.root, top))
+        return tops[top]
+
+    def _may_import_unresolved(self, path: str, tops: dict[str, bool]) -> bool:
+        """Whether the text of ``path`` makes an absolute ``from`` import of a
+        project module that may not resolve, as _unresolved_calls counts it: the
+        module is not found, or a name it imports is not found in it or is not the
+        project's. Scanned with the generous pattern (no import the parser finds is
+        missed), so a file that fails this has no binding _unresolved_calls counts."""
+        data = self.data(path)
+        if not data:
+            return False
+        for level, module, names in scan_imports(data, ANY_IMPORT_RE):
+            if level or names is None or not module or not self._is_top(module.partition(".")[0], tops):
+                continue
+            target = self.module_file(path, 0, module)
+            if target is None:
+                return True
+            for name in names:
+                found = self._lookup(target, name, 1)
+                if found is None or found[0] == "ext":
+                    return True
+        return False
 
     # -- what the workers get --------------------------------------------------
     def verdict(self, path: str) -> dict[str, Any]:

@@ -30,6 +30,7 @@ def register(linter: PyLinter) -> None:
     _allow_deep_expressions()
     register_all(linter)
     pylint_hooks.honour_pragmas_on_headers(rule.msgid for rule in RULES)
+    pylint_hooks.fresh_import_errors()
     pylint_hooks.confidence_from_reach(linter)
     pylint_hooks.models_before_trees(linter)
     sarif.register(linter)
