@@ -12,6 +12,10 @@ Measured on MindSpore 2.10 (FACTS.md, tests/oracle/test_training.py):
   wrapping, or loading what the wrapped network saved into a fresh network, works.
   A backbone with ``auto_prefix=False`` gives its sub-cells colliding parameter names.
 - A Cell with ``forward`` and no ``construct`` raises AttributeError when called.
+- ``nn.Cell`` has no ``train`` method: a Cell's own ``train(self, mode=True)``
+  (PyTorch's hook, where ports freeze BatchNorm) is never called by
+  ``set_train()`` or ``Model.train``, which switch every Cell of the tree by
+  a flag and call no method of the Cells below.
 """
 
 from __future__ import annotations
@@ -151,6 +155,15 @@ class TrainingChecker(BaseChecker):
             "An nn.Cell subclass that defines the PyTorch forward method (or a misspelled construct, "
             "such as consturct) and neither defines nor inherits construct, or inherits it from a "
             "project base class whose construct never calls forward.",
+        ),
+        "W7605": (
+            "%s.train() is PyTorch's nn.Module.train hook: MindSpore never calls it (set_train() and Model.train "
+            "switch Cells by a flag), so what it does never happens; do it in __init__ (a frozen BatchNorm: "
+            "use_batch_statistics=False and requires_grad=False on its parameters) or call it yourself%s",
+            "ms-torch-train-override",
+            "An nn.Cell subclass that defines PyTorch's train(self, mode=True) hook (where ports freeze "
+            "BatchNorm layers) while nothing in the project calls .train() on a Cell: MindSpore's "
+            "set_train() and Model.train never call it.",
         ),
     }
 
@@ -523,7 +536,7 @@ class TrainingChecker(BaseChecker):
         return scope.UNKNOWN_MODE in scope.analysis(module).context_modes
 
     # -- ms-auto-prefix and ms-forward-not-construct -------------------------
-    @only_required_for_messages("ms-auto-prefix", "ms-forward-not-construct")
+    @only_required_for_messages("ms-auto-prefix", "ms-forward-not-construct", "ms-torch-train-override")
     def visit_classdef(self, node: nodes.ClassDef) -> None:
         analysis = scope.analysis(node.root())
         if not analysis.is_cell_class(node):
@@ -532,6 +545,22 @@ class TrainingChecker(BaseChecker):
             self._check_forward(node)
         if self.linter.is_message_enabled("ms-auto-prefix"):
             self._check_auto_prefix(node, analysis)
+        if self.linter.is_message_enabled("ms-torch-train-override"):
+            self._check_train_override(node)
+
+    # -- ms-torch-train-override -------------------------------------------
+    def _check_train_override(self, node: nodes.ClassDef) -> None:
+        train = next((m for m in node.locals.get(apis.TORCH_TRAIN_HOOK, ()) if isinstance(m, nodes.FunctionDef)), None)
+        if train is None or not _torch_train_signature(train) or _only_raises(train):
+            return
+        _, external = resolve.class_hierarchy(node)
+        if not external <= apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES:
+            return  # a MindSpore subclass, a third-party or unresolved base (mindtorch's Module) may call it
+        if _project_may_call_train(node):
+            return  # some .train() / .train(mode) call in the project may run it
+        chained = ", without its super().train() (nn.Cell has no train: AttributeError)" \
+            if _calls_super_train(train) else ""
+        self.add_message("ms-torch-train-override", node=train, args=(node.name, chained))
 
     def _check_forward(self, node: nodes.ClassDef) -> None:
         forward = next(
@@ -1109,3 +1138,55 @@ def keyword_of(call: nodes.Call, value: nodes.NodeNG | None) -> nodes.Keyword | 
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(TrainingChecker(linter))
+
+
+# ---------------------------------------------------------------------------
+# ms-torch-train-override
+# ---------------------------------------------------------------------------
+# ``x.train()``, ``x.train(False)``, ``x.train(mode=not frozen)``: a call with at most
+# one argument (no comma outside brackets), as PyTorch's hook is called. Model.train
+# takes the epoch count and the dataset.
+_TRAIN_HOOK_CALL = re.compile(rb"\.\s*train\s*\((?:[^(),\[\]]|\([^()]*\)|\[[^\[\]]*\])*\)")
+_SUPER_BEFORE = re.compile(rb"super\s*\([^()]*\)\s*$")
+
+
+def _torch_train_signature(func: nodes.FunctionDef) -> bool:
+    """``def train(self, mode=True)``: self and one more parameter, named ``mode``
+    or given a True/False default (PyTorch's ``nn.Module.train``)."""
+    if not astutil.is_bound_method(func) or func.args.vararg or func.args.kwarg or func.args.kwonlyargs:
+        return False
+    params = astutil.positional_params(func)
+    if len(params) != 2:
+        return False
+    if params[1].name == "mode":
+        return True
+    defaults = func.args.defaults or []
+    return len(defaults) == 1 and isinstance(defaults[0], nodes.Const) and isinstance(defaults[0].value, bool)
+
+
+def _calls_super_train(func: nodes.FunctionDef) -> bool:
+    return any(isinstance(call.func, nodes.Attribute) and call.func.attrname == apis.TORCH_TRAIN_HOOK
+               and isinstance(call.func.expr, nodes.Call) and resolve.is_super_call(call.func.expr)
+               for call in func.nodes_of_class(nodes.Call))
+
+
+def _project_may_call_train(node: nodes.ClassDef) -> bool:
+    """Whether a file of the class's project (its own included) calls ``.train(...)``
+    with at most one argument on anything but ``super()``, read from the text of the
+    files that mention ``train``; True when the project cannot be read whole."""
+    path = node.root().file
+    if not path:
+        return True
+    own = sites.read_source(path)
+    if own is None:
+        return True
+    files = sites.files_mentioning(path, {apis.TORCH_TRAIN_HOOK})
+    if files is None:
+        return True
+    for source in [own, *(sites.read_source(other) for other in files)]:
+        if source is None:
+            return True
+        if any(_SUPER_BEFORE.search(source, max(0, match.start() - 80), match.start()) is None
+               for match in _TRAIN_HOOK_CALL.finditer(source)):
+            return True
+    return False

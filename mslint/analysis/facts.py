@@ -78,6 +78,7 @@ TABLE[key][0]``: a module-level table of literals read at the key).
 from __future__ import annotations
 
 import ast
+import collections
 import functools
 import json
 import re
@@ -523,7 +524,7 @@ def _built_not_called(statements: list[ast.stmt], scope: ast.AST, plain: bool = 
     ``.construct(...)`` in a nested function, which may be differentiated or
     jitted: compiled in GRAPH_MODE) and the object may be called."""
     built: dict[str, tuple[str, int]] = {}
-    own = {id(node) for node in _same_scope(scope)} if plain else set()
+    own: set[int] | None = None  # the scope's own nodes, walked only for a C(...).construct(...)
     chained: list[list] = []  # C(...).construct(...)
     for statement in statements:
         for node in _same_scope(statement):
@@ -533,21 +534,31 @@ def _built_not_called(statements: list[ast.stmt], scope: ast.AST, plain: bool = 
                 name = node.targets[0].id
                 if dotted and _builds_object(dotted):
                     built[name] = (dotted, node.lineno) if name not in built else ("", 0)  # bound twice: unknown
-            elif id(node) in own and _direct_construct(node) and isinstance(node.func.value, ast.Call):  # type: ignore[attr-defined]
+                continue
+            if not plain or not _direct_construct(node) or not isinstance(node.func.value, ast.Call):  # type: ignore[attr-defined]
+                continue
+            if own is None:
+                own = {id(inner) for inner in _same_scope(scope)}
+            if id(node) in own:
                 dotted = _dotted(node.func.value.func)  # type: ignore[attr-defined]
                 if dotted and _builds_object(dotted):
                     chained.append([dotted, node.lineno, [], True])
     built = {name: site for name, site in built.items() if site[0]}
     if not built and not chained:
         return []
+    if own is None:
+        own = {id(inner) for inner in _same_scope(scope)} if plain else set()
     parents: dict[int, ast.AST] = {}
     uses: dict[str, list[ast.Name]] = {}
     stores: dict[str, int] = {}
     constructions: dict[str, int] = {}  # callee -> its calls in the scope (another may be called)
     callees = {dotted for dotted, _ in built.values()} | {item[0] for item in chained}
-    for node in ast.walk(scope):
+    pending = collections.deque([scope])
+    while pending:  # ast.walk's order, each node's children listed once
+        node = pending.popleft()
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
+            pending.append(child)
         if isinstance(node, ast.Call) and _dotted(node.func) in callees:
             constructions[_dotted(node.func)] = constructions.get(_dotted(node.func), 0) + 1  # type: ignore[index]
         if isinstance(node, ast.Name) and node.id in built:

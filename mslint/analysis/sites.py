@@ -1257,6 +1257,15 @@ def _project_folder(root: str) -> str:
     return root
 
 
+def files_mentioning(path: str, names: set[str]) -> list[str] | None:
+    """The files of the project of ``path`` (:func:`project_folder`) whose text
+    calls, passes or derives from one of ``names`` (a regex over each file, no
+    parse); None when the folder holds more files than a project would."""
+    index = _index_for(path)
+    found = index.mentioning(names)
+    return found if index.complete else None
+
+
 def _index_for(path: str) -> _Index:
     root = project_folder(path)
     index = _INDEXES.get(root)

@@ -893,6 +893,8 @@ LAYER_PARAMETER_NAMES: dict[str, frozenset[str]] = {
 # ms-forward-not-construct: the method PyTorch calls and the one MindSpore calls.
 TORCH_FORWARD_METHOD = "forward"
 CELL_FORWARD_METHOD = "construct"
+# ms-torch-train-override: PyTorch's mode hook, which nn.Cell does not have.
+TORCH_TRAIN_HOOK = "train"
 # Non-Cell bases that cannot provide a construct (mixins of a Cell subclass).
 NON_CELL_MIXIN_BASES: frozenset[str] = frozenset({"object", "abc.ABC", "typing.Generic"})
 

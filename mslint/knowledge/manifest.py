@@ -203,6 +203,7 @@ RULES: tuple[RuleSpec, ...] = (
                      "(removes it from a backbone whose sub-cells collide)", "unsafe")),
     RuleSpec("ms-forward-not-construct", "E7604", _TRAINING, "training", confirm=(CALL,),
              fix=Fix("adds construct = forward to the class (callers of .forward() keep working)", "safe")),
+    RuleSpec("ms-torch-train-override", "W7605", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
     RuleSpec(
         "ms-torch-in-cell", "E7701", _TORCH, "torch_idioms",
         fix=Fix("x.size(d) becomes x.shape[d] and x.size() x.shape (the other PyTorch idioms have no exact rewrite)", "unsafe"),

@@ -661,3 +661,59 @@ report(**out)
 ''')
     assert result["O3"] == ["Float16", "Float16", "Float32"], result
     assert result["O2"] == ["Float32", "Float32", "Float32"], result
+
+
+# ---------------------------------------------------------------------------
+# ms-torch-train-override
+# ---------------------------------------------------------------------------
+def test_ms_torch_train_override_is_never_called_by_set_train_or_model_train(run_snippet):
+    """PyTorch's ``train(mode)`` hook on a Cell (where ports freeze BatchNorm): nn.Cell
+    has no train method, and set_train() on the Cell or on a wrapper and Model.train
+    never call it; the wrapper's set_train does not call a child's
+    overridden set_train either (flags are set on every Cell of the tree). Called by
+    name it runs, and its super().train() raises AttributeError."""
+    result = run_snippet('''
+import mindspore.dataset as ds
+from mindspore.train import Model
+calls = []
+class Frozen(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(2, 2)
+        self.bn = nn.BatchNorm1d(2)
+    def train(self, mode=True):
+        calls.append(("train", mode))
+        super().train(mode)
+    def set_train(self, mode=True):
+        calls.append(("set_train", mode))
+        return super().set_train(mode)
+    def construct(self, x):
+        return self.bn(self.fc(x))
+def step(what):
+    calls.clear()
+    net = Frozen()
+    loss = nn.MSELoss()
+    if what == "own_set_train":
+        net.set_train(True)
+        net.set_train(False)
+    elif what == "wrapper_set_train":
+        nn.WithLossCell(net, loss).set_train(True)
+    elif what == "model_train":
+        data = ds.NumpySlicesDataset({"x": np.ones((4, 2), np.float32), "y": np.ones((4, 2), np.float32)},
+                                     shuffle=False).batch(2)
+        model = Model(net, loss, nn.SGD(net.trainable_params(), 0.01))
+        model.train(1, data, dataset_sink_mode=False)
+    return [list(call) for call in calls]
+report(cell_has_train=hasattr(nn.Cell, "train"),
+       own_set_train=step("own_set_train"), wrapper_set_train=step("wrapper_set_train"),
+       model_train=step("model_train"),
+       by_name=attempt(lambda: Frozen().train(False)))
+''')
+    assert result["cell_has_train"] is False
+    # set_train on the Cell itself runs its own set_train, never its train
+    assert result["own_set_train"] == [["set_train", True], ["set_train", False]]
+    # through a wrapper or Model.train: neither method of the inner Cell runs
+    assert result["wrapper_set_train"] == []
+    assert result["model_train"] == []
+    # called by name it runs, and super().train() raises
+    assert result["by_name"][0] == "error" and "AttributeError" in result["by_name"][1]
