@@ -556,6 +556,8 @@ class TrainingChecker(BaseChecker):
         _, external = resolve.class_hierarchy(node)
         if not external <= apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES:
             return  # a MindSpore subclass, a third-party or unresolved base (mindtorch's Module) may call it
+        if _freezes_in_init(node):
+            return  # the port already freezes when the Cell is built: the hook is a leftover
         if _project_may_call_train(node):
             return  # some .train() / .train(mode) call in the project may run it
         chained = ", without its super().train() (nn.Cell has no train: AttributeError)" \
@@ -1162,6 +1164,33 @@ def _torch_train_signature(func: nodes.FunctionDef) -> bool:
         return True
     defaults = func.args.defaults or []
     return len(defaults) == 1 and isinstance(defaults[0], nodes.Const) and isinstance(defaults[0].value, bool)
+
+
+def _freezes(func: nodes.FunctionDef) -> bool:
+    """``x.requires_grad = False`` in the function's own body."""
+    return any(isinstance(target, nodes.AssignAttr) and target.attrname == "requires_grad"
+               and isinstance(assign.value, nodes.Const) and assign.value.value is False
+               for assign in func.nodes_of_class(nodes.Assign, skip_klass=(nodes.FunctionDef, nodes.Lambda))
+               for target in assign.targets)
+
+
+def _freezes_in_init(node: nodes.ClassDef) -> bool:
+    """The class's own ``__init__`` sets ``requires_grad = False`` on parameters,
+    itself or through a method of the class it calls (``self.freeze()``): the
+    freezing the train hook was meant for is done where it holds."""
+    init = next((m for m in node.locals.get("__init__", ()) if isinstance(m, nodes.FunctionDef)), None)
+    if init is None:
+        return False
+    if _freezes(init):
+        return True
+    for call in init.nodes_of_class(nodes.Call, skip_klass=(nodes.FunctionDef, nodes.Lambda)):
+        func = call.func
+        if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and func.expr.name == "self" \
+                and func.attrname != apis.TORCH_TRAIN_HOOK:
+            method = next((m for m in node.locals.get(func.attrname, ()) if isinstance(m, nodes.FunctionDef)), None)
+            if method is not None and _freezes(method):
+                return True
+    return False
 
 
 def _calls_super_train(func: nodes.FunctionDef) -> bool:
