@@ -955,6 +955,13 @@ class LayersChecker(BaseChecker):
             "Migration hint, disabled by default: native MindSpore code mostly pools globally or means stride 1.",
             {"default_enabled": False},
         ),
+        "W7509": (
+            "%s = %s after the layer is built changes nothing: MindSpore's BatchNorm hands %s to its operator "
+            "when it is built, so %s; %s",
+            "ms-batchnorm-set-after-build",
+            "momentum or eps assigned to a mindspore.nn BatchNorm layer after it is built (PyTorch's "
+            "m.momentum = 0.03 in a weight-init loop): the operator keeps the values it was built with.",
+        ),
         "W7504": (
             "%s %s; write %s",
             "ms-dropout-keep-prob",
@@ -996,6 +1003,29 @@ class LayersChecker(BaseChecker):
         # ``from mindspore.nn import Conv2d as C2d``: names that alias a layer
         self._aliases = _layer_aliases(node)
         self._parameter_layers: dict[tuple[nodes.FunctionDef, str], str | None] = {}
+
+    @only_required_for_messages("ms-batchnorm-set-after-build")
+    def visit_assignattr(self, node: nodes.AssignAttr) -> None:
+        attribute = node.attrname
+        assign = node.parent
+        if attribute not in apis.BATCHNORM_BUILT_ATTRIBUTES or not isinstance(assign, nodes.Assign) \
+                or node not in assign.targets or not _built_batchnorm(node.expr):
+            return
+        value = assign.value
+        number = literal(value)
+        if is_number(number) and abs(number - _BATCHNORM_DEFAULT_ATTRIBUTES[attribute]) < 1e-9:
+            return  # what a layer built with the defaults already holds (0.1: PyTorch's default, MindSpore's 0.9)
+        if attribute == "momentum":
+            harm = "the running statistics keep the momentum it was built with"
+            if is_number(number) and 0 <= number <= 1:
+                fix = f"build it with momentum={1 - number:g} (the layer keeps 1 - momentum in .momentum)"
+            else:
+                fix = "build it with momentum=1 - that value (the layer keeps 1 - momentum in .momentum)"
+        else:
+            harm = "it still normalizes with the eps it was built with"
+            fix = f"build it with eps={value.as_string()}" if is_number(number) else "build it with that eps instead"
+        self.add_message("ms-batchnorm-set-after-build", node=assign,
+                         args=(node.as_string(), value.as_string(), attribute, harm, fix))
 
     @only_required_for_messages(*_MESSAGES)
     def visit_call(self, node: nodes.Call) -> None:
@@ -2481,3 +2511,58 @@ def _per_side(padding: Sequence[object], dims: int) -> str | None:
     if dims == 1:
         return str(padding[0]) if len(set(padding)) == 1 else None
     return "(" + ", ".join(str(value) for value in padding for _ in range(2)) + ")"
+
+
+# ---------------------------------------------------------------------------
+# ms-batchnorm-set-after-build
+# ---------------------------------------------------------------------------
+# what a BatchNorm built with the defaults holds in each attribute (it keeps 1 - momentum)
+_BATCHNORM_DEFAULT_ATTRIBUTES = {
+    "momentum": 1 - apis.LAYER_APIS["mindspore.nn.BatchNorm2d"].defaults["momentum"],
+    "eps": apis.LAYER_APIS["mindspore.nn.BatchNorm2d"].defaults["eps"],
+}
+
+
+def _batchnorm_classes(node: nodes.NodeNG) -> bool:
+    """``node`` names mindspore.nn BatchNorm classes only (a class or a tuple of them)."""
+    items = node.elts if isinstance(node, nodes.Tuple) else [node]
+    return bool(items) and all(isinstance(item, (nodes.Name, nodes.Attribute))
+                               and resolve.qualified_name(item) in apis.BATCHNORM_OPERATOR_CLASSES for item in items)
+
+
+def _isinstance_of_batchnorm(test: nodes.NodeNG, name: str) -> bool:
+    """``isinstance(name, nn.BatchNorm2d)`` is the test, or one operand of its ``and``."""
+    operands = test.values if isinstance(test, nodes.BoolOp) and test.op == "and" else [test]
+    return any(isinstance(operand, nodes.Call) and isinstance(operand.func, nodes.Name) and operand.func.name == "isinstance"
+               and len(operand.args) == 2 and isinstance(operand.args[0], nodes.Name) and operand.args[0].name == name
+               and _batchnorm_classes(operand.args[1]) for operand in operands)
+
+
+def _builds_batchnorm(value: nodes.NodeNG) -> bool:
+    return isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute)) \
+        and resolve.qualified_name(value.func) in apis.BATCHNORM_OPERATOR_CLASSES
+
+
+def _built_batchnorm(receiver: nodes.NodeNG) -> bool:
+    """Whether ``receiver`` is a mindspore.nn BatchNorm layer already built: a name
+    tested by an enclosing ``if isinstance(m, nn.BatchNorm2d)`` (the assignment in
+    its body), a local bound only to BatchNorm constructions, or ``self.bn`` that
+    the class binds only to BatchNorm constructions."""
+    if isinstance(receiver, nodes.Name):
+        child, parent = receiver, receiver.parent
+        while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.ClassDef, nodes.Module, nodes.Lambda)):
+            if isinstance(parent, nodes.If) and child in parent.body and _isinstance_of_batchnorm(parent.test, receiver.name):
+                return True
+            child, parent = parent, parent.parent
+        bound = receiver.frame().locals.get(receiver.name, ())
+        return bool(bound) and all(isinstance(name, nodes.AssignName) and isinstance(name.parent, nodes.Assign)
+                                   and _builds_batchnorm(name.parent.value) for name in bound)
+    if isinstance(receiver, nodes.Attribute) and isinstance(receiver.expr, nodes.Name) and receiver.expr.name == "self":
+        frame = receiver.frame()
+        owner = frame.parent if isinstance(frame, nodes.FunctionDef) else None
+        if not isinstance(owner, nodes.ClassDef):
+            return False
+        bound = owner.instance_attrs.get(receiver.attrname, ())
+        return bool(bound) and all(isinstance(name.parent, nodes.Assign) and _builds_batchnorm(name.parent.value)
+                                   for name in bound)
+    return False

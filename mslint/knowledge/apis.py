@@ -619,6 +619,15 @@ for _dims in (1, 2, 3):
 for _name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"):
     LAYER_APIS[f"mindspore.nn.{_name}"] = _batchnorm(_name, mint=False)
     LAYER_APIS[f"mindspore.mint.nn.{_name}"] = _batchnorm(_name, mint=True)
+# ms-batchnorm-set-after-build: mindspore.nn's BatchNorm layers hand these to their
+# operator when they are built (measured: tests/oracle/test_layers.py), so setting the
+# attribute afterwards changes nothing; attribute -> what the layer stores in it.
+BATCHNORM_BUILT_ATTRIBUTES: dict[str, str] = {"momentum": "1 - momentum", "eps": "eps"}
+# The classes that build such an operator (and their private base, which ports test with isinstance).
+BATCHNORM_OPERATOR_CLASSES: frozenset[str] = frozenset(
+    {name for name, api in LAYER_APIS.items() if api.family == "batchnorm" and not api.follows_torch}
+    | {"mindspore.nn.layer.normalization._BatchNorm", "mindspore.nn.normalization._BatchNorm"}
+)
 # Blocks that build an nn.BatchNorm2d / BatchNorm1d when has_bn=True and hand it their
 # momentum, with its meaning (tests/oracle/test_layers.py): ms-batchnorm-momentum only.
 _TORCH_BATCHNORM_PARAMS = ("num_features", "eps", "momentum", "affine", "track_running_stats", "device", "dtype")

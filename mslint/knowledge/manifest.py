@@ -188,6 +188,8 @@ RULES: tuple[RuleSpec, ...] = (
              fix=Fix("passes the drop rate as p= (PyTorch's meaning) instead of keep_prob", "unsafe")),
     RuleSpec("ms-batchnorm-momentum", "W7505", _LAYERS, "layers", confirm=(LAYER,),
              fix=Fix("writes the literal momentum m as 1 - m (0.1 becomes 0.9)", "unsafe")),
+    RuleSpec("ms-batchnorm-set-after-build", "W7509", _LAYERS, "layers",
+             unconfirmed="the attribute is set on a built layer in a program's run, not when one layer is built"),
     RuleSpec("ms-torch-positional-args", "E7506", _LAYERS, "layers", confirm=(LAYER,),
              fix=Fix("names the PyTorch positional arguments with MindSpore's keywords (padding p becomes pad_mode=\"pad\", padding=p)", "safe")),
     RuleSpec(

@@ -1177,3 +1177,52 @@ report(found=found,
         if installed != table[qname] or status != "error" or not error.startswith("TypeError") or "positional argument" not in error:
             wrong[qname] = (installed, table[qname], status, error)
     assert not wrong
+
+
+def test_ms_batchnorm_set_after_build_changes_nothing(run_snippet):
+    """momentum and eps set on a built mindspore.nn BatchNorm (PyTorch's weight-init
+    loop, SAM's momentum = 0 while the second forward runs, precise-BN's momentum = 1)
+    change nothing, in PyNative and in GRAPH_MODE: the operator got them when the layer
+    was built. Built with the value, it takes effect. PyTorch's assignment does."""
+    result = run_snippet(
+        TORCH
+        + BATCHNORM
+        + '''
+def after(mode, name, value, cls=nn.BatchNorm2d):
+    ms.set_context(mode=mode)
+    cell = cls(2)
+    setattr(cell, name, value)
+    cell.set_train(True)
+    out = cell(Tensor(data))
+    return [round(float(v), 5) for v in cell.moving_mean.asnumpy()], round(float(out.asnumpy().ravel()[0]), 4)
+
+def built(mode, **kwargs):
+    ms.set_context(mode=mode)
+    cell = nn.BatchNorm2d(2, **kwargs)
+    cell.set_train(True)
+    out = cell(Tensor(data))
+    return [round(float(v), 5) for v in cell.moving_mean.asnumpy()], round(float(out.asnumpy().ravel()[0]), 4)
+
+torch_bn = torch.nn.BatchNorm2d(2)
+torch_bn.momentum = 0.0
+torch_bn.train()
+torch_bn(torch.tensor(data))
+out = {}
+for mode, label in ((ms.PYNATIVE_MODE, "pynative"), (ms.GRAPH_MODE, "graph")):
+    out[label] = dict(
+        default=built(mode), momentum_0=after(mode, "momentum", 0.0), momentum_1=after(mode, "momentum", 1.0),
+        sync=after(mode, "momentum", 0.0, nn.SyncBatchNorm), eps=after(mode, "eps", 0.5),
+        built_momentum_1=built(mode, momentum=1.0), built_eps=built(mode, eps=0.5),
+    )
+report(torch_momentum_0=[round(float(v), 5) for v in torch_bn.running_mean], **out)
+'''
+    )
+    assert result["torch_momentum_0"] == [0.0, 0.0]  # PyTorch: momentum 0 keeps the running mean
+    for mode in ("pynative", "graph"):
+        runs = result[mode]
+        default = runs["default"]
+        assert default[0] == [0.2, 0.3], mode  # 0.1 of the batch means 2 and 3
+        for name in ("momentum_0", "momentum_1", "sync", "eps"):
+            assert runs[name] == default, (mode, name)  # the assignment changed nothing
+        assert runs["built_momentum_1"][0] == [0.0, 0.0], mode  # built with it: the running mean stays
+        assert runs["built_eps"][1] != default[1], mode  # built with it: the output changes
