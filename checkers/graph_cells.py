@@ -72,8 +72,8 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
             runtime = _runtime_arguments(node, analysis)
             if runtime:
                 self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), "graph code", _NOT_CONSTANT.format(runtime)))
-            elif _never_called(node):
-                return  # built and dropped: nothing it would drop or train ever runs
+            elif _never_called(node) or _guarded_off_by_every_construction(node):
+                return  # built and dropped, or never built: nothing it would drop or train ever runs
             elif _is_dropout(qname):
                 self.add_message("ms-cell-in-construct", node=node, args=(spelled(func), "graph code", _NEVER_DROPS))
             # Softmax, ReLU, pooling, losses: no weights, nothing left untrained
@@ -106,7 +106,7 @@ class GraphCellsChecker(GraphModeNote, BaseChecker):
         found = astutil.enclosing_method(node)
         if found is None or found[0].name != apis.CELL_FORWARD_METHOD or not resolve.is_cell_class(found[1]) \
                 or node.frame() is not found[0] or _never_called(node) or _set_training_here(node) \
-                or _called_with_training_off(node):
+                or _called_with_training_off(node) or _guarded_off_by_every_construction(node):
             return
         self.add_message("ms-cell-in-construct", node=node, args=(spelled(node.func), "construct, which runs PyNative here,", _NEVER_DROPS))
 
@@ -118,6 +118,55 @@ _NEVER_DROPS = (
     "is a new Cell with training=False, which net.set_train() never reaches: it drops nothing, "
     "in training too"
 )
+
+
+def _guarded_off_by_every_construction(call: nodes.Call) -> bool:
+    """The layer is built under ``if self.drop_rate > 0:`` (``!= 0``, ``if
+    self.drop_rate:``) and every construction in sight gives the value 0
+    (mslint.analysis.values.received, through ``self.drop_rate =
+    float(drop_rate)`` to what each site passes): the layer never exists."""
+    child: nodes.NodeNG = call
+    for parent in call.node_ancestors():
+        if isinstance(parent, (nodes.FunctionDef, nodes.ClassDef, nodes.Module, nodes.Lambda)):
+            return False
+        if isinstance(parent, nodes.If) and child in parent.body:
+            operand = _compared_with_zero(parent.test)
+            if operand is not None and _zero_in_every_way(operand):
+                return True
+        child = parent
+    return False
+
+
+def _compared_with_zero(test: nodes.NodeNG) -> nodes.NodeNG | None:
+    """X of ``X > 0``, ``X != 0``, ``0 < X`` or a bare ``X`` (a name or attribute)."""
+    if isinstance(test, (nodes.Name, nodes.Attribute)):
+        return test
+    if isinstance(test, nodes.Compare) and len(test.ops) == 1:
+        op, right = test.ops[0]
+        if op in (">", "!=") and isinstance(right, nodes.Const) and right.value == 0 and not isinstance(right.value, bool):
+            return test.left if isinstance(test.left, (nodes.Name, nodes.Attribute)) else None
+        if op == "<" and isinstance(test.left, nodes.Const) and test.left.value == 0 and not isinstance(test.left.value, bool):
+            return right if isinstance(right, (nodes.Name, nodes.Attribute)) else None
+    return None
+
+
+def _zero_in_every_way(operand: nodes.NodeNG, depth: int = 0) -> bool:
+    flows = values.received(operand)
+    if not flows or depth > 2:
+        return False
+    for flow in flows:
+        if flow.value is not astutil.UNKNOWN:
+            if not astutil.is_number(flow.value) or flow.value != 0:
+                return False
+            continue
+        written = flow.written
+        if isinstance(written, nodes.Call) and isinstance(written.func, nodes.Name) and written.func.name in ("float", "int") \
+                and len(written.args) == 1 and not written.keywords:
+            written = written.args[0]  # self.drop_rate = float(drop_rate)
+        if not isinstance(written, (nodes.Name, nodes.Attribute)) or written is operand \
+                or not _zero_in_every_way(written, depth + 1):
+            return False
+    return True
 
 
 def _set_training_here(call: nodes.Call) -> bool:
