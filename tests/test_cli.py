@@ -520,3 +520,33 @@ def test_confirm_results_in_every_format(project: Path, capsys: pytest.CaptureFi
     write_config(project, '[tool.mslint.confirm]\n"bad:Net" = { factory = "make_net" }\n')
     run(capsys, "--confirm", "bad.py")
     assert calls[-1][1]["config"] == {"bad:Net": {"factory": "make_net"}}
+
+
+def test_projects_beside_the_one_linted_do_not_change_its_findings(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unmarked project (no .git, no pyproject) whose module imports relatively from a
+    folder that is no package sits beside another project that imports mindnlp (~/code/a
+    beside ~/code/b): the neighbour is never read as the library this module was copied
+    out of, so its Dropout finding stays (round 24: mindcv_rexnet beside a BART script)."""
+    project, other = tmp_path / "rexnet", tmp_path / "bart"
+    project.mkdir()
+    other.mkdir()
+    (project / "net.py").write_text(textwrap.dedent('''\
+        from mindspore import nn
+        from .layers import helper
+
+
+        class Head(nn.Cell):
+            def __init__(self, ratio=0.2):
+                super().__init__()
+                self.drop = nn.Dropout(ratio)
+
+            def construct(self, x):
+                return helper(self.drop(x))
+    '''), encoding="utf-8")
+    (other / "finetune.py").write_text("from mindnlp.transformers import AutoModel\n", encoding="utf-8")
+    monkeypatch.chdir(project)
+    code, out, _ = run(capsys, "--no-cache", "--format", "json", "--select", "ms-dropout-keep-prob", ".")
+    assert code == 1
+    assert [finding["symbol"] for finding in json.loads(out)["findings"]] == ["ms-dropout-keep-prob"]

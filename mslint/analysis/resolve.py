@@ -594,7 +594,8 @@ def _copied_library_injections(module: nodes.Module, text: bytes) -> dict[str, s
     logging`` climbing above the project, ``from ...modeling_utils import
     PreTrainedModel`` with no such file: a folder of mindnlp's models copied into a
     repository), beside copies that import the library by name (the ``.py`` files
-    of its folder and of the folders next to it, the first 200): it runs only inside
+    of its folder and, inside its project, of the folders next to it, the first
+    200): it runs only inside
     that library, whose import rebinds the framework names first."""
     if not module.file or b"from ." not in text or not any(
             level and _not_in_sight(module, modname) for level, modname in _imported_names(module, text)):
@@ -603,7 +604,11 @@ def _copied_library_injections(module: nodes.Module, text: bytes) -> dict[str, s
     folder = os.path.dirname(own)
     parent = os.path.dirname(folder)
     candidates = [os.path.join(folder, name) for name in _listing(folder) if name.endswith(".py")]
-    for entry in _listing(parent):
+    root = programs.project_root(own)
+    # the folders next to it only inside its project: above the project they are
+    # other projects (~/code/a beside ~/code/b), which never run this module
+    beside_folders = _listing(parent) if parent == root or parent.startswith(root.rstrip(os.sep) + os.sep) else []
+    for entry in beside_folders:
         beside = os.path.join(parent, entry)
         if beside.endswith(".py"):
             candidates.append(beside)
