@@ -2562,7 +2562,10 @@ def _built_batchnorm(receiver: nodes.NodeNG) -> bool:
         owner = frame.parent if isinstance(frame, nodes.FunctionDef) else None
         if not isinstance(owner, nodes.ClassDef):
             return False
-        bound = owner.instance_attrs.get(receiver.attrname, ())
+        # every ``self.<attr> = ...`` of the class (the command builds no instance_attrs)
+        bound = [target for target in astutil.module_nodes(owner.root(), nodes.AssignAttr)
+                 if target.attrname == receiver.attrname and astutil.is_self(target.expr)
+                 and astutil.enclosing_class(target) is owner]
         return bool(bound) and all(isinstance(name.parent, nodes.Assign) and _builds_batchnorm(name.parent.value)
                                    for name in bound)
     return False
