@@ -730,8 +730,23 @@ def _returned_by_foreign_function(receiver: nodes.NodeNG) -> bool:
     (``sample_points_from_meshes(mesh, 5000).detach()``, imported from a pytorch3d
     port) or through the one value a name holds: neither MindSpore's family nor the
     project's, so whether it is a MindSpore tensor is not proven."""
+    if isinstance(receiver, nodes.Attribute) and astutil.is_self(receiver.expr):
+        # ``self.finalizer.detach()``: every ``self.finalizer = ...`` of the class
+        # (``weakref.finalize(...)``, whose object has its own detach)
+        owner = astutil.enclosing_class(receiver)
+        assigned = [target.parent.value for target in astutil.module_nodes(receiver.root(), nodes.AssignAttr)
+                    if target.attrname == receiver.attrname and astutil.is_self(target.expr)
+                    and astutil.enclosing_class(target) is owner and isinstance(target.parent, nodes.Assign)] \
+            if owner is not None else []
+        made = [value for value in assigned if not (isinstance(value, nodes.Const) and value.value is None)]
+        return bool(made) and all(_foreign_call(value) for value in made)  # (None: a placeholder, nothing to call)
     root = astutil.read_root(receiver) if not isinstance(receiver, nodes.Call) else receiver
     value = values.reaching_value(root) if isinstance(root, nodes.Name) else root
+    return _foreign_call(value)
+
+
+def _foreign_call(value: nodes.NodeNG | None) -> bool:
+    """``value`` is a call of a function of an outside package (see _returned_by_foreign_function)."""
     if not (isinstance(value, nodes.Call) and isinstance(value.func, (nodes.Name, nodes.Attribute))):
         return False
     if resolve.project_function(value.func) is not None or resolve.user_class_of_call(value) is not None:
