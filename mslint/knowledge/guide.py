@@ -356,6 +356,10 @@ MISSING_NAMES: dict[str, str] = {
     # AttributeError, ``import mindspore.autograd`` ModuleNotFoundError): MindSpore
     # differentiates functions (mindspore.grad / value_and_grad), not tensors
     "mindspore.autograd": "mindspore.grad",
+    # torch.no_grad looked up in mindspore (absent in 2.10: AttributeError, only the
+    # private _no_grad; round 24's search-and-replace ports, ``with mindspore.no_grad():``):
+    # MindSpore records nothing outside the functions it is asked to differentiate
+    "mindspore.no_grad": "mindspore.ops.stop_gradient",
     # PyTorch's typed tensor classes looked up in mindspore (absent in 2.10:
     # tests/oracle/test_migration_api.py): a Tensor of that dtype (TORCH_TENSOR_TYPES)
     **{"mindspore." + name: "mindspore.Tensor" for name in (
@@ -390,6 +394,9 @@ MISSING_NAME_ADVICE: dict[str, str] = {
         "optimizer (a mindspore.nn one raises TypeError)") for name in TORCH_SCHEDULERS_IN_EXPERIMENTAL},
     "mindspore.nn.OneCycleLR": (
         "a list of per-step rates computed in Python, given as the optimizer's learning_rate (MindSpore has no OneCycleLR)"),
+    "mindspore.no_grad": (
+        "nothing in its place (MindSpore computes gradients only of the functions given to mindspore.grad or "
+        "value_and_grad): drop the with; ops.stop_gradient(x) for one value"),
     **{name: (
         "the network itself, with mindspore.set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, "
         "gradients_mean=True) after communication.init()"
