@@ -189,6 +189,14 @@ class TrainingLoopChecker(BaseChecker):
             "from the function's inputs or a trainable Parameter): the call returns a detached copy and "
             "changes nothing, so the gradient the author meant to stop still flows.",
         ),
+        "W8010": (
+            "%s discards its result: MindSpore's clipping returns the clipped tensors and leaves %s "
+            "unchanged, so nothing is clipped; assign the result and use it (%s = %s)",
+            "ms-clip-result-discarded",
+            "ops.clip_by_global_norm / clip_by_value / clip_by_norm called as a statement (PyTorch's "
+            "in-place clip_grad_norm_ habit): the call returns clipped copies and changes nothing, so "
+            "the gradients reach the optimizer unclipped.",
+        ),
         "E8006": (
             "%s is a MindSpore Cell, which has no %s() (a PyTorch Module method): the call raises "
             "AttributeError; %s",
@@ -238,12 +246,16 @@ class TrainingLoopChecker(BaseChecker):
         self._compat_modules = {}
         self._loop_calls = {}
 
-    @only_required_for_messages("ms-stop-gradient-discarded")
+    @only_required_for_messages("ms-stop-gradient-discarded", "ms-clip-result-discarded")
     def visit_expr(self, node: nodes.Expr) -> None:
         call = node.value
         if not (isinstance(call, nodes.Call) and isinstance(call.func, (nodes.Name, nodes.Attribute)) and call.args):
             return
-        if resolve.call_name(call) not in apis.NO_GRADIENT_CALLS:
+        name = resolve.call_name(call)
+        if name in apis.CLIPPING_CALLS:
+            self._check_discarded_clip(node, call)
+            return
+        if name not in apis.NO_GRADIENT_CALLS:
             return
         if astutil.after_block_end(node):
             return  # below an unconditional return (raise, continue, break): it never runs
@@ -262,6 +274,17 @@ class TrainingLoopChecker(BaseChecker):
         # an attribute is detached into a local (assigning self.x in graph code is itself lost)
         target = argument.attrname if isinstance(argument, nodes.Attribute) else value
         self.add_message("ms-stop-gradient-discarded", node=call, args=(spelled(call), value, target, spelled(call)))
+
+    def _check_discarded_clip(self, node: nodes.Expr, call: nodes.Call) -> None:
+        if not self.linter.is_message_enabled("ms-clip-result-discarded") or astutil.after_block_end(node):
+            return  # (below an unconditional return, raise, continue or break: it never runs)
+        clipped = call.args[0]
+        if isinstance(clipped, nodes.Starred):
+            return
+        written = clipped.as_string()
+        target = clipped.attrname if isinstance(clipped, nodes.Attribute) else \
+            written if isinstance(clipped, nodes.Name) else "clipped"
+        self.add_message("ms-clip-result-discarded", node=call, args=(spelled(call), written, target, call.as_string()))
 
     @only_required_for_messages(
         "ms-torch-keyword-args", "ms-grad-without-has-aux", "ms-loss-without-reduction", "ms-missing-set-train",

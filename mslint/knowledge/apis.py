@@ -1777,6 +1777,12 @@ NETWORK_WRAPPERS: frozenset[str] = frozenset(
      "mindspore.nn.TrainOneStepWithLossScaleCell", "mindspore.nn.ForwardValueAndGrad"}
 )
 
+# ms-clip-result-discarded: MindSpore's clipping functions return the clipped tensors
+# and leave their arguments alone (measured: tests/oracle/test_training_loop.py), where
+# PyTorch's clip_grad_norm_/clip_grad_value_ clip the .grad of the parameters in place.
+CLIPPING_CALLS: frozenset[str] = frozenset({
+    "mindspore.ops.clip_by_global_norm", "mindspore.ops.clip_by_value", "mindspore.ops.clip_by_norm",
+})
 # ms-stop-gradient-discarded: ops.stop_gradient returns a new tensor and leaves its
 # argument alone (measured: a discarded call changes no gradient).
 # ms-torch-module-method: PyTorch Module methods that a MindSpore 2.10 Cell lacks

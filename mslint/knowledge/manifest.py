@@ -237,6 +237,8 @@ RULES: tuple[RuleSpec, ...] = (
         "ms-stop-gradient-discarded", "W8005", _TRAINING_LOOP, "training_loop",
         unconfirmed=f"{_COMPILES}: the discarded result changes no gradient",
     ),
+    RuleSpec("ms-clip-result-discarded", "W8010", _TRAINING_LOOP, "training_loop",
+             unconfirmed=f"{_COMPILES}: the discarded result clips nothing"),
     RuleSpec("ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop", confirm=(ATTRIBUTE,),
              fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters() "
                      "(trainable_params() where an optimizer or a grad function's weights take it), "

@@ -1065,3 +1065,35 @@ report(ratio=float((g_plain / g_aux).mean()), ratio_spread=float(np.ptp(g_plain 
     assert abs(result["ratio"] - 2) < 1e-4 and result["ratio_spread"] < 1e-4, result
     assert result["adam_gap"] < 1e-3 * result["adam_moved"], result
     assert abs(result["sgd_ratio"] - 2) < 1e-3, result
+
+
+def test_ms_clip_result_discarded_clips_nothing(run_snippet):
+    """MindSpore's clipping functions return clipped copies and leave their arguments
+    as they were (PyTorch's clip_grad_norm_ clips the parameters' .grad in place): a
+    call whose result is dropped changes nothing, in PyNative and in GRAPH_MODE; the
+    returned tensors are the clipped ones."""
+    result = run_snippet('''
+grads = (Tensor(np.array([3.0, 4.0]), ms.float32), Tensor(np.array([0.0, 12.0]), ms.float32))
+
+def discarded(g):
+    ops.clip_by_global_norm(g, 1.0)
+    ops.clip_by_value(g[0], -1.0, 1.0)
+    ops.clip_by_norm(g[1], 1.0)
+    return g
+
+def assigned(g):
+    return ops.clip_by_global_norm(g, 1.0)
+
+out = {}
+for mode, label in ((ms.PYNATIVE_MODE, "pynative"), (ms.GRAPH_MODE, "graph")):
+    ms.set_context(mode=mode)
+    kept = ms.jit(discarded)(grads) if label == "graph" else discarded(grads)
+    clipped = ms.jit(assigned)(grads) if label == "graph" else assigned(grads)
+    out[label] = dict(discarded=[[round(float(v), 4) for v in t.asnumpy()] for t in kept],
+                      assigned=[[round(float(v), 4) for v in t.asnumpy()] for t in clipped])
+report(**out)
+''')
+    for mode in ("pynative", "graph"):
+        assert result[mode]["discarded"] == [[3.0, 4.0], [0.0, 12.0]], mode  # unchanged
+        # the global norm is 13: scaled by 1/13
+        assert result[mode]["assigned"] == [[0.2308, 0.3077], [0.0, 0.9231]], mode
