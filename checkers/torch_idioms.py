@@ -24,7 +24,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, scope, values
+from mslint.analysis import astutil, edits, resolve, scope, sites, values
 from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
@@ -399,6 +399,8 @@ class TorchIdiomsChecker(BaseChecker):
         return analysis.in_graph_or_differentiated(node) or self._in_cell(node, analysis)
 
     def _report(self, node: nodes.NodeNG, args: tuple[str, str], changes: list | None = None) -> None:
+        if _in_dead_forward(node):
+            return  # the forward of a Cell whose inherited construct never calls it: nothing runs it
         if values.never_runs(node) or values.never_runs_as_built(node, defaults=False):
             # under a guard every call in sight makes false (``if use_torch_head:`` in
             # __init__), or one on self attributes every construction makes false
@@ -675,6 +677,12 @@ class TorchIdiomsChecker(BaseChecker):
                 self._no_grad_message(decorator, decorator)
 
     visit_asyncfunctiondef = visit_functiondef
+
+
+def _in_dead_forward(node: nodes.NodeNG) -> bool:
+    frame = node.frame()
+    return isinstance(frame, nodes.FunctionDef) and frame.name == apis.TORCH_FORWARD_METHOD \
+        and sites.forward_never_runs(frame)
 
 
 def _stop_gradient_as_context(expr: nodes.NodeNG) -> bool:

@@ -590,7 +590,7 @@ class TrainingChecker(BaseChecker):
                 what = f"no construct() ({forward.name} is a misspelling of it)"
         elif misspelled:
             return  # a construct of its own or from a project base: the other method is the author's
-        elif owner is not node and _construct_ignores_forward(owner, user):
+        elif owner is not node and sites.construct_ignores_forward(owner, user):
             # the base's construct runs instead (measured: tests/oracle/test_training.py)
             what = f"inherits construct() from {owner.name}, which never calls forward"
             harm = f"calling the Cell runs {owner.name}.construct and {node.name}.forward never runs"
@@ -780,50 +780,6 @@ def _is_set_grad(call: nodes.Call) -> bool:
         return False
     flag = argument(call, 0, "requires_grad")
     return literal_bool(flag) is not False if flag is not None and flag is not UNKNOWN else True
-
-
-def _construct_ignores_forward(owner: nodes.ClassDef, user: list[nodes.ClassDef]) -> bool:
-    """Whether the construct ``owner`` defines is a method that never reaches
-    ``forward``: neither it nor any method of the classes in ``user`` reads
-    ``self.forward`` (a construct delegating to forward runs the subclass's), and
-    ``owner`` defines no ``__call__``. False when construct is not a plain method
-    (``construct = forward``, an assignment mslint does not follow)."""
-    if "__call__" in owner.locals:
-        return False
-    construct = owner.locals.get(apis.CELL_FORWARD_METHOD, [])
-    if len(construct) != 1 or not isinstance(construct[0], nodes.FunctionDef):
-        return False
-    for klass in user:
-        for method in klass.mymethods():
-            for attribute in method.nodes_of_class(nodes.Attribute):
-                if attribute.attrname == apis.TORCH_FORWARD_METHOD and astutil.is_self(attribute.expr):
-                    return False
-            for call in method.nodes_of_class(nodes.Call):
-                if isinstance(call.func, nodes.Name) and call.func.name == "getattr" and _may_name_forward(call):
-                    return False  # getattr(self, name): it may look forward up
-    return True
-
-
-# the names through which a getattr may reach the subclass's forward
-_FORWARD_NAMES = (apis.TORCH_FORWARD_METHOD, apis.CELL_FORWARD_METHOD)
-
-
-def _may_name_forward(call: nodes.Call) -> bool:
-    """Whether ``getattr(obj, name, ...)`` may look up forward (or construct): a
-    name mslint cannot read may be any; a string written there, or an f-string
-    whose written start and end no such name has (``f"indices_{s}"``, a buffer),
-    cannot."""
-    if len(call.args) < 2 or call.keywords:
-        return True
-    name = call.args[1]
-    if isinstance(name, nodes.Const):
-        return not isinstance(name.value, str) or name.value in _FORWARD_NAMES
-    if isinstance(name, nodes.JoinedStr) and name.values:
-        first, last = name.values[0], name.values[-1]
-        prefix = first.value if isinstance(first, nodes.Const) and isinstance(first.value, str) else ""
-        suffix = last.value if isinstance(last, nodes.Const) and isinstance(last.value, str) else ""
-        return any(target.startswith(prefix) and target.endswith(suffix) for target in _FORWARD_NAMES)
-    return True
 
 
 def _forward_as_method(cls: nodes.ClassDef, forward: nodes.FunctionDef) -> bool:
@@ -1149,7 +1105,6 @@ def register(linter: PyLinter) -> None:
 # one argument (no comma outside brackets), as PyTorch's hook is called. Model.train
 # takes the epoch count and the dataset.
 _TRAIN_HOOK_CALL = re.compile(rb"\.\s*train\s*\((?:[^(),\[\]]|\([^()]*\)|\[[^\[\]]*\])*\)")
-_SUPER_BEFORE = re.compile(rb"super\s*\([^()]*\)\s*$")
 
 
 def _torch_train_signature(func: nodes.FunctionDef) -> bool:
@@ -1204,18 +1159,4 @@ def _project_may_call_train(node: nodes.ClassDef) -> bool:
     with at most one argument on anything but ``super()``, read from the text of the
     files that mention ``train``; True when the project cannot be read whole."""
     path = node.root().file
-    if not path:
-        return True
-    own = sites.read_source(path)
-    if own is None:
-        return True
-    files = sites.files_mentioning(path, {apis.TORCH_TRAIN_HOOK})
-    if files is None:
-        return True
-    for source in [own, *(sites.read_source(other) for other in files)]:
-        if source is None:
-            return True
-        if any(_SUPER_BEFORE.search(source, max(0, match.start() - 80), match.start()) is None
-               for match in _TRAIN_HOOK_CALL.finditer(source)):
-            return True
-    return False
+    return not path or sites.calls_outside_super(path, apis.TORCH_TRAIN_HOOK, _TRAIN_HOOK_CALL)

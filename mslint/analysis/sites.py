@@ -1140,6 +1140,95 @@ def beside_script(call: nodes.Call) -> nodes.ClassDef | None:
 
 
 # ---------------------------------------------------------------------------
+# forward and construct
+# ---------------------------------------------------------------------------
+def construct_ignores_forward(owner: nodes.ClassDef, user: list[nodes.ClassDef]) -> bool:
+    """Whether the construct ``owner`` defines is a method that never reaches
+    ``forward``: neither it nor any method of the classes in ``user`` reads
+    ``self.forward`` (a construct delegating to forward runs the subclass's), and
+    ``owner`` defines no ``__call__``. False when construct is not a plain method
+    (``construct = forward``, an assignment mslint does not follow)."""
+    if "__call__" in owner.locals:
+        return False
+    construct = owner.locals.get(apis.CELL_FORWARD_METHOD, [])
+    if len(construct) != 1 or not isinstance(construct[0], nodes.FunctionDef):
+        return False
+    for klass in user:
+        for method in klass.mymethods():
+            for attribute in method.nodes_of_class(nodes.Attribute):
+                if attribute.attrname == apis.TORCH_FORWARD_METHOD and astutil.is_self(attribute.expr):
+                    return False
+            for call in method.nodes_of_class(nodes.Call):
+                if isinstance(call.func, nodes.Name) and call.func.name == "getattr" and _may_name_forward(call):
+                    return False  # getattr(self, name): it may look forward up
+    return True
+
+
+# the names through which a getattr may reach the subclass's forward
+_FORWARD_NAMES = (apis.TORCH_FORWARD_METHOD, apis.CELL_FORWARD_METHOD)
+
+
+def _may_name_forward(call: nodes.Call) -> bool:
+    """Whether ``getattr(obj, name, ...)`` may look up forward (or construct): a
+    name mslint cannot read may be any; a string written there, or an f-string
+    whose written start and end no such name has (``f"indices_{s}"``, a buffer),
+    cannot."""
+    if len(call.args) < 2 or call.keywords:
+        return True
+    name = call.args[1]
+    if isinstance(name, nodes.Const):
+        return not isinstance(name.value, str) or name.value in _FORWARD_NAMES
+    if isinstance(name, nodes.JoinedStr) and name.values:
+        first, last = name.values[0], name.values[-1]
+        prefix = first.value if isinstance(first, nodes.Const) and isinstance(first.value, str) else ""
+        suffix = last.value if isinstance(last, nodes.Const) and isinstance(last.value, str) else ""
+        return any(target.startswith(prefix) and target.endswith(suffix) for target in _FORWARD_NAMES)
+    return True
+
+
+def forward_never_runs(func: nodes.FunctionDef) -> bool:
+    """``func`` is the ``forward`` of a MindSpore Cell subclass that has no
+    ``construct`` of its own and inherits one from a project base that never reaches
+    ``forward`` (construct_ignores_forward), and no file of the project calls
+    ``.forward(...)`` on anything but ``super()``: MindSpore calls construct, so
+    nothing runs this method (ms-forward-not-construct's case, in a module it judges
+    or not)."""
+    cls = func.parent
+    if func.name != apis.TORCH_FORWARD_METHOD or not isinstance(cls, nodes.ClassDef) \
+            or apis.CELL_FORWARD_METHOD in cls.locals or "__call__" in cls.locals:
+        return False
+    user, external = resolve.class_hierarchy(cls)
+    if not external or not external <= apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES:
+        return False
+    owner = next((klass for klass in user if apis.CELL_FORWARD_METHOD in klass.locals or "__call__" in klass.locals), None)
+    if owner is None or owner is cls or not construct_ignores_forward(owner, user):
+        return False
+    path = cls.root().file
+    return bool(path) and not calls_outside_super(path, apis.TORCH_FORWARD_METHOD, _FORWARD_CALL)
+
+
+def calls_outside_super(path: str, name: str, pattern: re.Pattern) -> bool:
+    """Whether a file of the project of ``path`` (its own included, those whose text
+    mentions ``name``) has a match of ``pattern`` (a call ``.name(...)``) on anything
+    but ``super()``: ``net.forward(x)``, ``self.model.train(False)``; True when the
+    project cannot be read whole (a file unreadable, too many files)."""
+    files = files_mentioning(path, {name})
+    if files is None:
+        return True
+    for source in [read_source(path), *(read_source(other) for other in files)]:
+        if source is None:
+            return True
+        for match in pattern.finditer(source):
+            if _SUPER_BEFORE.search(source, max(0, match.start() - 80), match.start()) is None:
+                return True
+    return False
+
+
+_FORWARD_CALL = re.compile(rb"\.\s*forward\s*\(")
+_SUPER_BEFORE = re.compile(rb"super\s*\([^()]*\)\s*$")
+
+
+# ---------------------------------------------------------------------------
 # The project index
 # ---------------------------------------------------------------------------
 
