@@ -1159,4 +1159,4 @@ def _project_may_call_train(node: nodes.ClassDef) -> bool:
     with at most one argument on anything but ``super()``, read from the text of the
     files that mention ``train``; True when the project cannot be read whole."""
     path = node.root().file
-    return not path or sites.calls_outside_super(path, apis.TORCH_TRAIN_HOOK, _TRAIN_HOOK_CALL)
+    return not path or sites.calls_outside_super(path, _TRAIN_HOOK_CALL, {apis.TORCH_TRAIN_HOOK})

@@ -1204,15 +1204,18 @@ def forward_never_runs(func: nodes.FunctionDef) -> bool:
     if owner is None or owner is cls or not construct_ignores_forward(owner, user):
         return False
     path = cls.root().file
-    return bool(path) and not calls_outside_super(path, apis.TORCH_FORWARD_METHOD, _FORWARD_CALL)
+    # (only where the class is named, or its module: a ``.forward(x)`` elsewhere holds
+    # another class's object, as ``self.vquantizer.forward(x)`` in a large project)
+    return bool(path) and not calls_outside_super(path, _FORWARD_CALL, {cls.name})
 
 
-def calls_outside_super(path: str, name: str, pattern: re.Pattern) -> bool:
-    """Whether a file of the project of ``path`` (its own included, those whose text
-    mentions ``name``) has a match of ``pattern`` (a call ``.name(...)``) on anything
-    but ``super()``: ``net.forward(x)``, ``self.model.train(False)``; True when the
-    project cannot be read whole (a file unreadable, too many files)."""
-    files = files_mentioning(path, {name})
+def calls_outside_super(path: str, pattern: re.Pattern, mentioning: set[str]) -> bool:
+    """Whether the file at ``path`` or a file of its project whose text mentions one
+    of ``mentioning`` (calls it, derives from it, passes it) has a match of
+    ``pattern`` (a call ``.name(...)``) on anything but ``super()``:
+    ``net.forward(x)``, ``self.model.train(False)``; True when the project cannot
+    be read whole (a file unreadable, too many files)."""
+    files = files_mentioning(path, mentioning)
     if files is None:
         return True
     for source in [read_source(path), *(read_source(other) for other in files)]:
