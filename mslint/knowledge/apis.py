@@ -854,7 +854,8 @@ CELL_INIT_AUTO_PREFIX = (0, "auto_prefix")
 # The Cell base whose __init__ a wrapper reaches with super().__init__(); classes
 # that derive from anything else (TrainOneStepCell, WithLossCell, an optimizer...)
 # are left alone: MindSpore's wrappers already pass auto_prefix=False.
-CELL_ROOT_CLASSES: frozenset[str] = frozenset({"mindspore.nn.Cell"})
+# (mindspore.mint.nn.Cell is the same class: tests/oracle/test_training.py)
+CELL_ROOT_CLASSES: frozenset[str] = frozenset({"mindspore.nn.Cell", "mindspore.mint.nn.Cell"})
 # Optimizers: a wrapper that stores one renames the parameters it holds.
 OPTIMIZER_CLASSES: frozenset[str] = frozenset(
     {"mindspore.nn." + name for name in (

@@ -717,3 +717,17 @@ report(cell_has_train=hasattr(nn.Cell, "train"),
     assert result["model_train"] == []
     # called by name it runs, and super().train() raises
     assert result["by_name"][0] == "error" and "AttributeError" in result["by_name"][1]
+
+
+def test_table_cell_root_classes_are_mindspores_cell(run_snippet):
+    """Every name of apis.CELL_ROOT_CLASSES is mindspore.nn.Cell itself (mint.nn
+    re-exports it): a class deriving from any of them is a Cell."""
+    result = run_snippet(f'''
+import importlib
+same = {{}}
+for qname in {sorted(__import__("mslint.knowledge.apis", fromlist=["apis"]).CELL_ROOT_CLASSES)!r}:
+    module, _, name = qname.rpartition(".")
+    same[qname] = getattr(importlib.import_module(module), name) is nn.Cell
+report(**same)
+''')
+    assert result and all(result.values()), result
