@@ -188,8 +188,6 @@ RULES: tuple[RuleSpec, ...] = (
              fix=Fix("passes the drop rate as p= (PyTorch's meaning) instead of keep_prob", "unsafe")),
     RuleSpec("ms-batchnorm-momentum", "W7505", _LAYERS, "layers", confirm=(LAYER,),
              fix=Fix("writes the literal momentum m as 1 - m (0.1 becomes 0.9)", "unsafe")),
-    RuleSpec("ms-batchnorm-set-after-build", "W7509", _LAYERS, "layers",
-             unconfirmed="the attribute is set on a built layer in a program's run, not when one layer is built"),
     RuleSpec("ms-torch-positional-args", "E7506", _LAYERS, "layers", confirm=(LAYER,),
              fix=Fix("names the PyTorch positional arguments with MindSpore's keywords (padding p becomes pad_mode=\"pad\", padding=p)", "safe")),
     RuleSpec(
@@ -198,6 +196,8 @@ RULES: tuple[RuleSpec, ...] = (
     ),
     RuleSpec("ms-torch-argument-type", "E7508", _LAYERS, "layers", confirm=(LAYER,),
              fix=Fix("wraps PyTorch's int in a tuple: nn.LayerNorm(d_model) becomes nn.LayerNorm((d_model,))", "safe")),
+    RuleSpec("ms-batchnorm-set-after-build", "W7509", _LAYERS, "layers",
+             unconfirmed="the attribute is set on a built layer in a program's run, not when one layer is built"),
     RuleSpec("ms-amp-overrides-to-float", "W7601", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-bprop-without-set-grad", "W7602", _TRAINING, "training", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-auto-prefix", "W7603", _TRAINING, "training", unconfirmed=_TRAINING_SETUP,
@@ -237,8 +237,6 @@ RULES: tuple[RuleSpec, ...] = (
         "ms-stop-gradient-discarded", "W8005", _TRAINING_LOOP, "training_loop",
         unconfirmed=f"{_COMPILES}: the discarded result changes no gradient",
     ),
-    RuleSpec("ms-clip-result-discarded", "W8010", _TRAINING_LOOP, "training_loop",
-             unconfirmed=f"{_COMPILES}: the discarded result clips nothing"),
     RuleSpec("ms-torch-module-method", "E8006", _TRAINING_LOOP, "training_loop", confirm=(ATTRIBUTE,),
              fix=Fix("eval() -> set_train(False), train() -> set_train(), parameters() -> get_parameters() "
                      "(trainable_params() where an optimizer or a grad function's weights take it), "
@@ -253,6 +251,8 @@ RULES: tuple[RuleSpec, ...] = (
     ),
     RuleSpec("ms-optimizer-loss-scale-unmatched", "W8009", _TRAINING_LOOP, "training_loop",
              unconfirmed=_TRAINING_SETUP),
+    RuleSpec("ms-clip-result-discarded", "W8010", _TRAINING_LOOP, "training_loop",
+             unconfirmed=f"{_COMPILES}: the discarded result clips nothing"),
     # -- issue 25: training steps, checkpoints, data parallel, metrics, seeds (81xx) --
     RuleSpec("ms-aux-before-loss", "E8101", _TRAINING_STEPS, "training_steps", unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-data-parallel-gradient-sum", "W8102", _DATA_PARALLEL, "data_parallel", unconfirmed=_DISTRIBUTED),
