@@ -125,15 +125,10 @@ def _guarded_off_by_every_construction(call: nodes.Call) -> bool:
     self.drop_rate:``) and every construction in sight gives the value 0
     (mslint.analysis.values.received, through ``self.drop_rate =
     float(drop_rate)`` to what each site passes): the layer never exists."""
-    child: nodes.NodeNG = call
-    for parent in call.node_ancestors():
-        if isinstance(parent, (nodes.FunctionDef, nodes.ClassDef, nodes.Module, nodes.Lambda)):
-            return False
-        if isinstance(parent, nodes.If) and child in parent.body:
-            operand = _compared_with_zero(parent.test)
-            if operand is not None and _zero_in_every_way(operand):
-                return True
-        child = parent
+    for test in astutil.guarding_tests(call):
+        operand = _compared_with_zero(test)
+        if operand is not None and _zero_in_every_way(operand):
+            return True
     return False
 
 

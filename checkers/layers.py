@@ -2549,23 +2549,18 @@ def _built_batchnorm(receiver: nodes.NodeNG) -> bool:
     its body), a local bound only to BatchNorm constructions, or ``self.bn`` that
     the class binds only to BatchNorm constructions."""
     if isinstance(receiver, nodes.Name):
-        child, parent = receiver, receiver.parent
-        while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.ClassDef, nodes.Module, nodes.Lambda)):
-            if isinstance(parent, nodes.If) and child in parent.body and _isinstance_of_batchnorm(parent.test, receiver.name):
-                return True
-            child, parent = parent, parent.parent
+        if any(_isinstance_of_batchnorm(test, receiver.name) for test in astutil.guarding_tests(receiver)):
+            return True
         bound = receiver.frame().locals.get(receiver.name, ())
         return bool(bound) and all(isinstance(name, nodes.AssignName) and isinstance(name.parent, nodes.Assign)
                                    and _builds_batchnorm(name.parent.value) for name in bound)
-    if isinstance(receiver, nodes.Attribute) and isinstance(receiver.expr, nodes.Name) and receiver.expr.name == "self":
+    if isinstance(receiver, nodes.Attribute) and astutil.is_self(receiver.expr):
         frame = receiver.frame()
         owner = frame.parent if isinstance(frame, nodes.FunctionDef) else None
         if not isinstance(owner, nodes.ClassDef):
             return False
         # every ``self.<attr> = ...`` of the class (the command builds no instance_attrs)
-        bound = [target for target in astutil.module_nodes(owner.root(), nodes.AssignAttr)
-                 if target.attrname == receiver.attrname and astutil.is_self(target.expr)
-                 and astutil.enclosing_class(target) is owner]
+        bound = values.self_assignments_of(owner, receiver.attrname)
         return bool(bound) and all(isinstance(name.parent, nodes.Assign) and _builds_batchnorm(name.parent.value)
                                    for name in bound)
     return False

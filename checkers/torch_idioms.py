@@ -399,7 +399,7 @@ class TorchIdiomsChecker(BaseChecker):
         return analysis.in_graph_or_differentiated(node) or self._in_cell(node, analysis)
 
     def _report(self, node: nodes.NodeNG, args: tuple[str, str], changes: list | None = None) -> None:
-        if _in_dead_forward(node):
+        if sites.forward_never_runs(node.frame()):
             return  # the forward of a Cell whose inherited construct never calls it: nothing runs it
         if values.never_runs(node) or values.never_runs_as_built(node, defaults=False):
             # under a guard every call in sight makes false (``if use_torch_head:`` in
@@ -679,12 +679,6 @@ class TorchIdiomsChecker(BaseChecker):
     visit_asyncfunctiondef = visit_functiondef
 
 
-def _in_dead_forward(node: nodes.NodeNG) -> bool:
-    frame = node.frame()
-    return isinstance(frame, nodes.FunctionDef) and frame.name == apis.TORCH_FORWARD_METHOD \
-        and sites.forward_never_runs(frame)
-
-
 def _stop_gradient_as_context(expr: nodes.NodeNG) -> bool:
     """``ops.stop_gradient()`` with no argument, as a with item (measured: TypeError,
     the value is required; tests/oracle/test_torch_idioms.py)."""
@@ -742,10 +736,8 @@ def _returned_by_foreign_function(receiver: nodes.NodeNG) -> bool:
         # ``self.finalizer.detach()``: every ``self.finalizer = ...`` of the class
         # (``weakref.finalize(...)``, whose object has its own detach)
         owner = astutil.enclosing_class(receiver)
-        assigned = [target.parent.value for target in astutil.module_nodes(receiver.root(), nodes.AssignAttr)
-                    if target.attrname == receiver.attrname and astutil.is_self(target.expr)
-                    and astutil.enclosing_class(target) is owner and isinstance(target.parent, nodes.Assign)] \
-            if owner is not None else []
+        assigned = [target.parent.value for target in values.self_assignments_of(owner, receiver.attrname)
+                    if isinstance(target.parent, nodes.Assign)] if owner is not None else []
         made = [value for value in assigned if not (isinstance(value, nodes.Const) and value.value is None)]
         return bool(made) and all(_foreign_call(value) for value in made)  # (None: a placeholder, nothing to call)
     root = astutil.read_root(receiver) if not isinstance(receiver, nodes.Call) else receiver

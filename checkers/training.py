@@ -577,8 +577,7 @@ class TrainingChecker(BaseChecker):
         allowed = apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES
         if not external <= allowed:
             return  # a MindSpore/third-party/unresolved base may provide construct
-        owner = next((klass for klass in user
-                      if apis.CELL_FORWARD_METHOD in klass.locals or "__call__" in klass.locals), None)
+        owner = sites.construct_owner(user)
         if owner is None:
             if not misspelled and _forward_as_method(node, forward):
                 return  # forward is an ordinary method here: no call of an instance in sight
@@ -1139,10 +1138,9 @@ def _freezes_in_init(node: nodes.ClassDef) -> bool:
     if _freezes(init):
         return True
     for call in init.nodes_of_class(nodes.Call, skip_klass=(nodes.FunctionDef, nodes.Lambda)):
-        func = call.func
-        if isinstance(func, nodes.Attribute) and isinstance(func.expr, nodes.Name) and func.expr.name == "self" \
-                and func.attrname != apis.TORCH_TRAIN_HOOK:
-            method = next((m for m in node.locals.get(func.attrname, ()) if isinstance(m, nodes.FunctionDef)), None)
+        called = astutil.self_attribute(call.func)
+        if called is not None and called != apis.TORCH_TRAIN_HOOK:
+            method = next((m for m in node.locals.get(called, ()) if isinstance(m, nodes.FunctionDef)), None)
             if method is not None and _freezes(method):
                 return True
     return False

@@ -501,8 +501,7 @@ class TrainingLoopChecker(BaseChecker):
             return  # the project gives nn.Cell this method (mslint.analysis.programs overrides)
         if values.never_runs(node):
             return  # under a guard every call in sight makes false (``if not requires_grad:``)
-        frame = node.frame()
-        if isinstance(frame, nodes.FunctionDef) and frame.name == apis.TORCH_FORWARD_METHOD and sites.forward_never_runs(frame):
+        if sites.forward_never_runs(node.frame()):
             return  # the forward of a Cell whose inherited construct never calls it: nothing runs it
         if astutil.guarded_by_hasattr(node):
             return  # ``if hasattr(self.rnn, "flatten_parameters"):``: a Cell, which lacks it, never gets there

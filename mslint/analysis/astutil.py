@@ -295,6 +295,16 @@ def is_binary_arithmetic(node: nodes.NodeNG) -> bool:
 _BLOCK_ENDS = (nodes.Return, nodes.Raise, nodes.Continue, nodes.Break)
 
 
+def guarding_tests(node: nodes.NodeNG) -> Iterator[nodes.NodeNG]:
+    """The tests of the ``if`` statements whose body (not ``else``) holds ``node``,
+    innermost first, up to its function, class, lambda or module."""
+    child, parent = node, node.parent
+    while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.ClassDef, nodes.Module, nodes.Lambda)):
+        if isinstance(parent, nodes.If) and child in parent.body:
+            yield parent.test
+        child, parent = parent, parent.parent
+
+
 def after_block_end(node: nodes.NodeNG) -> bool:
     """Whether ``node`` never runs because a statement before it in the same block
     (or before a statement of its function that holds it) ends that block

@@ -1186,21 +1186,27 @@ def _may_name_forward(call: nodes.Call) -> bool:
     return True
 
 
-def forward_never_runs(func: nodes.FunctionDef) -> bool:
-    """``func`` is the ``forward`` of a MindSpore Cell subclass that has no
+def construct_owner(user: list[nodes.ClassDef]) -> nodes.ClassDef | None:
+    """The first of a class's project hierarchy (``user``, the class first) that
+    defines ``construct`` or ``__call__``: the one whose method a call of an instance runs."""
+    return next((klass for klass in user if apis.CELL_FORWARD_METHOD in klass.locals or "__call__" in klass.locals), None)
+
+
+def forward_never_runs(func: nodes.NodeNG) -> bool:
+    """``func`` (a frame) is the ``forward`` of a MindSpore Cell subclass that has no
     ``construct`` of its own and inherits one from a project base that never reaches
     ``forward`` (construct_ignores_forward), and no file of the project calls
     ``.forward(...)`` on anything but ``super()``: MindSpore calls construct, so
     nothing runs this method (ms-forward-not-construct's case, in a module it judges
     or not)."""
     cls = func.parent
-    if func.name != apis.TORCH_FORWARD_METHOD or not isinstance(cls, nodes.ClassDef) \
+    if not isinstance(func, nodes.FunctionDef) or func.name != apis.TORCH_FORWARD_METHOD or not isinstance(cls, nodes.ClassDef) \
             or apis.CELL_FORWARD_METHOD in cls.locals or "__call__" in cls.locals:
         return False
     user, external = resolve.class_hierarchy(cls)
     if not external or not external <= apis.CELL_ROOT_CLASSES | apis.NON_CELL_MIXIN_BASES:
         return False
-    owner = next((klass for klass in user if apis.CELL_FORWARD_METHOD in klass.locals or "__call__" in klass.locals), None)
+    owner = construct_owner(user)
     if owner is None or owner is cls or not construct_ignores_forward(owner, user):
         return False
     path = cls.root().file
@@ -1218,7 +1224,8 @@ def calls_outside_super(path: str, pattern: re.Pattern, mentioning: set[str]) ->
     files = files_mentioning(path, mentioning)
     if files is None:
         return True
-    for source in [read_source(path), *(read_source(other) for other in files)]:
+    for other in dict.fromkeys([real_path(path), *files]):  # (its own file is one of the files mentioning it)
+        source = read_source(other)
         if source is None:
             return True
         for match in pattern.finditer(source):

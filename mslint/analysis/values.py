@@ -2784,6 +2784,11 @@ def init_value(node: nodes.NodeNG) -> nodes.NodeNG | None:
 _SELF_ASSIGNMENTS: dict[nodes.Module, dict[str, list[nodes.AssignAttr]]] = {}
 
 
+def self_assignments_of(cls: nodes.ClassDef, attr: str) -> list[nodes.AssignAttr]:
+    """Every ``self.<attr> = ...`` target in the methods of ``cls`` itself."""
+    return [target for target in _self_assignments(cls.root()).get(attr, ()) if astutil.enclosing_class(target) is cls]
+
+
 def _self_assignments(module: nodes.Module) -> dict[str, list[nodes.AssignAttr]]:
     """attr -> every ``self.<attr> = ...`` target in the module's classes (one walk per module)."""
     known = _SELF_ASSIGNMENTS.get(module)
