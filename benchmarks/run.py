@@ -8,6 +8,9 @@ and times, side by side on the same files:
 - ``floor``: pylint loading a do-nothing checker (``floor_plugin.py``: one enabled
   message, an empty ``visit_module``), so pylint parses and walks every module and
   does nothing else. (``pylint --disable=all`` alone skips every file.)
+- ``floor_frozen``: the same with the collector policy the mslint plugin applies
+  while pylint checks (``survivors_frozen``): what mslint's own work costs is the
+  plugin's time over this one;
 - ``plugin``: ``pylint --load-plugins mslint`` with only mslint's rules enabled;
 - ``cold``: the ``mslint`` command, default settings, with an empty result cache
   (``MSLINT_CACHE_DIR`` points to a fresh temporary folder);
@@ -67,7 +70,7 @@ LIBRARIES = {
     "mindone": "0.5.0",
 }
 TORCHFIX_VERSION = "0.7.0"
-CONFIGS = ("floor", "plugin", "cold", "warm", "jobs1", "jobs2", "torchfix")
+CONFIGS = ("floor", "floor_frozen", "plugin", "cold", "warm", "jobs1", "jobs2", "torchfix")
 # Messages pylint itself emits when a file cannot be parsed or a checker crashes:
 # enabled in both pylint runs so that crashes show in the findings.
 PYLINT_ERRORS = ("syntax-error", "astroid-error", "fatal", "parse-error")
@@ -298,11 +301,14 @@ def pylint_findings(stdout: str) -> Counter:
     return counts
 
 
-def run_floor(files: list[Path]) -> Result:
+def run_floor(files: list[Path], frozen: bool = False) -> Result:
+    """The floor; ``frozen``: with the mslint plugin's collector policy (floor_plugin.py)."""
     enable = ",".join(("benchmark-floor", *PYLINT_ERRORS))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH", "")])))
+    if frozen:
+        env["BENCHMARK_FLOOR_FROZEN"] = "1"
     command = pylint_command(["--load-plugins=floor_plugin", "--disable=all", f"--enable={enable}"], files)
-    result, stdout = measure("floor", command, env=env)
+    result, stdout = measure("floor_frozen" if frozen else "floor", command, env=env)
     result.findings = pylint_findings(stdout)
     return result
 
@@ -404,6 +410,12 @@ def report(results: list[Result], lines: int, files: int) -> str:
             f" | {rate:,.0f}{_ratio(rate, floor and lines / floor.wall)} |"
         )
     out.append("")
+    frozen = next((r for r in results if r.config == "floor_frozen" and r.command), None)
+    plugin = next((r for r in results if r.config == "plugin" and r.command), None)
+    if frozen and plugin and frozen.wall and frozen.cpu:
+        # mslint's own work, apart from what its collector policy saves pylint itself
+        out.append(f"plugin / floor_frozen: {plugin.wall / frozen.wall:.2f}x wall, {plugin.cpu / frozen.cpu:.2f}x CPU")
+        out.append("")
     for r in results:
         detail = ", ".join(f"{symbol} {count}" for symbol, count in sorted(r.findings.items()))
         status = f"exit {r.returncode}" if r.command else "not run"
@@ -458,6 +470,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"running {config} ...", flush=True)
             if config == "floor":
                 result = run_floor(files)
+            elif config == "floor_frozen":
+                result = run_floor(files, frozen=True)
             elif config == "plugin":
                 result = run_plugin(files)
             elif config == "cold":

@@ -10,15 +10,19 @@ walker over some checkers, for mslint.checkers.follow),
 the tree is alive: the command's fixes and runtime confirmation's anchors) and
 :func:`honour_pragmas_on_headers` (a pragma at the end of a class or def line
 covers its block, for the plugin and the command alike) and
-:func:`fresh_import_errors` (astroid's cached import errors keep no stack). The astroid
+:func:`fresh_import_errors` (astroid's cached import errors keep no stack) and
+:func:`survivors_frozen` (the collector's policy while pylint checks). The astroid
 adjustments and the command's linter are mslint.run.compat's.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import importlib
 import inspect
-from collections.abc import Callable, Iterable
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from mslint.knowledge.version import VERSION
@@ -180,8 +184,8 @@ def models_before_trees(linter: PyLinter) -> None:
     """From now on, this linter's ``check`` first builds the program model of each
     path it is given (mslint.analysis.programs.build_models_first), while the
     process is small enough for the model to read the project's facts in forked
-    readers; pylint then parses every file before checking any. Wraps ``check``
-    on this instance only."""
+    readers; pylint then parses every file before checking any, under
+    :func:`survivors_frozen`. Wraps ``check`` on this instance only."""
     from mslint.analysis import programs  # noqa: PLC0415
 
     wrapped = ("pylint.lint", "PyLinter.check")
@@ -190,9 +194,45 @@ def models_before_trees(linter: PyLinter) -> None:
 
     def check_after_models(files_or_modules):  # noqa: ANN001, ANN202
         programs.build_models_first([files_or_modules] if isinstance(files_or_modules, str) else files_or_modules)
-        return check(files_or_modules)
+        with survivors_frozen():
+            return check(files_or_modules)
 
     linter.check = check_after_models
+
+
+# CPython's collector up to 3.13 is generational; 3.14's is incremental, where
+# repeated freezes were measured slow (mypy, python/mypy#21207): left alone there.
+FREEZES_SURVIVORS = sys.implementation.name == "cpython" and sys.version_info < (3, 14) and hasattr(gc, "freeze")
+
+
+def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
+    if phase == "stop" and info["generation"] == 2:
+        gc.freeze()
+
+
+@contextlib.contextmanager
+def survivors_frozen() -> Iterator[None]:
+    """While pylint checks: after each full collection, what survived it is moved
+    out of the collector's sight (``gc.freeze()``); at the end everything is handed
+    back (``gc.unfreeze()``, also what the host process had frozen itself).
+
+    pylint keeps every tree it builds until the run ends, so the objects alive
+    grow all run, and CPython collects everything again each time they have grown
+    by a quarter: on mindone's 1,729 files, 27 full collections took 73 s of the
+    plugin's 220 s (56 s of the do-nothing floor's 156 s). Objects that survived
+    a full collection are almost all trees still in use; frozen, they are not
+    walked again. Measured on mindone: the same 186 findings in 128 s, full
+    collections 4.5 s, peak memory 2% higher (garbage that forms among objects
+    already frozen waits for the end of the run). Nested uses are one."""
+    if not FREEZES_SURVIVORS or _freeze_survivors in gc.callbacks:
+        yield
+        return
+    gc.callbacks.append(_freeze_survivors)
+    try:
+        yield
+    finally:
+        gc.callbacks.remove(_freeze_survivors)
+        gc.unfreeze()
 
 
 def record_message_nodes(linter: PyLinter, on_message: Callable[[Message, Any], None]) -> None:

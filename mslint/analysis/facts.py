@@ -125,7 +125,8 @@ def _bodies_at(tree: ast.Module, lines: list[int]) -> list[str]:
 
 def read_facts(data: bytes, path: str = "") -> dict[str, Any]:
     """The facts of one file's source (see above)."""
-    return _read(data, path, with_imports=False)[0]
+    with forked.collector_paused():  # (read in the plugin's process, beside pylint's trees)
+        return _read(data, path, with_imports=False)[0]
 
 
 def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], list | None]:
@@ -138,15 +139,15 @@ def _read(data: bytes, path: str, with_imports: bool) -> tuple[dict[str, Any], l
     facts: dict[str, Any] = {
         "v": FACTS_VERSION,
         "entry": mode.is_entry(data),
-        "trains": mode.TRAINS.search(data) is not None,
-        "infers": mode.INFERS.search(data) is not None,
-        "loads_weights": mode.LOADS_WEIGHTS.search(data) is not None,
+        "trains": mode.TRAINS_FOUND.found(data),
+        "infers": mode.INFERS.found(data),
+        "loads_weights": mode.LOADS_WEIGHTS.found(data),
         "calls_construct": mode.CALLS_CONSTRUCT.search(data) is not None,
         "exports": b"export" in data and mode.EXPORTS.search(data) is not None,
         "sets_training": b"train" in data and (
             mode.SETS_TRAINING.search(data) is not None or builds_and_trains
         ),
-        "may_evaluate": mode.MAY_EVALUATE.search(data) is not None,
+        "may_evaluate": mode.MAY_EVALUATE.found(data),
     }
     try:
         with warnings.catch_warnings():

@@ -11,6 +11,8 @@ import re
 import warnings
 from typing import Any
 
+from mslint.analysis import forked
+
 # `from X import ...` / `import ...` at a line start or after `:` / `;`
 # (`try: import x`, `if y: from . import z`). Generous on purpose.
 _IMPORT_RE = re.compile(
@@ -38,7 +40,8 @@ def scan_imports(data: bytes, pattern: re.Pattern | None = None) -> list[list[An
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # SyntaxWarning: an invalid escape, `x is 1`
-                tree = ast.parse(data)
+                with forked.collector_paused():
+                    tree = ast.parse(data)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             pattern = _IMPORT_RE
         else:

@@ -31,7 +31,7 @@ import os
 import re
 from typing import NamedTuple
 
-from mslint.analysis import sites
+from mslint.analysis import forked, sites
 from mslint.analysis.astutil import UNKNOWN
 
 PORT_FROM = ("pytorch",)
@@ -176,7 +176,8 @@ def _parsed(path: str) -> ast.Module | None:
             _TREES.clear()
         data = sites.read_source(path)
         try:
-            tree = ast.parse(data) if data is not None else None
+            with forked.collector_paused():
+                tree = ast.parse(data) if data is not None else None
         except (SyntaxError, ValueError):
             tree = None
         _TREES[path] = tree

@@ -139,7 +139,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mslint.analysis import devices, mode
+from mslint.analysis import devices, forked, mode
 from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, PYNATIVE_PART, is_registering, read_facts, read_many
 from mslint.analysis.imports import ANY_IMPORT_RE, LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
@@ -2311,7 +2311,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if facts is not None:
             return bool(facts.get("trains"))
         data = self.data(path)
-        return data is None or mode.TRAINS.search(data) is not None
+        return data is None or mode.TRAINS_FOUND.found(data)
 
     def _self_contained(self, path: str) -> bool:
         """Whether the program that the file at ``path`` is keeps to its own text
@@ -3209,7 +3209,8 @@ if __name__ == "__main__":
 # probability)
 # ---------------------------------------------------------------------------
 
-_VISIBLE: dict[tuple[str, str], list] = {}
+# (kept by the command's main process across its workers: forked.carried)
+_VISIBLE: dict[tuple[str, str], list] = forked.carried("programs.visible", {})
 _CONFIG_LIMIT = 300  # configuration files read per project
 _NUMBER = r"-?(?:\d+\.?\d*|\.\d+)(?:[eE]-?\d+)?"
 
@@ -3257,7 +3258,13 @@ def _gives_a_number(name: str) -> re.Pattern:
     files mentioning ``dropout`` only use it (``self.dropout(x)``)."""
     key = re.escape(name.encode())
     number = rb"\s*[-(\s]*\.?[0-9]"
-    return re.compile(rb"\b" + key + rb"\s*(?::[^=\n]*)?=" + number + rb"|[\"']" + key + rb"[\"']\s*:" + number)
+    if not re.match(rb"\w", key):
+        return re.compile(rb"\b" + key + rb"\s*(?::[^=\n]*)?=" + number + rb"|[\"']" + key + rb"[\"']\s*:" + number)
+    # the same, written to start with the name: a pattern starting with a literal is
+    # searched for that literal first (25 to 50 times faster on large files than
+    # one starting with \b or an alternation)
+    return re.compile(key + rb"(?:(?<!\w" + key + rb")\s*(?::[^=\n]*)?=" + number
+                      + rb"|(?<=[\"']" + key + rb")[\"']\s*:" + number + rb")")
 
 
 def _match_lines(data: bytes, pattern: re.Pattern) -> set[int]:
@@ -3280,7 +3287,8 @@ def _parsed(data: bytes) -> Any:
     import ast  # noqa: PLC0415 - only where a name heuristic asks
 
     try:
-        return ast.parse(data)
+        with forked.collector_paused():  # (the plugin's process holds every tree pylint built)
+            return ast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -3307,7 +3315,7 @@ def _walk_spanning(tree: Any, lines: set[int]) -> Iterator[Any]:
 
 
 # (path, name) -> the numbers its Python source gives that name, see _values_in_source
-_GIVEN: dict[tuple[str, str], tuple[float, ...]] = {}
+_GIVEN: dict[tuple[str, str], tuple[float, ...]] = forked.carried("programs.given", {})
 
 
 def _numbers_given(data: bytes, name: str, lines: set[int]) -> tuple[float, ...]:
@@ -3445,13 +3453,23 @@ def called_out_of_sight(path: str | None, name: str) -> bool:
     return bool(verdict) and name in (verdict.get("unseen_callers") or ())
 
 
+@functools.lru_cache(maxsize=64)
+def _copy_pattern(name: str) -> re.Pattern:
+    """A line ``name = other`` or ``x.name = x.other`` (a comment after it allowed),
+    starting with the name where it is a word: searched for as a literal (see
+    _gives_a_number)."""
+    key = re.escape(name.encode())
+    start = key + rb"(?<!\w" + key + rb")" if re.match(rb"\w", key) else rb"\b" + key
+    return re.compile(start + rb"\s*=\s*[A-Za-z_][\w.]*\s*(?:#.*)?$", re.MULTILINE)
+
+
 def _copied_into(sources: list[str], name: str) -> list[str]:
     """The names ``sources`` copy into ``name`` as they are: ``name = other``,
     ``cfg.name = cfg.other`` (the last part of the name copied), in the order
     met."""
     import ast  # noqa: PLC0415 - only where a name heuristic asks
 
-    pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*=\s*[A-Za-z_][\w.]*\s*(?:#.*)?$", re.MULTILINE)
+    pattern = _copy_pattern(name)
     found: list[str] = []
     for source in sources:
         data = read_source(source)

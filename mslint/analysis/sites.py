@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 
 import astroid
 from astroid import nodes
 
 from mslint.knowledge import apis, guide
-from mslint.analysis import astutil, resolve
+from mslint.analysis import astutil, forked, resolve
 from mslint.analysis.project import module_name, package_root, read_source, real_path
 
 # A project folder with more Python files than this is searched in the module itself only.
@@ -1261,38 +1262,63 @@ class _Index:
     def mentioning(self, names: set[str]) -> list[str]:
         """The files that mention one of ``names``, in the order they were read."""
         if self._names is None:
-            self._names = self._read()
-            self._files = list(self._names)
-            by_name = self._by_name
-            for position, called in enumerate(self._names.values()):
-                for name in called:
-                    found = by_name.get(name)
-                    if found is None:
-                        by_name[name] = [position]
-                    else:
-                        found.append(position)
+            self.read()
         positions: set[int] = set()
         for name in names:
             positions.update(self._by_name.get(name, ()))
         return [self._files[position] for position in sorted(positions)]
 
-    def _read(self) -> dict[str, frozenset[str]]:
+    def read(self, jobs: int = 1) -> None:
+        """Read every file of the folder now (``jobs`` forked readers where there are many)."""
         files = _project_files(self.root)
         self.complete = files is not None
-        found: dict[str, frozenset[str]] = {}
-        for path in files or ():
-            data = read_source(path)
-            if data is None:
-                continue
-            words = set(_CALLED.findall(data))
-            words.update(_PASSED.findall(data))
-            words.update(_PARTIAL_OF.findall(data))
-            words.update(_ALIASED.findall(data))
-            words.update(_ALIASED_ELSE.findall(data))
-            for bases in _CLASS_BASES.findall(data):
-                words.update(_WORD.findall(bases))
-            found[real_path(path)] = frozenset(word.decode("ascii", "replace") for word in words)
-        return found
+        files = files or []
+        self._names = {}
+        for path, words in zip(files, forked.read_all(_mentioned_words, files, jobs)):
+            if words is not None:
+                self._names[real_path(path)] = words
+        self._files = list(self._names)
+        by_name = self._by_name
+        for position, called in enumerate(self._names.values()):
+            for name in called:
+                found = by_name.get(name)
+                if found is None:
+                    by_name[name] = [position]
+                else:
+                    found.append(position)
+
+
+def _mentioned_words(path: str) -> frozenset[str] | None:
+    """The names the file at ``path`` calls, passes, aliases, binds with
+    ``partial`` or derives from (the words of _Index); None when it cannot be read."""
+    data = read_source(path)
+    if data is None:
+        return None
+    words = set(_CALLED.findall(data))
+    words.update(_PASSED.findall(data))
+    if b"partial" in data:
+        words.update(_PARTIAL_OF.findall(data))
+    words.update(_ALIASED.findall(data))
+    if b"else" in data:
+        words.update(_ALIASED_ELSE.findall(data))
+    if b"class" in data:
+        for bases in _CLASS_BASES.findall(data):
+            words.update(_WORD.findall(bases))
+    return frozenset(word.decode("ascii", "replace") for word in words)
+
+
+def read_indexes(paths: Iterable[str], jobs: int) -> None:
+    """Read the project indexes of the folders of ``paths`` now, with ``jobs``
+    forked readers: a process about to fork workers that each would read them
+    again (the command's workers end when their share of memory is spent, and
+    each fresh one is a fork of the process that shares the files out: on
+    mindone, eight workers read its 1,729 files, 3 s each)."""
+    for root in sorted({project_folder(path) for path in paths}):
+        index = _INDEXES.get(root)
+        if index is None:  # (no limit here: the folders of the files a run checks)
+            index = _INDEXES[root] = _Index(root)
+        if index._names is None:  # noqa: SLF001 - its own module
+            index.read(jobs)
 
 
 _INDEXES: dict[str, _Index] = {}
@@ -1369,7 +1395,7 @@ def _index_for(path: str) -> _Index:
     root = project_folder(path)
     index = _INDEXES.get(root)
     if index is None:
-        if len(_INDEXES) > 16:
+        if len(_INDEXES) > 64:
             _INDEXES.clear()
         index = _INDEXES[root] = _Index(root)
     return index

@@ -43,6 +43,7 @@ import tokenize
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from mslint.analysis import forked
 from mslint.checkers.pylint_hooks import check_signatures
 
 if TYPE_CHECKING:
@@ -231,6 +232,32 @@ class _Bindings(ast.NodeVisitor):
         self._bind(getattr(node, "rest", None))
 
 
+# (roots, path) -> the public names of the module at path, read by a LazyStarImports
+# with these roots; kept by the command's main process across its workers
+# (forked.carried): they depend only on the files of a run
+_STAR_NAMES: dict[tuple[tuple[str, ...], str], list[str]] = forked.carried("compat.star_names", {})
+
+
+class _StarNames:
+    """The part of _STAR_NAMES of one set of roots, as a dict of paths."""
+
+    def __init__(self, roots: tuple[str, ...]) -> None:
+        self.roots = roots
+
+    def __contains__(self, path: str) -> bool:
+        return (self.roots, path) in _STAR_NAMES
+
+    def __getitem__(self, path: str) -> list[str]:
+        return _STAR_NAMES[(self.roots, path)]
+
+    def __setitem__(self, path: str, names: list[str]) -> None:
+        _STAR_NAMES[(self.roots, path)] = names
+
+    def clear(self) -> None:
+        for key in [key for key in _STAR_NAMES if key[0] == self.roots]:
+            del _STAR_NAMES[key]
+
+
 class LazyStarImports(_Patches):
     """While active, astroid learns the names a ``from X import *`` brings from
     X's source with Python's parser instead of building X (see the module
@@ -240,7 +267,8 @@ class LazyStarImports(_Patches):
     def __init__(self, roots: Iterable[str]) -> None:
         super().__init__()
         self.roots = tuple(os.path.join(os.path.realpath(root), "") for root in roots)
-        self._done: dict[str, list[str]] = {}
+        # path -> its public names: a view of _STAR_NAMES for these roots
+        self._done = _StarNames(self.roots)
         self._in_progress: dict[str, list[str]] = {}
 
     def __enter__(self) -> LazyStarImports:
@@ -321,7 +349,8 @@ class LazyStarImports(_Patches):
         try:
             with tokenize.open(path) as handle:
                 source = handle.read()
-            tree = ast.parse(source, path)
+            with forked.collector_paused():
+                tree = ast.parse(source, path)
         except (OSError, SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError):
             return []  # astroid fails to build it too: no names
         if name.endswith(".__init__"):
@@ -721,6 +750,8 @@ def _clear_checker_caches(same_files: bool = False) -> None:
     graph_compile.forget()  # which classes replace construct (per node)
     values.forget_flow()  # what flows through each function's calls (per node)
     sites.forget(indexes=not same_files)
+    if not same_files:
+        _STAR_NAMES.clear()
     clear_lru_caches()
     # a functools.cache on a method: it holds every linter's message store (460
     # message definitions) for the life of the process, two per in-process run

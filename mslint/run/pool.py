@@ -1,7 +1,11 @@
 """How the ``mslint`` command shares files out: in-process for a few files,
 else a pool of forked worker processes, each with one :class:`Engine`, taking
 batches of neighbouring files; and the memory budget they share (each process
-drops astroid's trees when its share is used, see Engine.after_file). The
+drops astroid's trees when its share is used, see Engine.after_file). A worker
+whose share is spent ends and a fresh fork of the main process goes on: what
+the files alone decide is worked out in the main process before the first fork
+(the project indexes, sites.read_indexes) or carried back from the worker that
+ends (mslint.analysis.forked.carried), so that no worker works it out again. The
 findings do not depend on the number of processes or the order of files.
 """
 
@@ -16,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mslint.run import compat
-from mslint.analysis import programs
+from mslint.analysis import forked, programs, sites
 from mslint.analysis.forked import resident_bytes
 from mslint.analysis.project import available_cpus
 from mslint.run.engine import Engine, Settings, source_size
@@ -67,6 +71,7 @@ def _worker_start(settings: Settings, parent: int | None = None) -> None:
         die_with_parent(parent)
     stars = settings.adjusted_astroid().__enter__()  # for the worker's lifetime
     _WORKER = Engine(settings, stars)
+    forked.mark_start()  # what it adds to the carried tables goes back when it ends
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -177,6 +182,10 @@ def lint(
             programs.release()  # the run's mode decisions are not the next run's
         return results
     settings.memory_limit = max(MIN_WORKER_MEMORY, (MEMORY_BUDGET - MAIN_PROCESS_MEMORY) // workers)
+    if sys.platform.startswith("linux"):
+        # every worker is a fork of this process: the project indexes read here
+        # once, not by each worker (the rules ask them of most projects)
+        sites.read_indexes([path for path, _, _ in tasks], workers)
     _release_freed_memory()  # each forked worker would hold a copy of it
     left = _lint_in_workers(batches(tasks, workers), settings, workers, results, progress)
     if left:  # a worker died (killed: out of memory?): its batch is finished here
@@ -233,7 +242,7 @@ def _lint_in_workers(
             for connection in wait(list(running)):
                 worker = running.pop(connection)
                 try:
-                    checked, rest = connection.recv()
+                    checked, rest, learned = connection.recv()
                 except (EOFError, OSError):  # it died in its batch
                     died.extend(task for task in worker.batch if task[0] not in results)
                     worker.end(kill=True)
@@ -243,6 +252,7 @@ def _lint_in_workers(
                 progress(len(checked))
                 if rest is not None:  # spent: it ends, a fresh worker goes on with the rest
                     worker.end()
+                    forked.take(learned)  # the next fork inherits what it worked out
                     if rest:
                         queue.appendleft(rest)
                     if not queue:
@@ -292,7 +302,8 @@ def _worker_main(connection, settings: Settings, parent: int) -> None:  # noqa: 
                 if _WORKER.spent:
                     rest = batch[index + 1 :]
                     break
-            connection.send((checked, rest))
+            # an ending worker sends what it worked out from the files (forked.carried)
+            connection.send((checked, rest, forked.added_since_start() if rest is not None else None))
             if rest is not None:
                 return
     except (EOFError, OSError, KeyboardInterrupt):  # the command is gone or going
