@@ -1273,19 +1273,25 @@ class _Index:
         files = _project_files(self.root)
         self.complete = files is not None
         files = files or []
-        self._names = {}
-        for path, words in zip(files, forked.read_all(_mentioned_words, files, jobs)):
-            if words is not None:
-                self._names[real_path(path)] = words
-        self._files = list(self._names)
+        self._files = []
+        seen: set[str] = set()
         by_name = self._by_name
-        for position, called in enumerate(self._names.values()):
-            for name in called:
+        for path, words in zip(files, forked.read_all(_mentioned_words, files, jobs)):
+            real = real_path(path)
+            if words is None or real in seen:
+                continue
+            seen.add(real)
+            position = len(self._files)
+            self._files.append(real)
+            for name in words:
                 found = by_name.get(name)
                 if found is None:
                     by_name[name] = [position]
                 else:
                     found.append(position)
+        # read: only the files of each name are kept (a process about to fork workers
+        # holds it, and each worker's resident size counts it again)
+        self._names = {}
 
 
 def _mentioned_words(path: str) -> frozenset[str] | None:
