@@ -1060,7 +1060,10 @@ report(
     assert result["replaced"] is True and result["renamed"] is False, result
     assert result["renamed_reads_draw"] is True, result
     low, high, std = result["uniform"]
-    assert -0.1 <= low < -0.09 and 0.09 < high <= 0.1 and std == pytest.approx(0.1 / 3 ** 0.5, rel=0.05), result
+    import struct  # noqa: PLC0415
+
+    bound = struct.unpack("f", struct.pack("f", 0.1))[0]  # the float32 nearest 0.1 is a little above it: a draw may reach it
+    assert -bound <= low < -0.09 and 0.09 < high <= bound and std == pytest.approx(0.1 / 3 ** 0.5, rel=0.05), result
     assert abs(result["normal"][0]) < 1e-3 and result["normal"][1] == pytest.approx(0.02, rel=0.05), result
 
 
