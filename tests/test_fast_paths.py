@@ -51,14 +51,12 @@ def test_copy_pattern_starting_with_the_name_finds_the_same_lines(text: str, nam
     assert programs._match_lines(data, programs._copy_pattern(name)) == programs._match_lines(data, reference)
 
 
-def test_copied_names_in_a_file() -> None:
+def test_copied_names_in_a_file(tmp_path: Path) -> None:
     """The literal-first pattern still finds ``name = other`` and ``cfg.name = cfg.other``,
     and not ``other_name = x`` (a longer name ending in the name)."""
-    import tempfile  # noqa: PLC0415
-
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as stream:
-        stream.write("dropout = cfg.drop_rate\nhidden_dropout = rate\nself.dropout = cfg.keep  # kept\n")
-    assert programs._copied_into([stream.name], "dropout") == ["drop_rate", "keep"]
+    source = tmp_path / "module.py"
+    source.write_text("dropout = cfg.drop_rate\nhidden_dropout = rate\nself.dropout = cfg.keep  # kept\n")
+    assert programs._copied_into([str(source)], "dropout") == ["drop_rate", "keep"]
 
 
 _ALTERNATION_TEXTS = st.lists(st.sampled_from([
@@ -106,7 +104,7 @@ def test_indexes_read_before_forking_are_the_indexes_read_lazily(tmp_path: Path,
     sites.read_indexes(paths, jobs=2)
     assert len(sites._INDEXES) == 1
     index = next(iter(sites._INDEXES.values()))
-    assert index._names is not None  # read now, not when first asked
+    assert index.is_read  # read now, not when first asked
     assert [sites.files_mentioning(paths[0], set(each)) for each in names] == lazy
     assert lazy[5] and lazy[6] and lazy[7] and lazy[8] and lazy[9] == []  # bases, aliases, partial, passed classes
     sites.forget()

@@ -275,7 +275,7 @@ MAY_EVALUATE_AS_WRITTEN = (
 )
 
 
-def _word(name: bytes) -> bytes:
+def word_start(name: bytes) -> bytes:
     """``\bname`` for a name starting with a word character, as a pattern that
     starts with the name's first letter."""
     return name + rb"(?<!\w" + name + rb")"
@@ -293,7 +293,7 @@ _TRAIN_NAMES = [
 
 class Alternatives:
     """Whether a text holds one of several patterns: ``a|b|c`` searched as its
-    parts one by one. Each part starts with a literal (see _word), which the
+    parts one by one. Each part starts with a literal (see word_start), which the
     regex engine finds with a fast scan; the alternation as one pattern starts
     with none and is tried at every position (a tenth of reading a large
     project's facts went to four such searches)."""
@@ -313,26 +313,26 @@ class Alternatives:
 
 _TRAINS = [
     *(name + rb"\w*\s*\((?!\s*(?:mode\s*=\s*)?False\b)" for name in _TRAIN_NAMES),
-    _word(b"TrainOneStep") + rb"\w*", _word(b"Trainer") + rb"\b", _word(b"grad_fn") + rb"\b", rb"\.fit\s*\(",
-    _word(b"Adam") + rb"\w*\s*\(",
-    *(_word(name) + rb"\s*\(" for name in (b"Momentum", b"SGD", b"Lamb", b"LARS", b"RMSProp", b"Optimizer")),
+    word_start(b"TrainOneStep") + rb"\w*", word_start(b"Trainer") + rb"\b", word_start(b"grad_fn") + rb"\b", rb"\.fit\s*\(",
+    word_start(b"Adam") + rb"\w*\s*\(",
+    *(word_start(name) + rb"\s*\(" for name in (b"Momentum", b"SGD", b"Lamb", b"LARS", b"RMSProp", b"Optimizer")),
 ]
 TRAINS = re.compile(b"|".join(_TRAINS))  # where each match is wanted (training_lines)
 TRAINS_FOUND = Alternatives(_TRAINS)
 _INFERS = [
-    *(_word(name) + rb"\s*\(" for name in (b"export", b"predict", b"eval", b"infer")),
-    _word(b"set_train") + rb"\s*\(\s*(?:mode\s*=\s*)?False\b",
+    *(word_start(name) + rb"\s*\(" for name in (b"export", b"predict", b"eval", b"infer")),
+    word_start(b"set_train") + rb"\s*\(\s*(?:mode\s*=\s*)?False\b",
 ]
 INFERS = Alternatives(_INFERS)
 LOADS_WEIGHTS = Alternatives([
-    _word(name) + rb"\s*\("
+    word_start(name) + rb"\s*\("
     for name in (b"load_checkpoint", b"load_param_into_net", b"load_state_dict", b"from_pretrained", b"load_pretrained")
 ])
-SETS_TRAINING = re.compile(_word(b"set_train") + rb"\s*\(\s*(?:(?:mode\s*=\s*)?True\s*)?\)")
-BUILDS_MODEL = re.compile(_word(b"Model") + rb"\s*\(")
+SETS_TRAINING = re.compile(word_start(b"set_train") + rb"\s*\(\s*(?:(?:mode\s*=\s*)?True\s*)?\)")
+BUILDS_MODEL = re.compile(word_start(b"Model") + rb"\s*\(")
 MAY_EVALUATE = Alternatives([
     *_INFERS,
-    _word(b"set_train") + rb"\s*\(\s*(?![\s)]|(?:mode\s*=\s*)?True\s*\))", rb"\.fit\s*\(", rb"\.training\s*=(?!=)",
+    word_start(b"set_train") + rb"\s*\(\s*(?![\s)]|(?:mode\s*=\s*)?True\s*\))", rb"\.fit\s*\(", rb"\.training\s*=(?!=)",
 ])
 # a program that calls mindspore.export (which compiles under STRICT)
 EXPORTS = re.compile(

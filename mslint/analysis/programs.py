@@ -3263,7 +3263,7 @@ def _gives_a_number(name: str) -> re.Pattern:
     # the same, written to start with the name: a pattern starting with a literal is
     # searched for that literal first (25 to 50 times faster on large files than
     # one starting with \b or an alternation)
-    return re.compile(key + rb"(?:(?<!\w" + key + rb")\s*(?::[^=\n]*)?=" + number
+    return re.compile(mode.word_start(key) + rb"(?:\s*(?::[^=\n]*)?=" + number
                       + rb"|(?<=[\"']" + key + rb")[\"']\s*:" + number + rb")")
 
 
@@ -3459,7 +3459,7 @@ def _copy_pattern(name: str) -> re.Pattern:
     starting with the name where it is a word: searched for as a literal (see
     _gives_a_number)."""
     key = re.escape(name.encode())
-    start = key + rb"(?<!\w" + key + rb")" if re.match(rb"\w", key) else rb"\b" + key
+    start = mode.word_start(key) if re.match(rb"\w", key) else rb"\b" + key
     return re.compile(start + rb"\s*=\s*[A-Za-z_][\w.]*\s*(?:#.*)?$", re.MULTILINE)
 
 

@@ -1250,7 +1250,7 @@ class _Index:
 
     def __init__(self, root: str) -> None:
         self.root = root
-        self._names: dict[str, frozenset[str]] | None = None
+        self.is_read = False
         # name -> the positions (in file order) of the files mentioning it: built on
         # the first question (each question scanned every file of the project:
         # 1,500 questions on mindone's 1,729 files, 1.6 s)
@@ -1261,7 +1261,7 @@ class _Index:
 
     def mentioning(self, names: set[str]) -> list[str]:
         """The files that mention one of ``names``, in the order they were read."""
-        if self._names is None:
+        if not self.is_read:
             self.read()
         positions: set[int] = set()
         for name in names:
@@ -1289,9 +1289,9 @@ class _Index:
                     by_name[name] = [position]
                 else:
                     found.append(position)
-        # read: only the files of each name are kept (a process about to fork workers
-        # holds it, and each worker's resident size counts it again)
-        self._names = {}
+        # (only the files of each name are kept, not each file's names: a process about
+        # to fork workers holds it, and each worker's resident size counts it again)
+        self.is_read = True
 
 
 def _mentioned_words(path: str) -> frozenset[str] | None:
@@ -1320,10 +1320,8 @@ def read_indexes(paths: Iterable[str], jobs: int) -> None:
     each fresh one is a fork of the process that shares the files out: on
     mindone, eight workers read its 1,729 files, 3 s each)."""
     for root in sorted({project_folder(path) for path in paths}):
-        index = _INDEXES.get(root)
-        if index is None:  # (no limit here: the folders of the files a run checks)
-            index = _INDEXES[root] = _Index(root)
-        if index._names is None:  # noqa: SLF001 - its own module
+        index = _index_at(root, limit=None)  # (no limit: the folders of the files a run checks)
+        if not index.is_read:
             index.read(jobs)
 
 
@@ -1398,10 +1396,14 @@ def files_mentioning(path: str, names: set[str]) -> list[str] | None:
 
 
 def _index_for(path: str) -> _Index:
-    root = project_folder(path)
+    return _index_at(project_folder(path))
+
+
+def _index_at(root: str, limit: int | None = 64) -> _Index:
+    """The index of the folder ``root``; past ``limit`` folders, the others are dropped first."""
     index = _INDEXES.get(root)
     if index is None:
-        if len(_INDEXES) > 64:
+        if limit is not None and len(_INDEXES) > limit:
             _INDEXES.clear()
         index = _INDEXES[root] = _Index(root)
     return index

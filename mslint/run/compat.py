@@ -238,26 +238,6 @@ class _Bindings(ast.NodeVisitor):
 _STAR_NAMES: dict[tuple[tuple[str, ...], str], list[str]] = forked.carried("compat.star_names", {})
 
 
-class _StarNames:
-    """The part of _STAR_NAMES of one set of roots, as a dict of paths."""
-
-    def __init__(self, roots: tuple[str, ...]) -> None:
-        self.roots = roots
-
-    def __contains__(self, path: str) -> bool:
-        return (self.roots, path) in _STAR_NAMES
-
-    def __getitem__(self, path: str) -> list[str]:
-        return _STAR_NAMES[(self.roots, path)]
-
-    def __setitem__(self, path: str, names: list[str]) -> None:
-        _STAR_NAMES[(self.roots, path)] = names
-
-    def clear(self) -> None:
-        for key in [key for key in _STAR_NAMES if key[0] == self.roots]:
-            del _STAR_NAMES[key]
-
-
 class LazyStarImports(_Patches):
     """While active, astroid learns the names a ``from X import *`` brings from
     X's source with Python's parser instead of building X (see the module
@@ -267,8 +247,6 @@ class LazyStarImports(_Patches):
     def __init__(self, roots: Iterable[str]) -> None:
         super().__init__()
         self.roots = tuple(os.path.join(os.path.realpath(root), "") for root in roots)
-        # path -> its public names: a view of _STAR_NAMES for these roots
-        self._done = _StarNames(self.roots)
         self._in_progress: dict[str, list[str]] = {}
 
     def __enter__(self) -> LazyStarImports:
@@ -295,7 +273,8 @@ class LazyStarImports(_Patches):
         return self
 
     def clear(self) -> None:
-        self._done.clear()
+        for key in [key for key in _STAR_NAMES if key[0] == self.roots]:
+            del _STAR_NAMES[key]
 
     # -- names ---------------------------------------------------------------------
     def star_names(self, node) -> list[str] | None:  # noqa: ANN001
@@ -342,8 +321,9 @@ class LazyStarImports(_Patches):
         from astroid import nodes  # noqa: PLC0415
 
         path = os.path.abspath(path)
-        if path in self._done:
-            return list(self._done[path])
+        done = _STAR_NAMES.get((self.roots, path))
+        if done is not None:
+            return list(done)
         if path in self._in_progress:  # a star-import cycle: astroid sees what is bound so far
             return list(self._in_progress[path])
         try:
@@ -381,7 +361,7 @@ class LazyStarImports(_Patches):
         finally:
             del self._in_progress[path]
         public = [item for item in names if not item.startswith("_")]
-        self._done[path] = public
+        _STAR_NAMES[(self.roots, path)] = public
         return list(public)
 
 
