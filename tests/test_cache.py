@@ -128,6 +128,31 @@ def test_editing_a_file_rechecks_it_and_its_importers_only(project: Path, capsys
     assert stats["checked"] == 1 and found == []
 
 
+def test_a_dependency_edited_during_the_check_is_not_cached(project: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keys are taken before the files are checked; a file that changes after
+    (model.py's base class here, no Cell any more) changes what is found for the
+    files that depend on it, and those findings must not be stored under the keys
+    of the content before: the stamps taken with the keys tell, and nothing is
+    stored for them. Back to that content, they are checked again."""
+    base = project / "cli" / "project" / "pkg" / "base.py"
+    before = base.read_text(encoding="utf-8")
+    checked = cli.lint
+
+    def edited_meanwhile(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        base.write_text("class Base:\n    pass\n", encoding="utf-8")
+        return checked(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "lint", edited_meanwhile)
+    found, stats = lint(capsys, "cli")
+    assert stats["checked"] == 6
+    assert ("cli/project/pkg/model.py", "ms-numpy-on-tensor") not in {(f["path"], f["symbol"]) for f in found}
+    monkeypatch.setattr(cli, "lint", checked)
+    base.write_text(before, encoding="utf-8")
+    found, stats = lint(capsys, "cli")
+    assert stats["checked"] == 2  # base.py and model.py, whose results were not stored; the others were
+    assert ("cli/project/pkg/model.py", "ms-numpy-on-tensor") in {(f["path"], f["symbol"]) for f in found}
+
+
 def test_a_module_appearing_where_an_import_looks_rechecks(project: Path, capsys: pytest.CaptureFixture) -> None:
     package = project / "cli" / "project" / "pkg"
     (package / "user.py").write_text(

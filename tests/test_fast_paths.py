@@ -136,6 +136,111 @@ def test_a_workers_additions_reach_the_next_fork(monkeypatch: pytest.MonkeyPatch
     assert main_table == {("root", "old"): [0.5], ("root", "new"): [0.9]}
 
 
+def test_indexes_offered_by_another_process_are_the_indexes_read(tmp_path: Path) -> None:
+    """What index_words reads (the command's background process) and the index
+    read here give the same files for every name; an offered folder is taken once."""
+    paths = _project(tmp_path, 12)
+    names = [{f"Net{index}"} for index in range(5)] + [{"Base1"}, {"Block3", "Other7"}, {"head2"}, {"nothing"}]
+    sites.forget()
+    read_here = [sites.files_mentioning(paths[0], set(each)) for each in names]
+    sites.forget()
+    words = sites.index_words(paths)
+    assert list(words) == [str(tmp_path)] and words[str(tmp_path)][0]  # one folder, complete
+    sites.offer_indexes(words)
+    assert [sites.files_mentioning(paths[0], set(each)) for each in names] == read_here
+    assert not sites._OFFERED  # taken by the index
+    sites.forget()
+
+
+def test_a_forked_worker_keeps_the_tables_of_the_process_it_was_forked_from() -> None:
+    """The command's main process holds what ended workers worked out
+    (forked.carried): a worker's engine keeps it (programs.configure(inherited=True));
+    a run of its own starts from nothing."""
+    from mslint.run.engine import Engine, Settings  # noqa: PLC0415
+
+    key = ("/some/project", "dropout")
+    try:
+        programs._VISIBLE[key] = [0.9]
+        programs._GIVEN[("/some/project/a.py", "dropout")] = (0.9,)
+        Engine(Settings(enabled=["syntax-error"], jit_syntax_level="strict", roots=[]), inherited=True)
+        assert programs._VISIBLE[key] == [0.9]
+        assert programs._GIVEN
+        Engine(Settings(enabled=["syntax-error"], jit_syntax_level="strict", roots=[]))
+        assert key not in programs._VISIBLE and not programs._GIVEN
+    finally:
+        programs.release()
+
+
+def test_background_work_comes_back_from_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked, "FORK_AT_MOST", 2**62)  # fork, however large the test process has grown
+    import os  # noqa: PLC0415
+
+    parent = os.getpid()
+    work = forked.Background(lambda: {"pid": os.getpid(), "words": frozenset({"Net"})})
+    value = work.result()
+    assert value["words"] == frozenset({"Net"})
+    assert value["pid"] != parent  # computed in the child
+    assert work.result() is value  # once
+
+
+def test_background_work_that_fails_or_is_cancelled_gives_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked, "FORK_AT_MOST", 2**62)
+
+    def fails() -> None:
+        raise ValueError("unreadable")
+
+    assert forked.Background(fails).result() is None  # the caller reads it itself then
+    import time  # noqa: PLC0415
+
+    slow = forked.Background(lambda: time.sleep(60))
+    slow.cancel()  # killed, not waited for
+    assert slow.result() is None
+    monkeypatch.setattr(forked, "FORK_AT_MOST", 0)  # too large to fork: nothing is computed
+    assert forked.Background(lambda: 1).result() is None
+
+
+def test_a_cold_run_reads_in_the_background_what_it_would_read_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture,
+) -> None:
+    """The command's background reading (cli.Prefetch: the project indexes and the
+    port view's originals) gives the findings the run gives without it, cached or not."""
+    import json  # noqa: PLC0415
+
+    from mslint.run import cli  # noqa: PLC0415
+
+    monkeypatch.setattr(forked, "FORK_AT_MOST", 2**62)
+    paths = _project(tmp_path, forked.PARALLEL_AT_LEAST + 4)
+    (tmp_path / "pkg" / "model.py").write_text(
+        "import numpy as np\nfrom mindspore import nn\n\n\nclass Net0(nn.Cell):\n"
+        "    def __init__(self, rate):\n        super().__init__()\n        self.drop = nn.Dropout(0.1)\n"
+        "        self.conv = nn.Conv2d(3, 8, 3)\n\n    def construct(self, x):\n"
+        "        return np.sum(self.conv(self.drop(x)).asnumpy())\n",
+    )
+    (tmp_path / "torch_model").mkdir()
+    (tmp_path / "torch_model" / "model.py").write_text("import torch\n\n\nclass Net0(torch.nn.Module):\n    pass\n")
+    assert paths
+    offered = []
+    monkeypatch.setattr(sites, "offer_indexes", lambda words: (offered.append(words), sites._OFFERED.update(words)))
+
+    def run(*options: str) -> list:
+        monkeypatch.setenv("MSLINT_CACHE_DIR", str(tmp_path / f"cache{len(runs)}"))
+        code = cli.main(["--format=json", "--fail-on=never", *options, str(tmp_path)])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        return json.loads(out)["findings"]
+
+    runs: list = []
+    runs.append(run())
+    assert offered and str(tmp_path) in offered[-1]  # read in the background, and taken
+    runs.append(run("--no-cache"))
+    assert len(offered) == 2
+    monkeypatch.setattr(forked, "FORK_AT_MOST", 0)  # no background: the run reads it all itself
+    runs.append(run())
+    assert len(offered) == 2
+    assert runs[0] == runs[1] == runs[2]
+    assert {item["symbol"] for item in runs[0]} >= {"ms-numpy-on-tensor"}
+
+
 def test_the_carried_tables_are_registered() -> None:
     from mslint.run import compat  # noqa: F401, PLC0415 - registers its table on import
 

@@ -2636,9 +2636,13 @@ class _State:
 
 
 def configure(setting: str = "auto", verdicts: dict[str, dict] | None = None, where: str = "[tool.mslint]",
-              overrides: list[dict] | None = None) -> None:
+              overrides: list[dict] | None = None, *, inherited: bool = False) -> None:
     """The command's settings for this process: the mode setting and the
-    verdicts it computed (path -> Model.verdict()) before it shared the files out."""
+    verdicts it computed (path -> Model.verdict()) before it shared the files out.
+    ``inherited``: this process is a worker forked by the command for this run:
+    the tables of what the files give names (_VISIBLE, _GIVEN: they depend only on
+    the files) are the main process's, which holds what the workers before this
+    one worked out (forked.carried), and are kept."""
     _State.setting = setting if setting in mode.MODES else "auto"
     _State.where = where
     _State.verdicts = dict(verdicts or {})
@@ -2647,9 +2651,15 @@ def configure(setting: str = "auto", verdicts: dict[str, dict] | None = None, wh
     _State.command = True
     _OVERRIDES.clear()
     _VERDICTS.clear()
+    _PINS.clear()
+    if not inherited:
+        forget_given()
+
+
+def forget_given() -> None:
+    """Forget the numbers the files give names (a new run: the files may have changed)."""
     _VISIBLE.clear()
     _GIVEN.clear()
-    _PINS.clear()
 
 
 def release() -> None:
@@ -3043,14 +3053,16 @@ def overrides_for(path: str | None) -> dict[str, str]:
 
 def verdicts(
     files: Iterable[str], stand_ins: dict[str, str] | None = None, facts_store: Any = None, jobs: int = 1,
-    folders: Iterable[str] = (),
+    folders: Iterable[str] = (), when_building: Callable[[], None] | None = None,
 ) -> tuple[dict[str, dict], list[dict]]:
     """The verdict of each checked file (Model.verdict, keyed by the path as
     given) and the override groups they index, from the programs in sight of
     each file's project: every Python file of its project root, not only those
     checked. ``stand_ins``: a checked file that stands for another (standard
     input's copy, a notebook's shadow module) -> the path it stands for;
-    ``folders``: the folders named on the command line (:func:`project_root`)."""
+    ``folders``: the folders named on the command line (:func:`project_root`);
+    ``when_building``: called once, before the first model not served by the
+    store is built (a cold run)."""
     stand_ins = {os.path.abspath(path): _real(source) for path, source in (stand_ins or {}).items()}
     sources = {os.path.abspath(path): stand_ins.get(os.path.abspath(path)) or _real(path) for path in files}
     contents = {source: checked for checked, source in stand_ins.items()}
@@ -3074,6 +3086,9 @@ def verdicts(
         if stored is not None:
             own_groups, own_verdicts = stored
         else:
+            if when_building is not None:
+                when_building()
+                when_building = None
             model = Model(root, files, read, facts_store, always_programs=always, jobs=jobs)
             own_groups = model.override_groups()
             own_verdicts = {source: model.verdict(source) for source in named}

@@ -1269,14 +1269,19 @@ class _Index:
         return [self._files[position] for position in sorted(positions)]
 
     def read(self, jobs: int = 1) -> None:
-        """Read every file of the folder now (``jobs`` forked readers where there are many)."""
-        files = _project_files(self.root)
-        self.complete = files is not None
-        files = files or []
+        """Read every file of the folder now (``jobs`` forked readers where there are
+        many), or take what index_words read of them (offer_indexes)."""
+        offered = _OFFERED.pop(self.root, None)
+        if offered is not None:
+            self.complete, pairs = offered
+        else:
+            files = _project_files(self.root)
+            self.complete = files is not None
+            pairs = list(zip(files or [], forked.read_all(_mentioned_words, files or [], jobs)))
         self._files = []
         seen: set[str] = set()
         by_name = self._by_name
-        for path, words in zip(files, forked.read_all(_mentioned_words, files, jobs)):
+        for path, words in pairs:
             real = real_path(path)
             if words is None or real in seen:
                 continue
@@ -1323,6 +1328,28 @@ def read_indexes(paths: Iterable[str], jobs: int) -> None:
         index = _index_at(root, limit=None)  # (no limit: the folders of the files a run checks)
         if not index.is_read:
             index.read(jobs)
+
+
+def index_words(paths: Iterable[str]) -> dict[str, tuple[bool, list[tuple[str, frozenset[str] | None]]]]:
+    """What :func:`read_indexes` reads for the folders of ``paths``, read here (by
+    a background process, mslint.analysis.forked.Background): for each project
+    folder, whether it is complete and the words of each of its files; given to
+    :func:`offer_indexes` in the process that asks the indexes."""
+    found: dict[str, tuple[bool, list[tuple[str, frozenset[str] | None]]]] = {}
+    for root in sorted({project_folder(path) for path in paths}):
+        files = _project_files(root)
+        found[root] = (files is not None, [(path, _mentioned_words(path)) for path in files or ()])
+    return found
+
+
+# project folder -> what index_words read for it, taken by the folder's index when it is read
+_OFFERED: dict[str, tuple[bool, list[tuple[str, frozenset[str] | None]]]] = {}
+
+
+def offer_indexes(words: dict[str, tuple[bool, list[tuple[str, frozenset[str] | None]]]]) -> None:
+    """Words :func:`index_words` read (in another process) for the indexes to take
+    instead of reading the files again."""
+    _OFFERED.update(words)
 
 
 _INDEXES: dict[str, _Index] = {}
@@ -1415,6 +1442,7 @@ def forget(indexes: bool = True) -> None:
     if indexes:
         _INDEXES.clear()
         _FOLDERS.clear()
+        _OFFERED.clear()
     _SITES.clear()
     _NEVER_READ.clear()
     _CALLS.clear()

@@ -110,9 +110,10 @@ def _owner(item: Finding) -> str:
     return (item.obj or "").split(".", 1)[0]
 
 
-def view(files: list[str], conditional: frozenset[str], forced: str) -> PortView:
+def view(files: list[str], conditional: frozenset[str], forced: str, originals: dict[str, str] | None = None) -> PortView:
     """The port view of a run over ``files``: ``conditional`` the port rules the run
-    turned on by itself; ``forced`` set when the user turned them on everywhere."""
+    turned on by itself; ``forced`` set when the user turned them on everywhere;
+    ``originals``: ``pytorch_originals(files)`` when it was read already."""
     if forced or not conditional:
         return PortView(frozenset(), forced=forced)
-    return PortView(conditional, originals=pytorch_originals(files))
+    return PortView(conditional, originals=pytorch_originals(files) if originals is None else originals)

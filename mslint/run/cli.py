@@ -258,7 +258,7 @@ def _walk(top: str, excluded: Excluder, files: dict[str, str], problems: list[Pr
 def run_settings(
     rules: list[catalog.Rule], enabled: list[str], files: list[str], sources: list[str], *,
     jit_syntax_level: str, timeout: float, mode: str, mode_where: str, real: dict[str, str] | None = None,
-    use_cache: bool = True, jobs: int = 1, folders: Sequence[str] = (),
+    use_cache: bool = True, jobs: int = 1, folders: Sequence[str] = (), when_building: Callable[[], None] | None = None,
 ) -> Settings:
     """The settings every process lints ``files`` with (``sources``: the files
     they stand for, a notebook for its shadow module, a path for standard
@@ -266,7 +266,8 @@ def run_settings(
     project (mslint.analysis.programs: the same for `mslint .`, `mslint net.py`,
     standard input, the editor and the plugin), read where the user's file is
     (``real``: a checked copy -> the file it stands for; ``folders``: the
-    folders named, which bound a project nothing marks)."""
+    folders named, which bound a project nothing marks; ``when_building``: called
+    before the first program model the cache does not serve is built)."""
     settings = Settings(
         enabled=enabled,
         jit_syntax_level=jit_syntax_level,
@@ -277,7 +278,7 @@ def run_settings(
         mode=mode,
         mode_where=mode_where,
     )
-    settings.decisions, settings.overrides = _program_verdicts(files, real or {}, use_cache, jobs, folders)
+    settings.decisions, settings.overrides = _program_verdicts(files, real or {}, use_cache, jobs, folders, when_building)
     return settings
 
 
@@ -291,13 +292,15 @@ def check_files(
     module_names: dict[str, str] | None = None,
     pragma_warnings: list[Finding] | None = None,
     hashes: dict[str, str | None] | None = None,
+    prefetch: Prefetch | None = None,
 ) -> list[Finding]:
     """Findings for ``files``, from the cache where it is valid (``module_names``:
     a file's module name where its path does not tell it, as standard input's).
     Pragmas naming no known rule (pylint's unknown-option-value, unless enabled)
     are not findings: they go to ``pragma_warnings`` when given. ``hashes``, when
     given, receives each file's content hash: of the bytes its findings were
-    found in (None: not known), for the fix loop."""
+    found in (None: not known), for the fix loop. ``prefetch``: what a
+    background process read of the files meanwhile (Prefetch)."""
     stats = stats if stats is not None else {}
     hashes = hashes if hashes is not None else {}
     tasks = [(path, (module_names or {}).get(path) or module_name(path), None) for path in files]
@@ -305,6 +308,8 @@ def check_files(
     store = result_cache.ResultCache() if use_cache and not settings.sources else None
     try:
         if store is None or not store.enabled:
+            if prefetch is not None:  # (no result keys: the indexes and originals are still of use)
+                prefetch.take(len(tasks) >= forked.PARALLEL_AT_LEAST)
             progress.start(len(tasks))
             results = {}
             for path, (found, content_hash) in lint(tasks, settings, jobs, progress).items():
@@ -312,7 +317,7 @@ def check_files(
                 hashes[path] = content_hash
             stats.update(checked=len(files), cached=0)
         else:
-            results = _check_cached(tasks, settings, jobs, store, stats, progress, hashes)
+            results = _check_cached(tasks, settings, jobs, store, stats, progress, hashes, prefetch)
     finally:
         progress.close()
         if store is not None:
@@ -327,13 +332,16 @@ def check_files(
 
 def _check_cached(
     tasks: list[tuple[str, str, str | None]], settings: Settings, jobs: int, store: result_cache.ResultCache, stats: dict[str, int],
-    progress: Progress | None = None, hashes: dict[str, str | None] | None = None,
+    progress: Progress | None = None, hashes: dict[str, str | None] | None = None, prefetch: Prefetch | None = None,
 ) -> dict[str, list[Finding]]:
     hashes = hashes if hashes is not None else {}
-    keys, content = _result_keys(tasks, settings, store, jobs)
+    stamps: dict[str, tuple[int, ...] | None] = {}
+    keys, content = _result_keys(tasks, settings, store, jobs, stamps)
     results = store.get_findings(keys)
     hashes.update((path, content.get(path)) for path in results)
     misses = [(path, modname, content.get(path)) for path, modname, _ in tasks if path not in results]
+    if prefetch is not None:  # many to check: a cold run, which the background's reading was for
+        prefetch.take(len(misses) >= forked.PARALLEL_AT_LEAST)
     if progress is not None:
         progress.start(len(misses))
     fresh = []
@@ -347,8 +355,14 @@ def _check_cached(
         # bytes are (the engine checks the bytes whose hash it returns), and its
         # dependencies must not have changed while it was checked, so the keys
         # are taken again now and a result whose key moved is not stored (else
-        # the old key would later serve findings of the new content).
-        again, _ = _result_keys([task for task in misses if task[0] in dict(fresh)], settings, store)
+        # the old key would later serve findings of the new content). Where no
+        # file the keys read has a new stamp (size, modification time, inode),
+        # none changed: the keys stand (taking them again was a second of the
+        # cold run on the benchmark).
+        if any(_stamp(path) != stamp for path, stamp in stamps.items()):
+            again, _ = _result_keys([task for task in misses if task[0] in dict(fresh)], settings, store)
+        else:
+            again = keys
         store.put_findings([(keys[path], items) for path, items in fresh if again.get(path) == keys[path]])
     store.prune()
     stats.update(checked=len(misses), cached=len(tasks) - len(misses))
@@ -402,14 +416,74 @@ def _scanned_file(path: str) -> tuple[str, list] | None:
     return result_cache.digest(data), scan_imports(data)
 
 
+def _stamp(path: str) -> tuple[int, ...] | None:
+    """What tells that a file changed without reading it: its size, modification
+    time and inode (None: gone)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_size, info.st_mtime_ns, info.st_ino)
+
+
+class Prefetch:
+    """What a cold run will ask of the files' text alone, read by a background
+    process at the lowest priority (mslint.analysis.forked.Background) while the
+    program model is built, on the CPU time the model leaves idle: the project
+    indexes (sites.index_words) and the port view's PyTorch originals. Started
+    when the first model is built (a warm run builds none: it reads nothing
+    more); taken, or stopped, once the files to check are known. (The import
+    scans of the result keys are not read here: the model's reading stores most
+    of them.)"""
+
+    def __init__(self, files: list[str], sources: list[str], originals_wanted: bool) -> None:
+        self.files, self.sources, self.originals_wanted = files, sources, originals_wanted
+        self.background: forked.Background | None = None
+        self.originals: dict[str, str] | None = None  # pytorch_originals(sources), once taken
+
+    def start(self) -> None:
+        if self.background is None and len(self.files) >= forked.PARALLEL_AT_LEAST:
+            self.background = forked.Background(self._read)
+
+    def _read(self) -> tuple[dict, dict[str, str] | None]:
+        from mslint.analysis import port, sites  # noqa: PLC0415
+
+        originals = port.pytorch_originals(self.sources) if self.originals_wanted else None
+        return sites.index_words(self.files), originals
+
+    def take(self, wanted: bool) -> None:
+        """Offer the indexes read to mslint.analysis.sites and keep the originals;
+        when the reading is not ``wanted``, stop it."""
+        background, self.background = self.background, None
+        if background is None:
+            return
+        if not wanted:
+            background.cancel()
+            return
+        value = background.result()
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], dict):
+            from mslint.analysis import sites  # noqa: PLC0415
+
+            sites.offer_indexes(value[0])
+            self.originals = value[1]
+
+    def cancel(self) -> None:
+        if self.background is not None:
+            self.background.cancel()
+            self.background = None
+
+
 def _result_keys(
     tasks: list[tuple[str, str, str | None]], settings: Settings, store: result_cache.ResultCache, jobs: int = 1,
+    stamps: dict[str, tuple[int, ...] | None] | None = None,
 ) -> tuple[dict[str, str], dict[str, str]]:
     """The cache key of every readable file (its content, its settings and the
     content of the project modules it imports, transitively) and its content
-    hash; the imports scanned are stored. A function of its own so that the
-    import graph is freed before the workers are forked: a worker inherits
-    the memory of the process it is forked from."""
+    hash; the imports scanned are stored. ``stamps``, when given, receives the
+    stamp (_stamp) of every file read, taken before it was read. A function of
+    its own so that the import graph is freed before the workers are forked: a
+    worker inherits the memory of the process it is forked from."""
+    stamps = stamps if stamps is not None else {}
     contents: dict[str, tuple[str, list] | None] = {}
     new_imports: list[tuple[str, Any]] = []
     hashes: dict[str, str] = {}
@@ -425,6 +499,7 @@ def _result_keys(
     # the files of unknown content scanned (parsed) by ``jobs`` forked readers:
     # in a cold run that is every file, before any is checked
     for path, _, _ in tasks:
+        stamps[path] = _stamp(path)
         try:
             hashes[path] = result_cache.digest(Path(path).read_bytes())
         except OSError:
@@ -446,6 +521,7 @@ def _result_keys(
     def read_imports(path: str) -> tuple[str, list] | None:
         # also the project modules the checked files import
         if path not in contents:
+            stamps[path] = _stamp(path)
             try:
                 data = Path(path).read_bytes()
             except OSError:
@@ -1345,13 +1421,15 @@ def cmd_check(argv: Sequence[str]) -> int:
 
 def _program_verdicts(
     files: list[str], stand_ins: dict[str, str], use_cache: bool, jobs: int = 1, folders: Sequence[str] = (),
+    when_building: Callable[[], None] | None = None,
 ) -> tuple[dict[str, dict], list[dict]]:
     """mslint.analysis.programs' verdicts of the checked files, with the facts of
     the files it reads cached by content; the model is freed before the workers
     are forked (a worker inherits the memory of the process it is forked from)."""
     store = result_cache.ResultCache(warn=lambda _text: None) if use_cache else None
     try:
-        return run_programs.verdicts(files, stand_ins, store if store is not None and store.enabled else None, jobs, folders)
+        return run_programs.verdicts(files, stand_ins, store if store is not None and store.enabled else None, jobs, folders,
+                                     when_building)
     finally:
         if store is not None:
             store.close()
@@ -1437,6 +1515,9 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     for option, path in (("--output", args.output), ("--write-baseline", args.write_baseline)):
         if path:
             check_output_path(option, path, files)
+    # (standard input is one file: nothing to read in the background)
+    prefetch = None if stdin is not None else Prefetch(
+        files, [_source_of(path, shadows) for path in files], bool(port_conditional) and not port_forced)
     settings = run_settings(
         rules, enabled, files, [stdin.path] if stdin else [_source_of(path, shadows) for path in files],
         jit_syntax_level=args.jit_syntax_level or config.jit_syntax_level,
@@ -1448,6 +1529,7 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         use_cache=use_cache,
         jobs=jobs,
         folders=[] if stdin else [path for path in args.paths or ["."] if os.path.isdir(path)],
+        when_building=prefetch.start if prefetch is not None else None,
     )
     stats: dict[str, int] = {}
     pragma_warnings: list[Finding] = []
@@ -1456,10 +1538,13 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
         checked = check_files(files, settings, jobs=jobs, use_cache=use_cache, stats=stats, pragma_warnings=pragma_warnings,
                               hashes=hashes,
                               module_names={stdin.copy: module_name(stdin.path)} if stdin and stdin.copy else
-                              {path: module_name(shadow.notebook) for path, shadow in shadows.items()})
+                              {path: module_name(shadow.notebook) for path, shadow in shadows.items()},
+                              prefetch=prefetch)
     finally:
         if stdin is not None:
             stdin.remove()
+        if prefetch is not None:
+            prefetch.cancel()  # (not taken: the cache was off, or the run failed)
     if stdin is not None:
         for item in [*checked, *pragma_warnings]:
             if item.path not in shadows:  # a notebook's findings are relocated below
@@ -1473,7 +1558,8 @@ def _check(args: argparse.Namespace, config: Config) -> int:  # noqa: PLR0912, P
     warn_unknown_pragmas(pragma_warnings, rules)
     from mslint.report import ports  # noqa: PLC0415
 
-    port_view = ports.view(files, port_conditional, port_forced)  # the port rules where the code is a port
+    # the port rules where the code is a port
+    port_view = ports.view(files, port_conditional, port_forced, prefetch.originals if prefetch is not None else None)
     found = port_view.filter(findings.assign_fingerprints(per_file.keep(checked), root))
     if args.fix or args.diff:
         if stdin is not None:

@@ -217,7 +217,8 @@ class Engine:
     spent = False
     resident_at_start = 0  # bytes, a replaceable worker's when it started
 
-    def __init__(self, settings: Settings, stars: compat.LazyStarImports | None = None) -> None:
+    def __init__(self, settings: Settings, stars: compat.LazyStarImports | None = None, inherited: bool = False) -> None:
+        """``inherited``: a worker forked by the command for this run (programs.configure)."""
         self.settings = settings
         self.stars = stars
         self._sizes: dict[str, int] = {}
@@ -226,7 +227,7 @@ class Engine:
         for root in reversed(settings.roots):
             if root not in sys.path:
                 sys.path.insert(0, root)
-        programs.configure(settings.mode, settings.decisions, settings.mode_where, settings.overrides)
+        programs.configure(settings.mode, settings.decisions, settings.mode_where, settings.overrides, inherited=inherited)
         self._build()
 
     def _build(self) -> None:

@@ -70,7 +70,7 @@ def _worker_start(settings: Settings, parent: int | None = None) -> None:
     if parent is not None:
         die_with_parent(parent)
     stars = settings.adjusted_astroid().__enter__()  # for the worker's lifetime
-    _WORKER = Engine(settings, stars)
+    _WORKER = Engine(settings, stars, inherited=True)
     forked.mark_start()  # what it adds to the carried tables goes back when it ends
 
 
@@ -162,6 +162,7 @@ def lint(
     compat.check_signatures()  # here, not in a worker: IncompatibleVersions reaches the caller
     if _LINTED_HERE:
         compat.fresh_astroid()  # trees cached by an earlier run in this process may be stale
+    programs.forget_given()  # (the workers inherit these tables: not an earlier run's)
     _LINTED_HERE.append(True)
     workers = min(jobs, max(1, len(tasks) // FILES_PER_WORKER))
     if workers <= 1:
