@@ -241,6 +241,42 @@ def test_a_cold_run_reads_in_the_background_what_it_would_read_itself(
     assert {item["symbol"] for item in runs[0]} >= {"ms-numpy-on-tensor"}
 
 
+def test_pragmas_naming_only_pylints_own_messages_are_not_read() -> None:
+    from mslint.run.engine import Engine, Settings  # noqa: PLC0415
+
+    engine = Engine(Settings(enabled=["ms-numpy-on-tensor"], jit_syntax_level="strict", roots=[], only_mslint=True))
+    others = engine._pragmas_name_only_others
+    assert others(b"x = 1  # pylint: disable=C0103\n# pylint: disable = invalid-name, W0212\n")
+    assert others(b"# pylint: disable-next=protected-access\n")
+    assert not others(b"# pylint: disable=C0103,ms-numpy-on-tensor\n")  # one of mslint's
+    assert not others(b"# pylint: enable=ms-dropout-keep-prob\n")  # not enabled here, but a pragma may enable it
+    assert not others(b"# pylint: disable=syntax-error\n")  # enabled in every run
+    assert not others(b"# pylint: disable=all\n")
+    assert not others(b"# pylint: skip-file\n")
+    assert not others(b"# pylint: disable=no-such-message\n")  # pylint would say so (unknown-option-value)
+    assert not others(b"# pylint: disable=C0103  # noqa: F401\n")  # any other word
+    assert not others(b"# pylint: disable-msg=C0103\n")  # a deprecated action
+
+
+def test_a_pragma_still_decides_where_it_names_the_runs_messages(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Whether pylint reads a file's pragmas or not, what it reports is the same."""
+    import json  # noqa: PLC0415
+
+    from mslint.run import cli  # noqa: PLC0415
+
+    body = ("import numpy as np\nfrom mindspore import nn\n\n\nclass Net(nn.Cell):\n"
+            "    def construct(self, x):\n        return np.sum(x)  {pragma}\n")
+    expected = {"": 1, "# pylint: disable=C0103": 1, "# pylint: disable=ms-numpy-on-tensor": 0,
+                "# pylint: disable=C0103,ms-numpy-on-tensor": 0, "# pylint: disable=W0212  # keep": 1}
+    for number, pragma in enumerate(expected):
+        (tmp_path / f"net{number}.py").write_text(body.format(pragma=pragma))
+    code = cli.main(["--format=json", "--fail-on=never", "--no-cache", "--select=ms-numpy-on-tensor", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    found = [Path(item["path"]).name for item in json.loads(out)["findings"]]
+    assert [found.count(f"net{number}.py") for number in range(len(expected))] == list(expected.values())
+
+
 def test_the_carried_tables_are_registered() -> None:
     from mslint.run import compat  # noqa: F401, PLC0415 - registers its table on import
 

@@ -946,7 +946,8 @@ def linter_class() -> type[PyLinter]:
             node.__dict__.setdefault(_TypeIndex.ASKED, _TypeIndex.WORTH_IT - 1)
             # pylint tokenizes every module, only to read its pragmas (no token
             # or raw checker of mslint's is enabled): a module whose source does
-            # not contain "pylint:" has none, and its tokens are skipped.
+            # not contain "pylint:" has none, and one whose pragmas name none of
+            # the run's messages needs none (Engine.check): its tokens are skipped.
             if self.may_have_pragmas or rawcheckers or tokencheckers:
                 return super()._check_astroid_module(node, walker, rawcheckers, tokencheckers)
             walker.walk(node)
