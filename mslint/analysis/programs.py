@@ -522,6 +522,13 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 self._late_facts.append((digests[path], known))
         self._facts.update(current)
 
+    def release(self) -> None:
+        """Drop everything the model holds, now: its tables refer to each other, and
+        left to the collector they were a full collection of half a million objects
+        (0.9 s of the command's main process, where nothing else runs). The model
+        answers nothing after."""
+        self.__dict__.clear()
+
     def read_verdict_facts(self, paths: Iterable[str]) -> None:
         """Read at once the facts the verdicts of ``paths`` will ask: where a
         project file imports a name by an import that does not resolve, each
@@ -3129,7 +3136,7 @@ def verdicts(
             model.keep_late_facts()
             if keeps_models:
                 _store_model(facts_store, key, model.dependencies(), own_groups, own_verdicts)
-            del model
+            model.release()
         offset = len(groups)
         groups.extend(own_groups)
         for source in named:
