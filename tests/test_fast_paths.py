@@ -277,10 +277,30 @@ def test_a_pragma_still_decides_where_it_names_the_runs_messages(tmp_path: Path,
     assert [found.count(f"net{number}.py") for number in range(len(expected))] == list(expected.values())
 
 
+def test_torch_classes_read_for_the_port_view_serve_the_port_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The torch classes pytorch_originals reads for each folder (in the command's
+    background process) are the ones the port rules ask (_torch_classes), read once."""
+    from mslint.analysis import port  # noqa: PLC0415
+
+    (tmp_path / "torch_net.py").write_text("import torch\n\n\nclass Net(torch.nn.Module):\n    pass\n")
+    (tmp_path / "net.py").write_text("from mindspore import nn\n\n\nclass Net(nn.Cell):\n    pass\n\n\nclass Head(nn.Cell):\n    pass\n")
+    port.forget()
+    cache: dict = {}
+    port.pytorch_originals([str(tmp_path / "net.py")], cache)
+    assert cache == {str(tmp_path): {"Net": str(tmp_path / "torch_net.py")}}
+    port.offer_torch_classes(cache)
+    read = []
+    monkeypatch.setattr(sites, "read_source", lambda path: read.append(path))  # reading again would show here
+    assert port._original_file(str(tmp_path / "net.py"), "Net") == str(tmp_path / "torch_net.py")
+    assert read == []
+    port.forget()
+    assert not port._ORIGINALS
+
+
 def test_the_carried_tables_are_registered() -> None:
     from mslint.run import compat  # noqa: F401, PLC0415 - registers its table on import
 
-    assert {"programs.visible", "programs.given", "compat.star_names"} <= set(forked._CARRIED)
+    assert {"programs.visible", "programs.given", "compat.star_names", "port.originals"} <= set(forked._CARRIED)
 
 
 def test_collector_paused_restores_its_state() -> None:

@@ -79,11 +79,12 @@ def _torch_classes(folder: str, cache: dict[str, dict[str, str]]) -> dict[str, s
     return known
 
 
-def pytorch_originals(paths: list[str]) -> dict[str, str]:
+def pytorch_originals(paths: list[str], cache: dict[str, dict[str, str]] | None = None) -> dict[str, str]:
     """For each MindSpore module among ``paths`` whose project keeps PyTorch code
     defining classes of the same names (two or more, or one that is not a generic
-    name such as ``Net``): why it reads as a port, naming that code."""
-    cache: dict[str, dict[str, str]] = {}
+    name such as ``Net``): why it reads as a port, naming that code. ``cache``
+    receives the torch classes of each folder read (_torch_classes)."""
+    cache = {} if cache is None else cache
     reasons: dict[str, str] = {}
     for path in paths:
         data = sites.read_source(path)
@@ -103,7 +104,10 @@ def pytorch_originals(paths: list[str]) -> dict[str, str]:
     return reasons
 
 
-_ORIGINALS: dict[str, dict[str, str]] = {}  # project folder -> class name -> torch file
+# project folder -> class name -> torch file (kept by the command's main process across
+# its workers, forked.carried, and given what its background read, offer_torch_classes)
+_ORIGINALS: dict[str, dict[str, str]] = forked.carried("port.originals", {})
+_ORIGINALS_LIMIT = 256  # folders (the benchmark's corpus has 18: a limit of 16 read them again and again)
 _REPOSITORY_MARKERS = (".git", "setup.py", "pyproject.toml", "setup.cfg")
 # How far above a port's folder a sibling tree holding its original is looked for,
 # and how many sibling folders each level looks into.
@@ -161,9 +165,20 @@ def _original_file(path: str, class_name: str) -> str | None:
     """The torch file beside ``path`` (in its project, else a mirrored tree) that
     defines ``class_name``."""
     folder = _original_folder(path)
-    if len(_ORIGINALS) > 16:
+    if len(_ORIGINALS) > _ORIGINALS_LIMIT:
         _ORIGINALS.clear()
     return _torch_classes(folder, _ORIGINALS).get(class_name) or _mirrored_classes(os.path.abspath(path)).get(class_name)
+
+
+def offer_torch_classes(cache: dict[str, dict[str, str]]) -> None:
+    """The torch classes of folders read elsewhere (pytorch_originals' ``cache``)."""
+    if isinstance(cache, dict):
+        _ORIGINALS.update(cache)
+
+
+def forget() -> None:
+    """Forget the folders read (a new run: the files may have changed)."""
+    _ORIGINALS.clear()
 
 
 _TREES: dict[str, ast.Module | None] = {}

@@ -303,6 +303,9 @@ def check_files(
     background process read of the files meanwhile (Prefetch)."""
     stats = stats if stats is not None else {}
     hashes = hashes if hashes is not None else {}
+    from mslint.analysis import port  # noqa: PLC0415
+
+    port.forget()  # the torch classes an earlier run read: the files may have changed since
     tasks = [(path, (module_names or {}).get(path) or module_name(path), None) for path in files]
     progress = Progress()
     store = result_cache.ResultCache() if use_cache and not settings.sources else None
@@ -445,11 +448,12 @@ class Prefetch:
         if self.background is None and len(self.files) >= forked.PARALLEL_AT_LEAST:
             self.background = forked.Background(self._read)
 
-    def _read(self) -> tuple[dict, dict[str, str] | None]:
+    def _read(self) -> tuple[dict, dict[str, str] | None, dict[str, dict[str, str]]]:
         from mslint.analysis import port, sites  # noqa: PLC0415
 
-        originals = port.pytorch_originals(self.sources) if self.originals_wanted else None
-        return sites.index_words(self.files), originals
+        torch_classes: dict[str, dict[str, str]] = {}  # (what the port rules ask again in the workers)
+        originals = port.pytorch_originals(self.sources, torch_classes) if self.originals_wanted else None
+        return sites.index_words(self.files), originals, torch_classes
 
     def take(self, wanted: bool) -> None:
         """Offer the indexes read to mslint.analysis.sites and keep the originals;
@@ -461,11 +465,12 @@ class Prefetch:
             background.cancel()
             return
         value = background.result()
-        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], dict):
-            from mslint.analysis import sites  # noqa: PLC0415
+        if isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], dict):
+            from mslint.analysis import port, sites  # noqa: PLC0415
 
             sites.offer_indexes(value[0])
             self.originals = value[1]
+            port.offer_torch_classes(value[2])
 
     def cancel(self) -> None:
         if self.background is not None:
