@@ -77,15 +77,19 @@ def read_all(read: Callable[[Any], Any], items: Sequence[Any], jobs: int = 1) ->
         return _read_all(read, items, jobs)
 
 
-def _read_all(read: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> list[Any]:
+def _may_fork() -> bool:
+    """Whether this process may fork a helper: on Linux, not one that runs other
+    threads (an editor's server hosting pylint: the child could wait forever on a
+    lock one of them held), nor one already large (pylint holding the trees of
+    projects it checked before: each child would count its pages again, for a few
+    seconds of work)."""
     import threading  # noqa: PLC0415
 
-    # no fork of a process that runs other threads (an editor's server hosting
-    # pylint): the child could wait forever on a lock one of them held; nor of one
-    # already large (pylint holding the trees of projects it checked before): each
-    # child would count its pages again, for a few seconds of work
-    if jobs <= 1 or len(items) < PARALLEL_AT_LEAST or not sys.platform.startswith("linux") \
-            or threading.active_count() > 1 or resident_bytes() > FORK_AT_MOST:
+    return sys.platform.startswith("linux") and threading.active_count() <= 1 and resident_bytes() <= FORK_AT_MOST
+
+
+def _read_all(read: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> list[Any]:
+    if jobs <= 1 or len(items) < PARALLEL_AT_LEAST or not _may_fork():
         return [read(item) for item in items]
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
@@ -160,7 +164,7 @@ def take(entries: Any) -> None:
 # cores of the benchmark's machine idles about half the time (the model's own
 # steps run in the main process alone; only its reading of facts is shared out):
 # 14 core-seconds of the cold run. What the run will ask later of the files' text
-# alone (the project indexes, the import scans, the port view) is read then by a
+# alone (the project indexes, the port view's originals, the torch classes) is read by a
 # forked child at the lowest priority, which the scheduler runs only where a core
 # would idle.
 
@@ -178,9 +182,7 @@ class Background:
         self._pipe: int | None = None
         self._done = False
         self._value: Any = None
-        import threading  # noqa: PLC0415
-
-        if not sys.platform.startswith("linux") or threading.active_count() > 1 or resident_bytes() > FORK_AT_MOST:
+        if not _may_fork():
             self._done = True
             return
         read_end, write_end = os.pipe()
@@ -197,7 +199,7 @@ class Background:
             code = 1
             try:
                 _reader_start()
-                _die_with_parent(parent)
+                die_with_parent(parent)
                 os.nice(LOWEST_PRIORITY)
                 gc.disable()  # (a short life: what it allocates goes with it)
                 import pickle  # noqa: PLC0415
@@ -255,13 +257,34 @@ class Background:
             self._pid = None
 
 
-def _die_with_parent(parent: int) -> None:
-    """End this forked child with its parent (``parent``, its pid), however the
-    parent dies (Linux ``PR_SET_PDEATHSIG``): a child left behind would hold memory."""
-    import ctypes  # noqa: PLC0415
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def die_with_parent(parent: int) -> None:
+    """End this process when ``parent`` (a pid) dies, however it dies (SIGKILL runs
+    no handler of the parent's): the kernel sends us SIGKILL then (Linux
+    ``PR_SET_PDEATHSIG``); elsewhere a thread looks every half second. A child
+    left behind would hold the command's output open (a CI step reading it
+    hangs) and its memory."""
     import signal  # noqa: PLC0415
 
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # it died before the request was made
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes  # noqa: PLC0415
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # died before the request was made
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+    import threading  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
         os._exit(1)
+
+    threading.Thread(target=watch, name="mslint-parent-watch", daemon=True).start()

@@ -3474,7 +3474,7 @@ def _visible_in(root: str, path: str, name: str) -> list:
         data = read_source(source)
         if not data or name.encode() not in data:
             continue
-        aliases += [alias for alias in _copies_in(data, name) if alias != name and alias not in aliases]
+        aliases += [alias for alias in _copies_in(data, name) if alias not in aliases]
         found += _values_in_source(data, name, source)
     for alias in aliases:
         for source in sources:

@@ -1272,12 +1272,7 @@ class _Index:
         """Read every file of the folder now (``jobs`` forked readers where there are
         many), or take what index_words read of them (offer_indexes)."""
         offered = _OFFERED.pop(self.root, None)
-        if offered is not None:
-            self.complete, pairs = offered
-        else:
-            files = _project_files(self.root)
-            self.complete = files is not None
-            pairs = list(zip(files or [], forked.read_all(_mentioned_words, files or [], jobs)))
+        self.complete, pairs = offered if offered is not None else _folder_words(self.root, jobs)
         self._files = []
         seen: set[str] = set()
         by_name = self._by_name
@@ -1297,6 +1292,19 @@ class _Index:
         # (only the files of each name are kept, not each file's names: a process about
         # to fork workers holds it, and each worker's resident size counts it again)
         self.is_read = True
+
+
+def _folder_words(root: str, jobs: int = 1) -> tuple[bool, list[tuple[str, frozenset[str] | None]]]:
+    """Whether the folder holds no more than a project would (_project_files), and
+    the words of each of its Python files (``jobs`` forked readers where there
+    are many)."""
+    files = _project_files(root)
+    return files is not None, list(zip(files or [], forked.read_all(_mentioned_words, files or [], jobs)))
+
+
+def _project_folders(paths: Iterable[str]) -> list[str]:
+    """The project folders of ``paths`` (project_folder), in order."""
+    return sorted({project_folder(path) for path in paths})
 
 
 def _mentioned_words(path: str) -> frozenset[str] | None:
@@ -1324,7 +1332,7 @@ def read_indexes(paths: Iterable[str], jobs: int) -> None:
     again (the command's workers end when their share of memory is spent, and
     each fresh one is a fork of the process that shares the files out: on
     mindone, eight workers read its 1,729 files, 3 s each)."""
-    for root in sorted({project_folder(path) for path in paths}):
+    for root in _project_folders(paths):
         index = _index_at(root, limit=None)  # (no limit: the folders of the files a run checks)
         if not index.is_read:
             index.read(jobs)
@@ -1335,11 +1343,7 @@ def index_words(paths: Iterable[str]) -> dict[str, tuple[bool, list[tuple[str, f
     a background process, mslint.analysis.forked.Background): for each project
     folder, whether it is complete and the words of each of its files; given to
     :func:`offer_indexes` in the process that asks the indexes."""
-    found: dict[str, tuple[bool, list[tuple[str, frozenset[str] | None]]]] = {}
-    for root in sorted({project_folder(path) for path in paths}):
-        files = _project_files(root)
-        found[root] = (files is not None, [(path, _mentioned_words(path)) for path in files or ()])
-    return found
+    return {root: _folder_words(root) for root in _project_folders(paths)}
 
 
 # project folder -> what index_words read for it, taken by the folder's index when it is read

@@ -305,7 +305,10 @@ def check_files(
     hashes = hashes if hashes is not None else {}
     from mslint.analysis import port  # noqa: PLC0415
 
-    port.forget()  # the torch classes an earlier run read: the files may have changed since
+    # what an earlier run in this process read of the files (the workers inherit
+    # these tables, and the background's reading is added to them): they may have changed
+    port.forget()
+    run_programs.forget_given()
     tasks = [(path, (module_names or {}).get(path) or module_name(path), None) for path in files]
     progress = Progress()
     store = result_cache.ResultCache() if use_cache and not settings.sources else None

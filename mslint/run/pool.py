@@ -68,41 +68,10 @@ def _worker_start(settings: Settings, parent: int | None = None) -> None:
     for number in TERMINATING_SIGNALS:  # the parent's handlers are inherited through fork: the parent ends us
         signal.signal(number, signal.SIG_DFL)
     if parent is not None:
-        die_with_parent(parent)
+        forked.die_with_parent(parent)
     stars = settings.adjusted_astroid().__enter__()  # for the worker's lifetime
     _WORKER = Engine(settings, stars, inherited=True)
     forked.mark_start()  # what it adds to the carried tables goes back when it ends
-
-
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
-
-
-def die_with_parent(parent: int) -> None:
-    """End this process when ``parent`` dies, however it dies (SIGKILL runs no
-    handler of the parent's): the kernel sends us SIGKILL then (Linux
-    ``PR_SET_PDEATHSIG``); elsewhere a thread looks every half second. A worker
-    left behind would hold the command's output open (a CI step reading it
-    hangs) and its memory."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes  # noqa: PLC0415
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
-                if os.getppid() != parent:  # died before the request was made
-                    os._exit(1)
-                return
-        except (OSError, AttributeError):
-            pass
-    import threading  # noqa: PLC0415
-    import time  # noqa: PLC0415
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="mslint-parent-watch", daemon=True).start()
 
 
 def batches(tasks: list[tuple[str, str, str | None]], workers: int) -> list[list[tuple[str, str, str | None]]]:
@@ -162,7 +131,6 @@ def lint(
     compat.check_signatures()  # here, not in a worker: IncompatibleVersions reaches the caller
     if _LINTED_HERE:
         compat.fresh_astroid()  # trees cached by an earlier run in this process may be stale
-    programs.forget_given()  # (the workers inherit these tables: not an earlier run's)
     _LINTED_HERE.append(True)
     workers = min(jobs, max(1, len(tasks) // FILES_PER_WORKER))
     if workers <= 1:
