@@ -146,8 +146,16 @@ def _compared_with_zero(test: nodes.NodeNG) -> nodes.NodeNG | None:
 
 
 def _zero_in_every_way(operand: nodes.NodeNG, depth: int = 0) -> bool:
+    if depth > 3:
+        return False
     flows = values.received(operand)
-    if not flows or depth > 2:
+    if flows is None:
+        # ``self.drop_rate`` read in a construct no call in sight runs (a layer of
+        # a CellList, called in ``for layer in self:``): its value is what
+        # ``__init__`` assigns, whatever calls construct
+        assigned = values.init_value(operand)
+        return assigned is not None and _zero_in_every_way(assigned, depth + 1)
+    if not flows:
         return False
     for flow in flows:
         if flow.value is not astutil.UNKNOWN:

@@ -267,6 +267,9 @@ class TrainingLoopChecker(BaseChecker):
         known = analysis.values_as_entry(call)
         if known is None or not known.may_carry_gradient(call.args[0]):
             return
+        reaching = values.reaching_value(call.args[0]) if isinstance(call.args[0], nodes.Name) else None
+        if reaching is not None and not known.may_carry_gradient(reaching):
+            return  # ``mask = cast(a > b, int32)`` just above, rebound to a product only after: no gradient here
         if analysis.enclosing(call) is None and (_runs_only_at_construction(call) or _runs_only_as_program(call)):
             return  # only __init__ or the program's own steps (main()) run it: no gradient is taken there
         argument = call.args[0]

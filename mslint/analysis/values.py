@@ -1787,6 +1787,10 @@ _EXTRA_POSITIONAL, _EXTRA_KEYWORDS, _REACHED = "*", "**", "->"  # no parameter's
 # an entry of _EXTRA_KEYWORDS saying that more keywords than those known may be
 # there (a ``functools.partial`` binds some; its calls, out of sight, add others)
 _OPEN_KEYWORDS = "**?"
+# an entry of _EXTRA_KEYWORDS saying that the keywords are those of a function no
+# call in sight reaches (none: ``def densenet161(**kwargs): return DenseNet(...,
+# **kwargs)`` judged by its defaults), its Received carrying that guess
+_UNSEEN_KEYWORDS = "**0"
 # the guesses a value may rest on (Received.guess), and the ``defaults`` of
 # _evaluate that make them: a parameter reads its default because no call of its
 # function is in sight (True: _UNREACHED), or because its callers were not followed
@@ -2918,6 +2922,7 @@ def _way_of_call(
     extra_keywords: dict[str, Received] | None = {}
     skipped = 1 if skips_self else 0
     positional = [param.name for param in astutil.positional_params(func)][skipped:]
+    default_guess: str | None = None  # the guess the defaults the call leaves rest on
     # ``functools.partial(func, ...)``: its first argument is ``func``, and what it
     # leaves out is given where the partial object is called (unknown here)
     open_ended = bool(call.args) and isinstance(call.func, (nodes.Name, nodes.Attribute)) \
@@ -2956,6 +2961,10 @@ def _way_of_call(
         for name, given in entries.items():
             if name == _OPEN_KEYWORDS:
                 open_ended = True
+            elif name == _UNSEEN_KEYWORDS:
+                default_guess = given.guess
+                if extra_keywords is not None:
+                    extra_keywords[name] = given
             elif name in params:
                 way[name] = given
             elif extra_keywords is not None:
@@ -2966,7 +2975,8 @@ def _way_of_call(
                 way[param.name] = Received(astutil.UNKNOWN, call, None)
                 continue
             default = astutil.default_of(func.args, param)
-            way[param.name] = Received(constant(default) if default is not None else astutil.UNKNOWN, call, default)
+            way[param.name] = Received(
+                constant(default) if default is not None else astutil.UNKNOWN, call, default, default_guess)
     if func.args.vararg and extra_positional is not None:
         way[_EXTRA_POSITIONAL] = tuple(extra_positional)
     if func.args.kwarg and extra_keywords is not None:
@@ -2995,6 +3005,12 @@ def _forwarded(value: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, kind: 
     if not _only_passed_on(func, own):
         return None  # ``kwargs.pop("rate")``, ``kwargs["rate"] = ...``: what is passed on differs
     return way.get(kind)
+
+
+def _own_keywords(expr: nodes.NodeNG, func: nodes.NodeNG) -> bool:
+    """Whether ``expr`` names ``func``'s own ``**kwargs``, which it only passes on whole."""
+    return isinstance(expr, nodes.Name) and isinstance(func, nodes.FunctionDef) and expr.name == func.args.kwarg \
+        and expr.frame() is func and len(func.locals.get(expr.name, ())) == 1 and _only_passed_on(func, expr.name)
 
 
 def _only_passed_on(func: nodes.FunctionDef, name: str) -> bool:
@@ -3037,6 +3053,11 @@ def _mapping_entries(  # noqa: PLR0911 - one case per form
     forwarded = _forwarded(expr, way, func, _EXTRA_KEYWORDS)
     if forwarded is not None:
         return dict(forwarded)
+    if way is None and defaults and _own_keywords(expr, func):
+        # the function's own ``**kwargs`` where no call of it is in sight (or its
+        # callers were not followed): judged by its defaults, it collects none
+        guess = _UNFOLLOWED if defaults == _UNFOLLOWED else _UNREACHED
+        return {_UNSEEN_KEYWORDS: Received(astutil.UNKNOWN, None, None, guess)}
     bound = func.locals.get(expr.name, ()) if isinstance(func, nodes.FunctionDef) else ()
     if len(bound) == 1 and isinstance(bound[0].parent, nodes.Arguments):
         # a parameter: the mapping as the site of this way writes it, read there
