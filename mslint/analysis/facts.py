@@ -90,7 +90,7 @@ from typing import Any
 from mslint.analysis import devices, forked, mode
 from mslint.analysis.imports import tree_imports
 
-FACTS_VERSION = 15
+FACTS_VERSION = 16
 MODULE = "<module>"  # a file's top-level code: runs when it is imported
 MAIN = "<main>"  # an entry's main guard
 # the part of a body past a guard that raises unless PyNative: ``PTQ.apply`` + PYNATIVE_PART
@@ -281,6 +281,10 @@ class _FactsReader:
             unused = _built_not_called(statements, self.tree) if statements else []
             if unused:
                 self.bodies[key]["uncalled"] = unused
+        if top and self.data and _TOP_LEVEL_LITERAL_BUILD.search(self.data):
+            parked = _parked_not_read(top, self._word_counts())
+            if parked:
+                self.bodies[MODULE]["parked"] = parked
         for statement in definitions:
             name = statement.name  # type: ignore[attr-defined]
             bodies = self._bodies(name, statement)
@@ -616,6 +620,54 @@ class _WordCounts:
 _WORD = re.compile(rb"\w+")
 # ``<name>.<attribute> =``, not ``==``: the attribute a store assigns
 _STORED_ATTRIBUTE = re.compile(rb"\b\w+\s*\.\s*(\w+)\s*=(?!=)")
+
+
+# ``name = [`` / ``(`` / ``{`` at a module's top level, a class built inside it: a
+# literal of objects (the test for :func:`_parked_not_read`, before any walk)
+_TOP_LEVEL_LITERAL_BUILD = re.compile(rb"^[A-Za-z_]\w*[ \t]*=[ \t]*[\[({](?:[^\n]*\n)*?[^\n]*\b[A-Z]\w*\(", re.MULTILINE)
+
+
+def _parked_not_read(statements: list[ast.stmt], words: _WordCounts) -> list[list]:
+    """[name, dotted callee, line] for each object built inside a literal (a list,
+    tuple, dict or set, nested) that a module-level ``name = ...`` among ``statements``
+    binds, when the file's text names ``name`` nowhere else (not in ``__all__``, no
+    read, no string or comment): objects parked in a table this module never reads
+    (``encoder_params = [[...], [Cell(...), Cell(...)]]`` for classes nobody builds).
+    Built at import, their construct runs only when code that reads the name calls
+    them: the program model checks the other files a program reaches."""
+    found: list[list] = []
+    for statement in statements:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and isinstance(statement.value, (ast.List, ast.Tuple, ast.Dict, ast.Set))):
+            continue
+        name = statement.targets[0].id
+        if words.mentions(name.encode()) != 1:
+            continue
+        pending: list[ast.AST] = [statement.value]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+                pending.extend(node.elts)
+            elif isinstance(node, ast.Dict):
+                pending.extend(value for value in node.values if value is not None)
+            elif isinstance(node, ast.Call):
+                dotted = _dotted(node.func)
+                if dotted and _builds_object(dotted):
+                    found.append([name, dotted, node.lineno])
+    if not found:
+        return found
+    # a class also built elsewhere at the top level may be called there: only those
+    # the module builds nowhere but in such literals
+    built: Counter[str] = Counter()
+    for statement in statements:
+        for node in _same_scope(statement):
+            if isinstance(node, ast.Call):
+                dotted = _dotted(node.func)
+                if dotted:
+                    built[dotted] += 1
+    parked = Counter(dotted for _, dotted, _ in found)
+    return [entry for entry in found if built[entry[1]] == parked[entry[1]]]
 
 
 def _held_not_read(init: ast.FunctionDef | ast.AsyncFunctionDef, data: bytes, words: _WordCounts | None = None) -> list[list]:

@@ -1809,7 +1809,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """The nodes a compiling program reaches whose code it never compiles ->
         how: past a guard, as PyNative configurations select (Program.pynative_only),
         Cells it builds and never calls (:meth:`_uncalled`)."""
-        return {**self._held_uncalled(program), **self._uncalled(program), **(program.pynative_only or {})}
+        return {**self._held_uncalled(program), **self._parked_uncalled(program), **self._uncalled(program),
+                **(program.pynative_only or {})}
 
     def _uncalled(self, program: Program) -> dict[tuple[str, str], str]:
         """The Cells ``program``'s own code (the entry's top level, main guard and
@@ -1881,6 +1882,56 @@ class Model:  # pylint: disable=too-many-instance-attributes
             counts[node] = counts.get(node, 0) + 1
             if found.get(node, "x"):
                 found[node] = f"holds it in {holder}.{attribute} and never calls it ({os.path.relpath(path, self.root)}:{line})"
+        found = {node: how for node, how in found.items() if how and node not in self._by_lookup}
+        if found:
+            for node in self._built_otherwise(program, found, counts):
+                del found[node]
+        return found
+
+    def _parked_uncalled(self, program: Program) -> dict[tuple[str, str], str]:
+        """The Cells ``program`` builds only inside a literal that a module's top level
+        binds to a name its file never reads (facts "parked": ``encoder_params =
+        [[...], [ConvCell(...)]]`` kept for classes nothing builds), when no other file
+        the program reaches names it either (an import, a reference, an attribute):
+        built at import, never called; when nothing else the program runs builds them:
+        (file, class) -> how."""
+        reached = program.reached or set()
+        parked: list[tuple[tuple[str, str], str, str, int]] = []  # (class, name, file, line)
+        for path, body_name in reached:
+            if body_name != MODULE:
+                continue
+            body = self.facts(path)["bodies"].get(MODULE) or {}
+            for name, dotted, line in body.get("parked", ()):
+                target = self.resolve(path, dotted, body.get("locals"))
+                if self._is_class(target) and self.is_cell(target[1], target[2]):
+                    parked.append(((target[1], target[2]), name, path, line))
+        if not parked:
+            return {}
+        named: dict[str, set[str]] = {}  # file -> the words its reached code names
+        for path, body_name in reached:
+            body = self.facts(path)["bodies"].get(body_name) or {}
+            words = named.setdefault(path, set())
+            words.update(body.get("attrs", ()))
+            for dotted in body.get("refs", ()):
+                words.update(dotted.split("."))
+        for path in named:
+            for bound, _ in (self.facts(path).get("bindings") or {}).items():
+                named[path].add(bound)
+        found: dict[tuple[str, str], str] = {}
+        counts: dict[tuple[str, str], int] = {}  # the module bodies' call entries (facts "calls") of each class
+        counted: set[str] = set()
+        for node, name, path, line in parked:
+            if any(name in words for other, words in named.items() if other != path):
+                found[node] = ""  # named elsewhere: may be called
+                continue
+            if path not in counted:
+                counted.add(path)
+                body = self.facts(path)["bodies"].get(MODULE) or {}
+                for dotted, *_ in body.get("calls", ()):
+                    for built in self._symbol_nodes(self.resolve(path, dotted, body.get("locals"))):
+                        counts[built] = counts.get(built, 0) + 1
+            if found.get(node, "x"):
+                found[node] = f"builds it at import into {name}, which nothing reads ({os.path.relpath(path, self.root)}:{line})"
         found = {node: how for node, how in found.items() if how and node not in self._by_lookup}
         if found:
             for node in self._built_otherwise(program, found, counts):
