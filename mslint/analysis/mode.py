@@ -688,12 +688,37 @@ class _ModeReader(ast.NodeVisitor):
                         level_options += self._options
             elif keyword.arg is None:
                 selected.add(UNKNOWN)  # set_context(**config)
+        if len(selected) == 1 and UNKNOWN not in selected and not options:
+            keyed = self._branch_keyed(next(iter(selected)))
+            if keyed is not None:  # ``if configs.context_mode == "graph": set_context(mode=GRAPH_MODE)``
+                selected, options, mappings = keyed
         if selected or levels:
             self.calls.append(ContextCall(
                 frozenset(selected), self._runs, node.lineno, tuple(dict.fromkeys(options)),
                 frozenset(levels), tuple(dict.fromkeys(level_options)), mappings,
             ))
             self.nodes.append(node)
+
+    def _branch_keyed(self, selected: str) -> tuple[set[str], list[str], tuple] | None:
+        """A ``set_context`` selecting one mode in an arm of an ``if`` whose test
+        reads one option this file cannot read (``if configs.context_mode ==
+        "graph":``, the configuration a class's ``__init__`` fills): kept for the
+        program model as a table keyed by the test's answer, the arm this call is
+        in (the program model reads the option's value; the other answer selects
+        nothing here); None when the test decides by itself, or reads no such option."""
+        conditions = [(test, holds) for test, holds in self._conditions[-1] if test is not None]
+        if not conditions:
+            return None
+        test, holds = conditions[-1]
+        if self.truth(test, 1) is not None:
+            return None
+        option = self._option_read(test, 1)
+        if option is None or not option[1]:
+            return None
+        self._options = []
+        self._mappings = []
+        found = self._mapped(option, {holds: selected})
+        return found, list(self._options), tuple(self._mappings)
 
     def evaluate(self, node: ast.expr | None, depth: int, levels: bool = False) -> set[str]:  # noqa: C901, PLR0911, PLR0912
         """The modes (``levels``: the syntax levels) ``node`` may select."""

@@ -1724,6 +1724,10 @@ class Model:  # pylint: disable=too-many-instance-attributes
                 else:
                     found |= mode.constant_level(value) if levels else mode.constant_mode(value)
         if not found:
+            if sources and tables and not undecided:
+                # every value read, and the code's table selects none of them (the
+                # arm of ``if cfg.mode == "graph":`` a "pynative" value never takes)
+                return found, f"{options[0]!r} from {', '.join(sources[:3])}, which selects no mode here"
             return None
         if not sources:
             return found, f"either arm of a test of {options[0]!r}, which no option in sight gives"
