@@ -665,6 +665,11 @@ def _visible_keep_probabilities(node: nodes.NodeNG, assigned: nodes.NodeNG | Non
     names = {_identifier(node)}
     if assigned is not None and _identifier(assigned) is not None:
         names.add(_identifier(assigned))
+    # and the names the constructions pass it (``MultiHeadAttention(dim, heads, dropout)``
+    # building ``nn.Dropout(dropout_rate)``: the project writes numbers for ``dropout``)
+    for found in (values.received(node) if isinstance(node, nodes.Name) else None) or ():
+        if isinstance(found.written, (nodes.Name, nodes.Attribute)) and found.written is not node:
+            names.add(_identifier(found.written))
     names.discard(None)
     path = node.root().file
     seen = [value for name in sorted(names) for value in programs.visible_values(path, name)]

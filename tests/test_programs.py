@@ -1512,3 +1512,35 @@ def test_real_paths_of_relative_names_follow_the_working_folder(tmp_path: Path, 
         monkeypatch.chdir(tmp_path / name)
         assert real_path(".") == str((tmp_path / name).resolve())
         assert real_path("x.py") == str((tmp_path / name / "x.py").resolve())
+
+
+_BLOCK_WITHOUT_INIT = {
+    # a folder of blocks without __init__.py below the package, importing each other
+    # relatively; a layer built from a parameter named otherwise than the
+    # configuration's key, which the program reads from its YAML file
+    "train.py": "import yaml\nfrom pkg.model import build\nconfig = yaml.safe_load(open('configs/run.yaml'))\n"
+                "net = build(config)\nnet.set_train()\n",
+    "pkg/__init__.py": "",
+    "pkg/model/__init__.py": "from .blocks.encoder import Encoder\n\n\ndef build(config):\n"
+                             "    return Encoder(config['width'], dropout=config['dropout'])\n",
+    "pkg/model/blocks/encoder.py": "from mindspore import nn\nfrom .attention import Attention\n\n\n"
+                                   "class Encoder(nn.Cell):\n    def __init__(self, width, dropout):\n        super().__init__()\n"
+                                   "        self.attention = Attention(width, 4, dropout)\n        self.drop = nn.Dropout(dropout)\n\n"
+                                   "    def construct(self, x):\n        return self.drop(self.attention(x))\n",
+    "pkg/model/blocks/attention.py": "from mindspore import nn\n\n\nclass Attention(nn.Cell):\n"
+                                     "    def __init__(self, width, heads, dropout_rate=None):\n        super().__init__()\n"
+                                     "        self.proj = nn.Dense(width, width)\n        self.drop = nn.Dropout(dropout_rate)\n\n"
+                                     "    def construct(self, x):\n        return self.drop(self.proj(x))\n",
+}
+
+
+@pytest.mark.usefixtures("_isolated")
+@pytest.mark.parametrize(("written", "expected"), [(0.9, []), (0.1, [("pkg/model/blocks/attention.py", 8), ("pkg/model/blocks/encoder.py", 9)])])
+def test_configured_keep_probabilities_reach_a_folder_without_init(tmp_path: Path, capsys, monkeypatch, written, expected) -> None:
+    # the YAML file at the repository's root writes the only number for ``dropout``: 0.9,
+    # a keep probability, reaches the blocks folder's layer through the positional
+    # ``dropout`` its constructor passes (round 25: a Uni-Mol port); 0.1 is a drop rate
+    _project(tmp_path, {**_BLOCK_WITHOUT_INIT, "configs/run.yaml": f"width: 8\ndropout: {written}\n"})
+    monkeypatch.chdir(tmp_path)
+    found = _lint(capsys, ".")["findings"]
+    assert sorted((item["path"], item["line"]) for item in found if item["symbol"] == "ms-dropout-keep-prob") == expected

@@ -3503,8 +3503,10 @@ def visible_values(path: str | None, name: str, whole: bool = False) -> list:
             found += _values_in_source(data, alias) if data else []
         return found
     verdict = verdict_for(real)
-    # (the model's root: the folders named on the command line may hold more than the package's)
-    root = verdict["root"] if whole and verdict and isinstance(verdict.get("root"), str) else project_root(real)
+    # the model's root: the folders named on the command line may hold more than the
+    # package's (a file in a folder without __init__.py below the package, unimol's
+    # model/blocks, is not a project of its own)
+    root = verdict["root"] if verdict and isinstance(verdict.get("root"), str) else project_root(real)
     folder = verdict.get("values_folder") if verdict else None
     if isinstance(folder, str) and folder.startswith(root + os.sep) and not whole:
         found = _visible_in(folder, real, name)
