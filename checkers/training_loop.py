@@ -946,19 +946,28 @@ def _instances_set_to_train(network: nodes.NodeNG) -> bool:
     init = astutil.own_method(cls, "__init__") if cls is not None else None
     if init is None:
         return False
+    # the parameter ``self.<attr> = <param>`` stores: what a construction passes there
+    # is the network (``model.set_train(True)`` then ``step = C(model, opt)``)
+    assigned = values.init_value(network)
+    params = init.argnames()[1:]
+    param = assigned.name if isinstance(assigned, nodes.Name) and assigned.name in params else None
     for site in sites.calls_of(init):
         construction = site[0]
+        passed = astutil.argument(construction, params.index(param), param) if param is not None else None
+        given = _root_name(passed) if isinstance(passed, (nodes.Name, nodes.Attribute)) else None
         assign = construction.parent
-        if not (isinstance(assign, nodes.Assign) and assign.value is construction and len(assign.targets) == 1
-                and isinstance(assign.targets[0], nodes.AssignName)):
+        name = None
+        if isinstance(assign, nodes.Assign) and assign.value is construction and len(assign.targets) == 1 \
+                and isinstance(assign.targets[0], nodes.AssignName):
+            name = assign.targets[0].name
+        if name is None and given is None:
             continue
-        name = assign.targets[0].name
         for call in construction.scope().nodes_of_class(nodes.Call):
             func = call.func
             if not (_enables_training(call) and isinstance(func, nodes.Attribute)):
                 continue
             receiver = func.expr
-            if (isinstance(receiver, nodes.Name) and receiver.name == name) or (
+            if (isinstance(receiver, nodes.Name) and receiver.name in (name, given)) or (
                     isinstance(receiver, nodes.Attribute) and receiver.attrname == network.attrname
                     and isinstance(receiver.expr, nodes.Name) and receiver.expr.name == name):
                 return True

@@ -624,7 +624,8 @@ _STORED_ATTRIBUTE = re.compile(rb"\b\w+\s*\.\s*(\w+)\s*=(?!=)")
 
 # ``name = [`` / ``(`` / ``{`` at a module's top level, a class built inside it: a
 # literal of objects (the test for :func:`_parked_not_read`, before any walk)
-_TOP_LEVEL_LITERAL_BUILD = re.compile(rb"^[A-Za-z_]\w*[ \t]*=[ \t]*[\[({](?:[^\n]*\n)*?[^\n]*\b[A-Z]\w*\(", re.MULTILINE)
+# (within 64 lines of the ``=``: a bound, so a file of many tables is not searched to its end from each)
+_TOP_LEVEL_LITERAL_BUILD = re.compile(rb"^[A-Za-z_]\w*[ \t]*=[ \t]*[\[({](?:[^\n]*\n){0,64}?[^\n]*\b[A-Z]\w*\(", re.MULTILINE)
 
 
 def _parked_not_read(statements: list[ast.stmt], words: _WordCounts) -> list[list]:
