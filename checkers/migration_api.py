@@ -140,6 +140,14 @@ class MigrationApiChecker(BaseChecker):
             if qname in guide.SAME_MODULE_RENAMES and alias is None and _import_rename_is_exact(node, name, qname):
                 edit = _rename_imported(node, name, f"{replacement} as {name}")
             found.append((f"{module}.{name}", written, edit))
+        if not found:
+            missing = _missing_module(module)
+            if missing is not None and not _pinned_where_present(node, missing):
+                # ``from mindspore.optim import Optimizer``: the module itself is absent
+                replacement = guide.MISSING_NAMES[missing]
+                written = guide.MISSING_NAME_ADVICE.get(missing) or \
+                    f"from {replacement}{module[len(missing):]} import {', '.join(name for name, _ in node.names)}"
+                found.append((missing, written, None))
         # one statement, one fix: every exact rename in it, on the first finding (a
         # finding takes the fix offered for its node), so renamable names come first
         found.sort(key=lambda entry: entry[2] is None)
@@ -581,3 +589,14 @@ def _mindspore_prefix(node: nodes.Call) -> str | None:
 
 def register(linter: PyLinter) -> None:
     linter.register_checker(MigrationApiChecker(linter))
+
+
+def _missing_module(module: str) -> str | None:
+    """The module of the table (guide.MISSING_NAMES) that ``module`` is or lies in,
+    MindSpore lacking it (``mindspore.optim``, ``mindspore.utils.data``); None otherwise."""
+    parts = module.split(".")
+    for end in range(len(parts), 1, -1):
+        prefix = ".".join(parts[:end])
+        if prefix in guide.MISSING_NAMES and guide.MISSING_NAMES[prefix].startswith("mindspore."):
+            return prefix
+    return None

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.frameworks
 def test_ms_torch_class_name_is_missing_and_the_mindspore_name_exists(run_snippet):
     """Each name of the table is absent (looked up by introspection of the installed
     MindSpore), a mindspore.nn one is torch.nn's (or
-    torch.optim's: AdamW, or torch.optim.lr_scheduler's: StepLR), and the spelling the message gives
+    torch.optim's: AdamW, or torch.optim.lr_scheduler's: StepLR, or torch.nn.parallel's:
+    DistributedDataParallel), and the spelling the message gives
     exists (an advice in words is not a name); a same-module rename takes no
     parameter PyTorch's class does not (the rename alone is exact)."""
     names = json.dumps(sorted(guide.MISSING_NAMES.items()))
@@ -32,7 +33,7 @@ for qname, replacement in {names}:
     target_module, _, target_name = target.rpartition(".")
     exists = qname in {advice} or hasattr(importlib.import_module(target_module), target_name)
     in_torch = not module == "mindspore.nn" or hasattr(torch.nn, name) or hasattr(torch.optim, name) \
-        or hasattr(torch.optim.lr_scheduler, name)
+        or hasattr(torch.optim.lr_scheduler, name) or hasattr(torch.nn.parallel, name)
     subset = True
     if qname in {renames} and module == "mindspore.nn" and isinstance(getattr(torch.nn, name, None), type):
         mine = {{p.name for p in inspect.signature(getattr(importlib.import_module(target_module), target_name)).parameters.values()
