@@ -199,6 +199,37 @@ def test_background_work_that_fails_or_is_cancelled_gives_none(monkeypatch: pyte
     assert forked.Background(lambda: 1).result() is None
 
 
+def test_work_in_a_child_comes_back_and_announces_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """forked.in_child: the value the child computes (the program model's verdicts),
+    with ``started`` called here when the child announces a cold build; (False, None)
+    where the child fails or no child may be forked (the caller computes it then)."""
+    monkeypatch.setattr(forked, "FORK_AT_MOST", 2**62)
+    import os  # noqa: PLC0415
+
+    parent = os.getpid()
+    started: list[int] = []
+
+    def build(announce) -> dict:  # noqa: ANN001
+        announce()
+        announce()  # (once is what counts)
+        return {"pid": os.getpid(), "verdicts": {"net.py": {"mode": "graph"}}}
+
+    done, value = forked.in_child(build, lambda: started.append(os.getpid()))
+    assert done and value["verdicts"] == {"net.py": {"mode": "graph"}}
+    assert value["pid"] != parent and started == [parent]  # computed there, announced here
+    assert forked.in_child(lambda announce: {"served": True}, lambda: started.append(0)) == (True, {"served": True})
+    assert started == [parent]  # a warm run announces nothing
+
+    def fails(announce) -> None:  # noqa: ANN001
+        announce()
+        raise ValueError("a model that cannot be built")
+
+    assert forked.in_child(fails, lambda: started.append(1)) == (False, None)
+    assert started == [parent, 1]
+    monkeypatch.setattr(forked, "FORK_AT_MOST", 0)  # too large to fork
+    assert forked.in_child(build) == (False, None)
+
+
 def test_a_cold_run_reads_in_the_background_what_it_would_read_itself(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture,
 ) -> None:

@@ -1434,13 +1434,33 @@ def _program_verdicts(
     """mslint.analysis.programs' verdicts of the checked files, with the facts of
     the files it reads cached by content; the model is freed before the workers
     are forked (a worker inherits the memory of the process it is forked from)."""
-    store = result_cache.ResultCache(warn=lambda _text: None) if use_cache else None
+    def build(announce: Callable[[], None] | None) -> tuple[dict[str, dict], list[dict]]:
+        store = result_cache.ResultCache(warn=lambda _text: None) if use_cache else None
+        try:
+            return run_programs.verdicts(files, stand_ins, store if store is not None and store.enabled else None, jobs,
+                                         folders, announce)
+        finally:
+            if store is not None:
+                store.close()
+
+    if jobs > 1 and len(files) >= forked.PARALLEL_AT_LEAST:
+        # many files (the workers will be forked from this process): the model is
+        # built in a child, so that none of its garbage is in the workers (forked.in_child)
+        started: list[bool] = []
+
+        def starting() -> None:
+            started.append(True)
+            if when_building is not None:
+                when_building()
+
+        done, value = forked.in_child(build, starting)
+        if done:
+            return value
+        if started:
+            when_building = None  # (the background reading was started already)
     try:
-        return run_programs.verdicts(files, stand_ins, store if store is not None and store.enabled else None, jobs, folders,
-                                     when_building)
+        return build(when_building)
     finally:
-        if store is not None:
-            store.close()
         gc.collect()
 
 
