@@ -24,7 +24,7 @@ from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
 from mslint.knowledge import apis
-from mslint.analysis import astutil, edits, resolve, scope, sites, values
+from mslint.analysis import astutil, edits, resolve, scope, sites, training_code, values
 from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
@@ -52,7 +52,8 @@ def _inside_package(path: str, packages: tuple[str, ...]) -> bool:
 
 
 class _ModuleFacts:
-    __slots__ = ("mindspore_only", "optimizer_compat", "torch_api", "torch_is_mindtorch", "torch_library", "user_methods")
+    __slots__ = ("mindspore_only", "optimizer_compat", "parity_test", "torch_api", "torch_is_mindtorch", "torch_library",
+                 "user_methods")
 
     def __init__(self, module: nodes.Module) -> None:
         imports_mindspore = imports_torch = optimizer_compat = torch_library = torch_api = False
@@ -81,6 +82,11 @@ class _ModuleFacts:
         inside_layer = _inside_package(module.file or "", apis.TORCH_API_LAYERS)
         torch_api = torch_api or inside_layer
         self.mindspore_only = imports_mindspore and not imports_torch and not inside_layer
+        # a test module importing both frameworks (``spvcnn_ms_test.py``): a parity check
+        # that runs the PyTorch original beside the port on purpose, trains nothing
+        name = os.path.basename(module.file or "")
+        self.parity_test = imports_mindspore and imports_torch and not torch_is_mindtorch and (
+            name.startswith("test_") or name.endswith("_test.py"))
         # transformers, timm...: torch tensors and modules without ``import torch``: the
         # receiver of a tensor or module idiom (.detach(), .cpu(), .cuda(), .to("cuda"))
         # may be one. loss.backward() and optimizer.step() stay judged by the module:
@@ -399,6 +405,8 @@ class TorchIdiomsChecker(BaseChecker):
         return analysis.in_graph_or_differentiated(node) or self._in_cell(node, analysis)
 
     def _report(self, node: nodes.NodeNG, args: tuple[str, str], changes: list | None = None) -> None:
+        if self._module_facts(node.root()).parity_test:
+            return  # a test comparing the port with its PyTorch original: torch runs there on purpose
         if sites.forward_never_runs(node.frame()):
             return  # the forward of a Cell whose inherited construct never calls it: nothing runs it
         if values.never_runs(node) or values.never_runs_as_built(node, defaults=False):
@@ -617,7 +625,7 @@ class TorchIdiomsChecker(BaseChecker):
             or (_root(qname) in apis.TORCH_LAYER_LIBRARIES and last[:1].isupper())
         )
         if builds_torch_object and self._in_cell(node, analysis) and not _host_interop(node) \
-                and not _converted_before_return(node):
+                and not _converted_before_return(node) and not _weight_donor(node):
             self._report(
                 node,
                 args=(
@@ -793,6 +801,40 @@ def _host_interop(call: nodes.Call) -> bool:
     if not all(_host_side(value, 0) for value in data):
         return False
     return _kept_out_of_mindspore(call, method)
+
+
+def _weight_donor(call: nodes.Call) -> bool:
+    """A torch module kept as ``self.<attr>`` in ``__init__`` (``self.torch_stem =
+    torch.nn.Sequential(...).cuda()``, the call itself or one in its arguments) and read
+    nowhere but in ``__init__``: the PyTorch original the port copies its initial
+    weights from (``spnn.Conv3d(..., weight=self.torch_stem[0].kernel.data)``). Nothing
+    the Cell runs meets it, so nothing is left untrained. Not where the file reaches
+    attributes by name (``getattr(self, ...)``, ``__dict__``)."""
+    init = call.frame()
+    if not (isinstance(init, nodes.FunctionDef) and init.name == "__init__"):
+        return False
+    child, parent = call, call.parent
+    while isinstance(parent, (nodes.Call, nodes.Attribute, nodes.Keyword, nodes.List, nodes.Tuple)):
+        if isinstance(parent, nodes.Call) and child is parent.func:
+            child, parent = parent, parent.parent  # ``Sequential(...).cuda()``
+            continue
+        child, parent = parent, parent.parent
+    if not (isinstance(parent, nodes.Assign) and len(parent.targets) == 1):
+        return False
+    attr = astutil.self_attribute(parent.targets[0])
+    if attr is None:
+        return False
+    module = call.root()
+    if training_code.mentions(module, _GENERIC_ATTRIBUTE_ACCESS):
+        return False
+    return not any(
+        node.attrname == attr and node.frame() is not init
+        for node in astutil.module_nodes(module, nodes.Attribute)
+    )
+
+
+# reaching a Cell's attributes by name: any of them may be read there
+_GENERIC_ATTRIBUTE_ACCESS = re.compile(rb"getattr\(\s*self\b|__dict__|vars\(\s*self")
 
 
 def _converted_before_return(call: nodes.Call) -> bool:
