@@ -263,6 +263,8 @@ class DataParallelChecker(BaseChecker):
             return
         if not _reaches_training(node):
             return
+        if not training_code.project_initializes_communication(module):
+            return  # no communication.init() anywhere: no group of ranks to read one dataset each
         where = settings.elsewhere or f"set at line {settings.data_parallel[0].lineno}"
         self.add_message(
             "ms-data-parallel-unsharded-dataset", node=node,
