@@ -130,7 +130,9 @@ def _returns(func: nodes.NodeNG) -> list[tuple[nodes.NodeNG, nodes.NodeNG]]:
 
 
 def _short(qname: str) -> str:
-    """``mindspore.nn.Dropout`` -> ``nn.Dropout``."""
+    """``mindspore.nn.Dropout`` -> ``nn.Dropout``; mindnlp's injected one -> ``nn.Dropout (mindnlp's)``."""
+    if qname.startswith("mindnlp.injection.nn."):
+        return f"nn.{qname[len('mindnlp.injection.nn.'):]} (mindnlp's)"
     for prefix, short in (("mindspore.mint.nn.", "mint.nn."), ("mindspore.nn.", "nn.")):
         if qname.startswith(prefix):
             return short + qname[len(prefix):]

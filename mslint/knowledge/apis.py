@@ -1713,6 +1713,11 @@ TRAIN_MODE_CELLS: frozenset[str] = frozenset(
     + ["mindspore.mint.nn." + name for name in (
         "Dropout", "Dropout2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm",
     )]
+    # the layers mindnlp 0.2/0.3's injection puts in mindspore.nn's place (knowledge.injections):
+    # PyTorch's semantics, the training flag included (mindnlp/injection.py: its BatchNorm1d's
+    # construct takes bn_train ``if self.training``, else the moving statistics; its Dropout
+    # zeroes only in training, as mindnlp's Dropout documents: "During training, randomly zeroes")
+    + ["mindnlp.injection.nn." + name for name in ("Dropout", "BatchNorm1d", "BatchNorm2d")]
 )
 TRAINING_FLAG = "training"
 # the Dropout layers of TRAIN_MODE_CELLS (the others are BatchNorms); nn.Dropout's
