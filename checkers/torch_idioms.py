@@ -625,7 +625,9 @@ class TorchIdiomsChecker(BaseChecker):
             or (_root(qname) in apis.TORCH_LAYER_LIBRARIES and last[:1].isupper())
         )
         if builds_torch_object and self._in_cell(node, analysis) and not _host_interop(node) \
-                and not _converted_before_return(node) and not _weight_donor(node):
+                and not _converted_before_return(node) \
+                and not (qname not in apis.TORCH_TENSOR_FACTORIES and qname not in apis.TORCH_PARAMETER_CLASSES
+                         and _weight_donor(node)):
             self._report(
                 node,
                 args=(
@@ -804,7 +806,7 @@ def _host_interop(call: nodes.Call) -> bool:
 
 
 def _weight_donor(call: nodes.Call) -> bool:
-    """A torch module kept as ``self.<attr>`` in ``__init__`` (``self.torch_stem =
+    """A torch module (a layer, not a tensor) kept as ``self.<attr>`` in ``__init__`` (``self.torch_stem =
     torch.nn.Sequential(...).cuda()``, the call itself or one in its arguments) and read
     nowhere but in ``__init__``: the PyTorch original the port copies its initial
     weights from (``spnn.Conv3d(..., weight=self.torch_stem[0].kernel.data)``). Nothing
