@@ -182,37 +182,15 @@ class Background:
         self._pipe: int | None = None
         self._done = False
         self._value: Any = None
-        if not _may_fork():
-            self._done = True
-            return
-        read_end, write_end = os.pipe()
-        parent = os.getpid()
-        try:
-            pid = os.fork()
-        except OSError:
-            os.close(read_end)
-            os.close(write_end)
-            self._done = True
-            return
-        if pid == 0:  # the child: computes, writes the pickled value, ends
-            os.close(read_end)
-            code = 1
-            try:
-                _reader_start()
-                die_with_parent(parent)
-                os.nice(LOWEST_PRIORITY)
-                gc.disable()  # (a short life: what it allocates goes with it)
-                import pickle  # noqa: PLC0415
 
-                data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
-                with os.fdopen(write_end, "wb") as stream:
-                    stream.write(data)
-                code = 0
-            except BaseException:  # noqa: BLE001, S110 - the parent works it out itself
-                pass
-            os._exit(code)
-        os.close(write_end)
-        self._pid, self._pipe = pid, read_end
+        def write(stream: Any) -> None:
+            stream.write(_pickled(work()))
+
+        forked = _fork_writer(write, lowest_priority=True)
+        if forked is None:
+            self._done = True
+            return
+        self._pid, self._pipe = forked
 
     def result(self) -> Any:
         """The value ``work()`` returned in the child (waiting for it), or None."""
@@ -228,10 +206,7 @@ class Background:
             _, status = os.waitpid(self._pid, 0)  # type: ignore[arg-type]
             self._pid = None
             if status == 0 and chunks:
-                import pickle  # noqa: PLC0415
-
-                with collector_paused():
-                    self._value = pickle.loads(b"".join(chunks))  # noqa: S301 - our own child's output
+                self._value = _unpickled(b"".join(chunks))
         except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, MemoryError, IndexError):
             self._value = None
         except BaseException:
@@ -248,13 +223,66 @@ class Background:
                 os.close(self._pipe)
             self._pipe = None
         if self._pid is not None:
-            import signal  # noqa: PLC0415
-
-            with contextlib.suppress(OSError):
-                os.kill(self._pid, signal.SIGKILL)
-            with contextlib.suppress(OSError):
-                os.waitpid(self._pid, 0)
+            _stop(self._pid)
             self._pid = None
+
+
+def _fork_writer(write: Callable[[Any], None], lowest_priority: bool = False) -> tuple[int, int] | None:
+    """A forked child that runs ``write(stream)`` on the write end of a pipe and ends
+    (status 0 when ``write`` returned): (its pid, the read end) here; None where no
+    child may be forked (_may_fork) or the fork failed. ``lowest_priority``: the
+    child runs at nice 19, its collector off (a short life: what it allocates goes
+    with it)."""
+    if not _may_fork():
+        return None
+    read_end, write_end = os.pipe()
+    parent = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # the child: writes, ends
+        os.close(read_end)
+        code = 1
+        try:
+            _reader_start()
+            die_with_parent(parent)
+            if lowest_priority:
+                os.nice(LOWEST_PRIORITY)
+                gc.disable()
+            with os.fdopen(write_end, "wb") as stream:
+                write(stream)
+            code = 0
+        except BaseException:  # noqa: BLE001, S110 - the parent works it out itself
+            pass
+        os._exit(code)
+    os.close(write_end)
+    return pid, read_end
+
+
+def _pickled(value: Any) -> bytes:
+    import pickle  # noqa: PLC0415
+
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpickled(data: bytes) -> Any:
+    import pickle  # noqa: PLC0415
+
+    with collector_paused():
+        return pickle.loads(data)  # noqa: S301 - our own child's output
+
+
+def _stop(pid: int) -> None:
+    """Kill the child ``pid`` and reap it."""
+    import signal  # noqa: PLC0415
+
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.waitpid(pid, 0)
 
 
 # ---------------------------------------------------------------------------
@@ -277,40 +305,24 @@ def in_child(work: Callable[[Callable[[], None]], Any], started: Callable[[], No
     failed (the caller works it out itself then). The child may call ``announce()``
     once; this process then calls ``started()`` while the child goes on (a cold
     model build: the command starts its background reading)."""
-    if not _may_fork():
+
+    def write(stream: Any) -> None:
+        announced = []
+
+        def announce() -> None:
+            if not announced:
+                announced.append(True)
+                stream.write(_BUILDING)
+                stream.flush()
+
+        data = _pickled(work(announce))
+        stream.write(_RESULT)
+        stream.write(data)
+
+    forked = _fork_writer(write)
+    if forked is None:
         return False, None
-    read_end, write_end = os.pipe()
-    parent = os.getpid()
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_end)
-        os.close(write_end)
-        return False, None
-    if pid == 0:  # the child
-        os.close(read_end)
-        code = 1
-        try:
-            _reader_start()
-            die_with_parent(parent)
-            import pickle  # noqa: PLC0415
-
-            announced = []
-
-            def announce() -> None:
-                if not announced:
-                    announced.append(True)
-                    os.write(write_end, _BUILDING)
-
-            data = pickle.dumps(work(announce), protocol=pickle.HIGHEST_PROTOCOL)
-            with os.fdopen(write_end, "wb") as stream:
-                stream.write(_RESULT)
-                stream.write(data)
-            code = 0
-        except BaseException:  # noqa: BLE001, S110 - the parent works it out itself
-            pass
-        os._exit(code)
-    os.close(write_end)
+    pid, read_end = forked
     chunks: list[bytes] = []
     try:
         with os.fdopen(read_end, "rb") as stream:
@@ -326,20 +338,12 @@ def in_child(work: Callable[[Callable[[], None]], Any], started: Callable[[], No
         pid = 0
         if status != 0 or head != _RESULT:
             return False, None
-        import pickle  # noqa: PLC0415
-
-        with collector_paused():
-            return True, pickle.loads(b"".join(chunks))  # noqa: S301 - our own child's output
+        return True, _unpickled(b"".join(chunks))
     except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, MemoryError, IndexError):
         return False, None
     finally:
         if pid:  # interrupted (Ctrl-C, SIGTERM): the child goes with us
-            import signal  # noqa: PLC0415
-
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-            with contextlib.suppress(OSError):
-                os.waitpid(pid, 0)
+            _stop(pid)
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h

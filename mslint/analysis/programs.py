@@ -1886,6 +1886,13 @@ class Model:  # pylint: disable=too-many-instance-attributes
             counts[node] = counts.get(node, 0) + 1
             if found.get(node, "x"):
                 found[node] = f"holds it in {holder}.{attribute} and never calls it ({os.path.relpath(path, self.root)}:{line})"
+        return self._built_nowhere_else(program, found, counts)
+
+    def _built_nowhere_else(self, program: Program, found: dict[tuple[str, str], str],
+                            counts: dict[tuple[str, str], int]) -> dict[tuple[str, str], str]:
+        """Of ``found`` (class -> how it goes uncalled; "" where it may be called),
+        those no lookup selects and nothing else ``program`` runs builds
+        (:meth:`_built_otherwise`, given the constructions each was found at)."""
         found = {node: how for node, how in found.items() if how and node not in self._by_lookup}
         if found:
             for node in self._built_otherwise(program, found, counts):
@@ -1918,9 +1925,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
             words.update(body.get("attrs", ()))
             for dotted in body.get("refs", ()):
                 words.update(dotted.split("."))
-        for path in named:
-            for bound, _ in (self.facts(path).get("bindings") or {}).items():
-                named[path].add(bound)
+        for path, words in named.items():
+            words.update(self.facts(path).get("bindings") or ())  # the names it binds (imports included)
         found: dict[tuple[str, str], str] = {}
         counts: dict[tuple[str, str], int] = {}  # the module bodies' call entries (facts "calls") of each class
         counted: set[str] = set()
@@ -1936,11 +1942,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
                         counts[built] = counts.get(built, 0) + 1
             if found.get(node, "x"):
                 found[node] = f"builds it at import into {name}, which nothing reads ({os.path.relpath(path, self.root)}:{line})"
-        found = {node: how for node, how in found.items() if how and node not in self._by_lookup}
-        if found:
-            for node in self._built_otherwise(program, found, counts):
-                del found[node]
-        return found
+        return self._built_nowhere_else(program, found, counts)
 
     def _runs_methods(self, node: tuple[str, str], attributes: list[str]) -> bool:
         """Whether an attribute used on an instance of the class may run its code:

@@ -2997,20 +2997,20 @@ def _passed(
 def _forwarded(value: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, kind: str) -> object:
     """What ``func``'s own ``*args`` (kind _EXTRA_POSITIONAL) or ``**kwargs``
     (_EXTRA_KEYWORDS) holds in ``way`` when ``value`` names it; else None."""
-    if way is None or not isinstance(value, nodes.Name) or not isinstance(func, nodes.FunctionDef):
+    if way is None or not _passes_own_extras(value, func, kind):
         return None
-    own = func.args.vararg if kind == _EXTRA_POSITIONAL else func.args.kwarg
-    if value.name != own or value.frame() is not func or len(func.locals.get(own, ())) != 1:
-        return None
-    if not _only_passed_on(func, own):
-        return None  # ``kwargs.pop("rate")``, ``kwargs["rate"] = ...``: what is passed on differs
     return way.get(kind)
 
 
-def _own_keywords(expr: nodes.NodeNG, func: nodes.NodeNG) -> bool:
-    """Whether ``expr`` names ``func``'s own ``**kwargs``, which it only passes on whole."""
-    return isinstance(expr, nodes.Name) and isinstance(func, nodes.FunctionDef) and expr.name == func.args.kwarg \
-        and expr.frame() is func and len(func.locals.get(expr.name, ())) == 1 and _only_passed_on(func, expr.name)
+def _passes_own_extras(value: nodes.NodeNG, func: nodes.NodeNG, kind: str) -> bool:
+    """Whether ``value`` names ``func``'s own ``*args`` (kind _EXTRA_POSITIONAL) or
+    ``**kwargs`` (_EXTRA_KEYWORDS), which ``func`` only passes on whole (not
+    ``kwargs.pop("rate")``, ``kwargs["rate"] = ...``: what is passed on differs)."""
+    if not isinstance(value, nodes.Name) or not isinstance(func, nodes.FunctionDef):
+        return False
+    own = func.args.vararg if kind == _EXTRA_POSITIONAL else func.args.kwarg
+    return value.name == own and value.frame() is func and len(func.locals.get(own, ())) == 1 \
+        and _only_passed_on(func, own)
 
 
 def _only_passed_on(func: nodes.FunctionDef, name: str) -> bool:
@@ -3053,7 +3053,7 @@ def _mapping_entries(  # noqa: PLR0911 - one case per form
     forwarded = _forwarded(expr, way, func, _EXTRA_KEYWORDS)
     if forwarded is not None:
         return dict(forwarded)
-    if way is None and defaults and _own_keywords(expr, func):
+    if way is None and defaults and _passes_own_extras(expr, func, _EXTRA_KEYWORDS):
         # the function's own ``**kwargs`` where no call of it is in sight (or its
         # callers were not followed): judged by its defaults, it collects none
         guess = _UNFOLLOWED if defaults == _UNFOLLOWED else _UNREACHED
