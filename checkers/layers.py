@@ -1142,6 +1142,8 @@ class LayersChecker(BaseChecker):
             return False
         if pad_mode == "pad" and not torch_shaped:
             return False
+        if isinstance(padding, (tuple, list)) and len(_local_layer_dims(bound.call)) > 1:
+            return self._report_padding_of_either_layer(bound, pad_mode, padding, note)
         reasons = []
         if pad_mode != "pad" and any(ints):
             if "pad_mode" in bound:
@@ -1186,6 +1188,26 @@ class LayersChecker(BaseChecker):
             reasons.insert(0, f"{spelled(bound.call.func)} takes no {taken} (apply it after the layer)")
             error, changes = "TypeError", None
         self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), error, "; ".join(reasons), fixed), changes)
+        return True
+
+    def _report_padding_of_either_layer(self, bound: _Bound, pad_mode: str, padding: tuple | list, note: str) -> bool:
+        """``conv = nn.Conv2d if conv_2d else nn.Conv3d`` then ``conv(..., padding=(1, 7, 7))``:
+        the tuple MindSpore wants has one value per side of whichever layer runs, so
+        the message names both lengths and no edit is offered."""
+        reasons = []
+        if pad_mode != "pad" and any(_ints(padding) or ()):
+            reasons.append('padding is only allowed with pad_mode="pad"')
+        if note:
+            reasons[0:1] = [f"{reasons[0] if reasons else 'the padding'}, and the padding is {tuple(padding)}{note}"]
+        dims = sorted(_local_layer_dims(bound.call))
+        counts = " or ".join(str(2 * count) for count in dims)
+        reasons.append(f"{spelled(bound.call.func)} is a {' or '.join(f'{count}-D' for count in dims)} layer here, "
+                       f"and its padding tuple has one value per side ({counts} values)")
+        fixed = _CallText(bound.call)
+        if pad_mode != "pad":
+            fixed.set(bound, "pad_mode", _quoted("pad"), before="padding")
+        fixed.set(bound, "padding", "<one value per side>")
+        self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), "ValueError", "; ".join(reasons), fixed), None)
         return True
 
     def _check_pool_padding(self, bound: _Bound) -> None:
@@ -1993,6 +2015,27 @@ def _local_layer(frame: nodes.FunctionDef, name: str) -> str | None:
     return found[0][0] if len(kinds) == 1 else None
 
 
+def _local_layer_dims(call: nodes.Call) -> set[int]:
+    """The spatial dimensions of the layer classes a local name called here holds
+    (``conv = nn.Conv2d`` in one branch, ``nn.Conv3d`` in the other: {2, 3});
+    empty for anything else."""
+    func = call.func
+    frame = func.frame() if isinstance(func, nodes.Name) else None
+    if not isinstance(frame, nodes.FunctionDef):
+        return set()
+    dims = set()
+    for binding in frame.locals.get(func.name, ()):
+        statement = binding.parent
+        if not (isinstance(statement, nodes.Assign) and isinstance(statement.value, (nodes.Name, nodes.Attribute))):
+            return set()
+        qname = resolve.qualified_name(statement.value)
+        api = apis.LAYER_APIS.get(qname) if qname else None
+        if api is None:
+            return set()
+        dims.add(api.spatial_dims)
+    return dims
+
+
 def _named_by_parameter(func: nodes.Name) -> str | None:
     bound = resolve.binding(func)
     if not (isinstance(bound, nodes.AssignName) and isinstance(bound.parent, nodes.Arguments)):
@@ -2420,7 +2463,7 @@ def _torch_positional_edits(bound: _Bound, index: int) -> list | None:
         node = call.args[position]
         torch_param = api.torch_params[position] if position < len(api.torch_params) else None
         ms_param = api.torch_to_ms.get(torch_param) if torch_param else None
-        if ms_param is None and torch_param is not None and literal(node) == api.torch_defaults.get(torch_param, UNKNOWN):
+        if ms_param is None and _droppable(api, torch_param, node):
             changes.append(edits.delete_argument(call, node))
         elif ms_param is None:
             return None
@@ -2440,6 +2483,15 @@ def _torch_positional_edits(bound: _Bound, index: int) -> list | None:
     if _given_twice(call, _torch_positional_keywords(bound, index)):
         return None  # a keyword the call already has: the fix would repeat it (SyntaxError)
     return changes
+
+
+def _droppable(api: apis.LayerApi, torch_param: str | None, node: nodes.NodeNG) -> bool:
+    """Whether a PyTorch argument without a MindSpore counterpart can go: it holds
+    PyTorch's default, or it is PyTorch's ``inplace`` flag (MindSpore's layer
+    computes out of place and returns the same values either way)."""
+    if torch_param is None:
+        return False
+    return torch_param == "inplace" or literal(node) == api.torch_defaults.get(torch_param, UNKNOWN)
 
 
 def _torch_positional_keywords(bound: _Bound, index: int) -> list[str]:
@@ -2471,8 +2523,8 @@ def _torch_positionals_fixed(bound: _Bound, index: int) -> str:
         node = call.args[position]
         torch_param = api.torch_params[position] if position < len(api.torch_params) else None
         ms_param = api.torch_to_ms.get(torch_param) if torch_param else None
-        if ms_param is None and torch_param is not None and literal(node) == api.torch_defaults.get(torch_param, UNKNOWN):
-            continue  # PyTorch's default (padding_mode="zeros"): nothing to write
+        if ms_param is None and _droppable(api, torch_param, node):
+            continue  # PyTorch's default (padding_mode="zeros"), or its inplace flag: nothing to write
         if ms_param is None:
             return f"keyword arguments (MindSpore's order is {', '.join(api.params[:len(call.args)])})"
         if torch_param == "padding" and ms_param == "padding":

@@ -662,6 +662,12 @@ LAYER_APIS["mindspore.nn.Dropout"] = LayerApi(
     torch_params=("p", "inplace"),
     torch_defaults={"p": 0.5},
     torch_to_ms={"p": "p", "inplace": None},
+    # PyTorch's inplace flag, second by position, lands in p (measured: TypeError,
+    # tests/oracle/test_layers.py::test_ms_torch_positional_args_dropout_inplace_flag_raises)
+    positional_traps=(
+        PositionalTrap(1, "p", "inplace", "bool",
+                       {"*": "construction fails with TypeError (p must be a float or an int, not a bool)"}),
+    ),
 )
 for _name in ("Dropout1d", "Dropout2d", "Dropout3d"):
     LAYER_APIS[f"mindspore.nn.{_name}"] = LayerApi(

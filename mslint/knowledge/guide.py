@@ -249,6 +249,10 @@ MISSING_NAMES: dict[str, str] = {
     # ms_function``: ImportError in 2.10, where mindspore.common.jit is mindspore.jit;
     # tests/oracle/test_migration_api.py)
     "mindspore.common.ms_function": "jit",
+    # ms_class, ms_function's companion for user classes, went with it (jit_class
+    # takes the same one argument; tests/oracle/test_migration_api.py)
+    "mindspore.ms_class": "jit_class",
+    "mindspore.common.ms_class": "jit_class",
     # torch.nn names absent from mindspore.nn 2.10 (introspection of both installed
     # modules: tests/oracle/test_migration_api.py), with MindSpore's spelling: a
     # renamed mindspore.nn class of the same arguments, else mindspore.mint.nn's
@@ -380,6 +384,10 @@ MISSING_NAMES: dict[str, str] = {
 PRESENT_THROUGH: dict[str, tuple[int, int]] = {
     "mindspore.ms_function": (2, 5),
     "mindspore.common.ms_function": (2, 5),
+    # ms_class: documented through r2.4.10; taken as present through 2.5 like
+    # ms_function (a project pinning 2.5 is left alone rather than told wrongly)
+    "mindspore.ms_class": (2, 5),
+    "mindspore.common.ms_class": (2, 5),
 }
 # The distributions a project pins MindSpore under (the GPU and Ascend wheels of 1.x).
 MINDSPORE_DISTRIBUTIONS: tuple[str, ...] = ("mindspore", "mindspore-gpu", "mindspore-ascend")
@@ -457,7 +465,8 @@ CALLED_MODULES: dict[str, str] = {"mindspore.log": "mindspore.ops.log"}
 # rename of the last name is exact: signatures compared by introspection).
 SAME_MODULE_RENAMES: frozenset[str] = frozenset(
     {"mindspore.nn.Module", "mindspore.nn.Sequential", "mindspore.nn.ModuleList", "mindspore.nn.ModuleDict",
-     "mindspore.ms_function", "mindspore.common.ms_function", "mindspore.nn.SELU", "mindspore.nn.Hardswish", "mindspore.nn.Hardsigmoid",
+     "mindspore.ms_function", "mindspore.common.ms_function", "mindspore.ms_class", "mindspore.common.ms_class",
+     "mindspore.nn.SELU", "mindspore.nn.Hardswish", "mindspore.nn.Hardsigmoid",
      "mindspore.nn.Hardshrink", "mindspore.nn.Softshrink", "mindspore.nn.MultiLabelMarginLoss"}
 )
 # ops.transpose(input, dims) takes one permutation; PyTorch's transpose(x, a, b) swaps two axes.

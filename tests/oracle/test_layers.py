@@ -757,6 +757,28 @@ report(
     assert result["use_one_hot"] == ["ok", "built"]
 
 
+def test_ms_torch_positional_args_dropout_inplace_flag_raises(run_snippet):
+    """``nn.Dropout(0.3, True)``, PyTorch's (p, inplace): the flag lands in MindSpore's
+    second slot, p, and construction fails; the fix, nn.Dropout(p=0.3), drops
+    as many values as PyTorch's does."""
+    result = run_snippet(
+        TORCH
+        + '''
+x = Tensor(np.ones((200, 200), np.float32))
+fixed = nn.Dropout(p=0.3)
+fixed.set_train(True)
+report(
+    inplace_true=attempt(lambda: nn.Dropout(0.3, True) and "built"),
+    inplace_false=attempt(lambda: nn.Dropout(0.3, False) and "built"),
+    fixed_zeros=float((fixed(x).asnumpy() == 0).mean()),
+)
+'''
+    )
+    assert result["inplace_true"][0] == "error" and result["inplace_true"][1].startswith("TypeError")
+    assert result["inplace_false"][0] == "error" and result["inplace_false"][1].startswith("TypeError")
+    assert 0.25 < result["fixed_zeros"] < 0.35
+
+
 # -- ms-layer-default-differs ------------------------------------------------
 
 
