@@ -29,7 +29,7 @@ from astroid import nodes
 from pylint.checkers import BaseChecker
 from pylint.checkers.utils import only_required_for_messages
 
-from mslint.knowledge import apis, guide
+from mslint.knowledge import apis, guide, primitives
 from mslint.analysis import astutil, edits, programs, resolve, training_code, values, versions
 from mslint.analysis.training_code import SKIP_NESTED
 from mslint.checkers.messages import spelled
@@ -81,6 +81,14 @@ class MigrationApiChecker(BaseChecker):
             "ms-torch-init-on-parameter",
             "torch.nn.init.xavier_*, kaiming_*, orthogonal_ or trunc_normal_ applied to the parameter of a "
             "MindSpore Cell.",
+        ),
+        "E8209": (
+            "%s gives %s to the constructor of the operator, which takes %s: this raises TypeError; "
+            "build the operator, then call it on the tensors: %s",
+            "ms-primitive-given-inputs",
+            "An operator class of mindspore.ops (a Primitive: ops.Tanh, ops.ExpandDims, ops.Squeeze) called with "
+            "its tensors as if it were a function (ops.Tanh(x), ops.ExpandDims(x, 1)): its constructor takes "
+            "only the operator's attributes, so more positional arguments raise TypeError.",
         ),
         "C8208": (
             "set_context(%s) is deprecated in MindSpore 2.10 (it warns and will be removed): write %s",
@@ -180,6 +188,7 @@ class MigrationApiChecker(BaseChecker):
     @only_required_for_messages(
         "ms-torch-class-name", "ms-torch-optimizer-api", "ms-transpose-torch-args", "ms-dataloader-keyword-args",
         "ms-softmax-ce-index-labels", "ms-torch-init-on-parameter", "ms-set-context-device-target",
+        "ms-primitive-given-inputs",
     )
     def visit_call(self, node: nodes.Call) -> None:
         if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
@@ -204,6 +213,31 @@ class MigrationApiChecker(BaseChecker):
             self._check_torch_init(node, qname)
         elif qname in guide.SET_CONTEXT_CALLS:
             self._check_set_context(node)
+        elif qname in primitives.PRIMITIVE_INIT_PARAMS:
+            self._check_primitive_inputs(node, qname)
+
+    def _check_primitive_inputs(self, node: nodes.Call, qname: str) -> None:
+        """``ops.Tanh(x)``, ``ops.ExpandDims(x, 1)``: an operator class given the
+        tensors it works on, as PyTorch's functions take them; its constructor binds
+        only the operator's attributes (mslint.knowledge.primitives), and more
+        positional arguments raise TypeError (measured for every class)."""
+        takes = primitives.PRIMITIVE_INIT_PARAMS[qname]
+        if len(node.args) <= len(takes) or any(isinstance(argument, nodes.Starred) for argument in node.args):
+            return
+        if not self.linter.is_message_enabled("ms-primitive-given-inputs") or _guarded(node) \
+                or _older_mindspore_stated(node) or values.never_runs(node):
+            return
+        name = spelled(node.func)
+        given = f"{len(node.args)} positional argument{'s' if len(node.args) > 1 else ''}"
+        if takes:
+            wanted = f"only its attributes ({', '.join(takes)})"
+            written = f"{name}({', '.join(f'{param}=...' for param in takes)})(...)"
+        else:
+            wanted = "no argument"
+            written = f"{name}()({', '.join(argument.as_string() for argument in node.args)})"
+        text = node.as_string()
+        self.add_message("ms-primitive-given-inputs", node=node,
+                         args=(text if len(text) <= 60 else f"{name}(...)", given, wanted, written))
 
     def _check_called_module(self, node: nodes.Call, qname: str) -> None:
         """``mindspore.log(x)``: torch.log's name, but MindSpore's logging module."""
@@ -358,6 +392,14 @@ def _guarded(node: nodes.NodeNG) -> bool:
             return True
         parent = parent.parent
     return versions.older_mindspore_only(node)  # handed out only by an older version's arm
+
+
+def _older_mindspore_stated(node: nodes.NodeNG) -> bool:
+    """Whether the project says it runs on MindSpore 1.x, whose operator classes
+    the table (read from 2.10) does not describe."""
+    stated = programs.stated_mindspore_version(getattr(node.root(), "file", None))
+    release = re.match(r"(\d+)\.", stated or "")
+    return release is not None and int(release.group(1)) < 2
 
 
 def _pinned_where_present(node: nodes.NodeNG, qname: str) -> bool:

@@ -36,9 +36,51 @@ from mslint.analysis.astutil import UNKNOWN
 
 PORT_FROM = ("pytorch",)
 
-_IMPORTS_TORCH = re.compile(rb"^[ \t]*(?:import[ \t]+torch\b|from[ \t]+torch[\w.]*[ \t]+import\b)", re.MULTILINE)
-_IMPORTS_MINDSPORE = re.compile(rb"^[ \t]*(?:import[ \t]+mindspore\b|from[ \t]+mindspore[\w.]*[ \t]+import\b)", re.MULTILINE)
-_CLASS = re.compile(rb"^[ \t]*class[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+_IMPORT_TORCH_LINE = re.compile(rb"[ \t]*(?:import[ \t]+torch\b|from[ \t]+torch[\w.]*[ \t]+import\b)")
+_IMPORT_MINDSPORE_LINE = re.compile(rb"[ \t]*(?:import[ \t]+mindspore\b|from[ \t]+mindspore[\w.]*[ \t]+import\b)")
+
+
+def _imports(data: bytes, module: bytes, line: re.Pattern[bytes]) -> bool:
+    """Whether a line of ``data`` imports ``module`` (``line`` matched from the
+    line's start). Only the lines that name the module are tried: a regular
+    expression anchored at every line start of every file was most of the time
+    this module took on a large corpus."""
+    found = data.find(module)
+    while found != -1:
+        start = data.rfind(b"\n", 0, found) + 1
+        if line.match(data, start):
+            return True
+        end = data.find(b"\n", found)
+        if end == -1:
+            return False
+        found = data.find(module, end)
+    return False
+
+
+def _class_names(data: bytes) -> list[bytes]:
+    """The names of the classes ``data`` defines (a line opening with ``class``),
+    found from the lines that say it, as _imports does."""
+    names = []
+    found = data.find(b"class")
+    while found != -1:
+        start = data.rfind(b"\n", 0, found) + 1
+        matched = _CLASS_LINE.match(data, start)
+        if matched:
+            names.append(matched.group(1))
+        end = data.find(b"\n", found)
+        if end == -1:
+            break
+        found = data.find(b"class", end)
+    return names
+
+
+def _imports_torch(data: bytes) -> bool:
+    return _imports(data, b"torch", _IMPORT_TORCH_LINE)
+
+
+def _imports_mindspore(data: bytes) -> bool:
+    return _imports(data, b"mindspore", _IMPORT_MINDSPORE_LINE)
+_CLASS_LINE = re.compile(rb"[ \t]*class[ \t]+([A-Za-z_]\w*)")
 # Names too generic to say that two files hold the same model.
 _GENERIC_CLASSES = frozenset({"Net", "Model", "Config", "Args", "Trainer", "Dataset", "Block", "Identity", "MLP"})
 
@@ -59,7 +101,7 @@ def _original_folder(path: str) -> str:
         return folder
     for name in scripts:  # PyTorch code right there, beside the port's folder
         data = sites.read_source(os.path.join(parent, name))
-        if data is not None and _IMPORTS_TORCH.search(data):
+        if data is not None and _imports_torch(data):
             return parent
     return folder
 
@@ -71,9 +113,9 @@ def _torch_classes(folder: str, cache: dict[str, dict[str, str]]) -> dict[str, s
         known = {}
         for path in sites.python_files(folder):
             data = sites.read_source(path)
-            if data is None or not _IMPORTS_TORCH.search(data) or _IMPORTS_MINDSPORE.search(data):
+            if data is None or not _imports_torch(data) or _imports_mindspore(data):
                 continue
-            for name in _CLASS.findall(data):
+            for name in _class_names(data):
                 known.setdefault(name.decode("ascii", "replace"), path)
         cache[folder] = known
     return known
@@ -88,9 +130,9 @@ def pytorch_originals(paths: list[str], cache: dict[str, dict[str, str]] | None 
     reasons: dict[str, str] = {}
     for path in paths:
         data = sites.read_source(path)
-        if data is None or not _IMPORTS_MINDSPORE.search(data) or _IMPORTS_TORCH.search(data):
+        if data is None or not _imports_mindspore(data) or _imports_torch(data):
             continue
-        mine = {name.decode("ascii", "replace") for name in _CLASS.findall(data)}
+        mine = {name.decode("ascii", "replace") for name in _class_names(data)}
         if not mine:
             continue
         torch_classes = dict(_mirrored_classes(path))
@@ -116,7 +158,7 @@ _MIRROR_SIBLINGS = 32
 
 
 def _is_torch_file(data: bytes | None) -> bool:
-    return data is not None and bool(_IMPORTS_TORCH.search(data)) and not _IMPORTS_MINDSPORE.search(data)
+    return data is not None and _imports_torch(data) and not _imports_mindspore(data)
 
 
 def _mirrored_file(path: str) -> str | None:
@@ -128,20 +170,68 @@ def _mirrored_file(path: str) -> str | None:
     folder = os.path.dirname(path)
     for _ in range(_MIRROR_LEVELS):
         parent = os.path.dirname(folder)
-        if parent == folder or any(os.path.exists(os.path.join(folder, marker)) for marker in _REPOSITORY_MARKERS):
+        if parent == folder or _is_repository_root(folder):
             return None  # the repository's root: the folders beside it are other projects
         tail = os.path.relpath(path, folder)
-        try:
-            siblings = sorted(name for name in os.listdir(parent) if not name.startswith("."))[:_MIRROR_SIBLINGS]
-        except OSError:
+        first = tail.split(os.sep, 1)[0]
+        siblings = _siblings(parent)
+        if siblings is None:
             return None
-        for name in siblings:
-            candidate = os.path.join(parent, name, tail)
-            if os.path.join(parent, name) != folder and os.path.isfile(candidate) \
-                    and _is_torch_file(sites.read_source(candidate)):
+        for sibling, inside in siblings:
+            if inside is None or first not in inside or sibling == folder:
+                continue  # (inside None: a file, or a folder that cannot be read)
+            candidate = os.path.join(sibling, tail)
+            if os.path.isfile(candidate) and _is_torch_file(sites.read_source(candidate)):
                 return candidate
         folder = parent
     return None
+
+
+# Folder listings and repository-root tests, asked of the same folders for every
+# file below them (each file looks at up to _MIRROR_LEVELS parents and their
+# siblings); kept for one run (forget()).
+_LISTINGS: dict[str, frozenset[str] | None] = {}
+_ROOTS: dict[str, bool] = {}
+
+
+def _listing(folder: str) -> frozenset[str] | None:
+    found = _LISTINGS.get(folder, False)
+    if found is False:
+        if len(_LISTINGS) > 4096:
+            _LISTINGS.clear()
+        try:
+            found = frozenset(os.listdir(folder))
+        except OSError:  # a file, or a folder that cannot be read
+            found = None
+        _LISTINGS[folder] = found
+    return found
+
+
+_SIBLINGS: dict[str, tuple[tuple[str, frozenset[str] | None], ...] | None] = {}
+
+
+def _siblings(parent: str) -> tuple[tuple[str, frozenset[str] | None], ...] | None:
+    """The first _MIRROR_SIBLINGS entries of ``parent`` by name (hidden ones left
+    out), each with its listing."""
+    found = _SIBLINGS.get(parent, False)
+    if found is False:
+        if len(_SIBLINGS) > 4096:
+            _SIBLINGS.clear()
+        names = _listing(parent)
+        found = None if names is None else tuple(
+            (os.path.join(parent, name), _listing(os.path.join(parent, name)))
+            for name in sorted(name for name in names if not name.startswith("."))[:_MIRROR_SIBLINGS])
+        _SIBLINGS[parent] = found
+    return found
+
+
+def _is_repository_root(folder: str) -> bool:
+    found = _ROOTS.get(folder)
+    if found is None:
+        if len(_ROOTS) > 4096:
+            _ROOTS.clear()
+        found = _ROOTS[folder] = any(os.path.exists(os.path.join(folder, marker)) for marker in _REPOSITORY_MARKERS)
+    return found
 
 
 _MIRRORS: dict[str, dict[str, str]] = {}  # port file -> class name -> its mirrored torch file
@@ -156,7 +246,7 @@ def _mirrored_classes(path: str) -> dict[str, str]:
         original = _mirrored_file(path)
         data = sites.read_source(original) if original else None
         known = _MIRRORS[path] = {
-            name.decode("ascii", "replace"): original for name in _CLASS.findall(data)
+            name.decode("ascii", "replace"): original for name in _class_names(data)
         } if data is not None and original is not None else {}
     return known
 
@@ -179,6 +269,10 @@ def offer_torch_classes(cache: dict[str, dict[str, str]]) -> None:
 def forget() -> None:
     """Forget the folders read (a new run: the files may have changed)."""
     _ORIGINALS.clear()
+    _MIRRORS.clear()
+    _LISTINGS.clear()
+    _SIBLINGS.clear()
+    _ROOTS.clear()
 
 
 _TREES: dict[str, ast.Module | None] = {}

@@ -787,6 +787,8 @@ class FunctionValues:
                 # ``t * Tensor(a)``: arithmetic with a tensor is a tensor operation; with host data, host arithmetic
                 tensor = (self.is_tensor(other) or self.carries_gradient(other)) and not host_data(other)
                 use, result = (_DATA if tensor else _PASSES), parent
+            elif isinstance(parent, nodes.Dict) and _logged_entry(parent, child):
+                return inside  # ``{"loss": loss.asnumpy()}``: a dict of named numbers, for a log
             elif isinstance(parent, (nodes.Tuple, nodes.List, nodes.Dict, nodes.IfExp, nodes.UnaryOp,
                                      nodes.BoolOp, nodes.Starred, nodes.Subscript, nodes.Slice)):
                 use, result = _PASSES, parent  # the value goes on in the enclosing expression
@@ -1126,6 +1128,17 @@ def _block_of(statement: nodes.NodeNG) -> list[nodes.NodeNG]:
         if isinstance(block, list) and any(node is statement for node in block):
             return block
     return []
+
+
+def _logged_entry(display: nodes.Dict, child: nodes.NodeNG) -> bool:
+    """``child`` is a value of a dict display whose keys are all string literals
+    (``{"Reconstruction Loss": loss.asnumpy()}``): a record of named numbers, the
+    form a training step hands to its log. No MindSpore operation takes such a
+    dict as tensor data, so a host value kept there computes nothing."""
+    if not display.items:
+        return False
+    keys_strings = all(isinstance(key, nodes.Const) and isinstance(key.value, str) for key, _ in display.items)
+    return keys_strings and any(value is child for _, value in display.items)
 
 
 def _tensor_constructor(node: nodes.NodeNG) -> bool:

@@ -296,6 +296,7 @@ RULES: tuple[RuleSpec, ...] = (
     RuleSpec("ms-set-context-device-target", "C8208", _MIGRATION_API, "migration_api", default_enabled=False,
              unconfirmed="a deprecation: the call works and warns, there is no failure to reproduce",
              fix=Fix("set_context(device_target=t[, device_id=i]) alone becomes set_device(t[, i])", "safe")),
+    RuleSpec("ms-primitive-given-inputs", "E8209", _MIGRATION_API, "migration_api", unconfirmed=_LOUD),
     # -- graph code that fails to compile (issue 28; checkers/graph_compile.py) ----------
     RuleSpec("ms-branch-type-mismatch", "E8301", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR,)),
     RuleSpec("ms-identity-comparison-in-graph", "E8302", _COMPILE, "graph_compile", confirm=(GRAPH_ERROR_OR_SILENT,)),

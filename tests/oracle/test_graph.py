@@ -1030,6 +1030,37 @@ report(host=gradients(Net(True)), device=gradients(Net(False)), stepped=float(ne
     assert result["deep"][0] == 0.0 and result["deep"][-1] > 0  # the Dense before the copy: cut
 
 
+def test_ms_asnumpy_in_graph_pynative_loss_parts_logged_in_a_dict_keep_the_gradient(run_snippet):
+    """PyNative, value_and_grad(..., has_aux=True) of a loss helper that returns the
+    loss and a dict of its parts copied to the host for the log: the weights get the
+    same gradient as without the copies; the twin, where a part comes back as
+    Tensor(part.asnumpy()) in the loss, loses that part's gradient."""
+    result = run_snippet('''
+pynative_mode()
+net = nn.Dense(3, 2, weight_init="ones")
+x = Tensor(np.arange(12).reshape(4, 3) * 0.1, ms.float32)
+y = Tensor(np.zeros((4, 2)), ms.float32)
+def loss_parts(logits, kind):
+    rec = ((logits - y) ** 2).mean()
+    reg = logits.abs().mean()
+    if kind == "rebuilt":
+        reg = Tensor(reg.asnumpy(), ms.float32)
+    total = rec + reg
+    parts = {"total": total.asnumpy(), "rec": rec.asnumpy(), "reg": reg.asnumpy()} if kind != "plain" else {}
+    return total, parts
+def gradients(kind):
+    def forward(x):
+        total, parts = loss_parts(net(x), kind)
+        return total, parts
+    grad_fn = ms.value_and_grad(forward, None, net.trainable_params(), has_aux=True)
+    _, grads = grad_fn(x)
+    return [float(np.abs(g.asnumpy()).sum()) for g in grads]
+report(plain=gradients("plain"), logged=gradients("logged"), rebuilt=gradients("rebuilt"))
+''')
+    assert result["logged"] == pytest.approx(result["plain"]) and result["plain"][0] > 0
+    assert result["rebuilt"][0] < result["plain"][0]  # the part rebuilt from the host copy lost its gradient
+
+
 def test_ms_cell_in_construct_dropout_built_in_construct_never_drops(run_snippet):
     """nn.Dropout built inside construct is a new Cell with training=False each call:
     net.set_train() never reaches it, so it zeroes nothing (both modes, every dropout

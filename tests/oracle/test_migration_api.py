@@ -515,3 +515,35 @@ report(missing={{name: attempt(lambda name=name: getattr(ms, name)) for name in 
     for name in names:
         assert result["missing"][name][0] == "error" and result["missing"][name][1].startswith("AttributeError"), name
         assert result["runs"][name][0] == "ok", (name, result["runs"][name])
+
+
+# -- ms-primitive-given-inputs -------------------------------------------------
+
+
+def test_ms_primitive_given_inputs_table_is_the_installed_one_and_one_more_raises(run_snippet):
+    """The table of operator classes (mslint.knowledge.primitives) is what the installed
+    MindSpore has (generate_primitives read again); every class, built with one more
+    positional argument than its constructor binds, raises TypeError; and the fix,
+    built then called on the tensors, computes (ops.Tanh()(x), ops.ExpandDims()(x, 1),
+    ops.Squeeze(0)(x))."""
+    from mslint.knowledge import primitives
+
+    table = json.dumps(sorted(primitives.PRIMITIVE_INIT_PARAMS.items()))
+    result = run_snippet(f'''
+from mslint.knowledge import generate_primitives
+installed = {{qname: list(params) for qname, params in generate_primitives.read_installed().items()}}
+failures = {{}}
+x = Tensor(np.ones((1, 2), np.float32))
+for qname, params in {table}:
+    cls = getattr(ops, qname.rpartition(".")[2])
+    outcome = attempt(lambda: cls(*([x] * (len(params) + 1))) and "built")
+    if outcome[0] != "error" or not outcome[1].startswith("TypeError"):
+        failures[qname] = outcome
+report(installed=installed, failures=failures,
+       naive=attempt(lambda: ops.Tanh(x) and "built"),
+       fixed=ops.Tanh()(x).shape, expanded=ops.ExpandDims()(x, 1).shape, squeezed=ops.Squeeze(0)(x).shape)
+''')
+    assert result["installed"] == {qname: list(params) for qname, params in primitives.PRIMITIVE_INIT_PARAMS.items()}
+    assert result["failures"] == {}
+    assert result["naive"][0] == "error" and result["naive"][1].startswith("TypeError")
+    assert result["fixed"] == [1, 2] and result["expanded"] == [1, 1, 2] and result["squeezed"] == [2]
