@@ -1142,8 +1142,9 @@ class LayersChecker(BaseChecker):
             return False
         if pad_mode == "pad" and not torch_shaped:
             return False
-        if isinstance(padding, (tuple, list)) and len(_local_layer_dims(bound.call)) > 1:
-            return self._report_padding_of_either_layer(bound, pad_mode, padding, note)
+        either_dims = _local_layer_dims(bound.call) if isinstance(padding, (tuple, list)) else []
+        if len(either_dims) > 1:
+            return self._report_padding_of_either_layer(bound, pad_mode, padding, note, either_dims)
         reasons = []
         if pad_mode != "pad" and any(ints):
             if "pad_mode" in bound:
@@ -1190,16 +1191,18 @@ class LayersChecker(BaseChecker):
         self._emit("ms-conv-padding-ignored", bound, (_CallText(bound.call), error, "; ".join(reasons), fixed), changes)
         return True
 
-    def _report_padding_of_either_layer(self, bound: _Bound, pad_mode: str, padding: tuple | list, note: str) -> bool:
+    def _report_padding_of_either_layer(self, bound: _Bound, pad_mode: str, padding: tuple | list, note: str,
+                                        dims: list[int]) -> bool:
         """``conv = nn.Conv2d if conv_2d else nn.Conv3d`` then ``conv(..., padding=(1, 7, 7))``:
-        the tuple MindSpore wants has one value per side of whichever layer runs, so
-        the message names both lengths and no edit is offered."""
+        the tuple MindSpore wants has one value per side of whichever layer runs
+        (``dims``: their spatial dimensions), so the message names both lengths and
+        no edit is offered."""
         reasons = []
         if pad_mode != "pad" and any(_ints(padding) or ()):
             reasons.append('padding is only allowed with pad_mode="pad"')
         if note:
-            reasons[0:1] = [f"{reasons[0] if reasons else 'the padding'}, and the padding is {tuple(padding)}{note}"]
-        dims = sorted(_local_layer_dims(bound.call))
+            given = f"the padding is {tuple(padding)}{note}"
+            reasons = [f"{reasons[0]}, and {given}"] if reasons else [given]
         counts = " or ".join(str(2 * count) for count in dims)
         reasons.append(f"{spelled(bound.call.func)} is a {' or '.join(f'{count}-D' for count in dims)} layer here, "
                        f"and its padding tuple has one value per side ({counts} values)")
@@ -1994,46 +1997,41 @@ def _local_layer(frame: nodes.FunctionDef, name: str) -> str | None:
     assignment of it names a layer class of one kind (``norm_layer = nn.BatchNorm2d``
     in one branch, ``nn.BatchNorm1d`` in the other), judged as the first; None when
     one assignment is anything else or the kinds differ."""
-    bound = frame.locals.get(name, ())
-    if not bound:
+    found = _local_layer_classes(frame, name)
+    if not found:
         return None
-    found: list[tuple[str, apis.LayerApi]] = []
-    for binding in bound:
-        statement = binding.parent
-        if not (isinstance(binding, nodes.AssignName) and isinstance(statement, nodes.Assign)
-                and isinstance(statement.value, (nodes.Name, nodes.Attribute))):
-            return None
-        value = statement.value
-        if (value.name if isinstance(value, nodes.Name) else value.attrname) not in _LAYER_SHORT_NAMES:
-            return None  # (resolved only when the name is a layer's: no inference for the rest)
-        qname = resolve.qualified_name(value)
-        api = apis.LAYER_APIS.get(qname) if qname else None
-        if api is None:
-            return None
-        found.append((qname, api))
     kinds = {(api.family, api.momentum_meaning, api.follows_torch) for _, api in found}
     return found[0][0] if len(kinds) == 1 else None
 
 
-def _local_layer_dims(call: nodes.Call) -> set[int]:
-    """The spatial dimensions of the layer classes a local name called here holds
-    (``conv = nn.Conv2d`` in one branch, ``nn.Conv3d`` in the other: {2, 3});
-    empty for anything else."""
-    func = call.func
-    frame = func.frame() if isinstance(func, nodes.Name) else None
-    if not isinstance(frame, nodes.FunctionDef):
-        return set()
-    dims = set()
-    for binding in frame.locals.get(func.name, ()):
+def _local_layer_classes(frame: nodes.FunctionDef, name: str) -> list[tuple[str, apis.LayerApi]]:
+    """The layer class each assignment of the local name ``name`` of ``frame``
+    names, in order; empty when one of them is anything else."""
+    found: list[tuple[str, apis.LayerApi]] = []
+    for binding in frame.locals.get(name, ()):
         statement = binding.parent
-        if not (isinstance(statement, nodes.Assign) and isinstance(statement.value, (nodes.Name, nodes.Attribute))):
-            return set()
-        qname = resolve.qualified_name(statement.value)
+        if not (isinstance(binding, nodes.AssignName) and isinstance(statement, nodes.Assign)
+                and isinstance(statement.value, (nodes.Name, nodes.Attribute))):
+            return []
+        value = statement.value
+        if (value.name if isinstance(value, nodes.Name) else value.attrname) not in _LAYER_SHORT_NAMES:
+            return []  # (resolved only when the name is a layer's: no inference for the rest)
+        qname = resolve.qualified_name(value)
         api = apis.LAYER_APIS.get(qname) if qname else None
         if api is None:
-            return set()
-        dims.add(api.spatial_dims)
-    return dims
+            return []
+        found.append((qname, api))
+    return found
+
+
+def _local_layer_dims(call: nodes.Call) -> list[int]:
+    """The spatial dimensions of the layer classes the local name called here holds
+    (``conv = nn.Conv2d`` in one branch, ``nn.Conv3d`` in the other: [2, 3]);
+    empty for anything else."""
+    frame = call.func.frame() if isinstance(call.func, nodes.Name) else None
+    if not isinstance(frame, nodes.FunctionDef):
+        return []
+    return sorted({api.spatial_dims for _, api in _local_layer_classes(frame, call.func.name)})
 
 
 def _named_by_parameter(func: nodes.Name) -> str | None:

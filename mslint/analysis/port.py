@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from mslint.analysis import forked, sites
@@ -38,49 +39,37 @@ PORT_FROM = ("pytorch",)
 
 _IMPORT_TORCH_LINE = re.compile(rb"[ \t]*(?:import[ \t]+torch\b|from[ \t]+torch[\w.]*[ \t]+import\b)")
 _IMPORT_MINDSPORE_LINE = re.compile(rb"[ \t]*(?:import[ \t]+mindspore\b|from[ \t]+mindspore[\w.]*[ \t]+import\b)")
+_CLASS_LINE = re.compile(rb"[ \t]*class[ \t]+([A-Za-z_]\w*)")
 
 
-def _imports(data: bytes, module: bytes, line: re.Pattern[bytes]) -> bool:
-    """Whether a line of ``data`` imports ``module`` (``line`` matched from the
-    line's start). Only the lines that name the module are tried: a regular
-    expression anchored at every line start of every file was most of the time
-    this module took on a large corpus."""
-    found = data.find(module)
+def _line_matches(data: bytes, word: bytes, line: re.Pattern[bytes]) -> Iterator[re.Match[bytes]]:
+    """``line`` matched from the start of each line of ``data`` that holds ``word``.
+    Only those lines are tried: a regular expression anchored at every line start
+    of every file was most of the time this module took on a large corpus."""
+    found = data.find(word)
     while found != -1:
-        start = data.rfind(b"\n", 0, found) + 1
-        if line.match(data, start):
-            return True
+        matched = line.match(data, data.rfind(b"\n", 0, found) + 1)
+        if matched:
+            yield matched
         end = data.find(b"\n", found)
         if end == -1:
-            return False
-        found = data.find(module, end)
-    return False
+            return
+        found = data.find(word, end)
 
 
 def _class_names(data: bytes) -> list[bytes]:
-    """The names of the classes ``data`` defines (a line opening with ``class``),
-    found from the lines that say it, as _imports does."""
-    names = []
-    found = data.find(b"class")
-    while found != -1:
-        start = data.rfind(b"\n", 0, found) + 1
-        matched = _CLASS_LINE.match(data, start)
-        if matched:
-            names.append(matched.group(1))
-        end = data.find(b"\n", found)
-        if end == -1:
-            break
-        found = data.find(b"class", end)
-    return names
+    """The names of the classes ``data`` defines (a line opening with ``class``)."""
+    return [matched.group(1) for matched in _line_matches(data, b"class", _CLASS_LINE)]
 
 
 def _imports_torch(data: bytes) -> bool:
-    return _imports(data, b"torch", _IMPORT_TORCH_LINE)
+    return next(_line_matches(data, b"torch", _IMPORT_TORCH_LINE), None) is not None
 
 
 def _imports_mindspore(data: bytes) -> bool:
-    return _imports(data, b"mindspore", _IMPORT_MINDSPORE_LINE)
-_CLASS_LINE = re.compile(rb"[ \t]*class[ \t]+([A-Za-z_]\w*)")
+    return next(_line_matches(data, b"mindspore", _IMPORT_MINDSPORE_LINE), None) is not None
+
+
 # Names too generic to say that two files hold the same model.
 _GENERIC_CLASSES = frozenset({"Net", "Model", "Config", "Args", "Trainer", "Dataset", "Block", "Identity", "MLP"})
 

@@ -1135,8 +1135,6 @@ def _logged_entry(display: nodes.Dict, child: nodes.NodeNG) -> bool:
     (``{"Reconstruction Loss": loss.asnumpy()}``): a record of named numbers, the
     form a training step hands to its log. No MindSpore operation takes such a
     dict as tensor data, so a host value kept there computes nothing."""
-    if not display.items:
-        return False
     keys_strings = all(isinstance(key, nodes.Const) and isinstance(key.value, str) for key, _ in display.items)
     return keys_strings and any(value is child for _, value in display.items)
 
