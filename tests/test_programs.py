@@ -1544,3 +1544,49 @@ def test_configured_keep_probabilities_reach_a_folder_without_init(tmp_path: Pat
     monkeypatch.chdir(tmp_path)
     found = _lint(capsys, ".")["findings"]
     assert sorted((item["path"], item["line"]) for item in found if item["symbol"] == "ms-dropout-keep-prob") == expected
+
+
+# -- a project with no program: its README's usage examples -----------------------
+
+
+def test_a_library_runs_as_its_readme_examples_show(tmp_path: Path) -> None:
+    layer = CELL.format(name="Quantize")
+    _project(tmp_path, {"quantize/__init__.py": "from .layer import Quantize\n", "quantize/layer.py": layer})
+    (tmp_path / "README.md").write_text(
+        "## Usage\n\n```python\nfrom quantize import Quantize\nq = Quantize()\ncodes = q(x)\n```\n\n"
+        "```bash\npython -c 'import mindspore; mindspore.set_context(mode=0)'\n```\n")
+    decision = _model(tmp_path).decision(str(tmp_path / "quantize/layer.py"), "Quantize")
+    assert (decision.mode, decision.assumed) == (mode.PYNATIVE, False)
+    assert "README.md" in decision.basis
+    # an interactive example that selects GRAPH_MODE compiles the code, and says where
+    (tmp_path / "README.md").write_text(
+        "```pycon\n>>> import mindspore as ms\n>>> from quantize import Quantize\n"
+        ">>> ms.set_context(mode=ms.GRAPH_MODE)\n```\n")
+    decision = _model(tmp_path).decision(str(tmp_path / "quantize/layer.py"), "Quantize")
+    assert (decision.mode, decision.assumed) == (mode.GRAPH, False)
+    # examples that do not use the code (a shell session), or none: assumed graph, as before
+    (tmp_path / "README.md").write_text("```bash\npip install quantize\n```\n")
+    assert _model(tmp_path).decision(str(tmp_path / "quantize/layer.py"), "Quantize") == mode.LIBRARY
+
+
+def test_readme_examples_are_read_from_markdown_and_restructured_text() -> None:
+    text = ("```python\nimport mindspore\n```\n\n~~~py\nx = 1\n~~~\n\n```yaml\nmode: 0\n```\n\n"
+            ".. code-block:: python\n\n    from lib import Net\n    Net()\n\nAfter.\n")
+    assert mode.readme_examples(text) == ["import mindspore\n", "x = 1\n", "\n    from lib import Net\n    Net()\n\n"]
+    packages = frozenset({"lib"})
+    assert mode.documented_mode(["x = 1\n"], packages) is None  # uses neither MindSpore nor the project
+    assert mode.documented_mode(["from lib import Net\nNet()(x)\n"], packages)[0] == mode.PYNATIVE
+    assert mode.documented_mode(["import lib\n@ms.jit\ndef step(x):\n    return lib.f(x)\n"], packages)[0] == mode.GRAPH
+    # a mode the example reads from somewhere mslint cannot see: no decision
+    assert mode.documented_mode(["import lib, mindspore\nmindspore.set_context(mode=args.mode)\n"], packages) is None
+
+
+@pytest.mark.usefixtures("_isolated")
+def test_editing_the_readme_re_decides_the_cached_model(tmp_path: Path, capsys, monkeypatch) -> None:
+    _project(tmp_path, {"lib/__init__.py": "", "lib/net.py": CELL.format(name="Net")})
+    (tmp_path / "README.md").write_text("```python\nfrom lib.net import Net\nNet()(x)\n```\n")
+    monkeypatch.chdir(tmp_path)
+    assert _lint(capsys, ".")["findings"] == []  # PyNative, as the example runs it: nothing differentiates it
+    (tmp_path / "README.md").write_text("```python\nimport mindspore as ms\nfrom lib.net import Net\n"
+                                        "ms.set_context(mode=ms.GRAPH_MODE)\nNet()(x)\n```\n")
+    assert [item["line"] for item in _lint(capsys, ".")["findings"]] == [4]

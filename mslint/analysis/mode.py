@@ -392,6 +392,54 @@ class Decision:
 LIBRARY = Decision(GRAPH, "no entry script in sight sets the mode", assumed=True)
 
 
+# A project with no program may still show how it runs: the usage examples of
+# its README (a library: ``q = Quantizer(dim=256); q(x)``). Their set_context
+# calls or @jit select the mode as a program's would; examples that use the
+# code and select nothing run PyNative, MindSpore 2.x's default.
+README_NAMES = ("README.md", "README.rst", "README_EN.md", "README_en.md", "readme.md", "Readme.md", "README")
+_MARKDOWN_BLOCK = re.compile(r"^[ \t]*(```+|~~~+)[ \t]*\{?\.?([\w+-]*)[^\n]*\n(.*?)^[ \t]*\1", re.MULTILINE | re.DOTALL)
+_RST_BLOCK = re.compile(r"^\.\.[ \t]+(?:code-block|code|sourcecode)::[ \t]*(?:python3?|py|ipython)[ \t]*\n((?:[ \t]*\n|[ \t]+[^\n]*\n)+)",
+                        re.MULTILINE)
+_PYTHON_LANGUAGES = frozenset({"", "python", "python3", "py", "ipython", "pycon"})
+_EXAMPLE_IMPORT = re.compile(r"^[ \t>.]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.MULTILINE)
+_EXAMPLE_JIT = re.compile(r"(?:^[ \t]*@[\w.]*\bjit\b|\bjit[ \t]*\()", re.MULTILINE)
+
+
+def readme_examples(text: str) -> list[str]:
+    """The Python code blocks of a README (Markdown fences, reStructuredText
+    code-block directives)."""
+    found = [body for _fence, language, body in _MARKDOWN_BLOCK.findall(text) if language.lower() in _PYTHON_LANGUAGES]
+    found.extend(_RST_BLOCK.findall(text))
+    return [_PROMPT.sub("", body) for body in found]
+
+
+# an interactive session's prompts (``>>> x = f()``, ``... ``), dropped to read the code
+_PROMPT = re.compile(r"^[ \t]*(?:>>>|\.\.\.)[ ]?", re.MULTILINE)
+
+
+def documented_mode(texts: list[str], packages: frozenset[str]) -> tuple[str, str] | None:
+    """The mode the README examples ``texts`` run the project's code in, with
+    what shows it: (GRAPH, why) when one sets GRAPH_MODE or compiles with jit,
+    (PYNATIVE, why) when some import MindSpore or one of ``packages`` (the
+    project's top-level modules) and none selects a mode; None when no example
+    uses the code, or one selects a mode mslint cannot read."""
+    using = False
+    for text in texts:
+        imported = {(match[0] or match[1]).split(".")[0] for match in _EXAMPLE_IMPORT.findall(text)}
+        if not imported & (packages | {"mindspore"}):
+            continue
+        using = True
+        if _EXAMPLE_JIT.search(text):
+            return GRAPH, "compiles with jit"
+        source = text.encode("utf-8", "replace")
+        modes = selected_modes(source) if b"set_context" in source and b"mode" in source else frozenset()
+        if GRAPH in modes or (UNKNOWN in modes and "GRAPH_MODE" in text):
+            return GRAPH, "sets GRAPH_MODE"
+        if UNKNOWN in modes:
+            return None
+    return (PYNATIVE, "use it without selecting a mode: PyNative, MindSpore's default") if using else None
+
+
 def forced(mode: str, where: str) -> Decision:
     return Decision(mode, f"{where} mode = {mode!r}", set_by_user=True)
 

@@ -344,6 +344,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         self._explain = explain
         self._always_programs = {_real(path) for path in always_programs}  # notebooks run top to bottom
         self._nothing_trains: bool | None = None
+        self._documented_decision: Decision | None = None  # _documented: a project with no program
         self._data: dict[str, bytes | None] = {}
         self._facts: dict[str, dict] = {}
         self._late_facts: list[tuple[str, dict]] = []  # read after _load: kept by keep_late_facts
@@ -2074,7 +2075,7 @@ class Model:  # pylint: disable=too-many-instance-attributes
         no evidence for code it does not build: where only such programs are in
         sight, the code is assumed graph as a library's is, and the basis says so."""
         if not self.programs:
-            return mode.LIBRARY
+            return self._documented()
         # the programs that import its package (or it): the nearest package of it they import
         package, importing = self._importing(path)
         if importing:
@@ -2090,6 +2091,40 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if known:
             return self._unbuilt(known, path, "a program of the project")
         return Decision(GRAPH, "no program in sight builds it, and none sets a mode mslint can read", assumed=True)
+
+    def _documented(self) -> Decision:
+        """The decision for a project with no program in sight: the mode its
+        README's usage examples run it in (mode.documented_mode), else assumed
+        graph (mode.LIBRARY). Read once; each README looked for is a
+        dependency of the cached model."""
+        known = self._documented_decision
+        if known is not None:
+            return known
+        examples: list[str] = []
+        shown = ""
+        for name in mode.README_NAMES:
+            path = os.path.join(self.root, name)
+            fingerprint = self._seen_configs[path] = _config_fingerprint(path)
+            if fingerprint is None:
+                continue
+            try:
+                with open(path, "rb") as stream:
+                    text = stream.read(_CONFIG_BYTES).decode("utf-8", "replace")
+            except OSError:
+                continue
+            found = mode.readme_examples(text)
+            if found and not shown:
+                shown = name
+            examples.extend(found)
+        tops = frozenset(os.path.splitext(os.path.relpath(path, self.root).split(os.sep)[0])[0] for path in self.files)
+        documented = mode.documented_mode(examples, tops)
+        if documented is None:
+            known = mode.LIBRARY
+        else:
+            known = Decision(documented[0], f"no program in sight; the usage examples of {shown} {documented[1]}",
+                             assumed=documented[0] == GRAPH and documented[1] != "sets GRAPH_MODE")
+        self._documented_decision = known
+        return known
 
     def _importing(self, path: str) -> tuple[str, list[Program]]:
         """The programs of known mode that import the top package of ``path``,
@@ -2518,7 +2553,11 @@ class Model:  # pylint: disable=too-many-instance-attributes
         """The programs, their modes with the evidence, and what each builds."""
         lines = [f"Project: {self.root} ({len(self.files)} Python files in sight, {len(self._facts)} read)"]
         if not self.programs:
-            lines.append("No program in sight: code is assumed to be compiled (graph mode), and graph findings say so.")
+            documented = self._documented()
+            if documented.mode == PYNATIVE or not documented.assumed:
+                lines.append(f"{documented.basis[0].upper()}{documented.basis[1:]}: its code runs {documented.mode}.")
+            else:
+                lines.append("No program in sight: code is assumed to be compiled (graph mode), and graph findings say so.")
         for program in self.programs:
             shown = os.path.relpath(program.path, self.root)
             lines.append("")
