@@ -1443,29 +1443,10 @@ class LayersChecker(BaseChecker):
             )
             self._emit("ms-dropout-keep-prob", bound, (_CallText(bound.call), effect, str(fixed)))
             return
-        if value is not UNKNOWN:
-            return
-        name = _identifier(rate)
-        if name is None:
-            return
-        lowered = name.lower()
-        if "keep" in lowered or not (lowered in _RATE_NAMES or any(word in lowered for word in _RATE_WORDS)):
-            return
-        if _sites_pass_complements(rate):
-            return  # every construction passes ``1 - x``: a keep probability under a rate's name
-        assigned = values.init_value(rate)
-        if assigned is not None and _is_complement(assigned):
-            return  # ``self.drop = 1 - keep`` in __init__: the name holds a keep probability
-        every = values.local_constants(rate)
-        if every is not None and all(is_number(each) and each >= 0.5 for each in every):
-            return
-        if _visible_keep_probabilities(rate, assigned, bound.call):
-            return  # every value the project writes for the name is a keep probability (or selects no Dropout)
-        effect = (
-            f"passes {spelled(node)} as p, which is already the drop rate, and {name} reads like a drop rate: "
-            "a rate of 0.1 would drop 90% of the activations"
-        )
-        self._emit("ms-dropout-keep-prob", bound, (_CallText(bound.call), effect, f"{fixed} if it is one"))
+        # a value mslint cannot read: writing ``1 - x`` as p is a deliberate conversion,
+        # most often of a keep probability carried over from keep_prob (MindSpore 1.x
+        # ports: ``keep_prob=dropout`` became ``p=1 - dropout``), whatever x is named;
+        # configuration files out of sight decide it, so the rule stays silent
 
     # -- ms-batchnorm-momentum ---------------------------------------------
 

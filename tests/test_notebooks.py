@@ -227,3 +227,12 @@ def test_a_one_line_cell_ipython_runs_as_a_magic_is_not_python(tmp_path: Path, m
     code, out, _ = run(capsys, "--no-cache", "setup.ipynb")
     errors = [line for line in out.splitlines() if "syntax-error" in line]
     assert code == 1 and len(errors) == 1 and errors[0].startswith("setup.ipynb:cell 4:line 1:")
+
+
+def test_an_indented_shell_line_opening_a_cell_is_no_indentation_error() -> None:
+    # IPython drops the indentation a cell opens with: ``    !pip install x`` runs;
+    # inside a block the blanked line keeps the block (``pass``)
+    raw = _code_cells(["    !pip install mindspore\n"], ["for step in range(2):\n", "    !echo $step\n"], ["x = 1"])
+    shadow = notebooks.shadow_from(raw, "n.ipynb")
+    assert [line for line in shadow.text.split("\n") if line][:3] == ["for step in range(2):", "    pass", "x = 1"]
+    compile(shadow.text, "n.ipynb", "exec")

@@ -144,7 +144,7 @@ from mslint.analysis.facts import FACTS_VERSION, MAIN, MODULE, PYNATIVE_PART, is
 from mslint.analysis.imports import ANY_IMPORT_RE, LINE_START_IMPORT_RE, scan_imports
 from mslint.analysis.mode import GRAPH, PYNATIVE, UNKNOWN, Decision
 from mslint.analysis.project import available_cpus, content_hash, module_name, package_root, read_source, real_path
-from mslint.knowledge import apis, guide
+from mslint.knowledge import apis, guide, injections
 
 # what reads a Cell's children without naming them (a held sub-cell may be called so;
 # getattr and __dict__ in the holder's own file: facts._held_not_read)
@@ -2250,7 +2250,34 @@ class Model:  # pylint: disable=too-many-instance-attributes
                     prefix = folder + os.sep
                     files.update(file for file in self._in_sight if file.startswith(prefix) and file not in elsewhere)
                 groups.append({"module": path, "mapping": mapping, "files": sorted(files), "file_set": files})
+        # a project file that imports an injecting library (mindnlp 0.3's import rebinds
+        # nn.Dropout, nn.LayerNorm...) rebinds those names for every module a program
+        # importing that file runs, though those modules never name the library
+        for path in sorted(self._facts):
+            for library in self._injecting_imports(path):
+                files = set()
+                for program in self.programs:
+                    if (path, MODULE) in (program.reached or ()):
+                        files.update(node[0] for node in program.reached or ())
+                files.discard(path)  # its own imports are read where it is checked
+                if files:
+                    groups.append({"module": path, "mapping": INJECTING_LIBRARIES[library], "files": sorted(files),
+                                   "file_set": files})
         return groups
+
+    def _injecting_imports(self, path: str) -> list[str]:
+        """The injecting libraries (INJECTING_LIBRARIES) the file imports anywhere,
+        whose injection may run for it."""
+        found = set()
+        for body in self._facts[path]["bodies"].values():
+            for level, module, _names in body.get("imports", ()):
+                if level:
+                    continue
+                for name in module.split(","):
+                    top = name.strip().split(".", 1)[0]
+                    if top in INJECTING_LIBRARIES:
+                        found.add(top)
+        return sorted(library for library in found if may_inject(path, library))
 
     def override_groups(self) -> list[dict[str, Any]]:
         """The override groups as the workers get them (JSON-able)."""
@@ -3661,6 +3688,24 @@ def _copies_in(data: bytes, name: str) -> list[str]:
 
 
 _PINS: dict[tuple[str, str], str | None] = {}
+
+
+# The libraries whose import rebinds MindSpore names for the whole process
+# (mslint.knowledge.injections): each rebound name -> the library's replacement
+INJECTING_LIBRARIES: dict[str, dict[str, str]] = {
+    "mindnlp": {name: "mindnlp.injection." + name.split(".", 1)[1] for name in injections.MINDNLP_PATCHED},
+}
+# the release series whose import does it (mindnlp 0.1.1 has no injection; 0.4 on replaced it)
+_PATCHING_RELEASES = {"mindnlp": injections.MINDNLP_PATCHING_RELEASES}
+
+
+def may_inject(path: str | None, library: str) -> bool:
+    """The library's injection may run for the file at ``path``: its project
+    pins no release of the library without one (``mindnlp==0.1.1``)."""
+    pinned = pinned_version(path, library)
+    if pinned is None:
+        return True
+    return any(pinned == release or pinned.startswith(release + ".") for release in _PATCHING_RELEASES[library])
 
 
 def pinned_version(path: str | None, package: str) -> str | None:

@@ -531,9 +531,7 @@ _CANONICAL_OVERRIDES: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
 # imports one, the names its injection patched mean the library's replacement,
 # whose version cannot be seen, and rules stay silent on them; the names it never
 # patched (``nn.Parameter``, ``Tensor.cpu``) keep MindSpore's meaning.
-_INJECTING_LIBRARIES: dict[str, dict[str, str]] = {
-    "mindnlp": {name: "mindnlp.injection." + name.split(".", 1)[1] for name in injections.MINDNLP_PATCHED},
-}
+_INJECTING_LIBRARIES = programs.INJECTING_LIBRARIES
 _INJECTED: dict[str, dict[str, str]] = {}  # a file's path -> the names rebound for it
 # a module built from its text (the command, an editor): kept while its tree lives
 _INJECTED_BUILT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -711,16 +709,9 @@ def _imported_names(module: nodes.Module, text: bytes) -> Iterator[tuple[int, st
             yield level, None
 
 
-_PATCHING_RELEASES = {"mindnlp": injections.MINDNLP_PATCHING_RELEASES}
-
-
 def _may_inject(module: nodes.NodeNG, library: str) -> bool:
-    """The library's injection may run: the project pins no release of it
-    without one (``mindnlp==0.1.1`` predates it, 0.4 on replaced it)."""
-    pinned = programs.pinned_version(getattr(module, "file", None), library)
-    if pinned is None:
-        return True
-    return any(pinned == release or pinned.startswith(release + ".") for release in _PATCHING_RELEASES[library])
+    """The library's injection may run (programs.may_inject)."""
+    return programs.may_inject(getattr(module, "file", None), library)
 
 
 def _overrides(module: nodes.NodeNG) -> dict[str, str]:

@@ -2456,6 +2456,7 @@ def _evaluate(
 def _lookup(node: nodes.NodeNG, way: _Way | None, func: nodes.NodeNG, depth: int, defaults: bool | str) -> Received | None:
     """What a name, ``self.x`` or ``config.key`` in ``func`` holds in one way it is called."""
     if depth > _FLOW_DEPTH:
+        _CUT[0] = True
         return None
     if isinstance(node, nodes.Name):
         bound = func.locals.get(node.name, ()) if isinstance(func, nodes.FunctionDef) else ()
@@ -2615,6 +2616,7 @@ def _passed_object_attribute(
         return None  # assigned in a base's __init__, or under a branch
     key = (construction, attr)
     if key in _OBJECTS_READ:
+        _CUT[0] = True
         return None  # met again while it is being read
     _OBJECTS_READ.add(key)
     try:
@@ -2685,18 +2687,17 @@ def _reaching_self_assignment(node: nodes.NodeNG, attr: str, func: nodes.Functio
         if isinstance(parent, (nodes.For, nodes.While)) and child is not getattr(parent, "iter", None) \
                 and _assigns_self(parent, attr):
             return _UNREADABLE  # the loop's next turn sees what its body assigns
-        if isinstance(parent, (nodes.Try, nodes.TryStar)) and not any(statement is child for statement in parent.body):
+        position = _block_position(child, parent)
+        if isinstance(parent, (nodes.Try, nodes.TryStar)) and (position is None or position[0] != "body"):
             # a handler, the else or the finally: the body may have assigned, or not
-            finally_ = any(statement is child for statement in parent.finalbody)
+            finally_ = position is not None and position[0] == "finalbody"
             ran = parent.body + parent.handlers + parent.orelse if finally_ else parent.body
             if any(_assigns_self(statement, attr) for statement in ran):
                 return _UNREADABLE
-        for field in ("body", "orelse", "handlers", "finalbody"):
-            block = getattr(parent, field, None)
-            if not (isinstance(block, list) and any(statement is child for statement in block)):
-                continue
+        if position is not None:
+            field, index = position
             # handlers are alternatives: the ones before this one did not run
-            earlier = [] if field == "handlers" else block[: next(i for i, s in enumerate(block) if s is child)]
+            earlier = [] if field == "handlers" else getattr(parent, field)[:index]
             for statement in reversed(earlier):
                 if not _assigns_self(statement, attr):
                     continue
@@ -2709,9 +2710,24 @@ def _reaching_self_assignment(node: nodes.NodeNG, attr: str, func: nodes.Functio
                     if branch is not None and not any(_assigns_self(inner, attr) for inner in branch):
                         continue  # the branch this way takes leaves the attribute as it was
                 return _UNREADABLE
-            break
         child, parent = parent, parent.parent
     return None
+
+
+def _block_position(child: nodes.NodeNG, parent: nodes.NodeNG) -> tuple[str, int] | None:
+    """Which block of ``parent`` (body, orelse, handlers, finalbody) holds the
+    statement ``child``, and where; None when none does (an expression, a test).
+    Kept on the parent: asked for every attribute each method reads."""
+    positions = parent.__dict__.get("_mslint_block_positions")
+    if positions is None:
+        positions = {}
+        for field in ("body", "orelse", "handlers", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list):
+                for index, statement in enumerate(block):
+                    positions.setdefault(id(statement), (field, index))
+        parent.__dict__["_mslint_block_positions"] = positions
+    return positions.get(id(child))
 
 
 def _config_value(node: nodes.NodeNG) -> Received | None:
@@ -2832,15 +2848,28 @@ def _ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
     again."""
     known = _WAYS_MEMO.get(func)
     if known is not None and known[0] <= depth:
+        if known[0] != 0:
+            _CUT[0] = True  # a cycle's mark, or ways found short of some chain
         return known[1]
     if len(_WAYS_MEMO) > 2000:
         _WAYS_MEMO.clear()
         _DROPPED_ON.clear()
     _WAYS_MEMO[func] = (-1, None)  # a call cycle: unknown
     _DROPPED_ON.pop(func, None)
+    outer_cut, _CUT[0] = _CUT[0], False
     result = _find_ways(func, depth)
-    _WAYS_MEMO[func] = (depth, result)
+    cut = _CUT[0]
+    # found without reaching any limit, the ways are those found at any depth: kept
+    # as found at the top, they are not found again when asked there (each time
+    # with every caller's again: five times the work on the benchmark)
+    _WAYS_MEMO[func] = (depth if cut else 0, result)
+    _CUT[0] = outer_cut or cut
     return result
+
+
+# whether the ways being found reached a limit: the depth of callers or of the
+# reading followed, a call cycle, an object met again while it is being read
+_CUT = [False]
 
 
 def _find_ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
@@ -2854,6 +2883,9 @@ def _find_ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
         outer, defaults = _callers_ways(caller, depth)
         if outer and caller in _DROPPED_ON:
             _DROPPED_ON[func] = _DROPPED_ON.get(func, frozenset()) | _DROPPED_ON[caller]
+        # what the site gives in the caller's ways, with the entries of those ways it
+        # read: a caller's ways differ in parameters a site often does not read
+        given_in: list[tuple[tuple, _Way]] = []
         for outer_way in outer if outer else [None]:
             if outer_way is not None and _guards_hold(call, caller, outer_way) is False:
                 for guess in (_UNREACHED, _UNFOLLOWED):
@@ -2864,7 +2896,7 @@ def _find_ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
                 way = _way_of_call(call, func, skips_self, None, caller, depth, defaults)
                 way[_REACHED] = not isinstance(caller, nodes.FunctionDef)  # a module's or a class body's own code
             else:
-                way = _way_of_call(call, func, skips_self, outer_way, caller, depth, False)
+                way = _given_in(call, func, skips_self, outer_way, caller, depth, given_in)
                 way[_REACHED] = outer_way.get(_REACHED, False)
             key = _way_key(way)
             if key in seen:
@@ -2878,6 +2910,79 @@ def _find_ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
     return ways
 
 
+class _ReadWay(dict):
+    """A copy of a way that records the entries read from it (``get``, ``[]``,
+    ``in``), each with what it held (_ABSENT: nothing); any other reading
+    (iteration, a view) records that everything was read."""
+
+    def __init__(self, way: _Way) -> None:
+        super().__init__(way)
+        self.read: dict[str, object] | None = {}
+
+    def _note(self, key: str) -> None:
+        if self.read is not None and key not in self.read:
+            self.read[key] = dict.get(self, key, _ABSENT)
+
+    def get(self, key, default=None):  # noqa: ANN001, ANN201
+        self._note(key)
+        return dict.get(self, key, default)
+
+    def __getitem__(self, key):  # noqa: ANN001, ANN204
+        self._note(key)
+        return dict.__getitem__(self, key)
+
+    def __contains__(self, key) -> bool:  # noqa: ANN001
+        self._note(key)
+        return dict.__contains__(self, key)
+
+    def __iter__(self):  # noqa: ANN204
+        self.read = None
+        return dict.__iter__(self)
+
+    def items(self):  # noqa: ANN201
+        self.read = None
+        return dict.items(self)
+
+    def keys(self):  # noqa: ANN201
+        self.read = None
+        return dict.keys(self)
+
+    def values(self):  # noqa: ANN201
+        self.read = None
+        return dict.values(self)
+
+    def copy(self):  # noqa: ANN201
+        self.read = None
+        return dict(self)
+
+
+_ABSENT = object()  # an entry a way does not hold (_ReadWay.read)
+
+
+def _given_in(
+    call: nodes.Call, func: nodes.FunctionDef, skips_self: bool, outer_way: _Way, caller: nodes.NodeNG, depth: int,
+    given_in: list[tuple[tuple, _Way]],
+) -> _Way:
+    """_way_of_call of ``call`` in the caller's ``outer_way``: what an earlier way of
+    the caller (``given_in``: the entries read, the way found) gave, when this
+    way holds the same in every entry that reading read; else found and kept."""
+    for read, way in given_in:
+        if all(outer_way.get(key, _ABSENT) == held for key, held in read):
+            return _copied_way(way)
+    reading = _ReadWay(outer_way)
+    way = _way_of_call(call, func, skips_self, reading, caller, depth, False)
+    if reading.read is not None:
+        given_in.append((tuple(reading.read.items()), _copied_way(way)))
+    return way
+
+
+def _copied_way(way: _Way) -> _Way:
+    copied = dict(way)
+    if isinstance(copied.get(_EXTRA_KEYWORDS), dict):
+        copied[_EXTRA_KEYWORDS] = dict(copied[_EXTRA_KEYWORDS])
+    return copied
+
+
 def _callers_ways(caller: nodes.NodeNG, depth: int) -> tuple[list[_Way] | None, bool | str]:
     """The ways the function holding a site is called, and how its parameters
     read when there are none: code outside functions has no parameters; a
@@ -2887,9 +2992,11 @@ def _callers_ways(caller: nodes.NodeNG, depth: int) -> tuple[list[_Way] | None, 
     if not isinstance(caller, nodes.FunctionDef):
         return None, True
     if depth >= _FLOW_DEPTH:
+        _CUT[0] = True
         return None, _UNFOLLOWED
     outer = _ways(caller, depth + 1)
     if outer is None and _WAYS_MEMO.get(caller, (0, None))[0] < 0:
+        _CUT[0] = True
         return None, _UNFOLLOWED  # a call cycle: its ways are being found
     return outer, True
 
@@ -3265,6 +3372,7 @@ def forget_flow() -> None:
     _WAYS_MEMO.clear()
     _DROPPED_ON.clear()
     _SELF_ASSIGNMENTS.clear()
+    _CUT[0] = False
 
 
 # ---------------------------------------------------------------------------

@@ -128,7 +128,10 @@ def shadow_from(raw: str, path: str) -> Shadow:
                 # IPython joins a magic or shell line ending in "\" with the lines after it
                 # into one command: those lines are part of it, not Python
                 indent = text[: len(text) - len(text.lstrip())]
-                text = f"{indent}pass" if indent and not continued else ""  # inside a block: keep it a block
+                # inside a block: keep it a block; a cell's first line is never inside
+                # one (IPython drops the indentation a cell opens with)
+                opens_cell = not any(line.strip() for line in source[:index])
+                text = f"{indent}pass" if indent and not continued and not opens_cell else ""
                 continued = not blank_cell and source[index].rstrip("\r").endswith("\\")
             lines.append(text)
             shadow.own_text.append(not blanked)
