@@ -1590,3 +1590,31 @@ def test_editing_the_readme_re_decides_the_cached_model(tmp_path: Path, capsys, 
     (tmp_path / "README.md").write_text("```python\nimport mindspore as ms\nfrom lib.net import Net\n"
                                         "ms.set_context(mode=ms.GRAPH_MODE)\nNet()(x)\n```\n")
     assert [item["line"] for item in _lint(capsys, ".")["findings"]] == [4]
+
+
+def test_projects_built_side_by_side_give_the_verdicts_built_one_after_another(tmp_path: Path, monkeypatch) -> None:
+    # two projects of even size: their models are built in two forked processes,
+    # each reading its own files; the verdicts are those of the plain loop
+    files = []
+    for name, mode_line in (("one", "ms.set_context(mode=ms.GRAPH_MODE)\n"), ("two", "")):
+        root = tmp_path / name
+        paths = _project(root, {"train.py": f"import mindspore as ms\nfrom model import Net\n{mode_line}Net()(None)\n",
+                                "model.py": CELL.format(name="Net")})
+        files += [paths["train.py"], paths["model.py"]]
+    monkeypatch.setattr(programs.forked, "PARALLEL_AT_LEAST", 1)
+    apart = []
+    real_apart = programs.forked.apart
+
+    def counted(work, items, jobs):  # noqa: ANN001, ANN202
+        found = real_apart(work, items, jobs)
+        apart.append(found is not None)
+        return found
+
+    monkeypatch.setattr(programs.forked, "apart", counted)
+    side_by_side = programs.verdicts(files, jobs=2)
+    assert apart == [True]
+    one_after_another = programs.verdicts(files, jobs=1)
+    assert side_by_side == one_after_another
+    model = side_by_side[0][str(tmp_path / "one" / "model.py")]
+    assert model["symbols"]["Net"][0] == mode.GRAPH
+    assert side_by_side[0][str(tmp_path / "two" / "model.py")]["symbols"]["Net"][0] == mode.PYNATIVE

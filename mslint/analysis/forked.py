@@ -108,6 +108,30 @@ def _read_all(read: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> li
         _READ.clear()
 
 
+def apart(work: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> list[Any] | None:
+    """``[work(item) for item in items]``, each item in a forked process, ``jobs``
+    at a time (the collector left as it is: each is a long piece of work, not a
+    stream of small readings); None where this process may not fork or a
+    process failed (the caller does the work itself)."""
+    if jobs <= 1 or len(items) < 2 or not _may_fork():
+        return None
+    import multiprocessing  # noqa: PLC0415
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+    from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
+
+    _PENDING[:] = items
+    _READ[:] = [work]
+    try:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_reader_start) as pool:
+            return list(pool.map(_read_pending, range(len(items))))
+    except (OSError, RuntimeError, BrokenProcessPool):
+        return None
+    finally:
+        _PENDING.clear()
+        _READ.clear()
+
+
 # ---------------------------------------------------------------------------
 # What a forked worker learned, carried back to the process that forks the next
 # ---------------------------------------------------------------------------

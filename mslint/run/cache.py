@@ -425,6 +425,11 @@ class ResultCache:
         self.today = int(time.time() // 86400)
         self._open()
 
+    def reopened(self) -> ResultCache:
+        """The same cache through a connection of its own: for a forked process,
+        which must not use the one it inherited."""
+        return ResultCache(self.folder, self._warn)
+
     def _open(self) -> None:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
