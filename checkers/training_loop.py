@@ -83,6 +83,21 @@ def _value_of(expr: nodes.NodeNG) -> nodes.NodeNG | None:
     return values[0] if len(values) == 1 else None
 
 
+def _attribute_values(expr: nodes.NodeNG) -> list[nodes.NodeNG]:
+    """Every value ``self.x`` is assigned in the methods of its class and user
+    bases, when there are several and each is a plain assignment mslint can read
+    (none hidden by unpacking, no attribute set by a computed name); else []."""
+    attr = astutil.self_attribute(expr)
+    found = astutil.enclosing_method(expr) if attr is not None else None
+    if found is None:
+        return []
+    facts = scope.analysis(expr.root()).class_facts(found[1])
+    assigned = facts.values(attr)
+    if len(assigned) < 2 or any(value is None for value in assigned) or any(body.dynamic_methods for body in facts.bodies):
+        return []
+    return assigned
+
+
 def _last_assignment_before(func: nodes.NodeNG, name: str, line: int) -> nodes.NodeNG | None:
     """The value last assigned to a plain local ``name`` above ``line`` in ``func``."""
     found = None
@@ -1919,6 +1934,10 @@ def _cell_constructions(expr: nodes.NodeNG | None, depth: int) -> list[nodes.Nod
         value = values.reaching_value(expr) if isinstance(expr, nodes.Name) else _value_of(expr)
         if value is None and isinstance(expr, nodes.Attribute):
             value = values.reaching_attribute_value(expr)  # self.models = nn.CellList() above, in this function
+        if value is None and isinstance(expr, nodes.Attribute):
+            several = _attribute_values(expr)  # ``self.proj = nn.Dense(...)`` in each arm of an ``if``
+            each = [_cell_constructions(item, depth + 1) for item in several]
+            return [construction for found in each for construction in found] if each and all(each) else []
         if value is None and isinstance(expr, nodes.Name):
             passed = values.passed_values(expr)  # a parameter: what the callers pass
             each = [_cell_constructions(item, depth + 1) for item in passed or ()]
