@@ -63,6 +63,14 @@ class CheckpointChecker(BaseChecker):
             "len(result) == 0): MindSpore 2 returns two lists in a tuple, so the test never tells a failed "
             "load from a good one (MindSpore 1 returned one list).",
         ),
+        "E8117": (
+            "%s(...) is given %s, a path, where it takes the parameter dict: the call raises TypeError "
+            "and nothing loads; read the file first: %s(net, ms.load_checkpoint(path)), or ms.load_checkpoint(path, net)",
+            "ms-load-param-given-path",
+            "load_param_into_net given a checkpoint's path (a string, an f-string, os.path.join(...), a "
+            "pathlib.Path, or a name every binding of which is one) where it takes the parameter dict "
+            "load_checkpoint returns.",
+        ),
     }
 
     def __init__(self, linter: PyLinter) -> None:
@@ -113,12 +121,18 @@ class CheckpointChecker(BaseChecker):
         self.add_message("ms-load-checkpoint-discarded", node=call,
                          args=(spelled(call.func), f"into {name}, which nothing reads after,", spelled(call.func)))
 
-    @only_required_for_messages("ms-torch-names-not-mapped", "ms-load-result-always-true")
+    @only_required_for_messages("ms-torch-names-not-mapped", "ms-load-result-always-true", "ms-load-param-given-path")
     def visit_call(self, node: nodes.Call) -> None:
         if not isinstance(node.func, (nodes.Name, nodes.Attribute)):
             return
         if resolve.call_name(node) not in guide.LOAD_PARAM_INTO_NET_CALLS:
             return
+        if self.linter.is_message_enabled("ms-load-param-given-path"):
+            given = astutil.argument(node, *guide.LOAD_PARAM_DICT_ARGUMENT)
+            if given is not None and given is not astutil.UNKNOWN and _a_path(given, 0) and not _expects_type_error(node):
+                self.add_message("ms-load-param-given-path", node=node,
+                                 args=(spelled(node.func), given.as_string(), spelled(node.func)))
+                return
         if self.linter.is_message_enabled("ms-load-result-always-true"):
             self._check_result_tested(node)
         if not self.linter.is_message_enabled("ms-torch-names-not-mapped"):
@@ -480,3 +494,61 @@ def _truth_test(value: nodes.NodeNG) -> tuple[nodes.NodeNG, str] | None:
             return node, "never decides the test (the tuple is always true)"
         return node, "is always False" if negated else "is always True"
     return None
+
+
+def _a_path(expr: nodes.NodeNG, depth: int) -> bool:
+    """Whether ``expr`` certainly holds a path (a string or a pathlib path), never a
+    dict: a string literal, an f-string, a string literal joined or formatted
+    (``"w/" + name``, ``"{}.ckpt".format(epoch)``), a call that returns a path
+    (guide.PATH_RESULT_CALLS), or a name bound once to one of these."""
+    if depth > 3:
+        return False
+    if isinstance(expr, nodes.Const):
+        return isinstance(expr.value, str)
+    if isinstance(expr, nodes.JoinedStr):
+        return True
+    if isinstance(expr, nodes.BinOp) and expr.op in ("+", "%"):
+        return isinstance(expr.left, nodes.JoinedStr) or (isinstance(expr.left, nodes.Const) and isinstance(expr.left.value, str))
+    if isinstance(expr, nodes.Call) and isinstance(expr.func, nodes.Attribute) and expr.func.attrname == "format" \
+            and isinstance(expr.func.expr, nodes.Const) and isinstance(expr.func.expr.value, str):
+        return True
+    if isinstance(expr, nodes.Call) and isinstance(expr.func, (nodes.Name, nodes.Attribute)):
+        return resolve.call_name(expr) in guide.PATH_RESULT_CALLS
+    if isinstance(expr, nodes.Name):
+        # every binding of the name in its scope assigns a path (``model_name = "{}.ckpt".format(...)``
+        # in each branch that sets it)
+        bound = resolve.binding(expr)
+        if not isinstance(bound, nodes.AssignName):
+            return False
+        every = bound.scope().locals.get(expr.name, ())
+        return bool(every) and all(
+            isinstance(each, nodes.AssignName) and isinstance(each.parent, nodes.Assign) and each.parent.targets == [each]
+            and _a_path(each.parent.value, depth + 1)
+            for each in every
+        )
+    return False
+
+
+_EXPECTING = frozenset({"TypeError", "Exception", "BaseException"})
+
+
+def _expects_type_error(node: nodes.NodeNG) -> bool:
+    """Inside ``with pytest.raises(...)`` / ``self.assertRaises(...)``, or a ``try``
+    whose handlers catch TypeError: the failure is what the code tests for."""
+    child, parent = node, node.parent
+    while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.ClassDef, nodes.Module)):
+        if isinstance(parent, nodes.With) and any(
+            isinstance(item, nodes.Call) and isinstance(item.func, nodes.Attribute)
+            and item.func.attrname in ("raises", "assertRaises", "assertRaisesRegex")
+            for item, _ in parent.items
+        ):
+            return True
+        if isinstance(parent, nodes.Try) and child in parent.body:
+            for handler in parent.handlers:
+                if handler.type is None:
+                    return True
+                caught = handler.type.elts if isinstance(handler.type, nodes.Tuple) else [handler.type]
+                if any(getattr(kind, "name", getattr(kind, "attrname", "")) in _EXPECTING for kind in caught):
+                    return True
+        child, parent = parent, parent.parent
+    return False

@@ -205,6 +205,12 @@ LOAD_PARAM_INTO_NET_CALLS: frozenset[str] = frozenset(
 )
 LOAD_PARAM_NET_ARGUMENT = (0, "net")
 LOAD_PARAM_DICT_ARGUMENT = (1, "parameter_dict")
+# Calls whose result is a path, not a parameter dict (ms-load-param-given-path): given to
+# load_param_into_net, it raises TypeError ("'parameter_dict' should be a dict").
+PATH_RESULT_CALLS: frozenset[str] = frozenset(
+    {"os.path.join", "os.path.abspath", "os.path.realpath", "os.path.expanduser", "os.path.normpath",
+     "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "builtins.str"}
+)
 # Reading PyTorch weights: the dict these return has PyTorch's names.
 TORCH_WEIGHT_READS: frozenset[str] = frozenset({"torch.load", "torch.hub.load_state_dict_from_url"})
 TORCH_STATE_DICT_METHOD = "state_dict"

@@ -280,6 +280,7 @@ RULES: tuple[RuleSpec, ...] = (
              unconfirmed=_TRAINING_SETUP),
     RuleSpec("ms-load-result-always-true", "W8116", _CHECKPOINTS, "checkpoints",
              unconfirmed="the harm is a branch the program takes after loading its checkpoint"),
+    RuleSpec("ms-load-param-given-path", "E8117", _CHECKPOINTS, "checkpoints", unconfirmed=_LOUD),
     # -- issue 25: PyTorch names that fail in MindSpore (82xx) --
     RuleSpec("ms-torch-class-name", "E8201", _MIGRATION_API, "migration_api", unconfirmed=_LOUD,
              fix=Fix("nn.Module -> nn.Cell, nn.Sequential -> nn.SequentialCell, nn.ModuleList -> nn.CellList, "

@@ -124,3 +124,28 @@ report(types=[type(perfect).__name__, type(nothing).__name__], truth=[bool(perfe
     assert result["types"] == ["tuple", "tuple"]
     assert result["truth"] == [True, True] and result["lengths"] == [2, 2]
     assert result["first"] == [[], ["bias", "weight"]]
+
+
+def test_ms_load_param_given_path_raises_and_the_fix_loads(run_snippet):
+    """ms-load-param-given-path: load_param_into_net given a checkpoint's path (a
+    string, a pathlib.Path) raises TypeError and loads nothing; given the dict
+    load_checkpoint returns, it loads."""
+    result = run_snippet('''
+from pathlib import Path
+pynative_mode()
+saved = nn.Dense(2, 2, weight_init="ones")
+ms.save_checkpoint(saved, "w.ckpt")
+net = nn.Dense(2, 2, weight_init="zeros")
+raised = []
+for given in ("w.ckpt", Path("w.ckpt")):
+    try:
+        ms.load_param_into_net(net, given)      # the naive call
+        raised.append("")
+    except TypeError as error:
+        raised.append(type(error).__name__)
+naive = float(net.weight.asnumpy().sum())
+ms.load_param_into_net(net, ms.load_checkpoint("w.ckpt"))  # the fix
+fixed = float(net.weight.asnumpy().sum())
+report(raised=raised, naive=naive, fixed=fixed)
+''')
+    assert result == {"raised": ["TypeError", "TypeError"], "naive": 0.0, "fixed": 4.0}
