@@ -1140,6 +1140,21 @@ def test_explain_prints_the_programs_their_modes_and_what_they_build(tmp_path: P
     assert "model.py::Net  (through main <- main guard)" in out
 
 
+def test_the_analysis_module_run_as_a_script_explains_a_project(tmp_path: Path) -> None:
+    # ``python -m mslint.analysis.programs --explain PATH``, as the README names it: run
+    # as a script, the module's definitions below its main() (the injecting libraries
+    # a file imports) are read too
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    _project(tmp_path, {"serve.py": "import mindnlp\nfrom model import Net\nif __name__ == '__main__':\n    Net()\n",
+                        "model.py": CELL.format(name="Net")})
+    done = subprocess.run([sys.executable, "-m", "mslint.analysis.programs", "--explain", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Program serve.py" in done.stdout
+
+
 def test_the_construction_sites_of_a_class_in_programs_that_run(tmp_path: Path) -> None:
     paths = _project(tmp_path, {
         "train.py": textwrap.dedent("""

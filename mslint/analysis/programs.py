@@ -3445,10 +3445,6 @@ def explain(path: str) -> str:
     return model.explain()
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 # ---------------------------------------------------------------------------
 # The values a name is given anywhere in the project (the name heuristics of the
 # value rules: ``nn.Dropout(dropout)`` where every value in sight is a keep
@@ -3895,3 +3891,8 @@ def _found_above(path: str | None, key_name: str,
         _PINS.clear()
     _PINS[key] = found
     return found
+
+
+# last: run as a script, the module's every definition must be made before main() runs
+if __name__ == "__main__":
+    sys.exit(main())
