@@ -500,7 +500,8 @@ def _a_path(expr: nodes.NodeNG, depth: int) -> bool:
     """Whether ``expr`` certainly holds a path (a string or a pathlib path), never a
     dict: a string literal, an f-string, a string literal joined or formatted
     (``"w/" + name``, ``"{}.ckpt".format(epoch)``), a call that returns a path
-    (guide.PATH_RESULT_CALLS), or a name bound once to one of these."""
+    (guide.PATH_RESULT_CALLS), or a name every binding of which in its scope
+    assigns one of these."""
     if depth > 3:
         return False
     if isinstance(expr, nodes.Const):
@@ -543,12 +544,8 @@ def _expects_type_error(node: nodes.NodeNG) -> bool:
             for item, _ in parent.items
         ):
             return True
-        if isinstance(parent, nodes.Try) and child in parent.body:
-            for handler in parent.handlers:
-                if handler.type is None:
-                    return True
-                caught = handler.type.elts if isinstance(handler.type, nodes.Tuple) else [handler.type]
-                if any(getattr(kind, "name", getattr(kind, "attrname", "")) in _EXPECTING for kind in caught):
-                    return True
+        if isinstance(parent, nodes.Try) and child in parent.body \
+                and any(astutil.handler_catches(handler, _EXPECTING) for handler in parent.handlers):
+            return True
         child, parent = parent, parent.parent
     return False

@@ -379,13 +379,9 @@ def _guarded(node: nodes.NodeNG) -> bool:
     an ``if`` on the version: code written for several MindSpore versions."""
     parent = node.parent
     while parent is not None and not isinstance(parent, (nodes.FunctionDef, nodes.ClassDef, nodes.Module)):
-        if isinstance(parent, nodes.Try):
-            for handler in parent.handlers:
-                if handler.type is None:
-                    return True
-                caught = handler.type.elts if isinstance(handler.type, nodes.Tuple) else [handler.type]
-                if any(getattr(kind, "name", getattr(kind, "attrname", "")) in _GUARDING_ERRORS for kind in caught):
-                    return True
+        if isinstance(parent, nodes.Try) and any(astutil.handler_catches(handler, _GUARDING_ERRORS)
+                                                  for handler in parent.handlers):
+            return True
         if isinstance(parent, nodes.ExceptHandler):
             return True
         if isinstance(parent, nodes.If) and "version" in parent.test.as_string().lower():

@@ -29,6 +29,8 @@ from mslint.analysis import astutil, edits, programs, resolve, scope, sites, tra
 from mslint.checkers.messages import spelled
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from pylint.lint import PyLinter
 
 _SKIP_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
@@ -1935,13 +1937,10 @@ def _cell_constructions(expr: nodes.NodeNG | None, depth: int) -> list[nodes.Nod
         if value is None and isinstance(expr, nodes.Attribute):
             value = values.reaching_attribute_value(expr)  # self.models = nn.CellList() above, in this function
         if value is None and isinstance(expr, nodes.Attribute):
-            several = _attribute_values(expr)  # ``self.proj = nn.Dense(...)`` in each arm of an ``if``
-            each = [_cell_constructions(item, depth + 1) for item in several]
-            return [construction for found in each for construction in found] if each and all(each) else []
+            # ``self.proj = nn.Dense(...)`` in each arm of an ``if``
+            return _constructions_of_each(_attribute_values(expr), depth)
         if value is None and isinstance(expr, nodes.Name):
-            passed = values.passed_values(expr)  # a parameter: what the callers pass
-            each = [_cell_constructions(item, depth + 1) for item in passed or ()]
-            return [construction for found in each for construction in found] if each and all(each) else []
+            return _constructions_of_each(values.passed_values(expr) or (), depth)  # a parameter: what the callers pass
         if isinstance(value, (nodes.Name, nodes.Attribute)):
             return _cell_constructions(value, depth + 1)  # self.backbone = backbone
     while (
@@ -1953,9 +1952,15 @@ def _cell_constructions(expr: nodes.NodeNG | None, depth: int) -> list[nodes.Nod
         return []
     factory = _factory_of(value)
     if factory is not None:  # ``features = backbone_features()``: what it returns, every product
-        each = [_cell_constructions(product, depth + 1) for product in _factory_products(factory) or ()]
-        return [construction for found in each for construction in found] if each and all(each) else []
+        return _constructions_of_each(_factory_products(factory) or (), depth)
     return [value]
+
+
+def _constructions_of_each(held: Iterable[nodes.NodeNG], depth: int) -> list[nodes.NodeNG]:
+    """The construction calls of every one of the values ``held`` (each way a
+    value may come), or [] when there are none or one of them is unsure."""
+    each = [_cell_constructions(item, depth + 1) for item in held]
+    return [construction for found in each for construction in found] if each and all(each) else []
 
 
 def _factory_of(call: nodes.Call) -> nodes.FunctionDef | None:

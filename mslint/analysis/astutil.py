@@ -178,6 +178,16 @@ def default_of(args: nodes.Arguments, param: nodes.AssignName) -> nodes.NodeNG |
     return None
 
 
+def handler_catches(handler: nodes.ExceptHandler, names: frozenset[str]) -> bool:
+    """Whether an ``except`` clause catches an exception class named in ``names``
+    (by its last name: ``TypeError``, ``builtins.TypeError``); a bare ``except:``
+    catches everything."""
+    if handler.type is None:
+        return True
+    caught = handler.type.elts if isinstance(handler.type, nodes.Tuple) else [handler.type]
+    return any(getattr(kind, "name", getattr(kind, "attrname", "")) in names for kind in caught)
+
+
 def is_bound_method(func: nodes.FunctionDef) -> bool:
     """A method whose first parameter is self/cls (not a staticmethod).
 

@@ -417,12 +417,14 @@ def readme_examples(text: str) -> list[str]:
 _PROMPT = re.compile(r"^[ \t]*(?:>>>|\.\.\.)[ ]?", re.MULTILINE)
 
 
-def documented_mode(texts: list[str], packages: frozenset[str]) -> tuple[str, str] | None:
+def documented_mode(texts: list[str], packages: frozenset[str]) -> tuple[str, str, bool] | None:
     """The mode the README examples ``texts`` run the project's code in, with
-    what shows it: (GRAPH, why) when one sets GRAPH_MODE or compiles with jit,
-    (PYNATIVE, why) when some import MindSpore or one of ``packages`` (the
-    project's top-level modules) and none selects a mode; None when no example
-    uses the code, or one selects a mode mslint cannot read."""
+    what shows it and whether that is an assumption: (GRAPH, why, False) when one
+    sets GRAPH_MODE, (GRAPH, why, True) when one compiles something with jit
+    (which code it compiles is not said), (PYNATIVE, why, False) when some import
+    MindSpore or one of ``packages`` (the project's top-level modules) and none
+    selects a mode; None when no example uses the code, or one selects a mode
+    mslint cannot read."""
     using = False
     for text in texts:
         imported = {(match[0] or match[1]).split(".")[0] for match in _EXAMPLE_IMPORT.findall(text)}
@@ -430,14 +432,14 @@ def documented_mode(texts: list[str], packages: frozenset[str]) -> tuple[str, st
             continue
         using = True
         if _EXAMPLE_JIT.search(text):
-            return GRAPH, "compiles with jit"
+            return GRAPH, "compiles with jit", True
         source = text.encode("utf-8", "replace")
         modes = selected_modes(source) if b"set_context" in source and b"mode" in source else frozenset()
         if GRAPH in modes or (UNKNOWN in modes and "GRAPH_MODE" in text):
-            return GRAPH, "sets GRAPH_MODE"
+            return GRAPH, "sets GRAPH_MODE", False
         if UNKNOWN in modes:
             return None
-    return (PYNATIVE, "use it without selecting a mode: PyNative, MindSpore's default") if using else None
+    return (PYNATIVE, "use it without selecting a mode: PyNative, MindSpore's default", False) if using else None
 
 
 def forced(mode: str, where: str) -> Decision:

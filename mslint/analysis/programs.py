@@ -2104,15 +2104,11 @@ class Model:  # pylint: disable=too-many-instance-attributes
         shown = ""
         for name in mode.README_NAMES:
             path = os.path.join(self.root, name)
-            fingerprint = self._seen_configs[path] = _config_fingerprint(path)
-            if fingerprint is None:
+            head = _config_head(path)
+            self._seen_configs[path] = content_hash(head) if head is not None else None  # (_config_fingerprint)
+            if head is None:
                 continue
-            try:
-                with open(path, "rb") as stream:
-                    text = stream.read(_CONFIG_BYTES).decode("utf-8", "replace")
-            except OSError:
-                continue
-            found = mode.readme_examples(text)
+            found = mode.readme_examples(head.decode("utf-8", "replace"))
             if found and not shown:
                 shown = name
             examples.extend(found)
@@ -2121,8 +2117,8 @@ class Model:  # pylint: disable=too-many-instance-attributes
         if documented is None:
             known = mode.LIBRARY
         else:
-            known = Decision(documented[0], f"no program in sight; the usage examples of {shown} {documented[1]}",
-                             assumed=documented[0] == GRAPH and documented[1] != "sets GRAPH_MODE")
+            selected, why, assumed = documented
+            known = Decision(selected, f"no program in sight; the usage examples of {shown} {why}", assumed=assumed)
         self._documented_decision = known
         return known
 
@@ -2748,11 +2744,18 @@ def _config_read(path: str) -> tuple[str | None, dict[str, list]]:
 def _config_fingerprint(path: str) -> str | None:
     """What the model keeps of a configuration file it looked for: the hash of
     the bytes that decide its keys, None when it is not a file or unreadable."""
+    head = _config_head(path)
+    return content_hash(head) if head is not None else None
+
+
+def _config_head(path: str) -> bytes | None:
+    """The bytes of a file the model reads (its first _CONFIG_BYTES), None when
+    it is not a file or unreadable."""
     if not os.path.isfile(path):
         return None
     try:
         with open(path, "rb") as stream:
-            return content_hash(stream.read(_CONFIG_BYTES))
+            return stream.read(_CONFIG_BYTES)
     except OSError:
         return None
 

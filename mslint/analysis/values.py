@@ -2845,7 +2845,8 @@ def _ways(func: nodes.FunctionDef, depth: int) -> list[_Way] | None:
     """One {parameter: Received} per way ``func`` is called in sight (through up to
     _FLOW_DEPTH callers); None when no call is in sight. Ways found deeper in a
     chain followed fewer callers: asked for at a shallower depth, they are found
-    again."""
+    again, unless their finding reached no limit (_CUT): then they are kept as
+    found at the top."""
     known = _WAYS_MEMO.get(func)
     if known is not None and known[0] <= depth:
         if known[0] != 0:
